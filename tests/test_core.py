@@ -147,6 +147,20 @@ def test_dlpack_export_is_read_by_numpy_without_a_copy():
     assert len(_dlpack._LIVE) == before
 
 
+def test_a_freed_array_gives_no_address():
+    from hip.core import Device, DeviceArray
+
+    host = np.arange(4, dtype=np.float32)
+    arr = DeviceArray._view(host.ctypes.data, host.shape, host.dtype, Device.__new__(Device), host)
+    assert arr.ptr == host.ctypes.data
+    arr.free()
+    with pytest.raises(ValueError, match="freed"):
+        _ = arr.ptr
+    with pytest.raises(ValueError, match="freed"):
+        _ = arr.__cuda_array_interface__
+    assert "freed" in repr(arr)
+
+
 def test_dlpack_import_reads_shape_type_and_releases():
     producer = np.arange(6, dtype=np.int16).reshape(2, 3)
     imported = _dlpack.Imported(producer.__dlpack__())

@@ -607,6 +607,21 @@ def test_core_streams_events_and_timing():
     other.sync()
     assert core.Stream.default().__cuda_stream__() == (0, 0)
     arr.free()
+    # Freed: its address reaches no copy or kernel.
+    with pytest.raises(ValueError, match="freed"):
+        arr.to_numpy()
+    arr.free()  # a second free does nothing
+
+
+def test_memory_freed_through_the_bindings_is_refused_afterwards():
+    status, ptr = h.hipMalloc(64)
+    assert status == h.hipError_t.hipSuccess
+    assert h.hipMemset(ptr, 0, 64)[0] == h.hipError_t.hipSuccess
+    assert h.hipFree(ptr)[0] == h.hipError_t.hipSuccess
+    with pytest.raises(ValueError, match="destroyed by hipFree"):
+        h.hipMemset(ptr, 0, 64)
+    with pytest.raises(ValueError, match="destroyed by hipFree"):
+        h.hipFree(ptr)
 
 
 def test_core_arrays_go_to_torch_and_cupy_and_back_without_a_copy():

@@ -75,6 +75,27 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/pip install -q --disable-pip-version-check maturin ziglang auditwheel pytest numpy ruff mypy \
   'clang==19.1.7'  # rocm-llvm-python's dependency (libclang's Python API), installed with --no-deps
+# Packages a program may import beside ours (tests/test_neighbours.py), each in a folder of its
+# own under .venv/neighbours with what it needs beyond .venv's NumPy, not in .venv itself:
+# NVIDIA's cuda-bindings has the paths of our cuda.bindings. ~330 MB of wheels, seconds to
+# install; torch is left out (its Linux wheel on PyPI comes with ~3 GB of CUDA libraries).
+neighbour() {
+  local dest=.venv/neighbours/$1; shift
+  if [ "$(cat "$dest/.packages" 2>/dev/null)" != "$*" ]; then
+    rm -rf "$dest"
+    if .venv/bin/pip install -q --disable-pip-version-check --no-deps --no-compile --target "$dest" "$@"; then
+      echo "$*" >"$dest/.packages"
+    else
+      rm -rf "$dest"
+      echo "$1 does not install here: tests/test_neighbours.py skips it"
+    fi
+  fi
+}
+neighbour numba numba==0.68.1 llvmlite==0.50.0
+neighbour jax jax==0.10.2 jaxlib==0.10.2 ml_dtypes==0.6.0 opt_einsum==3.4.0 scipy==1.17.1
+neighbour cupy cupy-cuda12x==14.2.0 fastrlock==0.8.4 cuda-pathfinder==1.9.0 nvidia-cuda-runtime-cu12==12.9.79
+neighbour cuda-core cuda-core==1.2.2 cuda-pathfinder==1.9.0
+neighbour nvidia-cuda cuda-bindings==13.5.0 cuda-core==1.2.2 cuda-pathfinder==1.9.0
 # AMD's hip-python 6.4.3 in a venv of its own: tests run hip-python's documented idioms under
 # it and under ours and compare (tests/idioms.py). Its hiprtc loads `libhiprtc.so`, which ROCm 5
 # keeps inside libamdhip64: a link in .venv-anchor/lib stands for it.

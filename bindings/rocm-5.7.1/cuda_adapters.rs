@@ -70,14 +70,14 @@ pub mod hip {
     /// CUDA's cuModuleGetGlobal on HIP's hipModuleGetGlobal, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuModuleGetGlobal", signature = (hmod, name))]
-    fn v12_cuModuleGetGlobal(py: Python<'_>, hmod: rt::PtrArg, name: rt::CStrArg) -> PyResult<PyObject> {
+    fn v12_cuModuleGetGlobal(py: Python<'_>, hmod: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleGetGlobal");
         let (hmod, name,) = (hmod, name,);
         let mut o_dptr: usize = Default::default();
         let a_dptr = &mut o_dptr as *mut usize as usize;
         let mut o_bytes: u64 = Default::default();
         let a_bytes = &mut o_bytes as *mut u64 as usize;
-        let a_hmod = hmod.addr();
+        let a_hmod = TYPES.handle_arg(183, hmod)?;
         let a_name = name.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
@@ -360,13 +360,13 @@ pub mod hip {
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemAllocAsync", signature = (bytesize, hStream))]
-    fn v12_cuMemAllocAsync(py: Python<'_>, bytesize: rt::CInt<u64>, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuMemAllocAsync(py: Python<'_>, bytesize: rt::CInt<u64>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocAsync");
         let (size, stream,) = (bytesize, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -382,14 +382,14 @@ pub mod hip {
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemAllocFromPoolAsync", signature = (bytesize, pool, hStream))]
-    fn v12_cuMemAllocFromPoolAsync(py: Python<'_>, bytesize: rt::CInt<u64>, pool: rt::PtrArg, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuMemAllocFromPoolAsync(py: Python<'_>, bytesize: rt::CInt<u64>, pool: &Bound<'_, PyAny>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocFromPoolAsync");
         let (size, mem_pool, stream,) = (bytesize, pool, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_mem_pool = mem_pool.addr();
-        let a_stream = stream.addr();
+        let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -405,12 +405,12 @@ pub mod hip {
     /// CUDA's cuMemPoolImportPointer on HIP's hipMemPoolImportPointer, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemPoolImportPointer", signature = (pool, shareData))]
-    fn v12_cuMemPoolImportPointer(py: Python<'_>, pool: rt::PtrArg, shareData: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v12_cuMemPoolImportPointer(py: Python<'_>, pool: &Bound<'_, PyAny>, shareData: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
         let (mem_pool, export_data,) = (pool, shareData,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
-        let a_mem_pool = mem_pool.addr();
+        let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
         let p_export_data = TYPES.record_ptr_arg(144, export_data, true)?;
         let a_export_data = p_export_data.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -433,8 +433,7 @@ pub mod hip {
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
-        let p_extMem = rt::PtrArg::convert(extMem, true)?;
-        let a_extMem = p_extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -455,8 +454,7 @@ pub mod hip {
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
-        let p_extSem = rt::PtrArg::convert(extSem, true)?;
-        let a_extSem = p_extSem.addr();
+        let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -472,10 +470,10 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue32", signature = (stream, addr, value, flags))]
-    fn v12_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuStreamWaitValue32(py: Python<'_>, stream: &Bound<'_, PyAny>, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         let a_ptr = ptr.addr();
         let a_value = value.0;
         let a_flags = flags.0;
@@ -495,10 +493,10 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue64", signature = (stream, addr, value, flags))]
-    fn v12_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuStreamWaitValue64(py: Python<'_>, stream: &Bound<'_, PyAny>, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         let a_ptr = ptr.addr();
         let a_value = value.0;
         let a_flags = flags.0;
@@ -518,10 +516,10 @@ pub mod hip {
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
-    fn v12_cuLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
+    fn v12_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
         let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?, extra,);
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
         let a_gridDimZ = gridDimZ.0;
@@ -529,7 +527,7 @@ pub mod hip {
         let a_blockDimY = blockDimY.0;
         let a_blockDimZ = blockDimZ.0;
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         let a_kernelParams = kernelParams.addr();
         let a_extra = extra.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -547,10 +545,10 @@ pub mod hip {
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
-    fn v12_cuLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v12_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
         let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?,);
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
         let a_gridDimZ = gridDimZ.0;
@@ -558,7 +556,7 @@ pub mod hip {
         let a_blockDimY = blockDimY.0;
         let a_blockDimZ = blockDimZ.0;
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         let a_kernelParams = kernelParams.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize) -> u32 =
@@ -575,12 +573,12 @@ pub mod hip {
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuGraphInstantiate", signature = (hGraph, flags))]
-    fn v12_cuGraphInstantiate(py: Python<'_>, hGraph: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v12_cuGraphInstantiate(py: Python<'_>, hGraph: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithFlags");
         let (graph, flags,) = (hGraph, flags,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(188, graph)?;
         let a_flags = flags.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
@@ -597,7 +595,7 @@ pub mod hip {
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
-    fn v12_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: rt::PtrArg, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
+    fn v12_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
         if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
@@ -605,7 +603,7 @@ pub mod hip {
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
         let mut o_blockSize: i32 = Default::default();
         let a_blockSize = &mut o_blockSize as *mut i32 as usize;
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(184, f)?;
         let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
         let a_blockSizeLimit = blockSizeLimit.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -623,7 +621,7 @@ pub mod hip {
     /// CUDA's cuOccupancyMaxPotentialBlockSizeWithFlags on HIP's hipModuleOccupancyMaxPotentialBlockSizeWithFlags, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
-    fn v12_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: rt::PtrArg, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
         if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
@@ -631,7 +629,7 @@ pub mod hip {
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
         let mut o_blockSize: i32 = Default::default();
         let a_blockSize = &mut o_blockSize as *mut i32 as usize;
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(184, f)?;
         let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
         let a_blockSizeLimit = blockSizeLimit.0;
         let a_flags = flags.0;
@@ -698,14 +696,14 @@ pub mod hip {
     /// CUDA's cuGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuGraphicsResourceGetMappedPointer", signature = (resource))]
-    fn v12_cuGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuGraphicsResourceGetMappedPointer(py: Python<'_>, resource: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsResourceGetMappedPointer");
         let (resource,) = (resource,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let mut o_size: u64 = Default::default();
         let a_size = &mut o_size as *mut u64 as usize;
-        let a_resource = resource.addr();
+        let a_resource = TYPES.handle_arg(187, resource)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -747,10 +745,10 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem, bufferDesc,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?), bufferDesc,);
+        let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
-        let a_extMem = extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         let p_bufferDesc = TYPES.record_ptr_arg(151, bufferDesc, false)?;
         let a_bufferDesc = p_bufferDesc.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -773,8 +771,7 @@ pub mod hip {
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
-        let p_extMem = rt::PtrArg::convert(extMem, true)?;
-        let a_extMem = p_extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -795,8 +792,7 @@ pub mod hip {
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
-        let p_extSem = rt::PtrArg::convert(extSem, true)?;
-        let a_extSem = p_extSem.addr();
+        let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -812,7 +808,7 @@ pub mod hip {
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
-    fn v12_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
         let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
         let a_function_address = function_address.addr();
@@ -820,7 +816,7 @@ pub mod hip {
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(145, dimBlocks)?;
         let a_args = args.addr();
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -836,7 +832,7 @@ pub mod hip {
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
-    fn v12_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
         let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
         let a_f = f.addr();
@@ -844,7 +840,7 @@ pub mod hip {
         let a_blockDimX = TYPES.record_arg::<R_dim3>(145, blockDimX)?;
         let a_kernelParams = kernelParams.addr();
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1014,13 +1010,13 @@ pub mod hip {
     /// CUDA's cudaMallocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaMallocAsync", signature = (size, hStream))]
-    fn v12_cudaMallocAsync(py: Python<'_>, size: rt::CInt<u64>, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaMallocAsync(py: Python<'_>, size: rt::CInt<u64>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocAsync");
         let (size, stream,) = (size, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1036,14 +1032,14 @@ pub mod hip {
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaMallocFromPoolAsync", signature = (size, memPool, stream))]
-    fn v12_cudaMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, memPool: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, memPool: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocFromPoolAsync");
         let (size, mem_pool, stream,) = (size, memPool, stream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_mem_pool = mem_pool.addr();
-        let a_stream = stream.addr();
+        let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1059,14 +1055,14 @@ pub mod hip {
     /// CUDA's cudaGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaGraphicsResourceGetMappedPointer", signature = (resource))]
-    fn v12_cudaGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaGraphicsResourceGetMappedPointer(py: Python<'_>, resource: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsResourceGetMappedPointer");
         let (resource,) = (resource,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let mut o_size: u64 = Default::default();
         let a_size = &mut o_size as *mut u64 as usize;
-        let a_resource = resource.addr();
+        let a_resource = TYPES.handle_arg(187, resource)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1104,12 +1100,12 @@ pub mod hip {
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaGraphInstantiate", signature = (graph, flags))]
-    fn v12_cudaGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v12_cudaGraphInstantiate(py: Python<'_>, graph: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithFlags");
         let (graph, flags,) = (graph, flags,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(188, graph)?;
         let a_flags = flags.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
@@ -1189,14 +1185,14 @@ pub mod hip {
     /// CUDA's cuModuleGetGlobal on HIP's hipModuleGetGlobal, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuModuleGetGlobal", signature = (hmod, name))]
-    fn v13_cuModuleGetGlobal(py: Python<'_>, hmod: rt::PtrArg, name: rt::CStrArg) -> PyResult<PyObject> {
+    fn v13_cuModuleGetGlobal(py: Python<'_>, hmod: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleGetGlobal");
         let (hmod, name,) = (hmod, name,);
         let mut o_dptr: usize = Default::default();
         let a_dptr = &mut o_dptr as *mut usize as usize;
         let mut o_bytes: u64 = Default::default();
         let a_bytes = &mut o_bytes as *mut u64 as usize;
-        let a_hmod = hmod.addr();
+        let a_hmod = TYPES.handle_arg(183, hmod)?;
         let a_name = name.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
@@ -1479,13 +1475,13 @@ pub mod hip {
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemAllocAsync", signature = (bytesize, hStream))]
-    fn v13_cuMemAllocAsync(py: Python<'_>, bytesize: rt::CInt<u64>, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuMemAllocAsync(py: Python<'_>, bytesize: rt::CInt<u64>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocAsync");
         let (size, stream,) = (bytesize, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1501,14 +1497,14 @@ pub mod hip {
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemAllocFromPoolAsync", signature = (bytesize, pool, hStream))]
-    fn v13_cuMemAllocFromPoolAsync(py: Python<'_>, bytesize: rt::CInt<u64>, pool: rt::PtrArg, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuMemAllocFromPoolAsync(py: Python<'_>, bytesize: rt::CInt<u64>, pool: &Bound<'_, PyAny>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocFromPoolAsync");
         let (size, mem_pool, stream,) = (bytesize, pool, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_mem_pool = mem_pool.addr();
-        let a_stream = stream.addr();
+        let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1524,12 +1520,12 @@ pub mod hip {
     /// CUDA's cuMemPoolImportPointer on HIP's hipMemPoolImportPointer, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemPoolImportPointer", signature = (pool, shareData))]
-    fn v13_cuMemPoolImportPointer(py: Python<'_>, pool: rt::PtrArg, shareData: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v13_cuMemPoolImportPointer(py: Python<'_>, pool: &Bound<'_, PyAny>, shareData: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
         let (mem_pool, export_data,) = (pool, shareData,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
-        let a_mem_pool = mem_pool.addr();
+        let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
         let p_export_data = TYPES.record_ptr_arg(144, export_data, true)?;
         let a_export_data = p_export_data.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1547,11 +1543,11 @@ pub mod hip {
     /// CUDA's cuStreamUpdateCaptureDependencies on HIP's hipStreamUpdateCaptureDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuStreamUpdateCaptureDependencies", signature = (hStream, dependencyData, numDependencies, flags))]
-    fn v13_cuStreamUpdateCaptureDependencies(py: Python<'_>, hStream: rt::PtrArg, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuStreamUpdateCaptureDependencies(py: Python<'_>, hStream: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
         if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let (stream, numDependencies, flags,) = (hStream, numDependencies, flags,);
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         let mut o_dependencies: usize = Default::default();
         let a_dependencies = &mut o_dependencies as *mut usize as usize;
         let a_numDependencies = numDependencies.0;
@@ -1576,8 +1572,7 @@ pub mod hip {
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
-        let p_extMem = rt::PtrArg::convert(extMem, true)?;
-        let a_extMem = p_extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1598,8 +1593,7 @@ pub mod hip {
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
-        let p_extSem = rt::PtrArg::convert(extSem, true)?;
-        let a_extSem = p_extSem.addr();
+        let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1615,10 +1609,10 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue32", signature = (stream, addr, value, flags))]
-    fn v13_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuStreamWaitValue32(py: Python<'_>, stream: &Bound<'_, PyAny>, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         let a_ptr = ptr.addr();
         let a_value = value.0;
         let a_flags = flags.0;
@@ -1638,10 +1632,10 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue64", signature = (stream, addr, value, flags))]
-    fn v13_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuStreamWaitValue64(py: Python<'_>, stream: &Bound<'_, PyAny>, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         let a_ptr = ptr.addr();
         let a_value = value.0;
         let a_flags = flags.0;
@@ -1661,10 +1655,10 @@ pub mod hip {
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
-    fn v13_cuLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
+    fn v13_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
         let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?, extra,);
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
         let a_gridDimZ = gridDimZ.0;
@@ -1672,7 +1666,7 @@ pub mod hip {
         let a_blockDimY = blockDimY.0;
         let a_blockDimZ = blockDimZ.0;
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         let a_kernelParams = kernelParams.addr();
         let a_extra = extra.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1690,10 +1684,10 @@ pub mod hip {
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
-    fn v13_cuLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v13_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
         let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?,);
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
         let a_gridDimZ = gridDimZ.0;
@@ -1701,7 +1695,7 @@ pub mod hip {
         let a_blockDimY = blockDimY.0;
         let a_blockDimZ = blockDimZ.0;
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         let a_kernelParams = kernelParams.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize) -> u32 =
@@ -1718,16 +1712,18 @@ pub mod hip {
     /// CUDA's cuGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuGraphAddDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
-    fn v13_cuGraphAddDependencies(py: Python<'_>, hGraph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cuGraphAddDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(188, graph)?;
         let mut h_from = TYPES.handle_ref(189, from_, false)?;
         let a_from = h_from.addr();
         let mut h_to = TYPES.handle_ref(189, to, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1743,16 +1739,18 @@ pub mod hip {
     /// CUDA's cuGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuGraphRemoveDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
-    fn v13_cuGraphRemoveDependencies(py: Python<'_>, hGraph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cuGraphRemoveDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(188, graph)?;
         let mut h_from = TYPES.handle_ref(189, from_, false)?;
         let a_from = h_from.addr();
         let mut h_to = TYPES.handle_ref(189, to, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1768,12 +1766,12 @@ pub mod hip {
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuGraphInstantiate", signature = (hGraph, flags))]
-    fn v13_cuGraphInstantiate(py: Python<'_>, hGraph: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cuGraphInstantiate(py: Python<'_>, hGraph: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithFlags");
         let (graph, flags,) = (hGraph, flags,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(188, graph)?;
         let a_flags = flags.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
@@ -1790,7 +1788,7 @@ pub mod hip {
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
-    fn v13_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: rt::PtrArg, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
+    fn v13_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
         if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
@@ -1798,7 +1796,7 @@ pub mod hip {
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
         let mut o_blockSize: i32 = Default::default();
         let a_blockSize = &mut o_blockSize as *mut i32 as usize;
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(184, f)?;
         let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
         let a_blockSizeLimit = blockSizeLimit.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1816,7 +1814,7 @@ pub mod hip {
     /// CUDA's cuOccupancyMaxPotentialBlockSizeWithFlags on HIP's hipModuleOccupancyMaxPotentialBlockSizeWithFlags, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
-    fn v13_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: rt::PtrArg, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
         if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
@@ -1824,7 +1822,7 @@ pub mod hip {
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
         let mut o_blockSize: i32 = Default::default();
         let a_blockSize = &mut o_blockSize as *mut i32 as usize;
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(184, f)?;
         let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
         let a_blockSizeLimit = blockSizeLimit.0;
         let a_flags = flags.0;
@@ -1891,14 +1889,14 @@ pub mod hip {
     /// CUDA's cuGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuGraphicsResourceGetMappedPointer", signature = (resource))]
-    fn v13_cuGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuGraphicsResourceGetMappedPointer(py: Python<'_>, resource: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsResourceGetMappedPointer");
         let (resource,) = (resource,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let mut o_size: u64 = Default::default();
         let a_size = &mut o_size as *mut u64 as usize;
-        let a_resource = resource.addr();
+        let a_resource = TYPES.handle_arg(187, resource)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1941,8 +1939,7 @@ pub mod hip {
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
-        let p_extMem = rt::PtrArg::convert(extMem, true)?;
-        let a_extMem = p_extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1963,8 +1960,7 @@ pub mod hip {
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
-        let p_extSem = rt::PtrArg::convert(extSem, true)?;
-        let a_extSem = p_extSem.addr();
+        let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1980,7 +1976,7 @@ pub mod hip {
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
-    fn v13_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
         let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
         let a_function_address = function_address.addr();
@@ -1988,7 +1984,7 @@ pub mod hip {
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(145, dimBlocks)?;
         let a_args = args.addr();
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2004,7 +2000,7 @@ pub mod hip {
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
-    fn v13_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
         let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
         let a_f = f.addr();
@@ -2012,7 +2008,7 @@ pub mod hip {
         let a_blockDimX = TYPES.record_arg::<R_dim3>(145, blockDimX)?;
         let a_kernelParams = kernelParams.addr();
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2182,13 +2178,13 @@ pub mod hip {
     /// CUDA's cudaMallocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaMallocAsync", signature = (size, hStream))]
-    fn v13_cudaMallocAsync(py: Python<'_>, size: rt::CInt<u64>, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaMallocAsync(py: Python<'_>, size: rt::CInt<u64>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocAsync");
         let (size, stream,) = (size, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2204,14 +2200,14 @@ pub mod hip {
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaMallocFromPoolAsync", signature = (size, memPool, stream))]
-    fn v13_cudaMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, memPool: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, memPool: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocFromPoolAsync");
         let (size, mem_pool, stream,) = (size, memPool, stream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_mem_pool = mem_pool.addr();
-        let a_stream = stream.addr();
+        let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
+        let a_stream = TYPES.handle_arg(182, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2227,14 +2223,14 @@ pub mod hip {
     /// CUDA's cudaGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaGraphicsResourceGetMappedPointer", signature = (resource))]
-    fn v13_cudaGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaGraphicsResourceGetMappedPointer(py: Python<'_>, resource: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsResourceGetMappedPointer");
         let (resource,) = (resource,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let mut o_size: u64 = Default::default();
         let a_size = &mut o_size as *mut u64 as usize;
-        let a_resource = resource.addr();
+        let a_resource = TYPES.handle_arg(187, resource)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2250,16 +2246,18 @@ pub mod hip {
     /// CUDA's cudaGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaGraphAddDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
-    fn v13_cudaGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cudaGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(188, graph)?;
         let mut h_from = TYPES.handle_ref(189, from_, false)?;
         let a_from = h_from.addr();
         let mut h_to = TYPES.handle_ref(189, to, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2275,16 +2273,18 @@ pub mod hip {
     /// CUDA's cudaGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaGraphRemoveDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
-    fn v13_cudaGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cudaGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(188, graph)?;
         let mut h_from = TYPES.handle_ref(189, from_, false)?;
         let a_from = h_from.addr();
         let mut h_to = TYPES.handle_ref(189, to, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2300,12 +2300,12 @@ pub mod hip {
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaGraphInstantiate", signature = (graph, flags))]
-    fn v13_cudaGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cudaGraphInstantiate(py: Python<'_>, graph: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithFlags");
         let (graph, flags,) = (graph, flags,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(188, graph)?;
         let a_flags = flags.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
@@ -2545,10 +2545,10 @@ pub mod hiprtc {
     /// CUDA's cuLinkComplete on HIP's hiprtcLinkComplete, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuLinkComplete", signature = (state))]
-    fn v12_cuLinkComplete(py: Python<'_>, state: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuLinkComplete(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkComplete");
         let (hip_link_state,) = (state,);
-        let a_hip_link_state = hip_link_state.addr();
+        let a_hip_link_state = TYPES.handle_arg(3, hip_link_state)?;
         let mut o_bin_out: usize = Default::default();
         let a_bin_out = &mut o_bin_out as *mut usize as usize;
         let mut o_size_out: u64 = Default::default();
@@ -2571,10 +2571,10 @@ pub mod hiprtc {
     /// CUDA's cuLinkComplete on HIP's hiprtcLinkComplete, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuLinkComplete", signature = (state))]
-    fn v13_cuLinkComplete(py: Python<'_>, state: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuLinkComplete(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkComplete");
         let (hip_link_state,) = (state,);
-        let a_hip_link_state = hip_link_state.addr();
+        let a_hip_link_state = TYPES.handle_arg(3, hip_link_state)?;
         let mut o_bin_out: usize = Default::default();
         let a_bin_out = &mut o_bin_out as *mut usize as usize;
         let mut o_size_out: u64 = Default::default();

@@ -83,8 +83,7 @@ rt::function!(F_hiprandDestroyGenerator, C_hiprandDestroyGenerator, c"hiprandDes
 
 fn hiprandDestroyGenerator(py: Python<'_>, generator: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandDestroyGenerator");
-    let p_generator = rt::PtrArg::convert(generator, false)?;
-    let a_generator = p_generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -100,11 +99,11 @@ fn hiprandDestroyGenerator(py: Python<'_>, generator: &Bound<'_, PyAny>) -> PyRe
 rt::function!(F_hiprandGenerate, C_hiprandGenerate, c"hiprandGenerate", "hiprandGenerate",
     c"hiprandGenerate(generator, output_data, n)\n--\n\nGenerates uniformly distributed 32-bit unsigned integers.\n\nGenerates n uniformly distributed 32-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^32, including 0 and\nexcluding 2^32.\n\nNote: generator must be not be of type HIPRAND_RNG_QUASI_SOBOL64\nor HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of 32-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n"],
-    |py, [x0, x1, x2]| hiprandGenerate(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
+    |py, [x0, x1, x2]| hiprandGenerate(py, &x0, &x1, rt::call::extract(x2, "n")?));
 
-fn hiprandGenerate(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hiprandGenerate(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerate");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -120,11 +119,11 @@ fn hiprandGenerate(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_
 rt::function!(F_hiprandGenerateChar, C_hiprandGenerateChar, c"hiprandGenerateChar", "hiprandGenerateChar",
     c"hiprandGenerateChar(generator, output_data, n)\n--\n\nGenerates uniformly distributed 8-bit unsigned integers.\n\nGenerates n uniformly distributed 8-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^8, including 0 and\nexcluding 2^8.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of 8-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n"],
-    |py, [x0, x1, x2]| hiprandGenerateChar(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
+    |py, [x0, x1, x2]| hiprandGenerateChar(py, &x0, &x1, rt::call::extract(x2, "n")?));
 
-fn hiprandGenerateChar(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hiprandGenerateChar(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateChar");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 1, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -140,11 +139,11 @@ fn hiprandGenerateChar(py: Python<'_>, generator: rt::PtrArg, output_data: &Boun
 rt::function!(F_hiprandGenerateShort, C_hiprandGenerateShort, c"hiprandGenerateShort", "hiprandGenerateShort",
     c"hiprandGenerateShort(generator, output_data, n)\n--\n\nGenerates uniformly distributed 16-bit unsigned integers.\n\nGenerates n uniformly distributed 16-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^16, including 0 and\nexcluding 2^16.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of 16-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n"],
-    |py, [x0, x1, x2]| hiprandGenerateShort(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
+    |py, [x0, x1, x2]| hiprandGenerateShort(py, &x0, &x1, rt::call::extract(x2, "n")?));
 
-fn hiprandGenerateShort(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hiprandGenerateShort(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateShort");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -160,11 +159,11 @@ fn hiprandGenerateShort(py: Python<'_>, generator: rt::PtrArg, output_data: &Bou
 rt::function!(F_hiprandGenerateLongLong, C_hiprandGenerateLongLong, c"hiprandGenerateLongLong", "hiprandGenerateLongLong",
     c"hiprandGenerateLongLong(generator, output_data, n)\n--\n\nGenerates uniformly distributed 64-bit unsigned integers.\n\nGenerates n uniformly distributed 64-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^64, including 0 and\nexcluding 2^64.\n\nNote: generator must be of type HIPRAND_RNG_QUASI_SOBOL64\nor HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of 64-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n"],
-    |py, [x0, x1, x2]| hiprandGenerateLongLong(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
+    |py, [x0, x1, x2]| hiprandGenerateLongLong(py, &x0, &x1, rt::call::extract(x2, "n")?));
 
-fn hiprandGenerateLongLong(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hiprandGenerateLongLong(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLongLong");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -180,11 +179,11 @@ fn hiprandGenerateLongLong(py: Python<'_>, generator: rt::PtrArg, output_data: &
 rt::function!(F_hiprandGenerateUniform, C_hiprandGenerateUniform, c"hiprandGenerateUniform", "hiprandGenerateUniform",
     c"hiprandGenerateUniform(generator, output_data, n)\n--\n\nGenerates uniformly distributed floats.\n\nGenerates n uniformly distributed 32-bit floating-point values\nand saves them to output_data.\n\nGenerated numbers are between 0.0f and 1.0f, excluding 0.0f and\nincluding 1.0f.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of floats to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n"],
-    |py, [x0, x1, x2]| hiprandGenerateUniform(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
+    |py, [x0, x1, x2]| hiprandGenerateUniform(py, &x0, &x1, rt::call::extract(x2, "n")?));
 
-fn hiprandGenerateUniform(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hiprandGenerateUniform(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniform");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -200,11 +199,11 @@ fn hiprandGenerateUniform(py: Python<'_>, generator: rt::PtrArg, output_data: &B
 rt::function!(F_hiprandGenerateUniformDouble, C_hiprandGenerateUniformDouble, c"hiprandGenerateUniformDouble", "hiprandGenerateUniformDouble",
     c"hiprandGenerateUniformDouble(generator, output_data, n)\n--\n\nGenerates uniformly distributed double-precision floating-point values.\n\nGenerates n uniformly distributed 64-bit double-precision floating-point\nvalues and saves them to output_data.\n\nGenerated numbers are between 0.0 and 1.0, excluding 0.0 and\nincluding 1.0.\n\nNote: When generator is of type: HIPRAND_RNG_PSEUDO_MRG32K3A,\nHIPRAND_RNG_PSEUDO_MTGP32, HIPRAND_RNG_QUASI_SOBOL32, or\nHIPRAND_RNG_QUASI_SCRAMBLED_SOBOL32 then the returned double\nvalues are generated from only 32 random bits\neach (one <tt>unsigned int</tt> value per one generated double).\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of floats to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n"],
-    |py, [x0, x1, x2]| hiprandGenerateUniformDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
+    |py, [x0, x1, x2]| hiprandGenerateUniformDouble(py, &x0, &x1, rt::call::extract(x2, "n")?));
 
-fn hiprandGenerateUniformDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hiprandGenerateUniformDouble(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniformDouble");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -220,11 +219,11 @@ fn hiprandGenerateUniformDouble(py: Python<'_>, generator: rt::PtrArg, output_da
 rt::function!(F_hiprandGenerateUniformHalf, C_hiprandGenerateUniformHalf, c"hiprandGenerateUniformHalf", "hiprandGenerateUniformHalf",
     c"hiprandGenerateUniformHalf(generator, output_data, n)\n--\n\nGenerates uniformly distributed half-precision floating-point values.\n\nGenerates n uniformly distributed 16-bit half-precision floating-point\nvalues and saves them to output_data.\n\nGenerated numbers are between 0.0 and 1.0, excluding 0.0 and\nincluding 1.0.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of halfs to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n"],
-    |py, [x0, x1, x2]| hiprandGenerateUniformHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
+    |py, [x0, x1, x2]| hiprandGenerateUniformHalf(py, &x0, &x1, rt::call::extract(x2, "n")?));
 
-fn hiprandGenerateUniformHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hiprandGenerateUniformHalf(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniformHalf");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -240,11 +239,11 @@ fn hiprandGenerateUniformHalf(py: Python<'_>, generator: rt::PtrArg, output_data
 rt::function!(F_hiprandGenerateNormal, C_hiprandGenerateNormal, c"hiprandGenerateNormal", "hiprandGenerateNormal",
     c"hiprandGenerateNormal(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed floats.\n\nGenerates n normally distributed 32-bit floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of floats to generate\n    mean: - Mean value of normal distribution\n    stddev: - Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(float2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n", "mean", "stddev"],
-    |py, [x0, x1, x2, x3, x4]| hiprandGenerateNormal(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateNormal(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
-fn hiprandGenerateNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
+fn hiprandGenerateNormal(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormal");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -262,11 +261,11 @@ fn hiprandGenerateNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bo
 rt::function!(F_hiprandGenerateNormalDouble, C_hiprandGenerateNormalDouble, c"hiprandGenerateNormalDouble", "hiprandGenerateNormalDouble",
     c"hiprandGenerateNormalDouble(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed doubles.\n\nGenerates n normally distributed 64-bit double-precision floating-point\nnumbers and saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of doubles to generate\n    mean: - Mean value of normal distribution\n    stddev: - Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(double2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n", "mean", "stddev"],
-    |py, [x0, x1, x2, x3, x4]| hiprandGenerateNormalDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateNormalDouble(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
-fn hiprandGenerateNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
+fn hiprandGenerateNormalDouble(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormalDouble");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -284,11 +283,11 @@ fn hiprandGenerateNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_dat
 rt::function!(F_hiprandGenerateNormalHalf, C_hiprandGenerateNormalHalf, c"hiprandGenerateNormalHalf", "hiprandGenerateNormalHalf",
     c"hiprandGenerateNormalHalf(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed halfs.\n\nGenerates n normally distributed 16-bit half-precision floating-point\nnumbers and saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of halfs to generate\n    mean: - Mean value of normal distribution\n    stddev: - Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(half2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n", "mean", "stddev"],
-    |py, [x0, x1, x2, x3, x4]| hiprandGenerateNormalHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateNormalHalf(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
-fn hiprandGenerateNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
+fn hiprandGenerateNormalHalf(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormalHalf");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -306,11 +305,11 @@ fn hiprandGenerateNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data:
 rt::function!(F_hiprandGenerateLogNormal, C_hiprandGenerateLogNormal, c"hiprandGenerateLogNormal", "hiprandGenerateLogNormal",
     c"hiprandGenerateLogNormal(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed floats.\n\nGenerates n log-normally distributed 32-bit floating-point values\nand saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of floats to generate\n    mean: - Mean value of log normal distribution\n    stddev: - Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(float2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n", "mean", "stddev"],
-    |py, [x0, x1, x2, x3, x4]| hiprandGenerateLogNormal(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateLogNormal(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
-fn hiprandGenerateLogNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
+fn hiprandGenerateLogNormal(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormal");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -328,11 +327,11 @@ fn hiprandGenerateLogNormal(py: Python<'_>, generator: rt::PtrArg, output_data: 
 rt::function!(F_hiprandGenerateLogNormalDouble, C_hiprandGenerateLogNormalDouble, c"hiprandGenerateLogNormalDouble", "hiprandGenerateLogNormalDouble",
     c"hiprandGenerateLogNormalDouble(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed doubles.\n\nGenerates n log-normally distributed 64-bit double-precision floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of doubles to generate\n    mean: - Mean value of log normal distribution\n    stddev: - Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(double2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n", "mean", "stddev"],
-    |py, [x0, x1, x2, x3, x4]| hiprandGenerateLogNormalDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateLogNormalDouble(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
-fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
+fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormalDouble");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -350,11 +349,11 @@ fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_
 rt::function!(F_hiprandGenerateLogNormalHalf, C_hiprandGenerateLogNormalHalf, c"hiprandGenerateLogNormalHalf", "hiprandGenerateLogNormalHalf",
     c"hiprandGenerateLogNormalHalf(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed halfs.\n\nGenerates n log-normally distributed 16-bit half-precision floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of halfs to generate\n    mean: - Mean value of log normal distribution\n    stddev: - Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(half2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n", "mean", "stddev"],
-    |py, [x0, x1, x2, x3, x4]| hiprandGenerateLogNormalHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateLogNormalHalf(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
-fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
+fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormalHalf");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -372,11 +371,11 @@ fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_da
 rt::function!(F_hiprandGeneratePoisson, C_hiprandGeneratePoisson, c"hiprandGeneratePoisson", "hiprandGeneratePoisson",
     c"hiprandGeneratePoisson(generator, output_data, n, lambda_)\n--\n\nGenerates Poisson-distributed 32-bit unsigned integers.\n\nGenerates n Poisson-distributed 32-bit unsigned integers and\nsaves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of 32-bit unsigned integers to generate\n    lambda: - lambda for the Poisson distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if lambda is non-positive \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
     ["generator", "output_data", "n", "lambda_"],
-    |py, [x0, x1, x2, x3]| hiprandGeneratePoisson(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "lambda_")?));
+    |py, [x0, x1, x2, x3]| hiprandGeneratePoisson(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "lambda_")?));
 
-fn hiprandGeneratePoisson(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, lambda_: f64) -> PyResult<PyObject> {
+fn hiprandGeneratePoisson(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, lambda_: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGeneratePoisson");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
@@ -393,11 +392,11 @@ fn hiprandGeneratePoisson(py: Python<'_>, generator: rt::PtrArg, output_data: &B
 rt::function!(F_hiprandGenerateSeeds, C_hiprandGenerateSeeds, c"hiprandGenerateSeeds", "hiprandGenerateSeeds",
     c"hiprandGenerateSeeds(generator)\n--\n\nInitializes the generator's state on GPU or host.\n\nInitializes the generator's state on GPU or host.\n\nIf hiprandGenerateSeeds() was not called for a generator, it will be\nautomatically called by functions which generates random numbers like\nhiprandGenerate(), hiprandGenerateUniform(), hiprandGenerateNormal() etc.\n\nArgs:\n    generator: - Generator to initialize\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was never created \\n\n    - HIPRAND_STATUS_PREEXISTING_FAILURE if there was an existing error from\n    a previous kernel launch \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if the kernel launch failed for any reason \\n\n    - HIPRAND_STATUS_SUCCESS if the seeds were generated successfully \\n",
     ["generator"],
-    |py, [x0]| hiprandGenerateSeeds(py, rt::call::extract(x0, "generator")?));
+    |py, [x0]| hiprandGenerateSeeds(py, &x0));
 
-fn hiprandGenerateSeeds(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprandGenerateSeeds(py: Python<'_>, generator: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateSeeds");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -410,12 +409,12 @@ fn hiprandGenerateSeeds(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_hiprandSetStream, C_hiprandSetStream, c"hiprandSetStream", "hiprandSetStream",
     c"hiprandSetStream(generator, stream)\n--\n\nSets the current stream for kernel launches.\n\nSets the current stream for all kernel launches of the generator.\nAll functions will use this stream.\n\nArgs:\n    generator: - Generator to modify\n    stream: - Stream to use or NULL for default stream\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_SUCCESS if stream was set successfully \\n",
     ["generator", "stream"],
-    |py, [x0, x1]| hiprandSetStream(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hiprandSetStream(py, &x0, &x1));
 
-fn hiprandSetStream(py: Python<'_>, generator: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprandSetStream(py: Python<'_>, generator: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetStream");
-    let a_generator = generator.addr();
-    let a_stream = stream.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
+    let a_stream = super::hip::TYPES.handle_arg(182, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -428,11 +427,11 @@ fn hiprandSetStream(py: Python<'_>, generator: rt::PtrArg, stream: rt::PtrArg) -
 rt::function!(F_hiprandSetPseudoRandomGeneratorSeed, C_hiprandSetPseudoRandomGeneratorSeed, c"hiprandSetPseudoRandomGeneratorSeed", "hiprandSetPseudoRandomGeneratorSeed",
     c"hiprandSetPseudoRandomGeneratorSeed(generator, seed)\n--\n\nSets the seed of a pseudo-random number generator.\n\nSets the seed of the pseudo-random number generator.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's offset.\n\nArgs:\n    generator: - Pseudo-random number generator\n    seed: - New seed value\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the generator is a quasi random number generator \\n\n    - HIPRAND_STATUS_SUCCESS if seed was set successfully \\n",
     ["generator", "seed"],
-    |py, [x0, x1]| hiprandSetPseudoRandomGeneratorSeed(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "seed")?));
+    |py, [x0, x1]| hiprandSetPseudoRandomGeneratorSeed(py, &x0, rt::call::extract(x1, "seed")?));
 
-fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: rt::PtrArg, seed: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: &Bound<'_, PyAny>, seed: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetPseudoRandomGeneratorSeed");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let a_seed = seed.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -446,11 +445,11 @@ fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: rt::PtrArg, se
 rt::function!(F_hiprandSetGeneratorOffset, C_hiprandSetGeneratorOffset, c"hiprandSetGeneratorOffset", "hiprandSetGeneratorOffset",
     c"hiprandSetGeneratorOffset(generator, offset)\n--\n\nSets the offset of a random number generator.\n\nSets the absolute offset of the random number generator.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's seed.\n\nAbsolute offset cannot be set if generator's type is\nHIPRAND_RNG_PSEUDO_MTGP32 or HIPRAND_RNG_PSEUDO_MT19937.\n\nArgs:\n    generator: - Random number generator\n    offset: - New absolute offset\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_SUCCESS if offset was successfully set \\n\n    - HIPRAND_STATUS_TYPE_ERROR if generator's type is HIPRAND_RNG_PSEUDO_MTGP32\n    or HIPRAND_RNG_PSEUDO_MT19937 \\n",
     ["generator", "offset"],
-    |py, [x0, x1]| hiprandSetGeneratorOffset(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "offset")?));
+    |py, [x0, x1]| hiprandSetGeneratorOffset(py, &x0, rt::call::extract(x1, "offset")?));
 
-fn hiprandSetGeneratorOffset(py: Python<'_>, generator: rt::PtrArg, offset: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hiprandSetGeneratorOffset(py: Python<'_>, generator: &Bound<'_, PyAny>, offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetGeneratorOffset");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let a_offset = offset.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -464,11 +463,11 @@ fn hiprandSetGeneratorOffset(py: Python<'_>, generator: rt::PtrArg, offset: rt::
 rt::function!(F_hiprandSetQuasiRandomGeneratorDimensions, C_hiprandSetQuasiRandomGeneratorDimensions, c"hiprandSetQuasiRandomGeneratorDimensions", "hiprandSetQuasiRandomGeneratorDimensions",
     c"hiprandSetQuasiRandomGeneratorDimensions(generator, dimensions)\n--\n\nSet the number of dimensions of a quasi-random number generator.\n\nSet the number of dimensions of a quasi-random number generator.\nSupported values of dimensions are 1 to 20000.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's offset.\n\nArgs:\n    generator: - Quasi-random number generator\n    dimensions: - Number of dimensions\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_CREATED if the generator wasn't created \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the generator is not a quasi-random number generator \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if dimensions is out of range \\n\n    - HIPRAND_STATUS_SUCCESS if the number of dimensions was set successfully \\n",
     ["generator", "dimensions"],
-    |py, [x0, x1]| hiprandSetQuasiRandomGeneratorDimensions(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "dimensions")?));
+    |py, [x0, x1]| hiprandSetQuasiRandomGeneratorDimensions(py, &x0, rt::call::extract(x1, "dimensions")?));
 
-fn hiprandSetQuasiRandomGeneratorDimensions(py: Python<'_>, generator: rt::PtrArg, dimensions: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hiprandSetQuasiRandomGeneratorDimensions(py: Python<'_>, generator: &Bound<'_, PyAny>, dimensions: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetQuasiRandomGeneratorDimensions");
-    let a_generator = generator.addr();
+    let a_generator = TYPES.handle_arg(6, generator)?;
     let a_dimensions = dimensions.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -523,8 +522,7 @@ rt::function!(F_hiprandDestroyDistribution, C_hiprandDestroyDistribution, c"hipr
 
 fn hiprandDestroyDistribution(py: Python<'_>, discrete_distribution: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandDestroyDistribution");
-    let p_discrete_distribution = rt::PtrArg::convert(discrete_distribution, false)?;
-    let a_discrete_distribution = p_discrete_distribution.addr();
+    let a_discrete_distribution = TYPES.handle_arg(5, discrete_distribution)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

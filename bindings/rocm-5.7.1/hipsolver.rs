@@ -63,8 +63,7 @@ rt::function!(F_hipsolverDestroy, C_hipsolverDestroy, c"hipsolverDestroy", "hips
 
 fn hipsolverDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroy");
-    let p_handle = rt::PtrArg::convert(handle, true)?;
-    let a_handle = p_handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -80,12 +79,12 @@ fn hipsolverDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObj
 rt::function!(F_hipsolverSetStream, C_hipsolverSetStream, c"hipsolverSetStream", "hipsolverSetStream",
     c"hipsolverSetStream(handle, streamId)\n--\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "streamId"],
-    |py, [x0, x1]| hipsolverSetStream(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "streamId")?));
+    |py, [x0, x1]| hipsolverSetStream(py, &x0, &x1));
 
-fn hipsolverSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSetStream");
-    let a_handle = handle.addr();
-    let a_streamId = streamId.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
+    let a_streamId = super::hip::TYPES.handle_arg(182, streamId)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -98,11 +97,11 @@ fn hipsolverSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrAr
 rt::function!(F_hipsolverGetStream, C_hipsolverGetStream, c"hipsolverGetStream", "hipsolverGetStream",
     c"hipsolverGetStream(handle, streamId)\n--\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "streamId"],
-    |py, [x0, x1]| hipsolverGetStream(py, rt::call::extract(x0, "handle")?, &x1));
+    |py, [x0, x1]| hipsolverGetStream(py, &x0, &x1));
 
-fn hipsolverGetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverGetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverGetStream");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let mut h_streamId = super::hip::TYPES.handle_ref(182, streamId, true)?;
     let a_streamId = h_streamId.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -138,8 +137,7 @@ rt::function!(F_hipsolverDestroyGesvdjInfo, C_hipsolverDestroyGesvdjInfo, c"hips
 
 fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroyGesvdjInfo");
-    let p_info = rt::PtrArg::convert(info, true)?;
-    let a_info = p_info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -155,11 +153,11 @@ fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResu
 rt::function!(F_hipsolverXgesvdjSetMaxSweeps, C_hipsolverXgesvdjSetMaxSweeps, c"hipsolverXgesvdjSetMaxSweeps", "hipsolverXgesvdjSetMaxSweeps",
     c"hipsolverXgesvdjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "max_sweeps"],
-    |py, [x0, x1]| hipsolverXgesvdjSetMaxSweeps(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "max_sweeps")?));
+    |py, [x0, x1]| hipsolverXgesvdjSetMaxSweeps(py, &x0, rt::call::extract(x1, "max_sweeps")?));
 
-fn hipsolverXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverXgesvdjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjSetMaxSweeps");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     let a_max_sweeps = max_sweeps.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -173,11 +171,11 @@ fn hipsolverXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps:
 rt::function!(F_hipsolverXgesvdjSetSortEig, C_hipsolverXgesvdjSetSortEig, c"hipsolverXgesvdjSetSortEig", "hipsolverXgesvdjSetSortEig",
     c"hipsolverXgesvdjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "sort_eig"],
-    |py, [x0, x1]| hipsolverXgesvdjSetSortEig(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "sort_eig")?));
+    |py, [x0, x1]| hipsolverXgesvdjSetSortEig(py, &x0, rt::call::extract(x1, "sort_eig")?));
 
-fn hipsolverXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverXgesvdjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjSetSortEig");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     let a_sort_eig = sort_eig.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -191,11 +189,11 @@ fn hipsolverXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt:
 rt::function!(F_hipsolverXgesvdjSetTolerance, C_hipsolverXgesvdjSetTolerance, c"hipsolverXgesvdjSetTolerance", "hipsolverXgesvdjSetTolerance",
     c"hipsolverXgesvdjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "tolerance"],
-    |py, [x0, x1]| hipsolverXgesvdjSetTolerance(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "tolerance")?));
+    |py, [x0, x1]| hipsolverXgesvdjSetTolerance(py, &x0, rt::call::extract(x1, "tolerance")?));
 
-fn hipsolverXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
+fn hipsolverXgesvdjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjSetTolerance");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     let a_tolerance = tolerance;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -209,12 +207,12 @@ fn hipsolverXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: 
 rt::function!(F_hipsolverXgesvdjGetResidual, C_hipsolverXgesvdjGetResidual, c"hipsolverXgesvdjGetResidual", "hipsolverXgesvdjGetResidual",
     c"hipsolverXgesvdjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "info", "residual"],
-    |py, [x0, x1, x2]| hipsolverXgesvdjGetResidual(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
+    |py, [x0, x1, x2]| hipsolverXgesvdjGetResidual(py, &x0, &x1, &x2));
 
-fn hipsolverXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverXgesvdjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjGetResidual");
-    let a_handle = handle.addr();
-    let a_info = info.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     let p_residual = rt::typed_ptr_arg(residual, None, 8, true)?;
     let a_residual = p_residual.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -229,12 +227,12 @@ fn hipsolverXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::
 rt::function!(F_hipsolverXgesvdjGetSweeps, C_hipsolverXgesvdjGetSweeps, c"hipsolverXgesvdjGetSweeps", "hipsolverXgesvdjGetSweeps",
     c"hipsolverXgesvdjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "info", "executed_sweeps"],
-    |py, [x0, x1, x2]| hipsolverXgesvdjGetSweeps(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
+    |py, [x0, x1, x2]| hipsolverXgesvdjGetSweeps(py, &x0, &x1, &x2));
 
-fn hipsolverXgesvdjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverXgesvdjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjGetSweeps");
-    let a_handle = handle.addr();
-    let a_info = info.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     let p_executed_sweeps = rt::typed_ptr_arg(executed_sweeps, None, 4, true)?;
     let a_executed_sweeps = p_executed_sweeps.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -270,8 +268,7 @@ rt::function!(F_hipsolverDestroySyevjInfo, C_hipsolverDestroySyevjInfo, c"hipsol
 
 fn hipsolverDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroySyevjInfo");
-    let p_info = rt::PtrArg::convert(info, true)?;
-    let a_info = p_info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -287,11 +284,11 @@ fn hipsolverDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResul
 rt::function!(F_hipsolverXsyevjSetMaxSweeps, C_hipsolverXsyevjSetMaxSweeps, c"hipsolverXsyevjSetMaxSweeps", "hipsolverXsyevjSetMaxSweeps",
     c"hipsolverXsyevjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "max_sweeps"],
-    |py, [x0, x1]| hipsolverXsyevjSetMaxSweeps(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "max_sweeps")?));
+    |py, [x0, x1]| hipsolverXsyevjSetMaxSweeps(py, &x0, rt::call::extract(x1, "max_sweeps")?));
 
-fn hipsolverXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverXsyevjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjSetMaxSweeps");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     let a_max_sweeps = max_sweeps.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -305,11 +302,11 @@ fn hipsolverXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: 
 rt::function!(F_hipsolverXsyevjSetSortEig, C_hipsolverXsyevjSetSortEig, c"hipsolverXsyevjSetSortEig", "hipsolverXsyevjSetSortEig",
     c"hipsolverXsyevjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "sort_eig"],
-    |py, [x0, x1]| hipsolverXsyevjSetSortEig(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "sort_eig")?));
+    |py, [x0, x1]| hipsolverXsyevjSetSortEig(py, &x0, rt::call::extract(x1, "sort_eig")?));
 
-fn hipsolverXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverXsyevjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjSetSortEig");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     let a_sort_eig = sort_eig.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -323,11 +320,11 @@ fn hipsolverXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::
 rt::function!(F_hipsolverXsyevjSetTolerance, C_hipsolverXsyevjSetTolerance, c"hipsolverXsyevjSetTolerance", "hipsolverXsyevjSetTolerance",
     c"hipsolverXsyevjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "tolerance"],
-    |py, [x0, x1]| hipsolverXsyevjSetTolerance(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "tolerance")?));
+    |py, [x0, x1]| hipsolverXsyevjSetTolerance(py, &x0, rt::call::extract(x1, "tolerance")?));
 
-fn hipsolverXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
+fn hipsolverXsyevjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjSetTolerance");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     let a_tolerance = tolerance;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -341,12 +338,12 @@ fn hipsolverXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f
 rt::function!(F_hipsolverXsyevjGetResidual, C_hipsolverXsyevjGetResidual, c"hipsolverXsyevjGetResidual", "hipsolverXsyevjGetResidual",
     c"hipsolverXsyevjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "info", "residual"],
-    |py, [x0, x1, x2]| hipsolverXsyevjGetResidual(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
+    |py, [x0, x1, x2]| hipsolverXsyevjGetResidual(py, &x0, &x1, &x2));
 
-fn hipsolverXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverXsyevjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjGetResidual");
-    let a_handle = handle.addr();
-    let a_info = info.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     let p_residual = rt::typed_ptr_arg(residual, None, 8, true)?;
     let a_residual = p_residual.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -361,12 +358,12 @@ fn hipsolverXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::P
 rt::function!(F_hipsolverXsyevjGetSweeps, C_hipsolverXsyevjGetSweeps, c"hipsolverXsyevjGetSweeps", "hipsolverXsyevjGetSweeps",
     c"hipsolverXsyevjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "info", "executed_sweeps"],
-    |py, [x0, x1, x2]| hipsolverXsyevjGetSweeps(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
+    |py, [x0, x1, x2]| hipsolverXsyevjGetSweeps(py, &x0, &x1, &x2));
 
-fn hipsolverXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverXsyevjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjGetSweeps");
-    let a_handle = handle.addr();
-    let a_info = info.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     let p_executed_sweeps = rt::typed_ptr_arg(executed_sweeps, None, 4, true)?;
     let a_executed_sweeps = p_executed_sweeps.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -381,11 +378,11 @@ fn hipsolverXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::Ptr
 rt::function!(F_hipsolverSorgbr_bufferSize, C_hipsolverSorgbr_bufferSize, c"hipsolverSorgbr_bufferSize", "hipsolverSorgbr_bufferSize",
     c"hipsolverSorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSorgbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSorgbr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgbr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -409,11 +406,11 @@ fn hipsolverSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverDorgbr_bufferSize, C_hipsolverDorgbr_bufferSize, c"hipsolverDorgbr_bufferSize", "hipsolverDorgbr_bufferSize",
     c"hipsolverDorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDorgbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDorgbr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgbr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -437,11 +434,11 @@ fn hipsolverDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverCungbr_bufferSize, C_hipsolverCungbr_bufferSize, c"hipsolverCungbr_bufferSize", "hipsolverCungbr_bufferSize",
     c"hipsolverCungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCungbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCungbr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungbr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -465,11 +462,11 @@ fn hipsolverCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverZungbr_bufferSize, C_hipsolverZungbr_bufferSize, c"hipsolverZungbr_bufferSize", "hipsolverZungbr_bufferSize",
     c"hipsolverZungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZungbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZungbr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungbr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -493,11 +490,11 @@ fn hipsolverZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverSorgbr, C_hipsolverSorgbr, c"hipsolverSorgbr", "hipsolverSorgbr",
     c"hipsolverSorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSorgbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSorgbr(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgbr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -524,11 +521,11 @@ fn hipsolverSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverDorgbr, C_hipsolverDorgbr, c"hipsolverDorgbr", "hipsolverDorgbr",
     c"hipsolverDorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDorgbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDorgbr(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgbr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -555,11 +552,11 @@ fn hipsolverDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverCungbr, C_hipsolverCungbr, c"hipsolverCungbr", "hipsolverCungbr",
     c"hipsolverCungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCungbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCungbr(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungbr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -586,11 +583,11 @@ fn hipsolverCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverZungbr, C_hipsolverZungbr, c"hipsolverZungbr", "hipsolverZungbr",
     c"hipsolverZungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZungbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZungbr(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungbr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -617,11 +614,11 @@ fn hipsolverZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverSorgqr_bufferSize, C_hipsolverSorgqr_bufferSize, c"hipsolverSorgqr_bufferSize", "hipsolverSorgqr_bufferSize",
     c"hipsolverSorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSorgqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSorgqr_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -644,11 +641,11 @@ fn hipsolverSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverDorgqr_bufferSize, C_hipsolverDorgqr_bufferSize, c"hipsolverDorgqr_bufferSize", "hipsolverDorgqr_bufferSize",
     c"hipsolverDorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDorgqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDorgqr_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -671,11 +668,11 @@ fn hipsolverDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverCungqr_bufferSize, C_hipsolverCungqr_bufferSize, c"hipsolverCungqr_bufferSize", "hipsolverCungqr_bufferSize",
     c"hipsolverCungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCungqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCungqr_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -698,11 +695,11 @@ fn hipsolverCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverZungqr_bufferSize, C_hipsolverZungqr_bufferSize, c"hipsolverZungqr_bufferSize", "hipsolverZungqr_bufferSize",
     c"hipsolverZungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZungqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZungqr_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -725,11 +722,11 @@ fn hipsolverZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverSorgqr, C_hipsolverSorgqr, c"hipsolverSorgqr", "hipsolverSorgqr",
     c"hipsolverSorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSorgqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSorgqr(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -755,11 +752,11 @@ fn hipsolverSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverDorgqr, C_hipsolverDorgqr, c"hipsolverDorgqr", "hipsolverDorgqr",
     c"hipsolverDorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDorgqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDorgqr(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -785,11 +782,11 @@ fn hipsolverDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverCungqr, C_hipsolverCungqr, c"hipsolverCungqr", "hipsolverCungqr",
     c"hipsolverCungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCungqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCungqr(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -815,11 +812,11 @@ fn hipsolverCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverZungqr, C_hipsolverZungqr, c"hipsolverZungqr", "hipsolverZungqr",
     c"hipsolverZungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZungqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZungqr(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -845,11 +842,11 @@ fn hipsolverZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverSorgtr_bufferSize, C_hipsolverSorgtr_bufferSize, c"hipsolverSorgtr_bufferSize", "hipsolverSorgtr_bufferSize",
     c"hipsolverSorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverSorgtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverSorgtr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -871,11 +868,11 @@ fn hipsolverSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverDorgtr_bufferSize, C_hipsolverDorgtr_bufferSize, c"hipsolverDorgtr_bufferSize", "hipsolverDorgtr_bufferSize",
     c"hipsolverDorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDorgtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDorgtr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -897,11 +894,11 @@ fn hipsolverDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverCungtr_bufferSize, C_hipsolverCungtr_bufferSize, c"hipsolverCungtr_bufferSize", "hipsolverCungtr_bufferSize",
     c"hipsolverCungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverCungtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverCungtr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -923,11 +920,11 @@ fn hipsolverCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverZungtr_bufferSize, C_hipsolverZungtr_bufferSize, c"hipsolverZungtr_bufferSize", "hipsolverZungtr_bufferSize",
     c"hipsolverZungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverZungtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverZungtr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -949,11 +946,11 @@ fn hipsolverZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverSorgtr, C_hipsolverSorgtr, c"hipsolverSorgtr", "hipsolverSorgtr",
     c"hipsolverSorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSorgtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSorgtr(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -978,11 +975,11 @@ fn hipsolverSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverDorgtr, C_hipsolverDorgtr, c"hipsolverDorgtr", "hipsolverDorgtr",
     c"hipsolverDorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDorgtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDorgtr(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -1007,11 +1004,11 @@ fn hipsolverDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverCungtr, C_hipsolverCungtr, c"hipsolverCungtr", "hipsolverCungtr",
     c"hipsolverCungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCungtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCungtr(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -1036,11 +1033,11 @@ fn hipsolverCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverZungtr, C_hipsolverZungtr, c"hipsolverZungtr", "hipsolverZungtr",
     c"hipsolverZungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZungtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZungtr(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -1065,11 +1062,11 @@ fn hipsolverZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverSormqr_bufferSize, C_hipsolverSormqr_bufferSize, c"hipsolverSormqr_bufferSize", "hipsolverSormqr_bufferSize",
     c"hipsolverSormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSormqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSormqr_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -1097,11 +1094,11 @@ fn hipsolverSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverDormqr_bufferSize, C_hipsolverDormqr_bufferSize, c"hipsolverDormqr_bufferSize", "hipsolverDormqr_bufferSize",
     c"hipsolverDormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDormqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDormqr_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -1129,11 +1126,11 @@ fn hipsolverDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverCunmqr_bufferSize, C_hipsolverCunmqr_bufferSize, c"hipsolverCunmqr_bufferSize", "hipsolverCunmqr_bufferSize",
     c"hipsolverCunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCunmqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCunmqr_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -1161,11 +1158,11 @@ fn hipsolverCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverZunmqr_bufferSize, C_hipsolverZunmqr_bufferSize, c"hipsolverZunmqr_bufferSize", "hipsolverZunmqr_bufferSize",
     c"hipsolverZunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZunmqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZunmqr_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -1193,11 +1190,11 @@ fn hipsolverZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverSormqr, C_hipsolverSormqr, c"hipsolverSormqr", "hipsolverSormqr",
     c"hipsolverSormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSormqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSormqr(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -1228,11 +1225,11 @@ fn hipsolverSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverDormqr, C_hipsolverDormqr, c"hipsolverDormqr", "hipsolverDormqr",
     c"hipsolverDormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDormqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDormqr(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -1263,11 +1260,11 @@ fn hipsolverDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverCunmqr, C_hipsolverCunmqr, c"hipsolverCunmqr", "hipsolverCunmqr",
     c"hipsolverCunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCunmqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCunmqr(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -1298,11 +1295,11 @@ fn hipsolverCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverZunmqr, C_hipsolverZunmqr, c"hipsolverZunmqr", "hipsolverZunmqr",
     c"hipsolverZunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZunmqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZunmqr(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -1333,11 +1330,11 @@ fn hipsolverZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverSormtr_bufferSize, C_hipsolverSormtr_bufferSize, c"hipsolverSormtr_bufferSize", "hipsolverSormtr_bufferSize",
     c"hipsolverSormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSormtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSormtr_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1365,11 +1362,11 @@ fn hipsolverSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverDormtr_bufferSize, C_hipsolverDormtr_bufferSize, c"hipsolverDormtr_bufferSize", "hipsolverDormtr_bufferSize",
     c"hipsolverDormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDormtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDormtr_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1397,11 +1394,11 @@ fn hipsolverDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverCunmtr_bufferSize, C_hipsolverCunmtr_bufferSize, c"hipsolverCunmtr_bufferSize", "hipsolverCunmtr_bufferSize",
     c"hipsolverCunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCunmtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCunmtr_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1429,11 +1426,11 @@ fn hipsolverCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverZunmtr_bufferSize, C_hipsolverZunmtr_bufferSize, c"hipsolverZunmtr_bufferSize", "hipsolverZunmtr_bufferSize",
     c"hipsolverZunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZunmtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZunmtr_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1461,11 +1458,11 @@ fn hipsolverZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 rt::function!(F_hipsolverSormtr, C_hipsolverSormtr, c"hipsolverSormtr", "hipsolverSormtr",
     c"hipsolverSormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSormtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSormtr(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1496,11 +1493,11 @@ fn hipsolverSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverDormtr, C_hipsolverDormtr, c"hipsolverDormtr", "hipsolverDormtr",
     c"hipsolverDormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDormtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDormtr(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1531,11 +1528,11 @@ fn hipsolverDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverCunmtr, C_hipsolverCunmtr, c"hipsolverCunmtr", "hipsolverCunmtr",
     c"hipsolverCunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCunmtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCunmtr(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1566,11 +1563,11 @@ fn hipsolverCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverZunmtr, C_hipsolverZunmtr, c"hipsolverZunmtr", "hipsolverZunmtr",
     c"hipsolverZunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZunmtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZunmtr(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1601,11 +1598,11 @@ fn hipsolverZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 rt::function!(F_hipsolverSgebrd_bufferSize, C_hipsolverSgebrd_bufferSize, c"hipsolverSgebrd_bufferSize", "hipsolverSgebrd_bufferSize",
     c"hipsolverSgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverSgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverSgebrd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgebrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -1622,11 +1619,11 @@ fn hipsolverSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverDgebrd_bufferSize, C_hipsolverDgebrd_bufferSize, c"hipsolverDgebrd_bufferSize", "hipsolverDgebrd_bufferSize",
     c"hipsolverDgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverDgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverDgebrd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgebrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -1643,11 +1640,11 @@ fn hipsolverDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverCgebrd_bufferSize, C_hipsolverCgebrd_bufferSize, c"hipsolverCgebrd_bufferSize", "hipsolverCgebrd_bufferSize",
     c"hipsolverCgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverCgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverCgebrd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgebrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -1664,11 +1661,11 @@ fn hipsolverCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverZgebrd_bufferSize, C_hipsolverZgebrd_bufferSize, c"hipsolverZgebrd_bufferSize", "hipsolverZgebrd_bufferSize",
     c"hipsolverZgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverZgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverZgebrd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgebrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -1685,11 +1682,11 @@ fn hipsolverZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverSgebrd, C_hipsolverSgebrd, c"hipsolverSgebrd", "hipsolverSgebrd",
     c"hipsolverSgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSgebrd(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgebrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -1720,11 +1717,11 @@ fn hipsolverSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverDgebrd, C_hipsolverDgebrd, c"hipsolverDgebrd", "hipsolverDgebrd",
     c"hipsolverDgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDgebrd(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgebrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -1755,11 +1752,11 @@ fn hipsolverDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverCgebrd, C_hipsolverCgebrd, c"hipsolverCgebrd", "hipsolverCgebrd",
     c"hipsolverCgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCgebrd(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgebrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -1790,11 +1787,11 @@ fn hipsolverCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverZgebrd, C_hipsolverZgebrd, c"hipsolverZgebrd", "hipsolverZgebrd",
     c"hipsolverZgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZgebrd(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgebrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -1825,11 +1822,11 @@ fn hipsolverZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverSSgels_bufferSize, C_hipsolverSSgels_bufferSize, c"hipsolverSSgels_bufferSize", "hipsolverSSgels_bufferSize",
     c"hipsolverSSgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSSgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSSgels_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSSgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgels_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -1856,11 +1853,11 @@ fn hipsolverSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverDDgels_bufferSize, C_hipsolverDDgels_bufferSize, c"hipsolverDDgels_bufferSize", "hipsolverDDgels_bufferSize",
     c"hipsolverDDgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDDgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDDgels_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDDgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgels_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -1887,11 +1884,11 @@ fn hipsolverDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverCCgels_bufferSize, C_hipsolverCCgels_bufferSize, c"hipsolverCCgels_bufferSize", "hipsolverCCgels_bufferSize",
     c"hipsolverCCgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCCgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCCgels_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCCgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgels_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -1918,11 +1915,11 @@ fn hipsolverCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverZZgels_bufferSize, C_hipsolverZZgels_bufferSize, c"hipsolverZZgels_bufferSize", "hipsolverZZgels_bufferSize",
     c"hipsolverZZgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZZgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZZgels_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZZgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgels_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -1949,11 +1946,11 @@ fn hipsolverZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverSSgels, C_hipsolverSSgels, c"hipsolverSSgels", "hipsolverSSgels",
     c"hipsolverSSgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSSgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSSgels(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSSgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgels");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -1984,11 +1981,11 @@ fn hipsolverSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverDDgels, C_hipsolverDDgels, c"hipsolverDDgels", "hipsolverDDgels",
     c"hipsolverDDgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDDgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDDgels(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDDgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgels");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -2019,11 +2016,11 @@ fn hipsolverDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverCCgels, C_hipsolverCCgels, c"hipsolverCCgels", "hipsolverCCgels",
     c"hipsolverCCgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCCgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCCgels(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCCgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgels");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -2054,11 +2051,11 @@ fn hipsolverCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverZZgels, C_hipsolverZZgels, c"hipsolverZZgels", "hipsolverZZgels",
     c"hipsolverZZgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZZgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZZgels(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZZgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgels");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -2089,11 +2086,11 @@ fn hipsolverZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverSgeqrf_bufferSize, C_hipsolverSgeqrf_bufferSize, c"hipsolverSgeqrf_bufferSize", "hipsolverSgeqrf_bufferSize",
     c"hipsolverSgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverSgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverSgeqrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgeqrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -2113,11 +2110,11 @@ fn hipsolverSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverDgeqrf_bufferSize, C_hipsolverDgeqrf_bufferSize, c"hipsolverDgeqrf_bufferSize", "hipsolverDgeqrf_bufferSize",
     c"hipsolverDgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDgeqrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgeqrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -2137,11 +2134,11 @@ fn hipsolverDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverCgeqrf_bufferSize, C_hipsolverCgeqrf_bufferSize, c"hipsolverCgeqrf_bufferSize", "hipsolverCgeqrf_bufferSize",
     c"hipsolverCgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverCgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverCgeqrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgeqrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -2161,11 +2158,11 @@ fn hipsolverCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverZgeqrf_bufferSize, C_hipsolverZgeqrf_bufferSize, c"hipsolverZgeqrf_bufferSize", "hipsolverZgeqrf_bufferSize",
     c"hipsolverZgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverZgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverZgeqrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgeqrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -2185,11 +2182,11 @@ fn hipsolverZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverSgeqrf, C_hipsolverSgeqrf, c"hipsolverSgeqrf", "hipsolverSgeqrf",
     c"hipsolverSgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSgeqrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgeqrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -2214,11 +2211,11 @@ fn hipsolverSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverDgeqrf, C_hipsolverDgeqrf, c"hipsolverDgeqrf", "hipsolverDgeqrf",
     c"hipsolverDgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDgeqrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgeqrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -2243,11 +2240,11 @@ fn hipsolverDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverCgeqrf, C_hipsolverCgeqrf, c"hipsolverCgeqrf", "hipsolverCgeqrf",
     c"hipsolverCgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCgeqrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgeqrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -2272,11 +2269,11 @@ fn hipsolverCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverZgeqrf, C_hipsolverZgeqrf, c"hipsolverZgeqrf", "hipsolverZgeqrf",
     c"hipsolverZgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZgeqrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgeqrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -2301,11 +2298,11 @@ fn hipsolverZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverSSgesv_bufferSize, C_hipsolverSSgesv_bufferSize, c"hipsolverSSgesv_bufferSize", "hipsolverSSgesv_bufferSize",
     c"hipsolverSSgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSSgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSSgesv_bufferSize(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSSgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgesv_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -2333,11 +2330,11 @@ fn hipsolverSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 rt::function!(F_hipsolverDDgesv_bufferSize, C_hipsolverDDgesv_bufferSize, c"hipsolverDDgesv_bufferSize", "hipsolverDDgesv_bufferSize",
     c"hipsolverDDgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDDgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDDgesv_bufferSize(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDDgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgesv_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -2365,11 +2362,11 @@ fn hipsolverDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 rt::function!(F_hipsolverCCgesv_bufferSize, C_hipsolverCCgesv_bufferSize, c"hipsolverCCgesv_bufferSize", "hipsolverCCgesv_bufferSize",
     c"hipsolverCCgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCCgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCCgesv_bufferSize(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCCgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgesv_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -2397,11 +2394,11 @@ fn hipsolverCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 rt::function!(F_hipsolverZZgesv_bufferSize, C_hipsolverZZgesv_bufferSize, c"hipsolverZZgesv_bufferSize", "hipsolverZZgesv_bufferSize",
     c"hipsolverZZgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZZgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZZgesv_bufferSize(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZZgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgesv_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -2429,11 +2426,11 @@ fn hipsolverZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 rt::function!(F_hipsolverSSgesv, C_hipsolverSSgesv, c"hipsolverSSgesv", "hipsolverSSgesv",
     c"hipsolverSSgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSSgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSSgesv(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSSgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgesv");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -2465,11 +2462,11 @@ fn hipsolverSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
 rt::function!(F_hipsolverDDgesv, C_hipsolverDDgesv, c"hipsolverDDgesv", "hipsolverDDgesv",
     c"hipsolverDDgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDDgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDDgesv(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDDgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgesv");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -2501,11 +2498,11 @@ fn hipsolverDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
 rt::function!(F_hipsolverCCgesv, C_hipsolverCCgesv, c"hipsolverCCgesv", "hipsolverCCgesv",
     c"hipsolverCCgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCCgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCCgesv(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCCgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgesv");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -2537,11 +2534,11 @@ fn hipsolverCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
 rt::function!(F_hipsolverZZgesv, C_hipsolverZZgesv, c"hipsolverZZgesv", "hipsolverZZgesv",
     c"hipsolverZZgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZZgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZZgesv(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZZgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgesv");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -2573,11 +2570,11 @@ fn hipsolverZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
 rt::function!(F_hipsolverSgesvd_bufferSize, C_hipsolverSgesvd_bufferSize, c"hipsolverSgesvd_bufferSize", "hipsolverSgesvd_bufferSize",
     c"hipsolverSgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverSgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverSgesvd_bufferSize(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
 
-fn hipsolverSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -2596,11 +2593,11 @@ fn hipsolverSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
 rt::function!(F_hipsolverDgesvd_bufferSize, C_hipsolverDgesvd_bufferSize, c"hipsolverDgesvd_bufferSize", "hipsolverDgesvd_bufferSize",
     c"hipsolverDgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDgesvd_bufferSize(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
 
-fn hipsolverDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -2619,11 +2616,11 @@ fn hipsolverDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
 rt::function!(F_hipsolverCgesvd_bufferSize, C_hipsolverCgesvd_bufferSize, c"hipsolverCgesvd_bufferSize", "hipsolverCgesvd_bufferSize",
     c"hipsolverCgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverCgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverCgesvd_bufferSize(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
 
-fn hipsolverCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -2642,11 +2639,11 @@ fn hipsolverCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
 rt::function!(F_hipsolverZgesvd_bufferSize, C_hipsolverZgesvd_bufferSize, c"hipsolverZgesvd_bufferSize", "hipsolverZgesvd_bufferSize",
     c"hipsolverZgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverZgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverZgesvd_bufferSize(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
 
-fn hipsolverZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -2665,11 +2662,11 @@ fn hipsolverZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
 rt::function!(F_hipsolverSgesvd, C_hipsolverSgesvd, c"hipsolverSgesvd", "hipsolverSgesvd",
     c"hipsolverSgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverSgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverSgesvd(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -2704,11 +2701,11 @@ fn hipsolverSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
 rt::function!(F_hipsolverDgesvd, C_hipsolverDgesvd, c"hipsolverDgesvd", "hipsolverDgesvd",
     c"hipsolverDgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDgesvd(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -2743,11 +2740,11 @@ fn hipsolverDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
 rt::function!(F_hipsolverCgesvd, C_hipsolverCgesvd, c"hipsolverCgesvd", "hipsolverCgesvd",
     c"hipsolverCgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverCgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverCgesvd(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -2782,11 +2779,11 @@ fn hipsolverCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
 rt::function!(F_hipsolverZgesvd, C_hipsolverZgesvd, c"hipsolverZgesvd", "hipsolverZgesvd",
     c"hipsolverZgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverZgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverZgesvd(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -2821,11 +2818,11 @@ fn hipsolverZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
 rt::function!(F_hipsolverSgesvdj_bufferSize, C_hipsolverSgesvdj_bufferSize, c"hipsolverSgesvdj_bufferSize", "hipsolverSgesvdj_bufferSize",
     c"hipsolverSgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSgesvdj_bufferSize(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, &x13));
 
-fn hipsolverSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverSgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -2843,7 +2840,7 @@ fn hipsolverSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2856,11 +2853,11 @@ fn hipsolverSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 rt::function!(F_hipsolverDgesvdj_bufferSize, C_hipsolverDgesvdj_bufferSize, c"hipsolverDgesvdj_bufferSize", "hipsolverDgesvdj_bufferSize",
     c"hipsolverDgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDgesvdj_bufferSize(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, &x13));
 
-fn hipsolverDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -2878,7 +2875,7 @@ fn hipsolverDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2891,11 +2888,11 @@ fn hipsolverDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 rt::function!(F_hipsolverCgesvdj_bufferSize, C_hipsolverCgesvdj_bufferSize, c"hipsolverCgesvdj_bufferSize", "hipsolverCgesvdj_bufferSize",
     c"hipsolverCgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCgesvdj_bufferSize(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, &x13));
 
-fn hipsolverCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverCgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -2913,7 +2910,7 @@ fn hipsolverCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2926,11 +2923,11 @@ fn hipsolverCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 rt::function!(F_hipsolverZgesvdj_bufferSize, C_hipsolverZgesvdj_bufferSize, c"hipsolverZgesvdj_bufferSize", "hipsolverZgesvdj_bufferSize",
     c"hipsolverZgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZgesvdj_bufferSize(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, &x13));
 
-fn hipsolverZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverZgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -2948,7 +2945,7 @@ fn hipsolverZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2961,11 +2958,11 @@ fn hipsolverZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 rt::function!(F_hipsolverSgesvdj, C_hipsolverSgesvdj, c"hipsolverSgesvdj", "hipsolverSgesvdj",
     c"hipsolverSgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverSgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverSgesvdj(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverSgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -2986,7 +2983,7 @@ fn hipsolverSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2999,11 +2996,11 @@ fn hipsolverSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 rt::function!(F_hipsolverDgesvdj, C_hipsolverDgesvdj, c"hipsolverDgesvdj", "hipsolverDgesvdj",
     c"hipsolverDgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDgesvdj(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -3024,7 +3021,7 @@ fn hipsolverDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3037,11 +3034,11 @@ fn hipsolverDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 rt::function!(F_hipsolverCgesvdj, C_hipsolverCgesvdj, c"hipsolverCgesvdj", "hipsolverCgesvdj",
     c"hipsolverCgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverCgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverCgesvdj(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverCgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -3062,7 +3059,7 @@ fn hipsolverCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3075,11 +3072,11 @@ fn hipsolverCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 rt::function!(F_hipsolverZgesvdj, C_hipsolverZgesvdj, c"hipsolverZgesvdj", "hipsolverZgesvdj",
     c"hipsolverZgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverZgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverZgesvdj(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverZgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -3100,7 +3097,7 @@ fn hipsolverZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3113,11 +3110,11 @@ fn hipsolverZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 rt::function!(F_hipsolverSgesvdjBatched_bufferSize, C_hipsolverSgesvdjBatched_bufferSize, c"hipsolverSgesvdjBatched_bufferSize", "hipsolverSgesvdjBatched_bufferSize",
     c"hipsolverSgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSgesvdjBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -3134,7 +3131,7 @@ fn hipsolverSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3148,11 +3145,11 @@ fn hipsolverSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
 rt::function!(F_hipsolverDgesvdjBatched_bufferSize, C_hipsolverDgesvdjBatched_bufferSize, c"hipsolverDgesvdjBatched_bufferSize", "hipsolverDgesvdjBatched_bufferSize",
     c"hipsolverDgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDgesvdjBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -3169,7 +3166,7 @@ fn hipsolverDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3183,11 +3180,11 @@ fn hipsolverDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
 rt::function!(F_hipsolverCgesvdjBatched_bufferSize, C_hipsolverCgesvdjBatched_bufferSize, c"hipsolverCgesvdjBatched_bufferSize", "hipsolverCgesvdjBatched_bufferSize",
     c"hipsolverCgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCgesvdjBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -3204,7 +3201,7 @@ fn hipsolverCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3218,11 +3215,11 @@ fn hipsolverCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
 rt::function!(F_hipsolverZgesvdjBatched_bufferSize, C_hipsolverZgesvdjBatched_bufferSize, c"hipsolverZgesvdjBatched_bufferSize", "hipsolverZgesvdjBatched_bufferSize",
     c"hipsolverZgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZgesvdjBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -3239,7 +3236,7 @@ fn hipsolverZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3253,11 +3250,11 @@ fn hipsolverZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
 rt::function!(F_hipsolverSgesvdjBatched, C_hipsolverSgesvdjBatched, c"hipsolverSgesvdjBatched", "hipsolverSgesvdjBatched",
     c"hipsolverSgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverSgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverSgesvdjBatched(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, &x14, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -3277,7 +3274,7 @@ fn hipsolverSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3291,11 +3288,11 @@ fn hipsolverSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
 rt::function!(F_hipsolverDgesvdjBatched, C_hipsolverDgesvdjBatched, c"hipsolverDgesvdjBatched", "hipsolverDgesvdjBatched",
     c"hipsolverDgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDgesvdjBatched(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, &x14, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -3315,7 +3312,7 @@ fn hipsolverDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3329,11 +3326,11 @@ fn hipsolverDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
 rt::function!(F_hipsolverCgesvdjBatched, C_hipsolverCgesvdjBatched, c"hipsolverCgesvdjBatched", "hipsolverCgesvdjBatched",
     c"hipsolverCgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverCgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverCgesvdjBatched(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, &x14, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -3353,7 +3350,7 @@ fn hipsolverCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3367,11 +3364,11 @@ fn hipsolverCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
 rt::function!(F_hipsolverZgesvdjBatched, C_hipsolverZgesvdjBatched, c"hipsolverZgesvdjBatched", "hipsolverZgesvdjBatched",
     c"hipsolverZgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverZgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverZgesvdjBatched(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, &x14, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -3391,7 +3388,7 @@ fn hipsolverZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3405,11 +3402,11 @@ fn hipsolverZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
 rt::function!(F_hipsolverSgetrf_bufferSize, C_hipsolverSgetrf_bufferSize, c"hipsolverSgetrf_bufferSize", "hipsolverSgetrf_bufferSize",
     c"hipsolverSgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverSgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverSgetrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -3429,11 +3426,11 @@ fn hipsolverSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverDgetrf_bufferSize, C_hipsolverDgetrf_bufferSize, c"hipsolverDgetrf_bufferSize", "hipsolverDgetrf_bufferSize",
     c"hipsolverDgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDgetrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -3453,11 +3450,11 @@ fn hipsolverDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverCgetrf_bufferSize, C_hipsolverCgetrf_bufferSize, c"hipsolverCgetrf_bufferSize", "hipsolverCgetrf_bufferSize",
     c"hipsolverCgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverCgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverCgetrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -3477,11 +3474,11 @@ fn hipsolverCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverZgetrf_bufferSize, C_hipsolverZgetrf_bufferSize, c"hipsolverZgetrf_bufferSize", "hipsolverZgetrf_bufferSize",
     c"hipsolverZgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverZgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverZgetrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -3501,11 +3498,11 @@ fn hipsolverZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 rt::function!(F_hipsolverSgetrf, C_hipsolverSgetrf, c"hipsolverSgetrf", "hipsolverSgetrf",
     c"hipsolverSgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "work", "lwork", "devIpiv", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSgetrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
 
-fn hipsolverSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -3530,11 +3527,11 @@ fn hipsolverSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverDgetrf, C_hipsolverDgetrf, c"hipsolverDgetrf", "hipsolverDgetrf",
     c"hipsolverDgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "work", "lwork", "devIpiv", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDgetrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
 
-fn hipsolverDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -3559,11 +3556,11 @@ fn hipsolverDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverCgetrf, C_hipsolverCgetrf, c"hipsolverCgetrf", "hipsolverCgetrf",
     c"hipsolverCgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "work", "lwork", "devIpiv", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCgetrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
 
-fn hipsolverCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -3588,11 +3585,11 @@ fn hipsolverCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverZgetrf, C_hipsolverZgetrf, c"hipsolverZgetrf", "hipsolverZgetrf",
     c"hipsolverZgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "work", "lwork", "devIpiv", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZgetrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
 
-fn hipsolverZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -3617,11 +3614,11 @@ fn hipsolverZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 rt::function!(F_hipsolverSgetrs_bufferSize, C_hipsolverSgetrs_bufferSize, c"hipsolverSgetrs_bufferSize", "hipsolverSgetrs_bufferSize",
     c"hipsolverSgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSgetrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSgetrs_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverSgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrs_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3647,11 +3644,11 @@ fn hipsolverSgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
 rt::function!(F_hipsolverDgetrs_bufferSize, C_hipsolverDgetrs_bufferSize, c"hipsolverDgetrs_bufferSize", "hipsolverDgetrs_bufferSize",
     c"hipsolverDgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDgetrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDgetrs_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverDgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrs_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3677,11 +3674,11 @@ fn hipsolverDgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
 rt::function!(F_hipsolverCgetrs_bufferSize, C_hipsolverCgetrs_bufferSize, c"hipsolverCgetrs_bufferSize", "hipsolverCgetrs_bufferSize",
     c"hipsolverCgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCgetrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCgetrs_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverCgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrs_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3707,11 +3704,11 @@ fn hipsolverCgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
 rt::function!(F_hipsolverZgetrs_bufferSize, C_hipsolverZgetrs_bufferSize, c"hipsolverZgetrs_bufferSize", "hipsolverZgetrs_bufferSize",
     c"hipsolverZgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZgetrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZgetrs_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverZgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrs_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3737,11 +3734,11 @@ fn hipsolverZgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
 rt::function!(F_hipsolverSgetrs, C_hipsolverSgetrs, c"hipsolverSgetrs", "hipsolverSgetrs",
     c"hipsolverSgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSgetrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3770,11 +3767,11 @@ fn hipsolverSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
 rt::function!(F_hipsolverDgetrs, C_hipsolverDgetrs, c"hipsolverDgetrs", "hipsolverDgetrs",
     c"hipsolverDgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDgetrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3803,11 +3800,11 @@ fn hipsolverDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
 rt::function!(F_hipsolverCgetrs, C_hipsolverCgetrs, c"hipsolverCgetrs", "hipsolverCgetrs",
     c"hipsolverCgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCgetrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3836,11 +3833,11 @@ fn hipsolverCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
 rt::function!(F_hipsolverZgetrs, C_hipsolverZgetrs, c"hipsolverZgetrs", "hipsolverZgetrs",
     c"hipsolverZgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZgetrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3869,11 +3866,11 @@ fn hipsolverZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
 rt::function!(F_hipsolverSpotrf_bufferSize, C_hipsolverSpotrf_bufferSize, c"hipsolverSpotrf_bufferSize", "hipsolverSpotrf_bufferSize",
     c"hipsolverSpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverSpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverSpotrf_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -3893,11 +3890,11 @@ fn hipsolverSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverDpotrf_bufferSize, C_hipsolverDpotrf_bufferSize, c"hipsolverDpotrf_bufferSize", "hipsolverDpotrf_bufferSize",
     c"hipsolverDpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDpotrf_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -3917,11 +3914,11 @@ fn hipsolverDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverCpotrf_bufferSize, C_hipsolverCpotrf_bufferSize, c"hipsolverCpotrf_bufferSize", "hipsolverCpotrf_bufferSize",
     c"hipsolverCpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverCpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverCpotrf_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -3941,11 +3938,11 @@ fn hipsolverCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverZpotrf_bufferSize, C_hipsolverZpotrf_bufferSize, c"hipsolverZpotrf_bufferSize", "hipsolverZpotrf_bufferSize",
     c"hipsolverZpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverZpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverZpotrf_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -3965,11 +3962,11 @@ fn hipsolverZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverSpotrf, C_hipsolverSpotrf, c"hipsolverSpotrf", "hipsolverSpotrf",
     c"hipsolverSpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSpotrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -3992,11 +3989,11 @@ fn hipsolverSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverDpotrf, C_hipsolverDpotrf, c"hipsolverDpotrf", "hipsolverDpotrf",
     c"hipsolverDpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDpotrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -4019,11 +4016,11 @@ fn hipsolverDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverCpotrf, C_hipsolverCpotrf, c"hipsolverCpotrf", "hipsolverCpotrf",
     c"hipsolverCpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCpotrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -4046,11 +4043,11 @@ fn hipsolverCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverZpotrf, C_hipsolverZpotrf, c"hipsolverZpotrf", "hipsolverZpotrf",
     c"hipsolverZpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZpotrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -4073,11 +4070,11 @@ fn hipsolverZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverSpotrfBatched_bufferSize, C_hipsolverSpotrfBatched_bufferSize, c"hipsolverSpotrfBatched_bufferSize", "hipsolverSpotrfBatched_bufferSize",
     c"hipsolverSpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverSpotrfBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverSpotrfBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverSpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrfBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -4097,11 +4094,11 @@ fn hipsolverSpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 rt::function!(F_hipsolverDpotrfBatched_bufferSize, C_hipsolverDpotrfBatched_bufferSize, c"hipsolverDpotrfBatched_bufferSize", "hipsolverDpotrfBatched_bufferSize",
     c"hipsolverDpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDpotrfBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDpotrfBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverDpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrfBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -4121,11 +4118,11 @@ fn hipsolverDpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 rt::function!(F_hipsolverCpotrfBatched_bufferSize, C_hipsolverCpotrfBatched_bufferSize, c"hipsolverCpotrfBatched_bufferSize", "hipsolverCpotrfBatched_bufferSize",
     c"hipsolverCpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverCpotrfBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverCpotrfBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverCpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrfBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -4145,11 +4142,11 @@ fn hipsolverCpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 rt::function!(F_hipsolverZpotrfBatched_bufferSize, C_hipsolverZpotrfBatched_bufferSize, c"hipsolverZpotrfBatched_bufferSize", "hipsolverZpotrfBatched_bufferSize",
     c"hipsolverZpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverZpotrfBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverZpotrfBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverZpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrfBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -4169,11 +4166,11 @@ fn hipsolverZpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 rt::function!(F_hipsolverSpotrfBatched, C_hipsolverSpotrfBatched, c"hipsolverSpotrfBatched", "hipsolverSpotrfBatched",
     c"hipsolverSpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSpotrfBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
 
-fn hipsolverSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrfBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -4196,11 +4193,11 @@ fn hipsolverSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 rt::function!(F_hipsolverDpotrfBatched, C_hipsolverDpotrfBatched, c"hipsolverDpotrfBatched", "hipsolverDpotrfBatched",
     c"hipsolverDpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDpotrfBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
 
-fn hipsolverDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrfBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -4223,11 +4220,11 @@ fn hipsolverDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 rt::function!(F_hipsolverCpotrfBatched, C_hipsolverCpotrfBatched, c"hipsolverCpotrfBatched", "hipsolverCpotrfBatched",
     c"hipsolverCpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCpotrfBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
 
-fn hipsolverCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrfBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -4250,11 +4247,11 @@ fn hipsolverCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 rt::function!(F_hipsolverZpotrfBatched, C_hipsolverZpotrfBatched, c"hipsolverZpotrfBatched", "hipsolverZpotrfBatched",
     c"hipsolverZpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZpotrfBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
 
-fn hipsolverZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrfBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -4277,11 +4274,11 @@ fn hipsolverZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 rt::function!(F_hipsolverSpotri_bufferSize, C_hipsolverSpotri_bufferSize, c"hipsolverSpotri_bufferSize", "hipsolverSpotri_bufferSize",
     c"hipsolverSpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverSpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverSpotri_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotri_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -4301,11 +4298,11 @@ fn hipsolverSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverDpotri_bufferSize, C_hipsolverDpotri_bufferSize, c"hipsolverDpotri_bufferSize", "hipsolverDpotri_bufferSize",
     c"hipsolverDpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDpotri_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotri_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -4325,11 +4322,11 @@ fn hipsolverDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverCpotri_bufferSize, C_hipsolverCpotri_bufferSize, c"hipsolverCpotri_bufferSize", "hipsolverCpotri_bufferSize",
     c"hipsolverCpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverCpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverCpotri_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotri_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -4349,11 +4346,11 @@ fn hipsolverCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverZpotri_bufferSize, C_hipsolverZpotri_bufferSize, c"hipsolverZpotri_bufferSize", "hipsolverZpotri_bufferSize",
     c"hipsolverZpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverZpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverZpotri_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotri_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -4373,11 +4370,11 @@ fn hipsolverZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverSpotri, C_hipsolverSpotri, c"hipsolverSpotri", "hipsolverSpotri",
     c"hipsolverSpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSpotri(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotri");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -4400,11 +4397,11 @@ fn hipsolverSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverDpotri, C_hipsolverDpotri, c"hipsolverDpotri", "hipsolverDpotri",
     c"hipsolverDpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDpotri(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotri");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -4427,11 +4424,11 @@ fn hipsolverDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverCpotri, C_hipsolverCpotri, c"hipsolverCpotri", "hipsolverCpotri",
     c"hipsolverCpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCpotri(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotri");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -4454,11 +4451,11 @@ fn hipsolverCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverZpotri, C_hipsolverZpotri, c"hipsolverZpotri", "hipsolverZpotri",
     c"hipsolverZpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZpotri(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotri");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -4481,11 +4478,11 @@ fn hipsolverZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverSpotrs_bufferSize, C_hipsolverSpotrs_bufferSize, c"hipsolverSpotrs_bufferSize", "hipsolverSpotrs_bufferSize",
     c"hipsolverSpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSpotrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSpotrs_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverSpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrs_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4509,11 +4506,11 @@ fn hipsolverSpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverDpotrs_bufferSize, C_hipsolverDpotrs_bufferSize, c"hipsolverDpotrs_bufferSize", "hipsolverDpotrs_bufferSize",
     c"hipsolverDpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDpotrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDpotrs_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverDpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrs_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4537,11 +4534,11 @@ fn hipsolverDpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverCpotrs_bufferSize, C_hipsolverCpotrs_bufferSize, c"hipsolverCpotrs_bufferSize", "hipsolverCpotrs_bufferSize",
     c"hipsolverCpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCpotrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCpotrs_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverCpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrs_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4565,11 +4562,11 @@ fn hipsolverCpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverZpotrs_bufferSize, C_hipsolverZpotrs_bufferSize, c"hipsolverZpotrs_bufferSize", "hipsolverZpotrs_bufferSize",
     c"hipsolverZpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZpotrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZpotrs_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverZpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrs_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4593,11 +4590,11 @@ fn hipsolverZpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverSpotrs, C_hipsolverSpotrs, c"hipsolverSpotrs", "hipsolverSpotrs",
     c"hipsolverSpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSpotrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4624,11 +4621,11 @@ fn hipsolverSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverDpotrs, C_hipsolverDpotrs, c"hipsolverDpotrs", "hipsolverDpotrs",
     c"hipsolverDpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDpotrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4655,11 +4652,11 @@ fn hipsolverDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverCpotrs, C_hipsolverCpotrs, c"hipsolverCpotrs", "hipsolverCpotrs",
     c"hipsolverCpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCpotrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4686,11 +4683,11 @@ fn hipsolverCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverZpotrs, C_hipsolverZpotrs, c"hipsolverZpotrs", "hipsolverZpotrs",
     c"hipsolverZpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZpotrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4717,11 +4714,11 @@ fn hipsolverZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverSpotrsBatched_bufferSize, C_hipsolverSpotrsBatched_bufferSize, c"hipsolverSpotrsBatched_bufferSize", "hipsolverSpotrsBatched_bufferSize",
     c"hipsolverSpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSpotrsBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSpotrsBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverSpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrsBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4744,11 +4741,11 @@ fn hipsolverSpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 rt::function!(F_hipsolverDpotrsBatched_bufferSize, C_hipsolverDpotrsBatched_bufferSize, c"hipsolverDpotrsBatched_bufferSize", "hipsolverDpotrsBatched_bufferSize",
     c"hipsolverDpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDpotrsBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDpotrsBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrsBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4771,11 +4768,11 @@ fn hipsolverDpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 rt::function!(F_hipsolverCpotrsBatched_bufferSize, C_hipsolverCpotrsBatched_bufferSize, c"hipsolverCpotrsBatched_bufferSize", "hipsolverCpotrsBatched_bufferSize",
     c"hipsolverCpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCpotrsBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCpotrsBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverCpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrsBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4798,11 +4795,11 @@ fn hipsolverCpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 rt::function!(F_hipsolverZpotrsBatched_bufferSize, C_hipsolverZpotrsBatched_bufferSize, c"hipsolverZpotrsBatched_bufferSize", "hipsolverZpotrsBatched_bufferSize",
     c"hipsolverZpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZpotrsBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZpotrsBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverZpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrsBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4825,11 +4822,11 @@ fn hipsolverZpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 rt::function!(F_hipsolverSpotrsBatched, C_hipsolverSpotrsBatched, c"hipsolverSpotrsBatched", "hipsolverSpotrsBatched",
     c"hipsolverSpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSpotrsBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrsBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4855,11 +4852,11 @@ fn hipsolverSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 rt::function!(F_hipsolverDpotrsBatched, C_hipsolverDpotrsBatched, c"hipsolverDpotrsBatched", "hipsolverDpotrsBatched",
     c"hipsolverDpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDpotrsBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrsBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4885,11 +4882,11 @@ fn hipsolverDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 rt::function!(F_hipsolverCpotrsBatched, C_hipsolverCpotrsBatched, c"hipsolverCpotrsBatched", "hipsolverCpotrsBatched",
     c"hipsolverCpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCpotrsBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrsBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4915,11 +4912,11 @@ fn hipsolverCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 rt::function!(F_hipsolverZpotrsBatched, C_hipsolverZpotrsBatched, c"hipsolverZpotrsBatched", "hipsolverZpotrsBatched",
     c"hipsolverZpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZpotrsBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrsBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -4945,11 +4942,11 @@ fn hipsolverZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 rt::function!(F_hipsolverSsyevd_bufferSize, C_hipsolverSsyevd_bufferSize, c"hipsolverSsyevd_bufferSize", "hipsolverSsyevd_bufferSize",
     c"hipsolverSsyevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSsyevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSsyevd_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -4972,11 +4969,11 @@ fn hipsolverSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 rt::function!(F_hipsolverDsyevd_bufferSize, C_hipsolverDsyevd_bufferSize, c"hipsolverDsyevd_bufferSize", "hipsolverDsyevd_bufferSize",
     c"hipsolverDsyevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDsyevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDsyevd_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -4999,11 +4996,11 @@ fn hipsolverDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 rt::function!(F_hipsolverCheevd_bufferSize, C_hipsolverCheevd_bufferSize, c"hipsolverCheevd_bufferSize", "hipsolverCheevd_bufferSize",
     c"hipsolverCheevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCheevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCheevd_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5026,11 +5023,11 @@ fn hipsolverCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 rt::function!(F_hipsolverZheevd_bufferSize, C_hipsolverZheevd_bufferSize, c"hipsolverZheevd_bufferSize", "hipsolverZheevd_bufferSize",
     c"hipsolverZheevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZheevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZheevd_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5053,11 +5050,11 @@ fn hipsolverZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 rt::function!(F_hipsolverSsyevd, C_hipsolverSsyevd, c"hipsolverSsyevd", "hipsolverSsyevd",
     c"hipsolverSsyevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSsyevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSsyevd(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5083,11 +5080,11 @@ fn hipsolverSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 rt::function!(F_hipsolverDsyevd, C_hipsolverDsyevd, c"hipsolverDsyevd", "hipsolverDsyevd",
     c"hipsolverDsyevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDsyevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDsyevd(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5113,11 +5110,11 @@ fn hipsolverDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 rt::function!(F_hipsolverCheevd, C_hipsolverCheevd, c"hipsolverCheevd", "hipsolverCheevd",
     c"hipsolverCheevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCheevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCheevd(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5143,11 +5140,11 @@ fn hipsolverCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 rt::function!(F_hipsolverZheevd, C_hipsolverZheevd, c"hipsolverZheevd", "hipsolverZheevd",
     c"hipsolverZheevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZheevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZheevd(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5173,11 +5170,11 @@ fn hipsolverZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 rt::function!(F_hipsolverSsyevj_bufferSize, C_hipsolverSsyevj_bufferSize, c"hipsolverSsyevj_bufferSize", "hipsolverSsyevj_bufferSize",
     c"hipsolverSsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSsyevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSsyevj_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8));
 
-fn hipsolverSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverSsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5188,7 +5185,7 @@ fn hipsolverSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5201,11 +5198,11 @@ fn hipsolverSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 rt::function!(F_hipsolverDsyevj_bufferSize, C_hipsolverDsyevj_bufferSize, c"hipsolverDsyevj_bufferSize", "hipsolverDsyevj_bufferSize",
     c"hipsolverDsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDsyevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDsyevj_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8));
 
-fn hipsolverDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5216,7 +5213,7 @@ fn hipsolverDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5229,11 +5226,11 @@ fn hipsolverDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 rt::function!(F_hipsolverCheevj_bufferSize, C_hipsolverCheevj_bufferSize, c"hipsolverCheevj_bufferSize", "hipsolverCheevj_bufferSize",
     c"hipsolverCheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCheevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCheevj_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8));
 
-fn hipsolverCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverCheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5244,7 +5241,7 @@ fn hipsolverCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5257,11 +5254,11 @@ fn hipsolverCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 rt::function!(F_hipsolverZheevj_bufferSize, C_hipsolverZheevj_bufferSize, c"hipsolverZheevj_bufferSize", "hipsolverZheevj_bufferSize",
     c"hipsolverZheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZheevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZheevj_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8));
 
-fn hipsolverZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverZheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5272,7 +5269,7 @@ fn hipsolverZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5285,11 +5282,11 @@ fn hipsolverZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 rt::function!(F_hipsolverSsyevj, C_hipsolverSsyevj, c"hipsolverSsyevj", "hipsolverSsyevj",
     c"hipsolverSsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSsyevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSsyevj(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10));
 
-fn hipsolverSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverSsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5303,7 +5300,7 @@ fn hipsolverSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5316,11 +5313,11 @@ fn hipsolverSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 rt::function!(F_hipsolverDsyevj, C_hipsolverDsyevj, c"hipsolverDsyevj", "hipsolverDsyevj",
     c"hipsolverDsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDsyevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDsyevj(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10));
 
-fn hipsolverDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5334,7 +5331,7 @@ fn hipsolverDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5347,11 +5344,11 @@ fn hipsolverDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 rt::function!(F_hipsolverCheevj, C_hipsolverCheevj, c"hipsolverCheevj", "hipsolverCheevj",
     c"hipsolverCheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCheevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCheevj(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10));
 
-fn hipsolverCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverCheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5365,7 +5362,7 @@ fn hipsolverCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5378,11 +5375,11 @@ fn hipsolverCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 rt::function!(F_hipsolverZheevj, C_hipsolverZheevj, c"hipsolverZheevj", "hipsolverZheevj",
     c"hipsolverZheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZheevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZheevj(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10));
 
-fn hipsolverZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverZheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5396,7 +5393,7 @@ fn hipsolverZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5409,11 +5406,11 @@ fn hipsolverZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 rt::function!(F_hipsolverSsyevjBatched_bufferSize, C_hipsolverSsyevjBatched_bufferSize, c"hipsolverSsyevjBatched_bufferSize", "hipsolverSsyevjBatched_bufferSize",
     c"hipsolverSsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSsyevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSsyevjBatched_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5424,7 +5421,7 @@ fn hipsolverSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5438,11 +5435,11 @@ fn hipsolverSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
 rt::function!(F_hipsolverDsyevjBatched_bufferSize, C_hipsolverDsyevjBatched_bufferSize, c"hipsolverDsyevjBatched_bufferSize", "hipsolverDsyevjBatched_bufferSize",
     c"hipsolverDsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDsyevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDsyevjBatched_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5453,7 +5450,7 @@ fn hipsolverDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5467,11 +5464,11 @@ fn hipsolverDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
 rt::function!(F_hipsolverCheevjBatched_bufferSize, C_hipsolverCheevjBatched_bufferSize, c"hipsolverCheevjBatched_bufferSize", "hipsolverCheevjBatched_bufferSize",
     c"hipsolverCheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCheevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCheevjBatched_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5482,7 +5479,7 @@ fn hipsolverCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5496,11 +5493,11 @@ fn hipsolverCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
 rt::function!(F_hipsolverZheevjBatched_bufferSize, C_hipsolverZheevjBatched_bufferSize, c"hipsolverZheevjBatched_bufferSize", "hipsolverZheevjBatched_bufferSize",
     c"hipsolverZheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZheevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZheevjBatched_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5511,7 +5508,7 @@ fn hipsolverZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5525,11 +5522,11 @@ fn hipsolverZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
 rt::function!(F_hipsolverSsyevjBatched, C_hipsolverSsyevjBatched, c"hipsolverSsyevjBatched", "hipsolverSsyevjBatched",
     c"hipsolverSsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSsyevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSsyevjBatched(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5543,7 +5540,7 @@ fn hipsolverSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5557,11 +5554,11 @@ fn hipsolverSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
 rt::function!(F_hipsolverDsyevjBatched, C_hipsolverDsyevjBatched, c"hipsolverDsyevjBatched", "hipsolverDsyevjBatched",
     c"hipsolverDsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDsyevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDsyevjBatched(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5575,7 +5572,7 @@ fn hipsolverDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5589,11 +5586,11 @@ fn hipsolverDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
 rt::function!(F_hipsolverCheevjBatched, C_hipsolverCheevjBatched, c"hipsolverCheevjBatched", "hipsolverCheevjBatched",
     c"hipsolverCheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCheevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCheevjBatched(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5607,7 +5604,7 @@ fn hipsolverCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5621,11 +5618,11 @@ fn hipsolverCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
 rt::function!(F_hipsolverZheevjBatched, C_hipsolverZheevjBatched, c"hipsolverZheevjBatched", "hipsolverZheevjBatched",
     c"hipsolverZheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZheevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZheevjBatched(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5639,7 +5636,7 @@ fn hipsolverZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5653,11 +5650,11 @@ fn hipsolverZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
 rt::function!(F_hipsolverSsygvd_bufferSize, C_hipsolverSsygvd_bufferSize, c"hipsolverSsygvd_bufferSize", "hipsolverSsygvd_bufferSize",
     c"hipsolverSsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSsygvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSsygvd_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -5684,11 +5681,11 @@ fn hipsolverSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 rt::function!(F_hipsolverDsygvd_bufferSize, C_hipsolverDsygvd_bufferSize, c"hipsolverDsygvd_bufferSize", "hipsolverDsygvd_bufferSize",
     c"hipsolverDsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDsygvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDsygvd_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -5715,11 +5712,11 @@ fn hipsolverDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 rt::function!(F_hipsolverChegvd_bufferSize, C_hipsolverChegvd_bufferSize, c"hipsolverChegvd_bufferSize", "hipsolverChegvd_bufferSize",
     c"hipsolverChegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverChegvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverChegvd_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverChegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -5746,11 +5743,11 @@ fn hipsolverChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 rt::function!(F_hipsolverZhegvd_bufferSize, C_hipsolverZhegvd_bufferSize, c"hipsolverZhegvd_bufferSize", "hipsolverZhegvd_bufferSize",
     c"hipsolverZhegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZhegvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZhegvd_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZhegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -5777,11 +5774,11 @@ fn hipsolverZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 rt::function!(F_hipsolverSsygvd, C_hipsolverSsygvd, c"hipsolverSsygvd", "hipsolverSsygvd",
     c"hipsolverSsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverSsygvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverSsygvd(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -5811,11 +5808,11 @@ fn hipsolverSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 rt::function!(F_hipsolverDsygvd, C_hipsolverDsygvd, c"hipsolverDsygvd", "hipsolverDsygvd",
     c"hipsolverDsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDsygvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDsygvd(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -5845,11 +5842,11 @@ fn hipsolverDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 rt::function!(F_hipsolverChegvd, C_hipsolverChegvd, c"hipsolverChegvd", "hipsolverChegvd",
     c"hipsolverChegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverChegvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverChegvd(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverChegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -5879,11 +5876,11 @@ fn hipsolverChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 rt::function!(F_hipsolverZhegvd, C_hipsolverZhegvd, c"hipsolverZhegvd", "hipsolverZhegvd",
     c"hipsolverZhegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverZhegvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverZhegvd(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZhegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -5913,11 +5910,11 @@ fn hipsolverZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 rt::function!(F_hipsolverSsygvj_bufferSize, C_hipsolverSsygvj_bufferSize, c"hipsolverSsygvj_bufferSize", "hipsolverSsygvj_bufferSize",
     c"hipsolverSsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSsygvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSsygvj_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, &x11));
 
-fn hipsolverSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverSsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -5932,7 +5929,7 @@ fn hipsolverSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5945,11 +5942,11 @@ fn hipsolverSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 rt::function!(F_hipsolverDsygvj_bufferSize, C_hipsolverDsygvj_bufferSize, c"hipsolverDsygvj_bufferSize", "hipsolverDsygvj_bufferSize",
     c"hipsolverDsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDsygvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDsygvj_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, &x11));
 
-fn hipsolverDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -5964,7 +5961,7 @@ fn hipsolverDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5977,11 +5974,11 @@ fn hipsolverDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 rt::function!(F_hipsolverChegvj_bufferSize, C_hipsolverChegvj_bufferSize, c"hipsolverChegvj_bufferSize", "hipsolverChegvj_bufferSize",
     c"hipsolverChegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverChegvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverChegvj_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, &x11));
 
-fn hipsolverChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverChegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -5996,7 +5993,7 @@ fn hipsolverChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6009,11 +6006,11 @@ fn hipsolverChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 rt::function!(F_hipsolverZhegvj_bufferSize, C_hipsolverZhegvj_bufferSize, c"hipsolverZhegvj_bufferSize", "hipsolverZhegvj_bufferSize",
     c"hipsolverZhegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZhegvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZhegvj_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, &x11));
 
-fn hipsolverZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverZhegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6028,7 +6025,7 @@ fn hipsolverZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6041,11 +6038,11 @@ fn hipsolverZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 rt::function!(F_hipsolverSsygvj, C_hipsolverSsygvj, c"hipsolverSsygvj", "hipsolverSsygvj",
     c"hipsolverSsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSsygvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSsygvj(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverSsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6063,7 +6060,7 @@ fn hipsolverSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6076,11 +6073,11 @@ fn hipsolverSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 rt::function!(F_hipsolverDsygvj, C_hipsolverDsygvj, c"hipsolverDsygvj", "hipsolverDsygvj",
     c"hipsolverDsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDsygvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDsygvj(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6098,7 +6095,7 @@ fn hipsolverDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6111,11 +6108,11 @@ fn hipsolverDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 rt::function!(F_hipsolverChegvj, C_hipsolverChegvj, c"hipsolverChegvj", "hipsolverChegvj",
     c"hipsolverChegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverChegvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverChegvj(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverChegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6133,7 +6130,7 @@ fn hipsolverChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6146,11 +6143,11 @@ fn hipsolverChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 rt::function!(F_hipsolverZhegvj, C_hipsolverZhegvj, c"hipsolverZhegvj", "hipsolverZhegvj",
     c"hipsolverZhegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZhegvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZhegvj(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverZhegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6168,7 +6165,7 @@ fn hipsolverZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6181,11 +6178,11 @@ fn hipsolverZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 rt::function!(F_hipsolverSsytrd_bufferSize, C_hipsolverSsytrd_bufferSize, c"hipsolverSsytrd_bufferSize", "hipsolverSsytrd_bufferSize",
     c"hipsolverSsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSsytrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSsytrd_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -6211,11 +6208,11 @@ fn hipsolverSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverDsytrd_bufferSize, C_hipsolverDsytrd_bufferSize, c"hipsolverDsytrd_bufferSize", "hipsolverDsytrd_bufferSize",
     c"hipsolverDsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDsytrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDsytrd_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -6241,11 +6238,11 @@ fn hipsolverDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverChetrd_bufferSize, C_hipsolverChetrd_bufferSize, c"hipsolverChetrd_bufferSize", "hipsolverChetrd_bufferSize",
     c"hipsolverChetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverChetrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverChetrd_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverChetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChetrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -6271,11 +6268,11 @@ fn hipsolverChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverZhetrd_bufferSize, C_hipsolverZhetrd_bufferSize, c"hipsolverZhetrd_bufferSize", "hipsolverZhetrd_bufferSize",
     c"hipsolverZhetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZhetrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZhetrd_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZhetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhetrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -6301,11 +6298,11 @@ fn hipsolverZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 rt::function!(F_hipsolverSsytrd, C_hipsolverSsytrd, c"hipsolverSsytrd", "hipsolverSsytrd",
     c"hipsolverSsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSsytrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSsytrd(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -6334,11 +6331,11 @@ fn hipsolverSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverDsytrd, C_hipsolverDsytrd, c"hipsolverDsytrd", "hipsolverDsytrd",
     c"hipsolverDsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDsytrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDsytrd(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -6367,11 +6364,11 @@ fn hipsolverDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverChetrd, C_hipsolverChetrd, c"hipsolverChetrd", "hipsolverChetrd",
     c"hipsolverChetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverChetrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverChetrd(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverChetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChetrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -6400,11 +6397,11 @@ fn hipsolverChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverZhetrd, C_hipsolverZhetrd, c"hipsolverZhetrd", "hipsolverZhetrd",
     c"hipsolverZhetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZhetrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZhetrd(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZhetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhetrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -6433,11 +6430,11 @@ fn hipsolverZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverSsytrf_bufferSize, C_hipsolverSsytrf_bufferSize, c"hipsolverSsytrf_bufferSize", "hipsolverSsytrf_bufferSize",
     c"hipsolverSsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4]| hipsolverSsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| hipsolverSsytrf_bufferSize(py, &x0, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
     let a_A = p_A.addr();
@@ -6456,11 +6453,11 @@ fn hipsolverSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 rt::function!(F_hipsolverDsytrf_bufferSize, C_hipsolverDsytrf_bufferSize, c"hipsolverDsytrf_bufferSize", "hipsolverDsytrf_bufferSize",
     c"hipsolverDsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4]| hipsolverDsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| hipsolverDsytrf_bufferSize(py, &x0, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
     let a_A = p_A.addr();
@@ -6479,11 +6476,11 @@ fn hipsolverDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 rt::function!(F_hipsolverCsytrf_bufferSize, C_hipsolverCsytrf_bufferSize, c"hipsolverCsytrf_bufferSize", "hipsolverCsytrf_bufferSize",
     c"hipsolverCsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4]| hipsolverCsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| hipsolverCsytrf_bufferSize(py, &x0, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCsytrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
     let a_A = p_A.addr();
@@ -6502,11 +6499,11 @@ fn hipsolverCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 rt::function!(F_hipsolverZsytrf_bufferSize, C_hipsolverZsytrf_bufferSize, c"hipsolverZsytrf_bufferSize", "hipsolverZsytrf_bufferSize",
     c"hipsolverZsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4]| hipsolverZsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| hipsolverZsytrf_bufferSize(py, &x0, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZsytrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
     let a_A = p_A.addr();
@@ -6525,11 +6522,11 @@ fn hipsolverZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 rt::function!(F_hipsolverSsytrf, C_hipsolverSsytrf, c"hipsolverSsytrf", "hipsolverSsytrf",
     c"hipsolverSsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSsytrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -6554,11 +6551,11 @@ fn hipsolverSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverDsytrf, C_hipsolverDsytrf, c"hipsolverDsytrf", "hipsolverDsytrf",
     c"hipsolverDsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDsytrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -6583,11 +6580,11 @@ fn hipsolverDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverCsytrf, C_hipsolverCsytrf, c"hipsolverCsytrf", "hipsolverCsytrf",
     c"hipsolverCsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCsytrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCsytrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -6612,11 +6609,11 @@ fn hipsolverCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 rt::function!(F_hipsolverZsytrf, C_hipsolverZsytrf, c"hipsolverZsytrf", "hipsolverZsytrf",
     c"hipsolverZsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZsytrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverZsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZsytrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -6663,8 +6660,7 @@ rt::function!(F_hipsolverDnDestroy, C_hipsolverDnDestroy, c"hipsolverDnDestroy",
 
 fn hipsolverDnDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroy");
-    let p_handle = rt::PtrArg::convert(handle, true)?;
-    let a_handle = p_handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6680,12 +6676,12 @@ fn hipsolverDnDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyO
 rt::function!(F_hipsolverDnSetStream, C_hipsolverDnSetStream, c"hipsolverDnSetStream", "hipsolverDnSetStream",
     c"hipsolverDnSetStream(handle, streamId)\n--\n\nAn alias for #hipsolverSetStream.\n******************************************************************************\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "streamId"],
-    |py, [x0, x1]| hipsolverDnSetStream(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "streamId")?));
+    |py, [x0, x1]| hipsolverDnSetStream(py, &x0, &x1));
 
-fn hipsolverDnSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSetStream");
-    let a_handle = handle.addr();
-    let a_streamId = streamId.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
+    let a_streamId = super::hip::TYPES.handle_arg(182, streamId)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6698,11 +6694,11 @@ fn hipsolverDnSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::Ptr
 rt::function!(F_hipsolverDnGetStream, C_hipsolverDnGetStream, c"hipsolverDnGetStream", "hipsolverDnGetStream",
     c"hipsolverDnGetStream(handle, streamId)\n--\n\nAn alias for #hipsolverGetStream.\n******************************************************************************\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "streamId"],
-    |py, [x0, x1]| hipsolverDnGetStream(py, rt::call::extract(x0, "handle")?, &x1));
+    |py, [x0, x1]| hipsolverDnGetStream(py, &x0, &x1));
 
-fn hipsolverDnGetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnGetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnGetStream");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let mut h_streamId = super::hip::TYPES.handle_ref(182, streamId, true)?;
     let a_streamId = h_streamId.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -6738,8 +6734,7 @@ rt::function!(F_hipsolverDnDestroyGesvdjInfo, C_hipsolverDnDestroyGesvdjInfo, c"
 
 fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroyGesvdjInfo");
-    let p_info = rt::PtrArg::convert(info, true)?;
-    let a_info = p_info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6755,11 +6750,11 @@ fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRe
 rt::function!(F_hipsolverDnXgesvdjSetMaxSweeps, C_hipsolverDnXgesvdjSetMaxSweeps, c"hipsolverDnXgesvdjSetMaxSweeps", "hipsolverDnXgesvdjSetMaxSweeps",
     c"hipsolverDnXgesvdjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "max_sweeps"],
-    |py, [x0, x1]| hipsolverDnXgesvdjSetMaxSweeps(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "max_sweeps")?));
+    |py, [x0, x1]| hipsolverDnXgesvdjSetMaxSweeps(py, &x0, rt::call::extract(x1, "max_sweeps")?));
 
-fn hipsolverDnXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnXgesvdjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjSetMaxSweeps");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     let a_max_sweeps = max_sweeps.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6773,11 +6768,11 @@ fn hipsolverDnXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweep
 rt::function!(F_hipsolverDnXgesvdjSetSortEig, C_hipsolverDnXgesvdjSetSortEig, c"hipsolverDnXgesvdjSetSortEig", "hipsolverDnXgesvdjSetSortEig",
     c"hipsolverDnXgesvdjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "sort_eig"],
-    |py, [x0, x1]| hipsolverDnXgesvdjSetSortEig(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "sort_eig")?));
+    |py, [x0, x1]| hipsolverDnXgesvdjSetSortEig(py, &x0, rt::call::extract(x1, "sort_eig")?));
 
-fn hipsolverDnXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnXgesvdjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjSetSortEig");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     let a_sort_eig = sort_eig.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6791,11 +6786,11 @@ fn hipsolverDnXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: r
 rt::function!(F_hipsolverDnXgesvdjSetTolerance, C_hipsolverDnXgesvdjSetTolerance, c"hipsolverDnXgesvdjSetTolerance", "hipsolverDnXgesvdjSetTolerance",
     c"hipsolverDnXgesvdjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "tolerance"],
-    |py, [x0, x1]| hipsolverDnXgesvdjSetTolerance(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "tolerance")?));
+    |py, [x0, x1]| hipsolverDnXgesvdjSetTolerance(py, &x0, rt::call::extract(x1, "tolerance")?));
 
-fn hipsolverDnXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
+fn hipsolverDnXgesvdjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjSetTolerance");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     let a_tolerance = tolerance;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6809,12 +6804,12 @@ fn hipsolverDnXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance
 rt::function!(F_hipsolverDnXgesvdjGetResidual, C_hipsolverDnXgesvdjGetResidual, c"hipsolverDnXgesvdjGetResidual", "hipsolverDnXgesvdjGetResidual",
     c"hipsolverDnXgesvdjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "info", "residual"],
-    |py, [x0, x1, x2]| hipsolverDnXgesvdjGetResidual(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
+    |py, [x0, x1, x2]| hipsolverDnXgesvdjGetResidual(py, &x0, &x1, &x2));
 
-fn hipsolverDnXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnXgesvdjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjGetResidual");
-    let a_handle = handle.addr();
-    let a_info = info.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     let p_residual = rt::typed_ptr_arg(residual, None, 8, true)?;
     let a_residual = p_residual.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -6829,12 +6824,12 @@ fn hipsolverDnXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt
 rt::function!(F_hipsolverDnXgesvdjGetSweeps, C_hipsolverDnXgesvdjGetSweeps, c"hipsolverDnXgesvdjGetSweeps", "hipsolverDnXgesvdjGetSweeps",
     c"hipsolverDnXgesvdjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "info", "executed_sweeps"],
-    |py, [x0, x1, x2]| hipsolverDnXgesvdjGetSweeps(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
+    |py, [x0, x1, x2]| hipsolverDnXgesvdjGetSweeps(py, &x0, &x1, &x2));
 
-fn hipsolverDnXgesvdjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnXgesvdjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjGetSweeps");
-    let a_handle = handle.addr();
-    let a_info = info.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
+    let a_info = rt::handle_arg(info, None, "hipsolverGesvdjInfo_t")?;
     let p_executed_sweeps = rt::typed_ptr_arg(executed_sweeps, None, 4, true)?;
     let a_executed_sweeps = p_executed_sweeps.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -6870,8 +6865,7 @@ rt::function!(F_hipsolverDnDestroySyevjInfo, C_hipsolverDnDestroySyevjInfo, c"hi
 
 fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroySyevjInfo");
-    let p_info = rt::PtrArg::convert(info, true)?;
-    let a_info = p_info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6887,11 +6881,11 @@ fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRes
 rt::function!(F_hipsolverDnXsyevjSetMaxSweeps, C_hipsolverDnXsyevjSetMaxSweeps, c"hipsolverDnXsyevjSetMaxSweeps", "hipsolverDnXsyevjSetMaxSweeps",
     c"hipsolverDnXsyevjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "max_sweeps"],
-    |py, [x0, x1]| hipsolverDnXsyevjSetMaxSweeps(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "max_sweeps")?));
+    |py, [x0, x1]| hipsolverDnXsyevjSetMaxSweeps(py, &x0, rt::call::extract(x1, "max_sweeps")?));
 
-fn hipsolverDnXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnXsyevjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjSetMaxSweeps");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     let a_max_sweeps = max_sweeps.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6905,11 +6899,11 @@ fn hipsolverDnXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps
 rt::function!(F_hipsolverDnXsyevjSetSortEig, C_hipsolverDnXsyevjSetSortEig, c"hipsolverDnXsyevjSetSortEig", "hipsolverDnXsyevjSetSortEig",
     c"hipsolverDnXsyevjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "sort_eig"],
-    |py, [x0, x1]| hipsolverDnXsyevjSetSortEig(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "sort_eig")?));
+    |py, [x0, x1]| hipsolverDnXsyevjSetSortEig(py, &x0, rt::call::extract(x1, "sort_eig")?));
 
-fn hipsolverDnXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnXsyevjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjSetSortEig");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     let a_sort_eig = sort_eig.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6923,11 +6917,11 @@ fn hipsolverDnXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt
 rt::function!(F_hipsolverDnXsyevjSetTolerance, C_hipsolverDnXsyevjSetTolerance, c"hipsolverDnXsyevjSetTolerance", "hipsolverDnXsyevjSetTolerance",
     c"hipsolverDnXsyevjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info", "tolerance"],
-    |py, [x0, x1]| hipsolverDnXsyevjSetTolerance(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "tolerance")?));
+    |py, [x0, x1]| hipsolverDnXsyevjSetTolerance(py, &x0, rt::call::extract(x1, "tolerance")?));
 
-fn hipsolverDnXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
+fn hipsolverDnXsyevjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjSetTolerance");
-    let a_info = info.addr();
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     let a_tolerance = tolerance;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6941,12 +6935,12 @@ fn hipsolverDnXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance:
 rt::function!(F_hipsolverDnXsyevjGetResidual, C_hipsolverDnXsyevjGetResidual, c"hipsolverDnXsyevjGetResidual", "hipsolverDnXsyevjGetResidual",
     c"hipsolverDnXsyevjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "info", "residual"],
-    |py, [x0, x1, x2]| hipsolverDnXsyevjGetResidual(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
+    |py, [x0, x1, x2]| hipsolverDnXsyevjGetResidual(py, &x0, &x1, &x2));
 
-fn hipsolverDnXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnXsyevjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjGetResidual");
-    let a_handle = handle.addr();
-    let a_info = info.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     let p_residual = rt::typed_ptr_arg(residual, None, 8, true)?;
     let a_residual = p_residual.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -6961,12 +6955,12 @@ fn hipsolverDnXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt:
 rt::function!(F_hipsolverDnXsyevjGetSweeps, C_hipsolverDnXsyevjGetSweeps, c"hipsolverDnXsyevjGetSweeps", "hipsolverDnXsyevjGetSweeps",
     c"hipsolverDnXsyevjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "info", "executed_sweeps"],
-    |py, [x0, x1, x2]| hipsolverDnXsyevjGetSweeps(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
+    |py, [x0, x1, x2]| hipsolverDnXsyevjGetSweeps(py, &x0, &x1, &x2));
 
-fn hipsolverDnXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnXsyevjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjGetSweeps");
-    let a_handle = handle.addr();
-    let a_info = info.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
+    let a_info = rt::handle_arg(info, None, "hipsolverSyevjInfo_t")?;
     let p_executed_sweeps = rt::typed_ptr_arg(executed_sweeps, None, 4, true)?;
     let a_executed_sweeps = p_executed_sweeps.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -6981,11 +6975,11 @@ fn hipsolverDnXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::P
 rt::function!(F_hipsolverDnSorgbr_bufferSize, C_hipsolverDnSorgbr_bufferSize, c"hipsolverDnSorgbr_bufferSize", "hipsolverDnSorgbr_bufferSize",
     c"hipsolverDnSorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSorgbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSorgbr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverDnSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgbr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -7009,11 +7003,11 @@ fn hipsolverDnSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnDorgbr_bufferSize, C_hipsolverDnDorgbr_bufferSize, c"hipsolverDnDorgbr_bufferSize", "hipsolverDnDorgbr_bufferSize",
     c"hipsolverDnDorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDorgbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDorgbr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverDnDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgbr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -7037,11 +7031,11 @@ fn hipsolverDnDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnCungbr_bufferSize, C_hipsolverDnCungbr_bufferSize, c"hipsolverDnCungbr_bufferSize", "hipsolverDnCungbr_bufferSize",
     c"hipsolverDnCungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCungbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCungbr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverDnCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungbr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -7065,11 +7059,11 @@ fn hipsolverDnCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnZungbr_bufferSize, C_hipsolverDnZungbr_bufferSize, c"hipsolverDnZungbr_bufferSize", "hipsolverDnZungbr_bufferSize",
     c"hipsolverDnZungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZungbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZungbr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverDnZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungbr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -7093,11 +7087,11 @@ fn hipsolverDnZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnSorgbr, C_hipsolverDnSorgbr, c"hipsolverDnSorgbr", "hipsolverDnSorgbr",
     c"hipsolverDnSorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSorgbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSorgbr(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgbr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -7124,11 +7118,11 @@ fn hipsolverDnSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnDorgbr, C_hipsolverDnDorgbr, c"hipsolverDnDorgbr", "hipsolverDnDorgbr",
     c"hipsolverDnDorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDorgbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDorgbr(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgbr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -7155,11 +7149,11 @@ fn hipsolverDnDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnCungbr, C_hipsolverDnCungbr, c"hipsolverDnCungbr", "hipsolverDnCungbr",
     c"hipsolverDnCungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnCungbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnCungbr(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungbr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -7186,11 +7180,11 @@ fn hipsolverDnCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnZungbr, C_hipsolverDnZungbr, c"hipsolverDnZungbr", "hipsolverDnZungbr",
     c"hipsolverDnZungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZungbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZungbr(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungbr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -7217,11 +7211,11 @@ fn hipsolverDnZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnSorgqr_bufferSize, C_hipsolverDnSorgqr_bufferSize, c"hipsolverDnSorgqr_bufferSize", "hipsolverDnSorgqr_bufferSize",
     c"hipsolverDnSorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSorgqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSorgqr_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -7244,11 +7238,11 @@ fn hipsolverDnSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnDorgqr_bufferSize, C_hipsolverDnDorgqr_bufferSize, c"hipsolverDnDorgqr_bufferSize", "hipsolverDnDorgqr_bufferSize",
     c"hipsolverDnDorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDorgqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDorgqr_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -7271,11 +7265,11 @@ fn hipsolverDnDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnCungqr_bufferSize, C_hipsolverDnCungqr_bufferSize, c"hipsolverDnCungqr_bufferSize", "hipsolverDnCungqr_bufferSize",
     c"hipsolverDnCungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCungqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCungqr_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -7298,11 +7292,11 @@ fn hipsolverDnCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnZungqr_bufferSize, C_hipsolverDnZungqr_bufferSize, c"hipsolverDnZungqr_bufferSize", "hipsolverDnZungqr_bufferSize",
     c"hipsolverDnZungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZungqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZungqr_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -7325,11 +7319,11 @@ fn hipsolverDnZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnSorgqr, C_hipsolverDnSorgqr, c"hipsolverDnSorgqr", "hipsolverDnSorgqr",
     c"hipsolverDnSorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSorgqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSorgqr(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -7355,11 +7349,11 @@ fn hipsolverDnSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnDorgqr, C_hipsolverDnDorgqr, c"hipsolverDnDorgqr", "hipsolverDnDorgqr",
     c"hipsolverDnDorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDorgqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDorgqr(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -7385,11 +7379,11 @@ fn hipsolverDnDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnCungqr, C_hipsolverDnCungqr, c"hipsolverDnCungqr", "hipsolverDnCungqr",
     c"hipsolverDnCungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCungqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCungqr(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -7415,11 +7409,11 @@ fn hipsolverDnCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnZungqr, C_hipsolverDnZungqr, c"hipsolverDnZungqr", "hipsolverDnZungqr",
     c"hipsolverDnZungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZungqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZungqr(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_k = k.0;
@@ -7445,11 +7439,11 @@ fn hipsolverDnZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnSorgtr_bufferSize, C_hipsolverDnSorgtr_bufferSize, c"hipsolverDnSorgtr_bufferSize", "hipsolverDnSorgtr_bufferSize",
     c"hipsolverDnSorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnSorgtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnSorgtr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverDnSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, false)?;
@@ -7471,11 +7465,11 @@ fn hipsolverDnSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnDorgtr_bufferSize, C_hipsolverDnDorgtr_bufferSize, c"hipsolverDnDorgtr_bufferSize", "hipsolverDnDorgtr_bufferSize",
     c"hipsolverDnDorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnDorgtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnDorgtr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverDnDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, false)?;
@@ -7497,11 +7491,11 @@ fn hipsolverDnDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnCungtr_bufferSize, C_hipsolverDnCungtr_bufferSize, c"hipsolverDnCungtr_bufferSize", "hipsolverDnCungtr_bufferSize",
     c"hipsolverDnCungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnCungtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnCungtr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverDnCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, false)?;
@@ -7523,11 +7517,11 @@ fn hipsolverDnCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnZungtr_bufferSize, C_hipsolverDnZungtr_bufferSize, c"hipsolverDnZungtr_bufferSize", "hipsolverDnZungtr_bufferSize",
     c"hipsolverDnZungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnZungtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnZungtr_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverDnZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, false)?;
@@ -7549,11 +7543,11 @@ fn hipsolverDnZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnSorgtr, C_hipsolverDnSorgtr, c"hipsolverDnSorgtr", "hipsolverDnSorgtr",
     c"hipsolverDnSorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSorgtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSorgtr(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -7578,11 +7572,11 @@ fn hipsolverDnSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnDorgtr, C_hipsolverDnDorgtr, c"hipsolverDnDorgtr", "hipsolverDnDorgtr",
     c"hipsolverDnDorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDorgtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDorgtr(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -7607,11 +7601,11 @@ fn hipsolverDnDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnCungtr, C_hipsolverDnCungtr, c"hipsolverDnCungtr", "hipsolverDnCungtr",
     c"hipsolverDnCungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCungtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCungtr(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -7636,11 +7630,11 @@ fn hipsolverDnCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnZungtr, C_hipsolverDnZungtr, c"hipsolverDnZungtr", "hipsolverDnZungtr",
     c"hipsolverDnZungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZungtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZungtr(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -7665,11 +7659,11 @@ fn hipsolverDnZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnSormqr_bufferSize, C_hipsolverDnSormqr_bufferSize, c"hipsolverDnSormqr_bufferSize", "hipsolverDnSormqr_bufferSize",
     c"hipsolverDnSormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSormqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSormqr_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -7697,11 +7691,11 @@ fn hipsolverDnSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnDormqr_bufferSize, C_hipsolverDnDormqr_bufferSize, c"hipsolverDnDormqr_bufferSize", "hipsolverDnDormqr_bufferSize",
     c"hipsolverDnDormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDormqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDormqr_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -7729,11 +7723,11 @@ fn hipsolverDnDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnCunmqr_bufferSize, C_hipsolverDnCunmqr_bufferSize, c"hipsolverDnCunmqr_bufferSize", "hipsolverDnCunmqr_bufferSize",
     c"hipsolverDnCunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCunmqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCunmqr_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -7761,11 +7755,11 @@ fn hipsolverDnCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnZunmqr_bufferSize, C_hipsolverDnZunmqr_bufferSize, c"hipsolverDnZunmqr_bufferSize", "hipsolverDnZunmqr_bufferSize",
     c"hipsolverDnZunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZunmqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZunmqr_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmqr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -7793,11 +7787,11 @@ fn hipsolverDnZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnSormqr, C_hipsolverDnSormqr, c"hipsolverDnSormqr", "hipsolverDnSormqr",
     c"hipsolverDnSormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSormqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSormqr(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -7828,11 +7822,11 @@ fn hipsolverDnSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnDormqr, C_hipsolverDnDormqr, c"hipsolverDnDormqr", "hipsolverDnDormqr",
     c"hipsolverDnDormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDormqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDormqr(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -7863,11 +7857,11 @@ fn hipsolverDnDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnCunmqr, C_hipsolverDnCunmqr, c"hipsolverDnCunmqr", "hipsolverDnCunmqr",
     c"hipsolverDnCunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCunmqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCunmqr(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -7898,11 +7892,11 @@ fn hipsolverDnCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnZunmqr, C_hipsolverDnZunmqr, c"hipsolverDnZunmqr", "hipsolverDnZunmqr",
     c"hipsolverDnZunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZunmqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZunmqr(py, &x0, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmqr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_m = m.0;
@@ -7933,11 +7927,11 @@ fn hipsolverDnZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnSormtr_bufferSize, C_hipsolverDnSormtr_bufferSize, c"hipsolverDnSormtr_bufferSize", "hipsolverDnSormtr_bufferSize",
     c"hipsolverDnSormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSormtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSormtr_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -7965,11 +7959,11 @@ fn hipsolverDnSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnDormtr_bufferSize, C_hipsolverDnDormtr_bufferSize, c"hipsolverDnDormtr_bufferSize", "hipsolverDnDormtr_bufferSize",
     c"hipsolverDnDormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDormtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDormtr_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -7997,11 +7991,11 @@ fn hipsolverDnDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnCunmtr_bufferSize, C_hipsolverDnCunmtr_bufferSize, c"hipsolverDnCunmtr_bufferSize", "hipsolverDnCunmtr_bufferSize",
     c"hipsolverDnCunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCunmtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCunmtr_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -8029,11 +8023,11 @@ fn hipsolverDnCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnZunmtr_bufferSize, C_hipsolverDnZunmtr_bufferSize, c"hipsolverDnZunmtr_bufferSize", "hipsolverDnZunmtr_bufferSize",
     c"hipsolverDnZunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZunmtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZunmtr_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmtr_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -8061,11 +8055,11 @@ fn hipsolverDnZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 rt::function!(F_hipsolverDnSormtr, C_hipsolverDnSormtr, c"hipsolverDnSormtr", "hipsolverDnSormtr",
     c"hipsolverDnSormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSormtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSormtr(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -8096,11 +8090,11 @@ fn hipsolverDnSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnDormtr, C_hipsolverDnDormtr, c"hipsolverDnDormtr", "hipsolverDnDormtr",
     c"hipsolverDnDormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDormtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDormtr(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -8131,11 +8125,11 @@ fn hipsolverDnDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnCunmtr, C_hipsolverDnCunmtr, c"hipsolverDnCunmtr", "hipsolverDnCunmtr",
     c"hipsolverDnCunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCunmtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCunmtr(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -8166,11 +8160,11 @@ fn hipsolverDnCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnZunmtr, C_hipsolverDnZunmtr, c"hipsolverDnZunmtr", "hipsolverDnZunmtr",
     c"hipsolverDnZunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZunmtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZunmtr(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmtr");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -8201,11 +8195,11 @@ fn hipsolverDnZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 rt::function!(F_hipsolverDnSgebrd_bufferSize, C_hipsolverDnSgebrd_bufferSize, c"hipsolverDnSgebrd_bufferSize", "hipsolverDnSgebrd_bufferSize",
     c"hipsolverDnSgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverDnSgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverDnSgebrd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgebrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -8222,11 +8216,11 @@ fn hipsolverDnSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnDgebrd_bufferSize, C_hipsolverDnDgebrd_bufferSize, c"hipsolverDnDgebrd_bufferSize", "hipsolverDnDgebrd_bufferSize",
     c"hipsolverDnDgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverDnDgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverDnDgebrd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgebrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -8243,11 +8237,11 @@ fn hipsolverDnDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnCgebrd_bufferSize, C_hipsolverDnCgebrd_bufferSize, c"hipsolverDnCgebrd_bufferSize", "hipsolverDnCgebrd_bufferSize",
     c"hipsolverDnCgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverDnCgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverDnCgebrd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgebrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -8264,11 +8258,11 @@ fn hipsolverDnCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnZgebrd_bufferSize, C_hipsolverDnZgebrd_bufferSize, c"hipsolverDnZgebrd_bufferSize", "hipsolverDnZgebrd_bufferSize",
     c"hipsolverDnZgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverDnZgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverDnZgebrd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgebrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -8285,11 +8279,11 @@ fn hipsolverDnZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnSgebrd, C_hipsolverDnSgebrd, c"hipsolverDnSgebrd", "hipsolverDnSgebrd",
     c"hipsolverDnSgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSgebrd(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDnSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgebrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -8320,11 +8314,11 @@ fn hipsolverDnSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnDgebrd, C_hipsolverDnDgebrd, c"hipsolverDnDgebrd", "hipsolverDnDgebrd",
     c"hipsolverDnDgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDgebrd(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDnDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgebrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -8355,11 +8349,11 @@ fn hipsolverDnDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnCgebrd, C_hipsolverDnCgebrd, c"hipsolverDnCgebrd", "hipsolverDnCgebrd",
     c"hipsolverDnCgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCgebrd(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDnCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgebrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -8390,11 +8384,11 @@ fn hipsolverDnCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnZgebrd, C_hipsolverDnZgebrd, c"hipsolverDnZgebrd", "hipsolverDnZgebrd",
     c"hipsolverDnZgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZgebrd(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDnZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgebrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -8425,11 +8419,11 @@ fn hipsolverDnZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnSSgels_bufferSize, C_hipsolverDnSSgels_bufferSize, c"hipsolverDnSSgels_bufferSize", "hipsolverDnSSgels_bufferSize",
     c"hipsolverDnSSgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSSgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSSgels_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSSgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgels_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -8457,11 +8451,11 @@ fn hipsolverDnSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnDDgels_bufferSize, C_hipsolverDnDDgels_bufferSize, c"hipsolverDnDDgels_bufferSize", "hipsolverDnDDgels_bufferSize",
     c"hipsolverDnDDgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDDgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDDgels_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDDgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgels_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -8489,11 +8483,11 @@ fn hipsolverDnDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnCCgels_bufferSize, C_hipsolverDnCCgels_bufferSize, c"hipsolverDnCCgels_bufferSize", "hipsolverDnCCgels_bufferSize",
     c"hipsolverDnCCgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCCgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCCgels_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCCgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgels_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -8521,11 +8515,11 @@ fn hipsolverDnCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnZZgels_bufferSize, C_hipsolverDnZZgels_bufferSize, c"hipsolverDnZZgels_bufferSize", "hipsolverDnZZgels_bufferSize",
     c"hipsolverDnZZgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZZgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZZgels_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZZgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgels_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -8553,11 +8547,11 @@ fn hipsolverDnZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnSSgels, C_hipsolverDnSSgels, c"hipsolverDnSSgels", "hipsolverDnSSgels",
     c"hipsolverDnSSgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSSgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSSgels(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSSgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgels");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -8588,11 +8582,11 @@ fn hipsolverDnSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnDDgels, C_hipsolverDnDDgels, c"hipsolverDnDDgels", "hipsolverDnDDgels",
     c"hipsolverDnDDgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDDgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDDgels(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDDgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgels");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -8623,11 +8617,11 @@ fn hipsolverDnDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnCCgels, C_hipsolverDnCCgels, c"hipsolverDnCCgels", "hipsolverDnCCgels",
     c"hipsolverDnCCgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCCgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCCgels(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCCgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgels");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -8658,11 +8652,11 @@ fn hipsolverDnCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnZZgels, C_hipsolverDnZZgels, c"hipsolverDnZZgels", "hipsolverDnZZgels",
     c"hipsolverDnZZgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZZgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZZgels(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZZgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgels");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -8693,11 +8687,11 @@ fn hipsolverDnZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnSgeqrf_bufferSize, C_hipsolverDnSgeqrf_bufferSize, c"hipsolverDnSgeqrf_bufferSize", "hipsolverDnSgeqrf_bufferSize",
     c"hipsolverDnSgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSgeqrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgeqrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -8717,11 +8711,11 @@ fn hipsolverDnSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnDgeqrf_bufferSize, C_hipsolverDnDgeqrf_bufferSize, c"hipsolverDnDgeqrf_bufferSize", "hipsolverDnDgeqrf_bufferSize",
     c"hipsolverDnDgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDgeqrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgeqrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -8741,11 +8735,11 @@ fn hipsolverDnDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnCgeqrf_bufferSize, C_hipsolverDnCgeqrf_bufferSize, c"hipsolverDnCgeqrf_bufferSize", "hipsolverDnCgeqrf_bufferSize",
     c"hipsolverDnCgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCgeqrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgeqrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -8765,11 +8759,11 @@ fn hipsolverDnCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnZgeqrf_bufferSize, C_hipsolverDnZgeqrf_bufferSize, c"hipsolverDnZgeqrf_bufferSize", "hipsolverDnZgeqrf_bufferSize",
     c"hipsolverDnZgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZgeqrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgeqrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -8789,11 +8783,11 @@ fn hipsolverDnZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnSgeqrf, C_hipsolverDnSgeqrf, c"hipsolverDnSgeqrf", "hipsolverDnSgeqrf",
     c"hipsolverDnSgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSgeqrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgeqrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -8818,11 +8812,11 @@ fn hipsolverDnSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnDgeqrf, C_hipsolverDnDgeqrf, c"hipsolverDnDgeqrf", "hipsolverDnDgeqrf",
     c"hipsolverDnDgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDgeqrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgeqrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -8847,11 +8841,11 @@ fn hipsolverDnDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnCgeqrf, C_hipsolverDnCgeqrf, c"hipsolverDnCgeqrf", "hipsolverDnCgeqrf",
     c"hipsolverDnCgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCgeqrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgeqrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -8876,11 +8870,11 @@ fn hipsolverDnCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnZgeqrf, C_hipsolverDnZgeqrf, c"hipsolverDnZgeqrf", "hipsolverDnZgeqrf",
     c"hipsolverDnZgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZgeqrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgeqrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -8905,11 +8899,11 @@ fn hipsolverDnZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnSSgesv_bufferSize, C_hipsolverDnSSgesv_bufferSize, c"hipsolverDnSSgesv_bufferSize", "hipsolverDnSSgesv_bufferSize",
     c"hipsolverDnSSgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSSgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSSgesv_bufferSize(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSSgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgesv_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -8938,11 +8932,11 @@ fn hipsolverDnSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 rt::function!(F_hipsolverDnDDgesv_bufferSize, C_hipsolverDnDDgesv_bufferSize, c"hipsolverDnDDgesv_bufferSize", "hipsolverDnDDgesv_bufferSize",
     c"hipsolverDnDDgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDDgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDDgesv_bufferSize(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDDgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgesv_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -8971,11 +8965,11 @@ fn hipsolverDnDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 rt::function!(F_hipsolverDnCCgesv_bufferSize, C_hipsolverDnCCgesv_bufferSize, c"hipsolverDnCCgesv_bufferSize", "hipsolverDnCCgesv_bufferSize",
     c"hipsolverDnCCgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCCgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCCgesv_bufferSize(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCCgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgesv_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -9004,11 +8998,11 @@ fn hipsolverDnCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 rt::function!(F_hipsolverDnZZgesv_bufferSize, C_hipsolverDnZZgesv_bufferSize, c"hipsolverDnZZgesv_bufferSize", "hipsolverDnZZgesv_bufferSize",
     c"hipsolverDnZZgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZZgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZZgesv_bufferSize(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZZgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgesv_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -9037,11 +9031,11 @@ fn hipsolverDnZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 rt::function!(F_hipsolverDnSSgesv, C_hipsolverDnSSgesv, c"hipsolverDnSSgesv", "hipsolverDnSSgesv",
     c"hipsolverDnSSgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSSgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSSgesv(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSSgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgesv");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -9073,11 +9067,11 @@ fn hipsolverDnSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
 rt::function!(F_hipsolverDnDDgesv, C_hipsolverDnDDgesv, c"hipsolverDnDDgesv", "hipsolverDnDDgesv",
     c"hipsolverDnDDgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDDgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDDgesv(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDDgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgesv");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -9109,11 +9103,11 @@ fn hipsolverDnDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
 rt::function!(F_hipsolverDnCCgesv, C_hipsolverDnCCgesv, c"hipsolverDnCCgesv", "hipsolverDnCCgesv",
     c"hipsolverDnCCgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCCgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCCgesv(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCCgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgesv");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -9145,11 +9139,11 @@ fn hipsolverDnCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
 rt::function!(F_hipsolverDnZZgesv, C_hipsolverDnZZgesv, c"hipsolverDnZZgesv", "hipsolverDnZZgesv",
     c"hipsolverDnZZgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZZgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZZgesv(py, &x0, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZZgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgesv");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -9181,11 +9175,11 @@ fn hipsolverDnZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
 rt::function!(F_hipsolverDnSgesvd_bufferSize, C_hipsolverDnSgesvd_bufferSize, c"hipsolverDnSgesvd_bufferSize", "hipsolverDnSgesvd_bufferSize",
     c"hipsolverDnSgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverDnSgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverDnSgesvd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -9202,11 +9196,11 @@ fn hipsolverDnSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnDgesvd_bufferSize, C_hipsolverDnDgesvd_bufferSize, c"hipsolverDnDgesvd_bufferSize", "hipsolverDnDgesvd_bufferSize",
     c"hipsolverDnDgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverDnDgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverDnDgesvd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -9223,11 +9217,11 @@ fn hipsolverDnDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnCgesvd_bufferSize, C_hipsolverDnCgesvd_bufferSize, c"hipsolverDnCgesvd_bufferSize", "hipsolverDnCgesvd_bufferSize",
     c"hipsolverDnCgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverDnCgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverDnCgesvd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -9244,11 +9238,11 @@ fn hipsolverDnCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnZgesvd_bufferSize, C_hipsolverDnZgesvd_bufferSize, c"hipsolverDnZgesvd_bufferSize", "hipsolverDnZgesvd_bufferSize",
     c"hipsolverDnZgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "lwork"],
-    |py, [x0, x1, x2, x3]| hipsolverDnZgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
+    |py, [x0, x1, x2, x3]| hipsolverDnZgesvd_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
@@ -9265,11 +9259,11 @@ fn hipsolverDnZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnSgesvd, C_hipsolverDnSgesvd, c"hipsolverDnSgesvd", "hipsolverDnSgesvd",
     c"hipsolverDnSgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSgesvd(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -9304,11 +9298,11 @@ fn hipsolverDnSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
 rt::function!(F_hipsolverDnDgesvd, C_hipsolverDnDgesvd, c"hipsolverDnDgesvd", "hipsolverDnDgesvd",
     c"hipsolverDnDgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDgesvd(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -9343,11 +9337,11 @@ fn hipsolverDnDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
 rt::function!(F_hipsolverDnCgesvd, C_hipsolverDnCgesvd, c"hipsolverDnCgesvd", "hipsolverDnCgesvd",
     c"hipsolverDnCgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCgesvd(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -9382,11 +9376,11 @@ fn hipsolverDnCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
 rt::function!(F_hipsolverDnZgesvd, C_hipsolverDnZgesvd, c"hipsolverDnZgesvd", "hipsolverDnZgesvd",
     c"hipsolverDnZgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZgesvd(py, &x0, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
     let a_m = m.0;
@@ -9421,11 +9415,11 @@ fn hipsolverDnZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
 rt::function!(F_hipsolverDnSgesvdj_bufferSize, C_hipsolverDnSgesvdj_bufferSize, c"hipsolverDnSgesvdj_bufferSize", "hipsolverDnSgesvdj_bufferSize",
     c"hipsolverDnSgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSgesvdj_bufferSize(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, &x13));
 
-fn hipsolverDnSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -9443,7 +9437,7 @@ fn hipsolverDnSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9456,11 +9450,11 @@ fn hipsolverDnSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 rt::function!(F_hipsolverDnDgesvdj_bufferSize, C_hipsolverDnDgesvdj_bufferSize, c"hipsolverDnDgesvdj_bufferSize", "hipsolverDnDgesvdj_bufferSize",
     c"hipsolverDnDgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDgesvdj_bufferSize(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, &x13));
 
-fn hipsolverDnDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -9478,7 +9472,7 @@ fn hipsolverDnDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9491,11 +9485,11 @@ fn hipsolverDnDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 rt::function!(F_hipsolverDnCgesvdj_bufferSize, C_hipsolverDnCgesvdj_bufferSize, c"hipsolverDnCgesvdj_bufferSize", "hipsolverDnCgesvdj_bufferSize",
     c"hipsolverDnCgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCgesvdj_bufferSize(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, &x13));
 
-fn hipsolverDnCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -9513,7 +9507,7 @@ fn hipsolverDnCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9526,11 +9520,11 @@ fn hipsolverDnCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 rt::function!(F_hipsolverDnZgesvdj_bufferSize, C_hipsolverDnZgesvdj_bufferSize, c"hipsolverDnZgesvdj_bufferSize", "hipsolverDnZgesvdj_bufferSize",
     c"hipsolverDnZgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZgesvdj_bufferSize(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, &x13));
 
-fn hipsolverDnZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -9548,7 +9542,7 @@ fn hipsolverDnZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9561,11 +9555,11 @@ fn hipsolverDnZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 rt::function!(F_hipsolverDnSgesvdj, C_hipsolverDnSgesvdj, c"hipsolverDnSgesvdj", "hipsolverDnSgesvdj",
     c"hipsolverDnSgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSgesvdj(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -9586,7 +9580,7 @@ fn hipsolverDnSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9599,11 +9593,11 @@ fn hipsolverDnSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 rt::function!(F_hipsolverDnDgesvdj, C_hipsolverDnDgesvdj, c"hipsolverDnDgesvdj", "hipsolverDnDgesvdj",
     c"hipsolverDnDgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDgesvdj(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -9624,7 +9618,7 @@ fn hipsolverDnDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9637,11 +9631,11 @@ fn hipsolverDnDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 rt::function!(F_hipsolverDnCgesvdj, C_hipsolverDnCgesvdj, c"hipsolverDnCgesvdj", "hipsolverDnCgesvdj",
     c"hipsolverDnCgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCgesvdj(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -9662,7 +9656,7 @@ fn hipsolverDnCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9675,11 +9669,11 @@ fn hipsolverDnCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 rt::function!(F_hipsolverDnZgesvdj, C_hipsolverDnZgesvdj, c"hipsolverDnZgesvdj", "hipsolverDnZgesvdj",
     c"hipsolverDnZgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZgesvdj(py, &x0, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_econ = econ.0;
     let a_m = m.0;
@@ -9700,7 +9694,7 @@ fn hipsolverDnZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9713,11 +9707,11 @@ fn hipsolverDnZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 rt::function!(F_hipsolverDnSgesvdjBatched_bufferSize, C_hipsolverDnSgesvdjBatched_bufferSize, c"hipsolverDnSgesvdjBatched_bufferSize", "hipsolverDnSgesvdjBatched_bufferSize",
     c"hipsolverDnSgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSgesvdjBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverDnSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -9734,7 +9728,7 @@ fn hipsolverDnSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9748,11 +9742,11 @@ fn hipsolverDnSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
 rt::function!(F_hipsolverDnDgesvdjBatched_bufferSize, C_hipsolverDnDgesvdjBatched_bufferSize, c"hipsolverDnDgesvdjBatched_bufferSize", "hipsolverDnDgesvdjBatched_bufferSize",
     c"hipsolverDnDgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDgesvdjBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverDnDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -9769,7 +9763,7 @@ fn hipsolverDnDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9783,11 +9777,11 @@ fn hipsolverDnDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
 rt::function!(F_hipsolverDnCgesvdjBatched_bufferSize, C_hipsolverDnCgesvdjBatched_bufferSize, c"hipsolverDnCgesvdjBatched_bufferSize", "hipsolverDnCgesvdjBatched_bufferSize",
     c"hipsolverDnCgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCgesvdjBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverDnCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -9804,7 +9798,7 @@ fn hipsolverDnCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9818,11 +9812,11 @@ fn hipsolverDnCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
 rt::function!(F_hipsolverDnZgesvdjBatched_bufferSize, C_hipsolverDnZgesvdjBatched_bufferSize, c"hipsolverDnZgesvdjBatched_bufferSize", "hipsolverDnZgesvdjBatched_bufferSize",
     c"hipsolverDnZgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZgesvdjBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverDnZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -9839,7 +9833,7 @@ fn hipsolverDnZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
     let a_ldv = ldv.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9853,11 +9847,11 @@ fn hipsolverDnZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
 rt::function!(F_hipsolverDnSgesvdjBatched, C_hipsolverDnSgesvdjBatched, c"hipsolverDnSgesvdjBatched", "hipsolverDnSgesvdjBatched",
     c"hipsolverDnSgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSgesvdjBatched(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, &x14, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverDnSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -9877,7 +9871,7 @@ fn hipsolverDnSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9891,11 +9885,11 @@ fn hipsolverDnSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
 rt::function!(F_hipsolverDnDgesvdjBatched, C_hipsolverDnDgesvdjBatched, c"hipsolverDnDgesvdjBatched", "hipsolverDnDgesvdjBatched",
     c"hipsolverDnDgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDgesvdjBatched(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, &x14, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverDnDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -9915,7 +9909,7 @@ fn hipsolverDnDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9929,11 +9923,11 @@ fn hipsolverDnDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
 rt::function!(F_hipsolverDnCgesvdjBatched, C_hipsolverDnCgesvdjBatched, c"hipsolverDnCgesvdjBatched", "hipsolverDnCgesvdjBatched",
     c"hipsolverDnCgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCgesvdjBatched(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, &x14, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverDnCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -9953,7 +9947,7 @@ fn hipsolverDnCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9967,11 +9961,11 @@ fn hipsolverDnCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
 rt::function!(F_hipsolverDnZgesvdjBatched, C_hipsolverDnZgesvdjBatched, c"hipsolverDnZgesvdjBatched", "hipsolverDnZgesvdjBatched",
     c"hipsolverDnZgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZgesvdjBatched(py, &x0, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, &x14, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverDnZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_m = m.0;
     let a_n = n.0;
@@ -9991,7 +9985,7 @@ fn hipsolverDnZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverGesvdjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10005,11 +9999,11 @@ fn hipsolverDnZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
 rt::function!(F_hipsolverDnSgesvdaStridedBatched_bufferSize, C_hipsolverDnSgesvdaStridedBatched_bufferSize, c"hipsolverDnSgesvdaStridedBatched_bufferSize", "hipsolverDnSgesvdaStridedBatched_bufferSize",
     c"hipsolverDnSgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnSgesvdaStridedBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnSgesvdaStridedBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
 
-fn hipsolverDnSgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdaStridedBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_rank = rank.0;
     let a_m = m.0;
@@ -10044,11 +10038,11 @@ fn hipsolverDnSgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
 rt::function!(F_hipsolverDnDgesvdaStridedBatched_bufferSize, C_hipsolverDnDgesvdaStridedBatched_bufferSize, c"hipsolverDnDgesvdaStridedBatched_bufferSize", "hipsolverDnDgesvdaStridedBatched_bufferSize",
     c"hipsolverDnDgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnDgesvdaStridedBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnDgesvdaStridedBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
 
-fn hipsolverDnDgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdaStridedBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_rank = rank.0;
     let a_m = m.0;
@@ -10083,11 +10077,11 @@ fn hipsolverDnDgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
 rt::function!(F_hipsolverDnCgesvdaStridedBatched_bufferSize, C_hipsolverDnCgesvdaStridedBatched_bufferSize, c"hipsolverDnCgesvdaStridedBatched_bufferSize", "hipsolverDnCgesvdaStridedBatched_bufferSize",
     c"hipsolverDnCgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnCgesvdaStridedBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnCgesvdaStridedBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
 
-fn hipsolverDnCgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdaStridedBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_rank = rank.0;
     let a_m = m.0;
@@ -10122,11 +10116,11 @@ fn hipsolverDnCgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
 rt::function!(F_hipsolverDnZgesvdaStridedBatched_bufferSize, C_hipsolverDnZgesvdaStridedBatched_bufferSize, c"hipsolverDnZgesvdaStridedBatched_bufferSize", "hipsolverDnZgesvdaStridedBatched_bufferSize",
     c"hipsolverDnZgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "lwork", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnZgesvdaStridedBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnZgesvdaStridedBatched_bufferSize(py, &x0, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
 
-fn hipsolverDnZgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdaStridedBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_rank = rank.0;
     let a_m = m.0;
@@ -10161,11 +10155,11 @@ fn hipsolverDnZgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
 rt::function!(F_hipsolverDnSgesvdaStridedBatched, C_hipsolverDnSgesvdaStridedBatched, c"hipsolverDnSgesvdaStridedBatched", "hipsolverDnSgesvdaStridedBatched",
     c"hipsolverDnSgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "work", "lwork", "devInfo", "hRnrmF", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnSgesvdaStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnSgesvdaStridedBatched(py, &x0, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
 
-fn hipsolverDnSgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdaStridedBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_rank = rank.0;
     let a_m = m.0;
@@ -10205,11 +10199,11 @@ fn hipsolverDnSgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
 rt::function!(F_hipsolverDnDgesvdaStridedBatched, C_hipsolverDnDgesvdaStridedBatched, c"hipsolverDnDgesvdaStridedBatched", "hipsolverDnDgesvdaStridedBatched",
     c"hipsolverDnDgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "work", "lwork", "devInfo", "hRnrmF", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnDgesvdaStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnDgesvdaStridedBatched(py, &x0, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
 
-fn hipsolverDnDgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdaStridedBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_rank = rank.0;
     let a_m = m.0;
@@ -10249,11 +10243,11 @@ fn hipsolverDnDgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
 rt::function!(F_hipsolverDnCgesvdaStridedBatched, C_hipsolverDnCgesvdaStridedBatched, c"hipsolverDnCgesvdaStridedBatched", "hipsolverDnCgesvdaStridedBatched",
     c"hipsolverDnCgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "work", "lwork", "devInfo", "hRnrmF", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnCgesvdaStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnCgesvdaStridedBatched(py, &x0, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
 
-fn hipsolverDnCgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdaStridedBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_rank = rank.0;
     let a_m = m.0;
@@ -10293,11 +10287,11 @@ fn hipsolverDnCgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
 rt::function!(F_hipsolverDnZgesvdaStridedBatched, C_hipsolverDnZgesvdaStridedBatched, c"hipsolverDnZgesvdaStridedBatched", "hipsolverDnZgesvdaStridedBatched",
     c"hipsolverDnZgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "work", "lwork", "devInfo", "hRnrmF", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnZgesvdaStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnZgesvdaStridedBatched(py, &x0, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
 
-fn hipsolverDnZgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdaStridedBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_rank = rank.0;
     let a_m = m.0;
@@ -10337,11 +10331,11 @@ fn hipsolverDnZgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
 rt::function!(F_hipsolverDnSgetrf_bufferSize, C_hipsolverDnSgetrf_bufferSize, c"hipsolverDnSgetrf_bufferSize", "hipsolverDnSgetrf_bufferSize",
     c"hipsolverDnSgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSgetrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgetrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -10361,11 +10355,11 @@ fn hipsolverDnSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnDgetrf_bufferSize, C_hipsolverDnDgetrf_bufferSize, c"hipsolverDnDgetrf_bufferSize", "hipsolverDnDgetrf_bufferSize",
     c"hipsolverDnDgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDgetrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgetrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -10385,11 +10379,11 @@ fn hipsolverDnDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnCgetrf_bufferSize, C_hipsolverDnCgetrf_bufferSize, c"hipsolverDnCgetrf_bufferSize", "hipsolverDnCgetrf_bufferSize",
     c"hipsolverDnCgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCgetrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgetrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -10409,11 +10403,11 @@ fn hipsolverDnCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnZgetrf_bufferSize, C_hipsolverDnZgetrf_bufferSize, c"hipsolverDnZgetrf_bufferSize", "hipsolverDnZgetrf_bufferSize",
     c"hipsolverDnZgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZgetrf_bufferSize(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgetrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -10433,11 +10427,11 @@ fn hipsolverDnZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 rt::function!(F_hipsolverDnSgetrf, C_hipsolverDnSgetrf, c"hipsolverDnSgetrf", "hipsolverDnSgetrf",
     c"hipsolverDnSgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "work", "devIpiv", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSgetrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
 
-fn hipsolverDnSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgetrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -10461,11 +10455,11 @@ fn hipsolverDnSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnDgetrf, C_hipsolverDnDgetrf, c"hipsolverDnDgetrf", "hipsolverDnDgetrf",
     c"hipsolverDnDgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "work", "devIpiv", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDgetrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
 
-fn hipsolverDnDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgetrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -10489,11 +10483,11 @@ fn hipsolverDnDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnCgetrf, C_hipsolverDnCgetrf, c"hipsolverDnCgetrf", "hipsolverDnCgetrf",
     c"hipsolverDnCgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "work", "devIpiv", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCgetrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
 
-fn hipsolverDnCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgetrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -10517,11 +10511,11 @@ fn hipsolverDnCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnZgetrf, C_hipsolverDnZgetrf, c"hipsolverDnZgetrf", "hipsolverDnZgetrf",
     c"hipsolverDnZgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "m", "n", "A", "lda", "work", "devIpiv", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZgetrf(py, &x0, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
 
-fn hipsolverDnZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgetrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_m = m.0;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -10545,11 +10539,11 @@ fn hipsolverDnZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 rt::function!(F_hipsolverDnSgetrs, C_hipsolverDnSgetrs, c"hipsolverDnSgetrs", "hipsolverDnSgetrs",
     c"hipsolverDnSgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSgetrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverDnSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgetrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -10575,11 +10569,11 @@ fn hipsolverDnSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
 rt::function!(F_hipsolverDnDgetrs, C_hipsolverDnDgetrs, c"hipsolverDnDgetrs", "hipsolverDnDgetrs",
     c"hipsolverDnDgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDgetrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverDnDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgetrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -10605,11 +10599,11 @@ fn hipsolverDnDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
 rt::function!(F_hipsolverDnCgetrs, C_hipsolverDnCgetrs, c"hipsolverDnCgetrs", "hipsolverDnCgetrs",
     c"hipsolverDnCgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCgetrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverDnCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgetrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -10635,11 +10629,11 @@ fn hipsolverDnCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
 rt::function!(F_hipsolverDnZgetrs, C_hipsolverDnZgetrs, c"hipsolverDnZgetrs", "hipsolverDnZgetrs",
     c"hipsolverDnZgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZgetrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverDnZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgetrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -10665,11 +10659,11 @@ fn hipsolverDnZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
 rt::function!(F_hipsolverDnSpotrf_bufferSize, C_hipsolverDnSpotrf_bufferSize, c"hipsolverDnSpotrf_bufferSize", "hipsolverDnSpotrf_bufferSize",
     c"hipsolverDnSpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSpotrf_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -10689,11 +10683,11 @@ fn hipsolverDnSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnDpotrf_bufferSize, C_hipsolverDnDpotrf_bufferSize, c"hipsolverDnDpotrf_bufferSize", "hipsolverDnDpotrf_bufferSize",
     c"hipsolverDnDpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDpotrf_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -10713,11 +10707,11 @@ fn hipsolverDnDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnCpotrf_bufferSize, C_hipsolverDnCpotrf_bufferSize, c"hipsolverDnCpotrf_bufferSize", "hipsolverDnCpotrf_bufferSize",
     c"hipsolverDnCpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCpotrf_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -10737,11 +10731,11 @@ fn hipsolverDnCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnZpotrf_bufferSize, C_hipsolverDnZpotrf_bufferSize, c"hipsolverDnZpotrf_bufferSize", "hipsolverDnZpotrf_bufferSize",
     c"hipsolverDnZpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZpotrf_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -10761,11 +10755,11 @@ fn hipsolverDnZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnSpotrf, C_hipsolverDnSpotrf, c"hipsolverDnSpotrf", "hipsolverDnSpotrf",
     c"hipsolverDnSpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSpotrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -10788,11 +10782,11 @@ fn hipsolverDnSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnDpotrf, C_hipsolverDnDpotrf, c"hipsolverDnDpotrf", "hipsolverDnDpotrf",
     c"hipsolverDnDpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDpotrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -10815,11 +10809,11 @@ fn hipsolverDnDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnCpotrf, C_hipsolverDnCpotrf, c"hipsolverDnCpotrf", "hipsolverDnCpotrf",
     c"hipsolverDnCpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCpotrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -10842,11 +10836,11 @@ fn hipsolverDnCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnZpotrf, C_hipsolverDnZpotrf, c"hipsolverDnZpotrf", "hipsolverDnZpotrf",
     c"hipsolverDnZpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZpotrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -10869,11 +10863,11 @@ fn hipsolverDnZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnSpotrfBatched, C_hipsolverDnSpotrfBatched, c"hipsolverDnSpotrfBatched", "hipsolverDnSpotrfBatched",
     c"hipsolverDnSpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnSpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnSpotrfBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverDnSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrfBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -10893,11 +10887,11 @@ fn hipsolverDnSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 rt::function!(F_hipsolverDnDpotrfBatched, C_hipsolverDnDpotrfBatched, c"hipsolverDnDpotrfBatched", "hipsolverDnDpotrfBatched",
     c"hipsolverDnDpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnDpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnDpotrfBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverDnDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrfBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -10917,11 +10911,11 @@ fn hipsolverDnDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 rt::function!(F_hipsolverDnCpotrfBatched, C_hipsolverDnCpotrfBatched, c"hipsolverDnCpotrfBatched", "hipsolverDnCpotrfBatched",
     c"hipsolverDnCpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnCpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnCpotrfBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverDnCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrfBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -10941,11 +10935,11 @@ fn hipsolverDnCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 rt::function!(F_hipsolverDnZpotrfBatched, C_hipsolverDnZpotrfBatched, c"hipsolverDnZpotrfBatched", "hipsolverDnZpotrfBatched",
     c"hipsolverDnZpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnZpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnZpotrfBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverDnZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrfBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_A = A.addr();
@@ -10965,11 +10959,11 @@ fn hipsolverDnZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 rt::function!(F_hipsolverDnSpotri_bufferSize, C_hipsolverDnSpotri_bufferSize, c"hipsolverDnSpotri_bufferSize", "hipsolverDnSpotri_bufferSize",
     c"hipsolverDnSpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSpotri_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotri_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -10989,11 +10983,11 @@ fn hipsolverDnSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnDpotri_bufferSize, C_hipsolverDnDpotri_bufferSize, c"hipsolverDnDpotri_bufferSize", "hipsolverDnDpotri_bufferSize",
     c"hipsolverDnDpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDpotri_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotri_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -11013,11 +11007,11 @@ fn hipsolverDnDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnCpotri_bufferSize, C_hipsolverDnCpotri_bufferSize, c"hipsolverDnCpotri_bufferSize", "hipsolverDnCpotri_bufferSize",
     c"hipsolverDnCpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCpotri_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotri_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -11037,11 +11031,11 @@ fn hipsolverDnCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnZpotri_bufferSize, C_hipsolverDnZpotri_bufferSize, c"hipsolverDnZpotri_bufferSize", "hipsolverDnZpotri_bufferSize",
     c"hipsolverDnZpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZpotri_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotri_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -11061,11 +11055,11 @@ fn hipsolverDnZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnSpotri, C_hipsolverDnSpotri, c"hipsolverDnSpotri", "hipsolverDnSpotri",
     c"hipsolverDnSpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSpotri(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotri");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -11088,11 +11082,11 @@ fn hipsolverDnSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnDpotri, C_hipsolverDnDpotri, c"hipsolverDnDpotri", "hipsolverDnDpotri",
     c"hipsolverDnDpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDpotri(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotri");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -11115,11 +11109,11 @@ fn hipsolverDnDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnCpotri, C_hipsolverDnCpotri, c"hipsolverDnCpotri", "hipsolverDnCpotri",
     c"hipsolverDnCpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCpotri(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotri");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -11142,11 +11136,11 @@ fn hipsolverDnCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnZpotri, C_hipsolverDnZpotri, c"hipsolverDnZpotri", "hipsolverDnZpotri",
     c"hipsolverDnZpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZpotri(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotri");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -11169,11 +11163,11 @@ fn hipsolverDnZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnSpotrs, C_hipsolverDnSpotrs, c"hipsolverDnSpotrs", "hipsolverDnSpotrs",
     c"hipsolverDnSpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSpotrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverDnSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -11197,11 +11191,11 @@ fn hipsolverDnSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnDpotrs, C_hipsolverDnDpotrs, c"hipsolverDnDpotrs", "hipsolverDnDpotrs",
     c"hipsolverDnDpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDpotrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverDnDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -11225,11 +11219,11 @@ fn hipsolverDnDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnCpotrs, C_hipsolverDnCpotrs, c"hipsolverDnCpotrs", "hipsolverDnCpotrs",
     c"hipsolverDnCpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCpotrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverDnCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -11253,11 +11247,11 @@ fn hipsolverDnCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnZpotrs, C_hipsolverDnZpotrs, c"hipsolverDnZpotrs", "hipsolverDnZpotrs",
     c"hipsolverDnZpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZpotrs(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverDnZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrs");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -11281,11 +11275,11 @@ fn hipsolverDnZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnSpotrsBatched, C_hipsolverDnSpotrsBatched, c"hipsolverDnSpotrsBatched", "hipsolverDnSpotrsBatched",
     c"hipsolverDnSpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSpotrsBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrsBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -11308,11 +11302,11 @@ fn hipsolverDnSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 rt::function!(F_hipsolverDnDpotrsBatched, C_hipsolverDnDpotrsBatched, c"hipsolverDnDpotrsBatched", "hipsolverDnDpotrsBatched",
     c"hipsolverDnDpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDpotrsBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrsBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -11335,11 +11329,11 @@ fn hipsolverDnDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 rt::function!(F_hipsolverDnCpotrsBatched, C_hipsolverDnCpotrsBatched, c"hipsolverDnCpotrsBatched", "hipsolverDnCpotrsBatched",
     c"hipsolverDnCpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCpotrsBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrsBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -11362,11 +11356,11 @@ fn hipsolverDnCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 rt::function!(F_hipsolverDnZpotrsBatched, C_hipsolverDnZpotrsBatched, c"hipsolverDnZpotrsBatched", "hipsolverDnZpotrsBatched",
     c"hipsolverDnZpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZpotrsBatched(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrsBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -11389,11 +11383,11 @@ fn hipsolverDnZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 rt::function!(F_hipsolverDnSsyevd_bufferSize, C_hipsolverDnSsyevd_bufferSize, c"hipsolverDnSsyevd_bufferSize", "hipsolverDnSsyevd_bufferSize",
     c"hipsolverDnSsyevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSsyevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSsyevd_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -11416,11 +11410,11 @@ fn hipsolverDnSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 rt::function!(F_hipsolverDnDsyevd_bufferSize, C_hipsolverDnDsyevd_bufferSize, c"hipsolverDnDsyevd_bufferSize", "hipsolverDnDsyevd_bufferSize",
     c"hipsolverDnDsyevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDsyevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDsyevd_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -11443,11 +11437,11 @@ fn hipsolverDnDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 rt::function!(F_hipsolverDnCheevd_bufferSize, C_hipsolverDnCheevd_bufferSize, c"hipsolverDnCheevd_bufferSize", "hipsolverDnCheevd_bufferSize",
     c"hipsolverDnCheevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCheevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCheevd_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -11470,11 +11464,11 @@ fn hipsolverDnCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 rt::function!(F_hipsolverDnZheevd_bufferSize, C_hipsolverDnZheevd_bufferSize, c"hipsolverDnZheevd_bufferSize", "hipsolverDnZheevd_bufferSize",
     c"hipsolverDnZheevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZheevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZheevd_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -11497,11 +11491,11 @@ fn hipsolverDnZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 rt::function!(F_hipsolverDnSsyevd, C_hipsolverDnSsyevd, c"hipsolverDnSsyevd", "hipsolverDnSsyevd",
     c"hipsolverDnSsyevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSsyevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSsyevd(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -11527,11 +11521,11 @@ fn hipsolverDnSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 rt::function!(F_hipsolverDnDsyevd, C_hipsolverDnDsyevd, c"hipsolverDnDsyevd", "hipsolverDnDsyevd",
     c"hipsolverDnDsyevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDsyevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDsyevd(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -11557,11 +11551,11 @@ fn hipsolverDnDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 rt::function!(F_hipsolverDnCheevd, C_hipsolverDnCheevd, c"hipsolverDnCheevd", "hipsolverDnCheevd",
     c"hipsolverDnCheevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCheevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCheevd(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -11587,11 +11581,11 @@ fn hipsolverDnCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 rt::function!(F_hipsolverDnZheevd, C_hipsolverDnZheevd, c"hipsolverDnZheevd", "hipsolverDnZheevd",
     c"hipsolverDnZheevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZheevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZheevd(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -11617,11 +11611,11 @@ fn hipsolverDnZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 rt::function!(F_hipsolverDnSsyevdx_bufferSize, C_hipsolverDnSsyevdx_bufferSize, c"hipsolverDnSsyevdx_bufferSize", "hipsolverDnSsyevdx_bufferSize",
     c"hipsolverDnSsyevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSsyevdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSsyevdx_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
 
-fn hipsolverDnSsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevdx_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11651,11 +11645,11 @@ fn hipsolverDnSsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 rt::function!(F_hipsolverDnDsyevdx_bufferSize, C_hipsolverDnDsyevdx_bufferSize, c"hipsolverDnDsyevdx_bufferSize", "hipsolverDnDsyevdx_bufferSize",
     c"hipsolverDnDsyevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDsyevdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDsyevdx_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
 
-fn hipsolverDnDsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevdx_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11685,11 +11679,11 @@ fn hipsolverDnDsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 rt::function!(F_hipsolverDnCheevdx_bufferSize, C_hipsolverDnCheevdx_bufferSize, c"hipsolverDnCheevdx_bufferSize", "hipsolverDnCheevdx_bufferSize",
     c"hipsolverDnCheevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCheevdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCheevdx_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
 
-fn hipsolverDnCheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCheevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevdx_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11719,11 +11713,11 @@ fn hipsolverDnCheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 rt::function!(F_hipsolverDnZheevdx_bufferSize, C_hipsolverDnZheevdx_bufferSize, c"hipsolverDnZheevdx_bufferSize", "hipsolverDnZheevdx_bufferSize",
     c"hipsolverDnZheevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZheevdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZheevdx_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
 
-fn hipsolverDnZheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZheevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevdx_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11753,11 +11747,11 @@ fn hipsolverDnZheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 rt::function!(F_hipsolverDnSsyevdx, C_hipsolverDnSsyevdx, c"hipsolverDnSsyevdx", "hipsolverDnSsyevdx",
     c"hipsolverDnSsyevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSsyevdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSsyevdx(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
 
-fn hipsolverDnSsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevdx");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11790,11 +11784,11 @@ fn hipsolverDnSsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 rt::function!(F_hipsolverDnDsyevdx, C_hipsolverDnDsyevdx, c"hipsolverDnDsyevdx", "hipsolverDnDsyevdx",
     c"hipsolverDnDsyevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDsyevdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDsyevdx(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
 
-fn hipsolverDnDsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevdx");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11827,11 +11821,11 @@ fn hipsolverDnDsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 rt::function!(F_hipsolverDnCheevdx, C_hipsolverDnCheevdx, c"hipsolverDnCheevdx", "hipsolverDnCheevdx",
     c"hipsolverDnCheevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCheevdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCheevdx(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
 
-fn hipsolverDnCheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCheevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevdx");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11864,11 +11858,11 @@ fn hipsolverDnCheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 rt::function!(F_hipsolverDnZheevdx, C_hipsolverDnZheevdx, c"hipsolverDnZheevdx", "hipsolverDnZheevdx",
     c"hipsolverDnZheevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZheevdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZheevdx(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
 
-fn hipsolverDnZheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZheevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevdx");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11901,11 +11895,11 @@ fn hipsolverDnZheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 rt::function!(F_hipsolverDnSsyevj_bufferSize, C_hipsolverDnSsyevj_bufferSize, c"hipsolverDnSsyevj_bufferSize", "hipsolverDnSsyevj_bufferSize",
     c"hipsolverDnSsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSsyevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSsyevj_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8));
 
-fn hipsolverDnSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnSsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -11916,7 +11910,7 @@ fn hipsolverDnSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11929,11 +11923,11 @@ fn hipsolverDnSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 rt::function!(F_hipsolverDnDsyevj_bufferSize, C_hipsolverDnDsyevj_bufferSize, c"hipsolverDnDsyevj_bufferSize", "hipsolverDnDsyevj_bufferSize",
     c"hipsolverDnDsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDsyevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDsyevj_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8));
 
-fn hipsolverDnDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -11944,7 +11938,7 @@ fn hipsolverDnDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11957,11 +11951,11 @@ fn hipsolverDnDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 rt::function!(F_hipsolverDnCheevj_bufferSize, C_hipsolverDnCheevj_bufferSize, c"hipsolverDnCheevj_bufferSize", "hipsolverDnCheevj_bufferSize",
     c"hipsolverDnCheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCheevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCheevj_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8));
 
-fn hipsolverDnCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnCheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -11972,7 +11966,7 @@ fn hipsolverDnCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11985,11 +11979,11 @@ fn hipsolverDnCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 rt::function!(F_hipsolverDnZheevj_bufferSize, C_hipsolverDnZheevj_bufferSize, c"hipsolverDnZheevj_bufferSize", "hipsolverDnZheevj_bufferSize",
     c"hipsolverDnZheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZheevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZheevj_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8));
 
-fn hipsolverDnZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnZheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12000,7 +11994,7 @@ fn hipsolverDnZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12013,11 +12007,11 @@ fn hipsolverDnZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 rt::function!(F_hipsolverDnSsyevj, C_hipsolverDnSsyevj, c"hipsolverDnSsyevj", "hipsolverDnSsyevj",
     c"hipsolverDnSsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSsyevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSsyevj(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10));
 
-fn hipsolverDnSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnSsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12031,7 +12025,7 @@ fn hipsolverDnSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12044,11 +12038,11 @@ fn hipsolverDnSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 rt::function!(F_hipsolverDnDsyevj, C_hipsolverDnDsyevj, c"hipsolverDnDsyevj", "hipsolverDnDsyevj",
     c"hipsolverDnDsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDsyevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDsyevj(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10));
 
-fn hipsolverDnDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12062,7 +12056,7 @@ fn hipsolverDnDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12075,11 +12069,11 @@ fn hipsolverDnDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 rt::function!(F_hipsolverDnCheevj, C_hipsolverDnCheevj, c"hipsolverDnCheevj", "hipsolverDnCheevj",
     c"hipsolverDnCheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnCheevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnCheevj(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10));
 
-fn hipsolverDnCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnCheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12093,7 +12087,7 @@ fn hipsolverDnCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12106,11 +12100,11 @@ fn hipsolverDnCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 rt::function!(F_hipsolverDnZheevj, C_hipsolverDnZheevj, c"hipsolverDnZheevj", "hipsolverDnZheevj",
     c"hipsolverDnZheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZheevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZheevj(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10));
 
-fn hipsolverDnZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnZheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12124,7 +12118,7 @@ fn hipsolverDnZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12137,11 +12131,11 @@ fn hipsolverDnZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 rt::function!(F_hipsolverDnSsyevjBatched_bufferSize, C_hipsolverDnSsyevjBatched_bufferSize, c"hipsolverDnSsyevjBatched_bufferSize", "hipsolverDnSsyevjBatched_bufferSize",
     c"hipsolverDnSsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSsyevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSsyevjBatched_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12152,7 +12146,7 @@ fn hipsolverDnSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12166,11 +12160,11 @@ fn hipsolverDnSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
 rt::function!(F_hipsolverDnDsyevjBatched_bufferSize, C_hipsolverDnDsyevjBatched_bufferSize, c"hipsolverDnDsyevjBatched_bufferSize", "hipsolverDnDsyevjBatched_bufferSize",
     c"hipsolverDnDsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDsyevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDsyevjBatched_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12181,7 +12175,7 @@ fn hipsolverDnDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12195,11 +12189,11 @@ fn hipsolverDnDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
 rt::function!(F_hipsolverDnCheevjBatched_bufferSize, C_hipsolverDnCheevjBatched_bufferSize, c"hipsolverDnCheevjBatched_bufferSize", "hipsolverDnCheevjBatched_bufferSize",
     c"hipsolverDnCheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCheevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCheevjBatched_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12210,7 +12204,7 @@ fn hipsolverDnCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12224,11 +12218,11 @@ fn hipsolverDnCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
 rt::function!(F_hipsolverDnZheevjBatched_bufferSize, C_hipsolverDnZheevjBatched_bufferSize, c"hipsolverDnZheevjBatched_bufferSize", "hipsolverDnZheevjBatched_bufferSize",
     c"hipsolverDnZheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZheevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZheevjBatched_bufferSize(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevjBatched_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12239,7 +12233,7 @@ fn hipsolverDnZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12253,11 +12247,11 @@ fn hipsolverDnZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
 rt::function!(F_hipsolverDnSsyevjBatched, C_hipsolverDnSsyevjBatched, c"hipsolverDnSsyevjBatched", "hipsolverDnSsyevjBatched",
     c"hipsolverDnSsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSsyevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSsyevjBatched(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDnSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12271,7 +12265,7 @@ fn hipsolverDnSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12285,11 +12279,11 @@ fn hipsolverDnSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
 rt::function!(F_hipsolverDnDsyevjBatched, C_hipsolverDnDsyevjBatched, c"hipsolverDnDsyevjBatched", "hipsolverDnDsyevjBatched",
     c"hipsolverDnDsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDsyevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDsyevjBatched(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDnDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12303,7 +12297,7 @@ fn hipsolverDnDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12317,11 +12311,11 @@ fn hipsolverDnDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
 rt::function!(F_hipsolverDnCheevjBatched, C_hipsolverDnCheevjBatched, c"hipsolverDnCheevjBatched", "hipsolverDnCheevjBatched",
     c"hipsolverDnCheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCheevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCheevjBatched(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDnCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12335,7 +12329,7 @@ fn hipsolverDnCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12349,11 +12343,11 @@ fn hipsolverDnCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
 rt::function!(F_hipsolverDnZheevjBatched, C_hipsolverDnZheevjBatched, c"hipsolverDnZheevjBatched", "hipsolverDnZheevjBatched",
     c"hipsolverDnZheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZheevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZheevjBatched(py, &x0, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDnZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevjBatched");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -12367,7 +12361,7 @@ fn hipsolverDnZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     let a_batch_count = batch_count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12381,11 +12375,11 @@ fn hipsolverDnZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
 rt::function!(F_hipsolverDnSsygvd_bufferSize, C_hipsolverDnSsygvd_bufferSize, c"hipsolverDnSsygvd_bufferSize", "hipsolverDnSsygvd_bufferSize",
     c"hipsolverDnSsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSsygvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSsygvd_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverDnSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -12412,11 +12406,11 @@ fn hipsolverDnSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 rt::function!(F_hipsolverDnDsygvd_bufferSize, C_hipsolverDnDsygvd_bufferSize, c"hipsolverDnDsygvd_bufferSize", "hipsolverDnDsygvd_bufferSize",
     c"hipsolverDnDsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDsygvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDsygvd_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverDnDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -12443,11 +12437,11 @@ fn hipsolverDnDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 rt::function!(F_hipsolverDnChegvd_bufferSize, C_hipsolverDnChegvd_bufferSize, c"hipsolverDnChegvd_bufferSize", "hipsolverDnChegvd_bufferSize",
     c"hipsolverDnChegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnChegvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnChegvd_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverDnChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -12474,11 +12468,11 @@ fn hipsolverDnChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 rt::function!(F_hipsolverDnZhegvd_bufferSize, C_hipsolverDnZhegvd_bufferSize, c"hipsolverDnZhegvd_bufferSize", "hipsolverDnZhegvd_bufferSize",
     c"hipsolverDnZhegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZhegvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZhegvd_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverDnZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -12505,11 +12499,11 @@ fn hipsolverDnZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 rt::function!(F_hipsolverDnSsygvd, C_hipsolverDnSsygvd, c"hipsolverDnSsygvd", "hipsolverDnSsygvd",
     c"hipsolverDnSsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnSsygvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnSsygvd(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverDnSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -12539,11 +12533,11 @@ fn hipsolverDnSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 rt::function!(F_hipsolverDnDsygvd, C_hipsolverDnDsygvd, c"hipsolverDnDsygvd", "hipsolverDnDsygvd",
     c"hipsolverDnDsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnDsygvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnDsygvd(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverDnDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -12573,11 +12567,11 @@ fn hipsolverDnDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 rt::function!(F_hipsolverDnChegvd, C_hipsolverDnChegvd, c"hipsolverDnChegvd", "hipsolverDnChegvd",
     c"hipsolverDnChegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnChegvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnChegvd(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverDnChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -12607,11 +12601,11 @@ fn hipsolverDnChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 rt::function!(F_hipsolverDnZhegvd, C_hipsolverDnZhegvd, c"hipsolverDnZhegvd", "hipsolverDnZhegvd",
     c"hipsolverDnZhegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnZhegvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnZhegvd(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverDnZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -12641,11 +12635,11 @@ fn hipsolverDnZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 rt::function!(F_hipsolverDnSsygvdx_bufferSize, C_hipsolverDnSsygvdx_bufferSize, c"hipsolverDnSsygvdx_bufferSize", "hipsolverDnSsygvdx_bufferSize",
     c"hipsolverDnSsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnSsygvdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnSsygvdx_bufferSize(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
 
-fn hipsolverDnSsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsygvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvdx_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
@@ -12679,11 +12673,11 @@ fn hipsolverDnSsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
 rt::function!(F_hipsolverDnDsygvdx_bufferSize, C_hipsolverDnDsygvdx_bufferSize, c"hipsolverDnDsygvdx_bufferSize", "hipsolverDnDsygvdx_bufferSize",
     c"hipsolverDnDsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnDsygvdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnDsygvdx_bufferSize(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
 
-fn hipsolverDnDsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsygvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvdx_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
@@ -12717,11 +12711,11 @@ fn hipsolverDnDsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
 rt::function!(F_hipsolverDnChegvdx_bufferSize, C_hipsolverDnChegvdx_bufferSize, c"hipsolverDnChegvdx_bufferSize", "hipsolverDnChegvdx_bufferSize",
     c"hipsolverDnChegvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnChegvdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnChegvdx_bufferSize(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
 
-fn hipsolverDnChegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChegvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvdx_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
@@ -12755,11 +12749,11 @@ fn hipsolverDnChegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
 rt::function!(F_hipsolverDnZhegvdx_bufferSize, C_hipsolverDnZhegvdx_bufferSize, c"hipsolverDnZhegvdx_bufferSize", "hipsolverDnZhegvdx_bufferSize",
     c"hipsolverDnZhegvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnZhegvdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnZhegvdx_bufferSize(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
 
-fn hipsolverDnZhegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhegvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvdx_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
@@ -12793,11 +12787,11 @@ fn hipsolverDnZhegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
 rt::function!(F_hipsolverDnSsygvdx, C_hipsolverDnSsygvdx, c"hipsolverDnSsygvdx", "hipsolverDnSsygvdx",
     c"hipsolverDnSsygvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnSsygvdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnSsygvdx(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
 
-fn hipsolverDnSsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsygvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvdx");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
@@ -12834,11 +12828,11 @@ fn hipsolverDnSsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
 rt::function!(F_hipsolverDnDsygvdx, C_hipsolverDnDsygvdx, c"hipsolverDnDsygvdx", "hipsolverDnDsygvdx",
     c"hipsolverDnDsygvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnDsygvdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnDsygvdx(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
 
-fn hipsolverDnDsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsygvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvdx");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
@@ -12875,11 +12869,11 @@ fn hipsolverDnDsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
 rt::function!(F_hipsolverDnChegvdx, C_hipsolverDnChegvdx, c"hipsolverDnChegvdx", "hipsolverDnChegvdx",
     c"hipsolverDnChegvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnChegvdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnChegvdx(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
 
-fn hipsolverDnChegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChegvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvdx");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
@@ -12916,11 +12910,11 @@ fn hipsolverDnChegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
 rt::function!(F_hipsolverDnZhegvdx, C_hipsolverDnZhegvdx, c"hipsolverDnZhegvdx", "hipsolverDnZhegvdx",
     c"hipsolverDnZhegvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnZhegvdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnZhegvdx(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
 
-fn hipsolverDnZhegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhegvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvdx");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(6, range)?)?;
@@ -12957,11 +12951,11 @@ fn hipsolverDnZhegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
 rt::function!(F_hipsolverDnSsygvj_bufferSize, C_hipsolverDnSsygvj_bufferSize, c"hipsolverDnSsygvj_bufferSize", "hipsolverDnSsygvj_bufferSize",
     c"hipsolverDnSsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSsygvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSsygvj_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, &x11));
 
-fn hipsolverDnSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnSsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -12976,7 +12970,7 @@ fn hipsolverDnSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12989,11 +12983,11 @@ fn hipsolverDnSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 rt::function!(F_hipsolverDnDsygvj_bufferSize, C_hipsolverDnDsygvj_bufferSize, c"hipsolverDnDsygvj_bufferSize", "hipsolverDnDsygvj_bufferSize",
     c"hipsolverDnDsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDsygvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDsygvj_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, &x11));
 
-fn hipsolverDnDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13008,7 +13002,7 @@ fn hipsolverDnDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13021,11 +13015,11 @@ fn hipsolverDnDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 rt::function!(F_hipsolverDnChegvj_bufferSize, C_hipsolverDnChegvj_bufferSize, c"hipsolverDnChegvj_bufferSize", "hipsolverDnChegvj_bufferSize",
     c"hipsolverDnChegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnChegvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnChegvj_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, &x11));
 
-fn hipsolverDnChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnChegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13040,7 +13034,7 @@ fn hipsolverDnChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13053,11 +13047,11 @@ fn hipsolverDnChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 rt::function!(F_hipsolverDnZhegvj_bufferSize, C_hipsolverDnZhegvj_bufferSize, c"hipsolverDnZhegvj_bufferSize", "hipsolverDnZhegvj_bufferSize",
     c"hipsolverDnZhegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZhegvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZhegvj_bufferSize(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, &x11));
 
-fn hipsolverDnZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnZhegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvj_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13072,7 +13066,7 @@ fn hipsolverDnZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13085,11 +13079,11 @@ fn hipsolverDnZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 rt::function!(F_hipsolverDnSsygvj, C_hipsolverDnSsygvj, c"hipsolverDnSsygvj", "hipsolverDnSsygvj",
     c"hipsolverDnSsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSsygvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSsygvj(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnSsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13107,7 +13101,7 @@ fn hipsolverDnSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13120,11 +13114,11 @@ fn hipsolverDnSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 rt::function!(F_hipsolverDnDsygvj, C_hipsolverDnDsygvj, c"hipsolverDnDsygvj", "hipsolverDnDsygvj",
     c"hipsolverDnDsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDsygvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDsygvj(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13142,7 +13136,7 @@ fn hipsolverDnDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13155,11 +13149,11 @@ fn hipsolverDnDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 rt::function!(F_hipsolverDnChegvj, C_hipsolverDnChegvj, c"hipsolverDnChegvj", "hipsolverDnChegvj",
     c"hipsolverDnChegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnChegvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnChegvj(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnChegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13177,7 +13171,7 @@ fn hipsolverDnChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13190,11 +13184,11 @@ fn hipsolverDnChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 rt::function!(F_hipsolverDnZhegvj, C_hipsolverDnZhegvj, c"hipsolverDnZhegvj", "hipsolverDnZhegvj",
     c"hipsolverDnZhegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZhegvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZhegvj(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnZhegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvj");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverDnHandle_t")?;
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13212,7 +13206,7 @@ fn hipsolverDnZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
-    let a_params = params.addr();
+    let a_params = rt::handle_arg(params, None, "hipsolverSyevjInfo_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13225,11 +13219,11 @@ fn hipsolverDnZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 rt::function!(F_hipsolverDnSsytrd_bufferSize, C_hipsolverDnSsytrd_bufferSize, c"hipsolverDnSsytrd_bufferSize", "hipsolverDnSsytrd_bufferSize",
     c"hipsolverDnSsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSsytrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSsytrd_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverDnSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, false)?;
@@ -13255,11 +13249,11 @@ fn hipsolverDnSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnDsytrd_bufferSize, C_hipsolverDnDsytrd_bufferSize, c"hipsolverDnDsytrd_bufferSize", "hipsolverDnDsytrd_bufferSize",
     c"hipsolverDnDsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDsytrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDsytrd_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverDnDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, false)?;
@@ -13285,11 +13279,11 @@ fn hipsolverDnDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnChetrd_bufferSize, C_hipsolverDnChetrd_bufferSize, c"hipsolverDnChetrd_bufferSize", "hipsolverDnChetrd_bufferSize",
     c"hipsolverDnChetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnChetrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnChetrd_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverDnChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChetrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, false)?;
@@ -13315,11 +13309,11 @@ fn hipsolverDnChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnZhetrd_bufferSize, C_hipsolverDnZhetrd_bufferSize, c"hipsolverDnZhetrd_bufferSize", "hipsolverDnZhetrd_bufferSize",
     c"hipsolverDnZhetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZhetrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZhetrd_bufferSize(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverDnZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhetrd_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, false)?;
@@ -13345,11 +13339,11 @@ fn hipsolverDnZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 rt::function!(F_hipsolverDnSsytrd, C_hipsolverDnSsytrd, c"hipsolverDnSsytrd", "hipsolverDnSsytrd",
     c"hipsolverDnSsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSsytrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSsytrd(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -13378,11 +13372,11 @@ fn hipsolverDnSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnDsytrd, C_hipsolverDnDsytrd, c"hipsolverDnDsytrd", "hipsolverDnDsytrd",
     c"hipsolverDnDsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDsytrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDsytrd(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -13411,11 +13405,11 @@ fn hipsolverDnDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnChetrd, C_hipsolverDnChetrd, c"hipsolverDnChetrd", "hipsolverDnChetrd",
     c"hipsolverDnChetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnChetrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnChetrd(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChetrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -13444,11 +13438,11 @@ fn hipsolverDnChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnZhetrd, C_hipsolverDnZhetrd, c"hipsolverDnZhetrd", "hipsolverDnZhetrd",
     c"hipsolverDnZhetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZhetrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZhetrd(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhetrd");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
@@ -13477,11 +13471,11 @@ fn hipsolverDnZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnSsytrf_bufferSize, C_hipsolverDnSsytrf_bufferSize, c"hipsolverDnSsytrf_bufferSize", "hipsolverDnSsytrf_bufferSize",
     c"hipsolverDnSsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4]| hipsolverDnSsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| hipsolverDnSsytrf_bufferSize(py, &x0, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverDnSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
     let a_A = p_A.addr();
@@ -13500,11 +13494,11 @@ fn hipsolverDnSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 rt::function!(F_hipsolverDnDsytrf_bufferSize, C_hipsolverDnDsytrf_bufferSize, c"hipsolverDnDsytrf_bufferSize", "hipsolverDnDsytrf_bufferSize",
     c"hipsolverDnDsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4]| hipsolverDnDsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| hipsolverDnDsytrf_bufferSize(py, &x0, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverDnDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
     let a_A = p_A.addr();
@@ -13523,11 +13517,11 @@ fn hipsolverDnDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 rt::function!(F_hipsolverDnCsytrf_bufferSize, C_hipsolverDnCsytrf_bufferSize, c"hipsolverDnCsytrf_bufferSize", "hipsolverDnCsytrf_bufferSize",
     c"hipsolverDnCsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4]| hipsolverDnCsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| hipsolverDnCsytrf_bufferSize(py, &x0, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverDnCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCsytrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
     let a_A = p_A.addr();
@@ -13546,11 +13540,11 @@ fn hipsolverDnCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 rt::function!(F_hipsolverDnZsytrf_bufferSize, C_hipsolverDnZsytrf_bufferSize, c"hipsolverDnZsytrf_bufferSize", "hipsolverDnZsytrf_bufferSize",
     c"hipsolverDnZsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "n", "A", "lda", "lwork"],
-    |py, [x0, x1, x2, x3, x4]| hipsolverDnZsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| hipsolverDnZsytrf_bufferSize(py, &x0, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverDnZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZsytrf_bufferSize");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;
     let a_A = p_A.addr();
@@ -13569,11 +13563,11 @@ fn hipsolverDnZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 rt::function!(F_hipsolverDnSsytrf, C_hipsolverDnSsytrf, c"hipsolverDnSsytrf", "hipsolverDnSsytrf",
     c"hipsolverDnSsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSsytrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -13598,11 +13592,11 @@ fn hipsolverDnSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnDsytrf, C_hipsolverDnDsytrf, c"hipsolverDnDsytrf", "hipsolverDnDsytrf",
     c"hipsolverDnDsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDsytrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -13627,11 +13621,11 @@ fn hipsolverDnDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnCsytrf, C_hipsolverDnCsytrf, c"hipsolverDnCsytrf", "hipsolverDnCsytrf",
     c"hipsolverDnCsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCsytrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCsytrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(128, A, true)?;
@@ -13656,11 +13650,11 @@ fn hipsolverDnCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 rt::function!(F_hipsolverDnZsytrf, C_hipsolverDnZsytrf, c"hipsolverDnZsytrf", "hipsolverDnZsytrf",
     c"hipsolverDnZsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZsytrf(py, &x0, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnZsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZsytrf");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(132, A, true)?;

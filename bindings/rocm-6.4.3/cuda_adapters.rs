@@ -72,14 +72,14 @@ pub mod hip {
     /// CUDA's cuModuleGetGlobal on HIP's hipModuleGetGlobal, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuModuleGetGlobal", signature = (hmod, name))]
-    fn v12_cuModuleGetGlobal(py: Python<'_>, hmod: rt::PtrArg, name: rt::CStrArg) -> PyResult<PyObject> {
+    fn v12_cuModuleGetGlobal(py: Python<'_>, hmod: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleGetGlobal");
         let (hmod, name,) = (hmod, name,);
         let mut o_dptr: usize = Default::default();
         let a_dptr = &mut o_dptr as *mut usize as usize;
         let mut o_bytes: u64 = Default::default();
         let a_bytes = &mut o_bytes as *mut u64 as usize;
-        let a_hmod = hmod.addr();
+        let a_hmod = TYPES.handle_arg(211, hmod)?;
         let a_name = name.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
@@ -362,13 +362,13 @@ pub mod hip {
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemAllocAsync", signature = (bytesize, hStream))]
-    fn v12_cuMemAllocAsync(py: Python<'_>, bytesize: rt::CInt<u64>, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuMemAllocAsync(py: Python<'_>, bytesize: rt::CInt<u64>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocAsync");
         let (size, stream,) = (bytesize, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -384,14 +384,14 @@ pub mod hip {
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemAllocFromPoolAsync", signature = (bytesize, pool, hStream))]
-    fn v12_cuMemAllocFromPoolAsync(py: Python<'_>, bytesize: rt::CInt<u64>, pool: rt::PtrArg, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuMemAllocFromPoolAsync(py: Python<'_>, bytesize: rt::CInt<u64>, pool: &Bound<'_, PyAny>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocFromPoolAsync");
         let (size, mem_pool, stream,) = (bytesize, pool, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_mem_pool = mem_pool.addr();
-        let a_stream = stream.addr();
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -407,12 +407,12 @@ pub mod hip {
     /// CUDA's cuMemPoolImportPointer on HIP's hipMemPoolImportPointer, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemPoolImportPointer", signature = (pool, shareData))]
-    fn v12_cuMemPoolImportPointer(py: Python<'_>, pool: rt::PtrArg, shareData: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v12_cuMemPoolImportPointer(py: Python<'_>, pool: &Bound<'_, PyAny>, shareData: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
         let (mem_pool, export_data,) = (pool, shareData,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
-        let a_mem_pool = mem_pool.addr();
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
         let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
         let a_export_data = p_export_data.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -434,10 +434,10 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem, bufferDesc,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?), bufferDesc,);
+        let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
-        let a_extMem = extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         let p_bufferDesc = TYPES.record_ptr_arg(165, bufferDesc, false)?;
         let a_bufferDesc = p_bufferDesc.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -460,8 +460,7 @@ pub mod hip {
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
-        let p_extMem = rt::PtrArg::convert(extMem, true)?;
-        let a_extMem = p_extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -477,7 +476,7 @@ pub mod hip {
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
-    fn v12_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
         if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
@@ -486,7 +485,7 @@ pub mod hip {
         let p_paramsArray = TYPES.record_ptr_arg(170, paramsArray, false)?;
         let a_paramsArray = p_paramsArray.addr();
         let a_numExtSems = numExtSems.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -502,7 +501,7 @@ pub mod hip {
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
-    fn v12_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
         if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
@@ -511,7 +510,7 @@ pub mod hip {
         let p_paramsArray = TYPES.record_ptr_arg(175, paramsArray, false)?;
         let a_paramsArray = p_paramsArray.addr();
         let a_numExtSems = numExtSems.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -532,8 +531,7 @@ pub mod hip {
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
-        let p_extSem = rt::PtrArg::convert(extSem, true)?;
-        let a_extSem = p_extSem.addr();
+        let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -549,10 +547,10 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue32", signature = (stream, addr, value, flags))]
-    fn v12_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuStreamWaitValue32(py: Python<'_>, stream: &Bound<'_, PyAny>, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         let a_ptr = ptr.addr();
         let a_value = value.0;
         let a_flags = flags.0;
@@ -572,10 +570,10 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue64", signature = (stream, addr, value, flags))]
-    fn v12_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuStreamWaitValue64(py: Python<'_>, stream: &Bound<'_, PyAny>, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         let a_ptr = ptr.addr();
         let a_value = value.0;
         let a_flags = flags.0;
@@ -595,10 +593,10 @@ pub mod hip {
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
-    fn v12_cuLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
+    fn v12_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
         let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?, extra,);
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
         let a_gridDimZ = gridDimZ.0;
@@ -606,7 +604,7 @@ pub mod hip {
         let a_blockDimY = blockDimY.0;
         let a_blockDimZ = blockDimZ.0;
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         let a_kernelParams = kernelParams.addr();
         let a_extra = extra.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -624,10 +622,10 @@ pub mod hip {
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
-    fn v12_cuLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v12_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
         let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?,);
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
         let a_gridDimZ = gridDimZ.0;
@@ -635,7 +633,7 @@ pub mod hip {
         let a_blockDimY = blockDimY.0;
         let a_blockDimZ = blockDimZ.0;
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         let a_kernelParams = kernelParams.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize) -> u32 =
@@ -652,12 +650,12 @@ pub mod hip {
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuGraphInstantiate", signature = (hGraph, flags))]
-    fn v12_cuGraphInstantiate(py: Python<'_>, hGraph: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v12_cuGraphInstantiate(py: Python<'_>, hGraph: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithFlags");
         let (graph, flags,) = (hGraph, flags,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(217, graph)?;
         let a_flags = flags.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
@@ -674,10 +672,10 @@ pub mod hip {
     /// CUDA's cuGraphExecGetFlags on HIP's hipGraphExecGetFlags, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuGraphExecGetFlags", signature = (hGraphExec))]
-    fn v12_cuGraphExecGetFlags(py: Python<'_>, hGraphExec: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuGraphExecGetFlags(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecGetFlags");
         let (graphExec,) = (hGraphExec,);
-        let a_graphExec = graphExec.addr();
+        let a_graphExec = TYPES.handle_arg(219, graphExec)?;
         let mut o_flags: u64 = Default::default();
         let a_flags = &mut o_flags as *mut u64 as usize;
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -695,7 +693,7 @@ pub mod hip {
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
-    fn v12_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: rt::PtrArg, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
+    fn v12_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
         if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
@@ -703,7 +701,7 @@ pub mod hip {
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
         let mut o_blockSize: i32 = Default::default();
         let a_blockSize = &mut o_blockSize as *mut i32 as usize;
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(212, f)?;
         let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
         let a_blockSizeLimit = blockSizeLimit.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -721,7 +719,7 @@ pub mod hip {
     /// CUDA's cuOccupancyMaxPotentialBlockSizeWithFlags on HIP's hipModuleOccupancyMaxPotentialBlockSizeWithFlags, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
-    fn v12_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: rt::PtrArg, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
         if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
@@ -729,7 +727,7 @@ pub mod hip {
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
         let mut o_blockSize: i32 = Default::default();
         let a_blockSize = &mut o_blockSize as *mut i32 as usize;
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(212, f)?;
         let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
         let a_blockSizeLimit = blockSizeLimit.0;
         let a_flags = flags.0;
@@ -796,14 +794,14 @@ pub mod hip {
     /// CUDA's cuGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuGraphicsResourceGetMappedPointer", signature = (resource))]
-    fn v12_cuGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuGraphicsResourceGetMappedPointer(py: Python<'_>, resource: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsResourceGetMappedPointer");
         let (resource,) = (resource,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let mut o_size: u64 = Default::default();
         let a_size = &mut o_size as *mut u64 as usize;
-        let a_resource = resource.addr();
+        let a_resource = TYPES.handle_arg(216, resource)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -845,10 +843,10 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem, bufferDesc,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?), bufferDesc,);
+        let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
-        let a_extMem = extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         let p_bufferDesc = TYPES.record_ptr_arg(165, bufferDesc, false)?;
         let a_bufferDesc = p_bufferDesc.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -871,8 +869,7 @@ pub mod hip {
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
-        let p_extMem = rt::PtrArg::convert(extMem, true)?;
-        let a_extMem = p_extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -888,7 +885,7 @@ pub mod hip {
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
-    fn v12_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
         if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
@@ -897,7 +894,7 @@ pub mod hip {
         let p_paramsArray = TYPES.record_ptr_arg(170, paramsArray, false)?;
         let a_paramsArray = p_paramsArray.addr();
         let a_numExtSems = numExtSems.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -913,7 +910,7 @@ pub mod hip {
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
-    fn v12_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
         if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
@@ -922,7 +919,7 @@ pub mod hip {
         let p_paramsArray = TYPES.record_ptr_arg(175, paramsArray, false)?;
         let a_paramsArray = p_paramsArray.addr();
         let a_numExtSems = numExtSems.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -943,8 +940,7 @@ pub mod hip {
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
-        let p_extSem = rt::PtrArg::convert(extSem, true)?;
-        let a_extSem = p_extSem.addr();
+        let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -960,7 +956,7 @@ pub mod hip {
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
-    fn v12_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
         let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
         let a_function_address = function_address.addr();
@@ -968,7 +964,7 @@ pub mod hip {
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
         let a_args = args.addr();
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -984,7 +980,7 @@ pub mod hip {
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
-    fn v12_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
         let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
         let a_f = f.addr();
@@ -992,7 +988,7 @@ pub mod hip {
         let a_blockDimX = TYPES.record_arg::<R_dim3>(159, blockDimX)?;
         let a_kernelParams = kernelParams.addr();
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1162,13 +1158,13 @@ pub mod hip {
     /// CUDA's cudaMallocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaMallocAsync", signature = (size, hStream))]
-    fn v12_cudaMallocAsync(py: Python<'_>, size: rt::CInt<u64>, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaMallocAsync(py: Python<'_>, size: rt::CInt<u64>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocAsync");
         let (size, stream,) = (size, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1184,14 +1180,14 @@ pub mod hip {
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaMallocFromPoolAsync", signature = (size, memPool, stream))]
-    fn v12_cudaMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, memPool: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, memPool: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocFromPoolAsync");
         let (size, mem_pool, stream,) = (size, memPool, stream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_mem_pool = mem_pool.addr();
-        let a_stream = stream.addr();
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1207,14 +1203,14 @@ pub mod hip {
     /// CUDA's cudaGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaGraphicsResourceGetMappedPointer", signature = (resource))]
-    fn v12_cudaGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cudaGraphicsResourceGetMappedPointer(py: Python<'_>, resource: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsResourceGetMappedPointer");
         let (resource,) = (resource,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let mut o_size: u64 = Default::default();
         let a_size = &mut o_size as *mut u64 as usize;
-        let a_resource = resource.addr();
+        let a_resource = TYPES.handle_arg(216, resource)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1252,12 +1248,12 @@ pub mod hip {
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaGraphInstantiate", signature = (graph, flags))]
-    fn v12_cudaGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v12_cudaGraphInstantiate(py: Python<'_>, graph: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithFlags");
         let (graph, flags,) = (graph, flags,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(217, graph)?;
         let a_flags = flags.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
@@ -1361,14 +1357,14 @@ pub mod hip {
     /// CUDA's cuModuleGetGlobal on HIP's hipModuleGetGlobal, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuModuleGetGlobal", signature = (hmod, name))]
-    fn v13_cuModuleGetGlobal(py: Python<'_>, hmod: rt::PtrArg, name: rt::CStrArg) -> PyResult<PyObject> {
+    fn v13_cuModuleGetGlobal(py: Python<'_>, hmod: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleGetGlobal");
         let (hmod, name,) = (hmod, name,);
         let mut o_dptr: usize = Default::default();
         let a_dptr = &mut o_dptr as *mut usize as usize;
         let mut o_bytes: u64 = Default::default();
         let a_bytes = &mut o_bytes as *mut u64 as usize;
-        let a_hmod = hmod.addr();
+        let a_hmod = TYPES.handle_arg(211, hmod)?;
         let a_name = name.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
@@ -1651,13 +1647,13 @@ pub mod hip {
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemAllocAsync", signature = (bytesize, hStream))]
-    fn v13_cuMemAllocAsync(py: Python<'_>, bytesize: rt::CInt<u64>, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuMemAllocAsync(py: Python<'_>, bytesize: rt::CInt<u64>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocAsync");
         let (size, stream,) = (bytesize, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1673,14 +1669,14 @@ pub mod hip {
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemAllocFromPoolAsync", signature = (bytesize, pool, hStream))]
-    fn v13_cuMemAllocFromPoolAsync(py: Python<'_>, bytesize: rt::CInt<u64>, pool: rt::PtrArg, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuMemAllocFromPoolAsync(py: Python<'_>, bytesize: rt::CInt<u64>, pool: &Bound<'_, PyAny>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocFromPoolAsync");
         let (size, mem_pool, stream,) = (bytesize, pool, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_mem_pool = mem_pool.addr();
-        let a_stream = stream.addr();
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1696,12 +1692,12 @@ pub mod hip {
     /// CUDA's cuMemPoolImportPointer on HIP's hipMemPoolImportPointer, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemPoolImportPointer", signature = (pool, shareData))]
-    fn v13_cuMemPoolImportPointer(py: Python<'_>, pool: rt::PtrArg, shareData: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v13_cuMemPoolImportPointer(py: Python<'_>, pool: &Bound<'_, PyAny>, shareData: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
         let (mem_pool, export_data,) = (pool, shareData,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
-        let a_mem_pool = mem_pool.addr();
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
         let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
         let a_export_data = p_export_data.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1719,11 +1715,11 @@ pub mod hip {
     /// CUDA's cuStreamUpdateCaptureDependencies on HIP's hipStreamUpdateCaptureDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuStreamUpdateCaptureDependencies", signature = (hStream, dependencyData, numDependencies, flags))]
-    fn v13_cuStreamUpdateCaptureDependencies(py: Python<'_>, hStream: rt::PtrArg, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuStreamUpdateCaptureDependencies(py: Python<'_>, hStream: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
         if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let (stream, numDependencies, flags,) = (hStream, numDependencies, flags,);
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         let mut o_dependencies: usize = Default::default();
         let a_dependencies = &mut o_dependencies as *mut usize as usize;
         let a_numDependencies = numDependencies.0;
@@ -1747,10 +1743,10 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem, bufferDesc,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?), bufferDesc,);
+        let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
-        let a_extMem = extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         let p_bufferDesc = TYPES.record_ptr_arg(165, bufferDesc, false)?;
         let a_bufferDesc = p_bufferDesc.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1773,8 +1769,7 @@ pub mod hip {
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
-        let p_extMem = rt::PtrArg::convert(extMem, true)?;
-        let a_extMem = p_extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1790,7 +1785,7 @@ pub mod hip {
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
-    fn v13_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
         if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
@@ -1799,7 +1794,7 @@ pub mod hip {
         let p_paramsArray = TYPES.record_ptr_arg(170, paramsArray, false)?;
         let a_paramsArray = p_paramsArray.addr();
         let a_numExtSems = numExtSems.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1815,7 +1810,7 @@ pub mod hip {
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
-    fn v13_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
         if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
@@ -1824,7 +1819,7 @@ pub mod hip {
         let p_paramsArray = TYPES.record_ptr_arg(175, paramsArray, false)?;
         let a_paramsArray = p_paramsArray.addr();
         let a_numExtSems = numExtSems.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1845,8 +1840,7 @@ pub mod hip {
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
-        let p_extSem = rt::PtrArg::convert(extSem, true)?;
-        let a_extSem = p_extSem.addr();
+        let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1862,10 +1856,10 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue32", signature = (stream, addr, value, flags))]
-    fn v13_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuStreamWaitValue32(py: Python<'_>, stream: &Bound<'_, PyAny>, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         let a_ptr = ptr.addr();
         let a_value = value.0;
         let a_flags = flags.0;
@@ -1885,10 +1879,10 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue64", signature = (stream, addr, value, flags))]
-    fn v13_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuStreamWaitValue64(py: Python<'_>, stream: &Bound<'_, PyAny>, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         let a_ptr = ptr.addr();
         let a_value = value.0;
         let a_flags = flags.0;
@@ -1908,10 +1902,10 @@ pub mod hip {
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
-    fn v13_cuLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
+    fn v13_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
         let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?, extra,);
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
         let a_gridDimZ = gridDimZ.0;
@@ -1919,7 +1913,7 @@ pub mod hip {
         let a_blockDimY = blockDimY.0;
         let a_blockDimZ = blockDimZ.0;
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         let a_kernelParams = kernelParams.addr();
         let a_extra = extra.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1937,10 +1931,10 @@ pub mod hip {
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
-    fn v13_cuLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v13_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
         let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?,);
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
         let a_gridDimZ = gridDimZ.0;
@@ -1948,7 +1942,7 @@ pub mod hip {
         let a_blockDimY = blockDimY.0;
         let a_blockDimZ = blockDimZ.0;
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         let a_kernelParams = kernelParams.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize) -> u32 =
@@ -1965,16 +1959,18 @@ pub mod hip {
     /// CUDA's cuGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuGraphAddDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
-    fn v13_cuGraphAddDependencies(py: Python<'_>, hGraph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cuGraphAddDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false)?;
         let a_from = h_from.addr();
         let mut h_to = TYPES.handle_ref(218, to, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1990,16 +1986,18 @@ pub mod hip {
     /// CUDA's cuGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuGraphRemoveDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
-    fn v13_cuGraphRemoveDependencies(py: Python<'_>, hGraph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cuGraphRemoveDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false)?;
         let a_from = h_from.addr();
         let mut h_to = TYPES.handle_ref(218, to, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2015,12 +2013,12 @@ pub mod hip {
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuGraphInstantiate", signature = (hGraph, flags))]
-    fn v13_cuGraphInstantiate(py: Python<'_>, hGraph: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cuGraphInstantiate(py: Python<'_>, hGraph: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithFlags");
         let (graph, flags,) = (hGraph, flags,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(217, graph)?;
         let a_flags = flags.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
@@ -2037,10 +2035,10 @@ pub mod hip {
     /// CUDA's cuGraphExecGetFlags on HIP's hipGraphExecGetFlags, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuGraphExecGetFlags", signature = (hGraphExec))]
-    fn v13_cuGraphExecGetFlags(py: Python<'_>, hGraphExec: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuGraphExecGetFlags(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecGetFlags");
         let (graphExec,) = (hGraphExec,);
-        let a_graphExec = graphExec.addr();
+        let a_graphExec = TYPES.handle_arg(219, graphExec)?;
         let mut o_flags: u64 = Default::default();
         let a_flags = &mut o_flags as *mut u64 as usize;
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2058,7 +2056,7 @@ pub mod hip {
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
-    fn v13_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: rt::PtrArg, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
+    fn v13_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
         if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
@@ -2066,7 +2064,7 @@ pub mod hip {
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
         let mut o_blockSize: i32 = Default::default();
         let a_blockSize = &mut o_blockSize as *mut i32 as usize;
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(212, f)?;
         let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
         let a_blockSizeLimit = blockSizeLimit.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2084,7 +2082,7 @@ pub mod hip {
     /// CUDA's cuOccupancyMaxPotentialBlockSizeWithFlags on HIP's hipModuleOccupancyMaxPotentialBlockSizeWithFlags, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
-    fn v13_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: rt::PtrArg, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
         if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
@@ -2092,7 +2090,7 @@ pub mod hip {
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
         let mut o_blockSize: i32 = Default::default();
         let a_blockSize = &mut o_blockSize as *mut i32 as usize;
-        let a_f = f.addr();
+        let a_f = TYPES.handle_arg(212, f)?;
         let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
         let a_blockSizeLimit = blockSizeLimit.0;
         let a_flags = flags.0;
@@ -2159,14 +2157,14 @@ pub mod hip {
     /// CUDA's cuGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuGraphicsResourceGetMappedPointer", signature = (resource))]
-    fn v13_cuGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuGraphicsResourceGetMappedPointer(py: Python<'_>, resource: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsResourceGetMappedPointer");
         let (resource,) = (resource,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let mut o_size: u64 = Default::default();
         let a_size = &mut o_size as *mut u64 as usize;
-        let a_resource = resource.addr();
+        let a_resource = TYPES.handle_arg(216, resource)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2204,11 +2202,11 @@ pub mod hip {
     /// CUDA's cudaStreamUpdateCaptureDependencies on HIP's hipStreamUpdateCaptureDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaStreamUpdateCaptureDependencies", signature = (stream, dependencyData, numDependencies, flags))]
-    fn v13_cudaStreamUpdateCaptureDependencies(py: Python<'_>, stream: rt::PtrArg, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cudaStreamUpdateCaptureDependencies(py: Python<'_>, stream: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
         if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let (stream, numDependencies, flags,) = (stream, numDependencies, flags,);
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         let mut o_dependencies: usize = Default::default();
         let a_dependencies = &mut o_dependencies as *mut usize as usize;
         let a_numDependencies = numDependencies.0;
@@ -2232,10 +2230,10 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem, bufferDesc,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?), bufferDesc,);
+        let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
-        let a_extMem = extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         let p_bufferDesc = TYPES.record_ptr_arg(165, bufferDesc, false)?;
         let a_bufferDesc = p_bufferDesc.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2258,8 +2256,7 @@ pub mod hip {
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
-        let p_extMem = rt::PtrArg::convert(extMem, true)?;
-        let a_extMem = p_extMem.addr();
+        let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2275,7 +2272,7 @@ pub mod hip {
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
-    fn v13_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
         if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
@@ -2284,7 +2281,7 @@ pub mod hip {
         let p_paramsArray = TYPES.record_ptr_arg(170, paramsArray, false)?;
         let a_paramsArray = p_paramsArray.addr();
         let a_numExtSems = numExtSems.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2300,7 +2297,7 @@ pub mod hip {
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
-    fn v13_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
         if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
@@ -2309,7 +2306,7 @@ pub mod hip {
         let p_paramsArray = TYPES.record_ptr_arg(175, paramsArray, false)?;
         let a_paramsArray = p_paramsArray.addr();
         let a_numExtSems = numExtSems.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2330,8 +2327,7 @@ pub mod hip {
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
-        let p_extSem = rt::PtrArg::convert(extSem, true)?;
-        let a_extSem = p_extSem.addr();
+        let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2347,7 +2343,7 @@ pub mod hip {
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
-    fn v13_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
         let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
         let a_function_address = function_address.addr();
@@ -2355,7 +2351,7 @@ pub mod hip {
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
         let a_args = args.addr();
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2371,7 +2367,7 @@ pub mod hip {
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
-    fn v13_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
         let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
         let a_f = f.addr();
@@ -2379,7 +2375,7 @@ pub mod hip {
         let a_blockDimX = TYPES.record_arg::<R_dim3>(159, blockDimX)?;
         let a_kernelParams = kernelParams.addr();
         let a_sharedMemBytes = sharedMemBytes.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u32, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2549,13 +2545,13 @@ pub mod hip {
     /// CUDA's cudaMallocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaMallocAsync", signature = (size, hStream))]
-    fn v13_cudaMallocAsync(py: Python<'_>, size: rt::CInt<u64>, hStream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaMallocAsync(py: Python<'_>, size: rt::CInt<u64>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocAsync");
         let (size, stream,) = (size, hStream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_stream = stream.addr();
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2571,14 +2567,14 @@ pub mod hip {
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaMallocFromPoolAsync", signature = (size, memPool, stream))]
-    fn v13_cudaMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, memPool: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, memPool: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocFromPoolAsync");
         let (size, mem_pool, stream,) = (size, memPool, stream,);
         let mut o_dev_ptr: usize = Default::default();
         let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
         let a_size = size.0;
-        let a_mem_pool = mem_pool.addr();
-        let a_stream = stream.addr();
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_stream = TYPES.handle_arg(210, stream)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2594,14 +2590,14 @@ pub mod hip {
     /// CUDA's cudaGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaGraphicsResourceGetMappedPointer", signature = (resource))]
-    fn v13_cudaGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cudaGraphicsResourceGetMappedPointer(py: Python<'_>, resource: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsResourceGetMappedPointer");
         let (resource,) = (resource,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let mut o_size: u64 = Default::default();
         let a_size = &mut o_size as *mut u64 as usize;
-        let a_resource = resource.addr();
+        let a_resource = TYPES.handle_arg(216, resource)?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2617,16 +2613,18 @@ pub mod hip {
     /// CUDA's cudaGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaGraphAddDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
-    fn v13_cudaGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cudaGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false)?;
         let a_from = h_from.addr();
         let mut h_to = TYPES.handle_ref(218, to, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2642,16 +2640,18 @@ pub mod hip {
     /// CUDA's cudaGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaGraphRemoveDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
-    fn v13_cudaGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cudaGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false)?;
         let a_from = h_from.addr();
         let mut h_to = TYPES.handle_ref(218, to, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
+        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2667,12 +2667,12 @@ pub mod hip {
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaGraphInstantiate", signature = (graph, flags))]
-    fn v13_cudaGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cudaGraphInstantiate(py: Python<'_>, graph: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithFlags");
         let (graph, flags,) = (graph, flags,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
-        let a_graph = graph.addr();
+        let a_graph = TYPES.handle_arg(217, graph)?;
         let a_flags = flags.0;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
@@ -2968,10 +2968,10 @@ pub mod hiprtc {
     /// CUDA's cuLinkComplete on HIP's hiprtcLinkComplete, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuLinkComplete", signature = (state))]
-    fn v12_cuLinkComplete(py: Python<'_>, state: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuLinkComplete(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkComplete");
         let (hip_link_state,) = (state,);
-        let a_hip_link_state = hip_link_state.addr();
+        let a_hip_link_state = TYPES.handle_arg(5, hip_link_state)?;
         let mut o_bin_out: usize = Default::default();
         let a_bin_out = &mut o_bin_out as *mut usize as usize;
         let mut o_size_out: u64 = Default::default();
@@ -2994,10 +2994,10 @@ pub mod hiprtc {
     /// CUDA's cuLinkComplete on HIP's hiprtcLinkComplete, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuLinkComplete", signature = (state))]
-    fn v13_cuLinkComplete(py: Python<'_>, state: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuLinkComplete(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkComplete");
         let (hip_link_state,) = (state,);
-        let a_hip_link_state = hip_link_state.addr();
+        let a_hip_link_state = TYPES.handle_arg(5, hip_link_state)?;
         let mut o_bin_out: usize = Default::default();
         let a_bin_out = &mut o_bin_out as *mut usize as usize;
         let mut o_size_out: u64 = Default::default();

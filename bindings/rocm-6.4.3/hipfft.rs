@@ -151,11 +151,11 @@ fn hipfftCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipfftExtPlanScaleFactor, C_hipfftExtPlanScaleFactor, c"hipfftExtPlanScaleFactor", "hipfftExtPlanScaleFactor",
     c"hipfftExtPlanScaleFactor(plan, scalefactor)\n--\n\nSet scaling factor.\n\nhipFFT multiplies each element of the result by the given factor at the end of the transform.\n\nThe supplied factor must be a finite number.  That is, it must neither be infinity nor NaN.\n\nThis function must be called after the plan is allocated using\n::hipfftCreate, but before the plan is initialized by any of the\n\"MakePlan\" functions.  Therefore, API functions that combine\ncreation and initialization (::hipfftPlan1d, ::hipfftPlan2d,\n::hipfftPlan3d, and ::hipfftPlanMany) cannot set a scale factor.\n\nNote that the scale factor applies to both forward and\nbackward transforms executed with the specified plan handle.\n\nArgs:\n    plan\n    scalefactor\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
     ["plan", "scalefactor"],
-    |py, [x0, x1]| hipfftExtPlanScaleFactor(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "scalefactor")?));
+    |py, [x0, x1]| hipfftExtPlanScaleFactor(py, &x0, rt::call::extract(x1, "scalefactor")?));
 
-fn hipfftExtPlanScaleFactor(py: Python<'_>, plan: rt::PtrArg, scalefactor: f64) -> PyResult<PyObject> {
+fn hipfftExtPlanScaleFactor(py: Python<'_>, plan: &Bound<'_, PyAny>, scalefactor: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExtPlanScaleFactor");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_scalefactor = scalefactor;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -169,11 +169,11 @@ fn hipfftExtPlanScaleFactor(py: Python<'_>, plan: rt::PtrArg, scalefactor: f64) 
 rt::function!(F_hipfftMakePlan1d, C_hipfftMakePlan1d, c"hipfftMakePlan1d", "hipfftMakePlan1d",
     c"hipfftMakePlan1d(plan, nx, type, batch)\n--\n\nInitialize a new one-dimensional FFT plan.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle.\n\nArgs:\n    plan [in]: Handle of the FFT plan.\n    nx [in]: FFT length.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to compute.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
     ["plan", "nx", "type", "batch"],
-    |py, [x0, x1, x2, x3]| hipfftMakePlan1d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, &x2, rt::call::extract(x3, "batch")?));
+    |py, [x0, x1, x2, x3]| hipfftMakePlan1d(py, &x0, rt::call::extract(x1, "nx")?, &x2, rt::call::extract(x3, "batch")?));
 
-fn hipfftMakePlan1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipfftMakePlan1d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan1d");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_nx = nx.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_batch = batch.0;
@@ -191,11 +191,11 @@ fn hipfftMakePlan1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type:
 rt::function!(F_hipfftMakePlan2d, C_hipfftMakePlan2d, c"hipfftMakePlan2d", "hipfftMakePlan2d",
     c"hipfftMakePlan2d(plan, nx, ny, type)\n--\n\nInitialize a new two-dimensional FFT plan.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle.\nTwo-dimensional data should be stored in C ordering (row-major\nformat), so that indexes in y-direction (j index) vary the\nfastest.\n\nArgs:\n    plan [in]: Handle of the FFT plan.\n    nx [in]: Number of elements in the x-direction (slow index).\n    ny [in]: Number of elements in the y-direction (fast index).\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
     ["plan", "nx", "ny", "type"],
-    |py, [x0, x1, x2, x3]| hipfftMakePlan2d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, &x3));
+    |py, [x0, x1, x2, x3]| hipfftMakePlan2d(py, &x0, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, &x3));
 
-fn hipfftMakePlan2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftMakePlan2d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan2d");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_nx = nx.0;
     let a_ny = ny.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
@@ -213,11 +213,11 @@ fn hipfftMakePlan2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt:
 rt::function!(F_hipfftMakePlan3d, C_hipfftMakePlan3d, c"hipfftMakePlan3d", "hipfftMakePlan3d",
     c"hipfftMakePlan3d(plan, nx, ny, nz, type)\n--\n\nInitialize a new two-dimensional FFT plan.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle.\nThree-dimensional data should be stored in C ordering (row-major\nformat), so that indexes in z-direction (k index) vary the\nfastest.\n\nArgs:\n    plan [in]: Handle of the FFT plan.\n    nx [in]: Number of elements in the x-direction (slowest index).\n    ny [in]: Number of elements in the y-direction.\n    nz [in]: Number of elements in the z-direction (fastest index).\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
     ["plan", "nx", "ny", "nz", "type"],
-    |py, [x0, x1, x2, x3, x4]| hipfftMakePlan3d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, rt::call::extract(x3, "nz")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| hipfftMakePlan3d(py, &x0, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, rt::call::extract(x3, "nz")?, &x4));
 
-fn hipfftMakePlan3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftMakePlan3d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan3d");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_nx = nx.0;
     let a_ny = ny.0;
     let a_nz = nz.0;
@@ -236,11 +236,11 @@ fn hipfftMakePlan3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt:
 rt::function!(F_hipfftMakePlanMany, C_hipfftMakePlanMany, c"hipfftMakePlanMany", "hipfftMakePlanMany",
     c"hipfftMakePlanMany(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nInitialize a new batched rank-dimensional FFT plan with advanced data layout.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle. The number\nof elements to transform in each direction of the input data\nin the FFT plan is specified in n.\n\nThe batch parameter tells hipFFT how many transforms to perform.\nThe distance between the first elements of two consecutive batches\nof the input and output data are specified with the idist and odist\nparameters.\n\nThe inembed and onembed parameters define the input and output data\nlayouts. The number of elements in the data is assumed to be larger\nthan the number of elements in the transform. Strided data layouts\nare also supported. Strides along the fastest direction in the input\nand output data are specified via the istride and ostride parameters.\n\nIf both inembed and onembed parameters are set to NULL, all the\nadvanced data layout parameters are ignored and reverted to default\nvalues, i.e., the batched transform is performed with non-strided data\naccess and the number of data/transform elements are assumed to be\nequivalent.\n\nArgs:\n    plan [out]: Pointer to the FFT plan handle.\n    rank [in]: Dimension of transform (1, 2, or 3).\n    n [in]: Number of elements to transform in the x/y/z directions.\n    inembed [in]: Number of elements in the input data in the x/y/z directions.\n    istride [in]: Distance between two successive elements in the input data.\n    idist [in]: Distance between input batches.\n    onembed [in]: Number of elements in the output data in the x/y/z directions.\n    ostride [in]: Distance between two successive elements in the output data.\n    odist [in]: Distance between output batches.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
     ["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftMakePlanMany(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftMakePlanMany(py, &x0, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
 
-fn hipfftMakePlanMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipfftMakePlanMany(py: Python<'_>, plan: &Bound<'_, PyAny>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlanMany");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_rank = rank.0;
     let p_n = rt::typed_ptr_arg(n, None, 4, true)?;
     let a_n = p_n.addr();
@@ -268,11 +268,11 @@ fn hipfftMakePlanMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: 
 rt::function!(F_hipfftMakePlanMany64, C_hipfftMakePlanMany64, c"hipfftMakePlanMany64", "hipfftMakePlanMany64",
     c"hipfftMakePlanMany64(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nArgs:\n    plan\n    rank\n    n\n    inembed\n    istride\n    idist\n    onembed\n    ostride\n    odist\n    type\n    batch\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
     ["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftMakePlanMany64(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftMakePlanMany64(py, &x0, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
 
-fn hipfftMakePlanMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i64>, idist: rt::CInt<i64>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i64>, odist: rt::CInt<i64>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i64>) -> PyResult<PyObject> {
+fn hipfftMakePlanMany64(py: Python<'_>, plan: &Bound<'_, PyAny>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i64>, idist: rt::CInt<i64>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i64>, odist: rt::CInt<i64>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlanMany64");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_rank = rank.0;
     let p_n = rt::typed_ptr_arg(n, None, 8, true)?;
     let a_n = p_n.addr();
@@ -395,11 +395,11 @@ fn hipfftEstimateMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>,
 rt::function!(F_hipfftGetSize1d, C_hipfftGetSize1d, c"hipfftGetSize1d", "hipfftGetSize1d",
     c"hipfftGetSize1d(plan, nx, type, batch)\n--\n\nReturn size of the work area size required for a 1D plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    nx [in]: Number of elements in the x-direction.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
     ["plan", "nx", "type", "batch"],
-    |py, [x0, x1, x2, x3]| hipfftGetSize1d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, &x2, rt::call::extract(x3, "batch")?));
+    |py, [x0, x1, x2, x3]| hipfftGetSize1d(py, &x0, rt::call::extract(x1, "nx")?, &x2, rt::call::extract(x3, "batch")?));
 
-fn hipfftGetSize1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipfftGetSize1d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize1d");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_nx = nx.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_batch = batch.0;
@@ -417,11 +417,11 @@ fn hipfftGetSize1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type: 
 rt::function!(F_hipfftGetSize2d, C_hipfftGetSize2d, c"hipfftGetSize2d", "hipfftGetSize2d",
     c"hipfftGetSize2d(plan, nx, ny, type)\n--\n\nReturn size of the work area size required for a 2D plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    nx [in]: Number of elements in the x-direction.\n    ny [in]: Number of elements in the y-direction.\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
     ["plan", "nx", "ny", "type"],
-    |py, [x0, x1, x2, x3]| hipfftGetSize2d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, &x3));
+    |py, [x0, x1, x2, x3]| hipfftGetSize2d(py, &x0, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, &x3));
 
-fn hipfftGetSize2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftGetSize2d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize2d");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_nx = nx.0;
     let a_ny = ny.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
@@ -439,11 +439,11 @@ fn hipfftGetSize2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::
 rt::function!(F_hipfftGetSize3d, C_hipfftGetSize3d, c"hipfftGetSize3d", "hipfftGetSize3d",
     c"hipfftGetSize3d(plan, nx, ny, nz, type)\n--\n\nReturn size of the work area size required for a 3D plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    nx [in]: Number of elements in the x-direction.\n    ny [in]: Number of elements in the y-direction.\n    nz [in]: Number of elements in the z-direction.\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
     ["plan", "nx", "ny", "nz", "type"],
-    |py, [x0, x1, x2, x3, x4]| hipfftGetSize3d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, rt::call::extract(x3, "nz")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| hipfftGetSize3d(py, &x0, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, rt::call::extract(x3, "nz")?, &x4));
 
-fn hipfftGetSize3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftGetSize3d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize3d");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_nx = nx.0;
     let a_ny = ny.0;
     let a_nz = nz.0;
@@ -462,11 +462,11 @@ fn hipfftGetSize3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::
 rt::function!(F_hipfftGetSizeMany, C_hipfftGetSizeMany, c"hipfftGetSizeMany", "hipfftGetSizeMany",
     c"hipfftGetSizeMany(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nReturn size of the work area size required for a rank-dimensional plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    rank [in]: Dimension of FFT transform (1, 2, or 3).\n    n [in]: Number of elements in the x/y/z directions.\n    inembed\n    istride\n    idist [in]: Distance between input batches.\n    onembed\n    ostride\n    odist [in]: Distance between output batches.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
     ["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftGetSizeMany(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftGetSizeMany(py, &x0, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
 
-fn hipfftGetSizeMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipfftGetSizeMany(py: Python<'_>, plan: &Bound<'_, PyAny>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSizeMany");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_rank = rank.0;
     let p_n = rt::typed_ptr_arg(n, None, 4, true)?;
     let a_n = p_n.addr();
@@ -494,11 +494,11 @@ fn hipfftGetSizeMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &
 rt::function!(F_hipfftGetSizeMany64, C_hipfftGetSizeMany64, c"hipfftGetSizeMany64", "hipfftGetSizeMany64",
     c"hipfftGetSizeMany64(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nArgs:\n    plan\n    rank\n    n\n    inembed\n    istride\n    idist\n    onembed\n    ostride\n    odist\n    type\n    batch\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
     ["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftGetSizeMany64(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftGetSizeMany64(py, &x0, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
 
-fn hipfftGetSizeMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i64>, idist: rt::CInt<i64>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i64>, odist: rt::CInt<i64>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i64>) -> PyResult<PyObject> {
+fn hipfftGetSizeMany64(py: Python<'_>, plan: &Bound<'_, PyAny>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i64>, idist: rt::CInt<i64>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i64>, odist: rt::CInt<i64>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSizeMany64");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_rank = rank.0;
     let p_n = rt::typed_ptr_arg(n, None, 8, true)?;
     let a_n = p_n.addr();
@@ -526,11 +526,11 @@ fn hipfftGetSizeMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n:
 rt::function!(F_hipfftGetSize, C_hipfftGetSize, c"hipfftGetSize", "hipfftGetSize",
     c"hipfftGetSize(plan)\n--\n\nReturn size of the work area size required for a rank-dimensional plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
     ["plan"],
-    |py, [x0]| hipfftGetSize(py, rt::call::extract(x0, "plan")?));
+    |py, [x0]| hipfftGetSize(py, &x0));
 
-fn hipfftGetSize(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
+fn hipfftGetSize(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -545,11 +545,11 @@ fn hipfftGetSize(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_hipfftSetAutoAllocation, C_hipfftSetAutoAllocation, c"hipfftSetAutoAllocation", "hipfftSetAutoAllocation",
     c"hipfftSetAutoAllocation(plan, autoAllocate)\n--\n\nSet the plan's auto-allocation flag.  The plan will allocate its own workarea.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    autoAllocate [in]: 0 to disable auto-allocation, non-zero to enable.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
     ["plan", "autoAllocate"],
-    |py, [x0, x1]| hipfftSetAutoAllocation(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "autoAllocate")?));
+    |py, [x0, x1]| hipfftSetAutoAllocation(py, &x0, rt::call::extract(x1, "autoAllocate")?));
 
-fn hipfftSetAutoAllocation(py: Python<'_>, plan: rt::PtrArg, autoAllocate: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipfftSetAutoAllocation(py: Python<'_>, plan: &Bound<'_, PyAny>, autoAllocate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftSetAutoAllocation");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_autoAllocate = autoAllocate.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -563,11 +563,11 @@ fn hipfftSetAutoAllocation(py: Python<'_>, plan: rt::PtrArg, autoAllocate: rt::C
 rt::function!(F_hipfftSetWorkArea, C_hipfftSetWorkArea, c"hipfftSetWorkArea", "hipfftSetWorkArea",
     c"hipfftSetWorkArea(plan, workArea)\n--\n\nSet the plan's work area.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    workArea [in]: Pointer to the work area (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
     ["plan", "workArea"],
-    |py, [x0, x1]| hipfftSetWorkArea(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "workArea")?));
+    |py, [x0, x1]| hipfftSetWorkArea(py, &x0, rt::call::extract(x1, "workArea")?));
 
-fn hipfftSetWorkArea(py: Python<'_>, plan: rt::PtrArg, workArea: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipfftSetWorkArea(py: Python<'_>, plan: &Bound<'_, PyAny>, workArea: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftSetWorkArea");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let a_workArea = workArea.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -581,11 +581,11 @@ fn hipfftSetWorkArea(py: Python<'_>, plan: rt::PtrArg, workArea: rt::PtrArgMut) 
 rt::function!(F_hipfftExecC2C, C_hipfftExecC2C, c"hipfftExecC2C", "hipfftExecC2C",
     c"hipfftExecC2C(plan, idata, odata, direction)\n--\n\nExecute a (float) complex-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n    direction [in]: Either `HIPFFT_FORWARD` or `HIPFFT_BACKWARD`.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
     ["plan", "idata", "odata", "direction"],
-    |py, [x0, x1, x2, x3]| hipfftExecC2C(py, rt::call::extract(x0, "plan")?, &x1, &x2, rt::call::extract(x3, "direction")?));
+    |py, [x0, x1, x2, x3]| hipfftExecC2C(py, &x0, &x1, &x2, rt::call::extract(x3, "direction")?));
 
-fn hipfftExecC2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>, direction: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipfftExecC2C(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>, direction: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecC2C");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let p_idata = super::hip::TYPES.record_ptr_arg(134, idata, true)?;
     let a_idata = p_idata.addr();
     let p_odata = super::hip::TYPES.record_ptr_arg(134, odata, true)?;
@@ -603,11 +603,11 @@ fn hipfftExecC2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 rt::function!(F_hipfftExecR2C, C_hipfftExecR2C, c"hipfftExecR2C", "hipfftExecR2C",
     c"hipfftExecR2C(plan, idata, odata)\n--\n\nExecute a (float) real-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
     ["plan", "idata", "odata"],
-    |py, [x0, x1, x2]| hipfftExecR2C(py, rt::call::extract(x0, "plan")?, &x1, &x2));
+    |py, [x0, x1, x2]| hipfftExecR2C(py, &x0, &x1, &x2));
 
-fn hipfftExecR2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftExecR2C(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecR2C");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let p_idata = rt::typed_ptr_arg(idata, None, 4, true)?;
     let a_idata = p_idata.addr();
     let p_odata = super::hip::TYPES.record_ptr_arg(134, odata, true)?;
@@ -624,11 +624,11 @@ fn hipfftExecR2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 rt::function!(F_hipfftExecC2R, C_hipfftExecC2R, c"hipfftExecC2R", "hipfftExecC2R",
     c"hipfftExecC2R(plan, idata, odata)\n--\n\nExecute a (float) complex-to-real FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
     ["plan", "idata", "odata"],
-    |py, [x0, x1, x2]| hipfftExecC2R(py, rt::call::extract(x0, "plan")?, &x1, &x2));
+    |py, [x0, x1, x2]| hipfftExecC2R(py, &x0, &x1, &x2));
 
-fn hipfftExecC2R(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftExecC2R(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecC2R");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let p_idata = super::hip::TYPES.record_ptr_arg(134, idata, true)?;
     let a_idata = p_idata.addr();
     let p_odata = rt::typed_ptr_arg(odata, None, 4, true)?;
@@ -645,11 +645,11 @@ fn hipfftExecC2R(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 rt::function!(F_hipfftExecZ2Z, C_hipfftExecZ2Z, c"hipfftExecZ2Z", "hipfftExecZ2Z",
     c"hipfftExecZ2Z(plan, idata, odata, direction)\n--\n\nExecute a (double) complex-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n    direction [in]: Either `HIPFFT_FORWARD` or `HIPFFT_BACKWARD`.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
     ["plan", "idata", "odata", "direction"],
-    |py, [x0, x1, x2, x3]| hipfftExecZ2Z(py, rt::call::extract(x0, "plan")?, &x1, &x2, rt::call::extract(x3, "direction")?));
+    |py, [x0, x1, x2, x3]| hipfftExecZ2Z(py, &x0, &x1, &x2, rt::call::extract(x3, "direction")?));
 
-fn hipfftExecZ2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>, direction: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipfftExecZ2Z(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>, direction: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecZ2Z");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let p_idata = super::hip::TYPES.record_ptr_arg(138, idata, true)?;
     let a_idata = p_idata.addr();
     let p_odata = super::hip::TYPES.record_ptr_arg(138, odata, true)?;
@@ -667,11 +667,11 @@ fn hipfftExecZ2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 rt::function!(F_hipfftExecD2Z, C_hipfftExecD2Z, c"hipfftExecD2Z", "hipfftExecD2Z",
     c"hipfftExecD2Z(plan, idata, odata)\n--\n\nExecute a (double) real-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
     ["plan", "idata", "odata"],
-    |py, [x0, x1, x2]| hipfftExecD2Z(py, rt::call::extract(x0, "plan")?, &x1, &x2));
+    |py, [x0, x1, x2]| hipfftExecD2Z(py, &x0, &x1, &x2));
 
-fn hipfftExecD2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftExecD2Z(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecD2Z");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let p_idata = rt::typed_ptr_arg(idata, None, 8, true)?;
     let a_idata = p_idata.addr();
     let p_odata = super::hip::TYPES.record_ptr_arg(138, odata, true)?;
@@ -688,11 +688,11 @@ fn hipfftExecD2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 rt::function!(F_hipfftExecZ2D, C_hipfftExecZ2D, c"hipfftExecZ2D", "hipfftExecZ2D",
     c"hipfftExecZ2D(plan, idata, odata)\n--\n\nExecute a (double) complex-to-real FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
     ["plan", "idata", "odata"],
-    |py, [x0, x1, x2]| hipfftExecZ2D(py, rt::call::extract(x0, "plan")?, &x1, &x2));
+    |py, [x0, x1, x2]| hipfftExecZ2D(py, &x0, &x1, &x2));
 
-fn hipfftExecZ2D(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftExecZ2D(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecZ2D");
-    let a_plan = plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     let p_idata = super::hip::TYPES.record_ptr_arg(138, idata, true)?;
     let a_idata = p_idata.addr();
     let p_odata = rt::typed_ptr_arg(odata, None, 8, true)?;
@@ -709,12 +709,12 @@ fn hipfftExecZ2D(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 rt::function!(F_hipfftSetStream, C_hipfftSetStream, c"hipfftSetStream", "hipfftSetStream",
     c"hipfftSetStream(plan, stream)\n--\n\nSet HIP stream to execute plan on.\n\nAssociates a HIP stream with a hipFFT plan.  All kernels\nlaunched by this plan are associated with the provided stream.\n\nArgs:\n    plan [in]: The FFT plan.\n    stream [in]: The HIP stream.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
     ["plan", "stream"],
-    |py, [x0, x1]| hipfftSetStream(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipfftSetStream(py, &x0, &x1));
 
-fn hipfftSetStream(py: Python<'_>, plan: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipfftSetStream(py: Python<'_>, plan: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftSetStream");
-    let a_plan = plan.addr();
-    let a_stream = stream.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -731,8 +731,7 @@ rt::function!(F_hipfftDestroy, C_hipfftDestroy, c"hipfftDestroy", "hipfftDestroy
 
 fn hipfftDestroy(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftDestroy");
-    let p_plan = rt::PtrArg::convert(plan, false)?;
-    let a_plan = p_plan.addr();
+    let a_plan = TYPES.handle_arg(3, plan)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -78,11 +78,11 @@ fn hiprtcVersion(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hiprtcAddNameExpression, C_hiprtcAddNameExpression, c"hiprtcAddNameExpression", "hiprtcAddNameExpression",
     c"hiprtcAddNameExpression(prog, name_expression)\n--\n\nAdds the given name exprssion to the runtime compilation program.\n\nIf const char pointer is NULL, it will return #HIPRTC_ERROR_INVALID_INPUT.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    name_expression [in]: const char pointer to the name expression.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
     ["prog", "name_expression"],
-    |py, [x0, x1]| hiprtcAddNameExpression(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "name_expression")?));
+    |py, [x0, x1]| hiprtcAddNameExpression(py, &x0, rt::call::extract(x1, "name_expression")?));
 
-fn hiprtcAddNameExpression(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::CStrArg) -> PyResult<PyObject> {
+fn hiprtcAddNameExpression(py: Python<'_>, prog: &Bound<'_, PyAny>, name_expression: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcAddNameExpression");
-    let a_prog = prog.addr();
+    let a_prog = TYPES.handle_arg(6, prog)?;
     let a_name_expression = name_expression.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -96,13 +96,14 @@ fn hiprtcAddNameExpression(py: Python<'_>, prog: rt::PtrArg, name_expression: rt
 rt::function!(F_hiprtcCompileProgram, C_hiprtcCompileProgram, c"hiprtcCompileProgram", "hiprtcCompileProgram",
     c"hiprtcCompileProgram(prog, numOptions, options)\n--\n\nCompiles the given runtime compilation program.\n\nIf the compiler failed to build the runtime compilation program,\nit will return #HIPRTC_ERROR_COMPILATION.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    numOptions [in]: number of compiler options.\n    options [in]: compiler options as const array of strins.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
     ["prog", "numOptions", "options"],
-    |py, [x0, x1, x2]| hiprtcCompileProgram(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "numOptions")?, rt::call::extract(x2, "options")?));
+    |py, [x0, x1, x2]| hiprtcCompileProgram(py, &x0, rt::call::extract(x1, "numOptions")?, rt::call::extract(x2, "options")?));
 
-fn hiprtcCompileProgram(py: Python<'_>, prog: rt::PtrArg, numOptions: rt::CInt<i32>, options: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn hiprtcCompileProgram(py: Python<'_>, prog: &Bound<'_, PyAny>, numOptions: rt::CInt<i32>, options: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcCompileProgram");
-    let a_prog = prog.addr();
+    let a_prog = TYPES.handle_arg(6, prog)?;
     let a_numOptions = numOptions.0;
     let a_options = options.addr();
+    rt::check_count(a_numOptions as i128, "numOptions", options.item_count(), "options")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -129,6 +130,8 @@ fn hiprtcCreateProgram(py: Python<'_>, src: rt::CStrArg, name: rt::CStrArg, numH
     let a_numHeaders = numHeaders.0;
     let a_headers = headers.addr();
     let a_includeNames = includeNames.addr();
+    rt::check_count(a_numHeaders as i128, "numHeaders", headers.item_count(), "headers")?;
+    rt::check_count(a_numHeaders as i128, "numHeaders", includeNames.item_count(), "includeNames")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -162,11 +165,11 @@ fn hiprtcDestroyProgram(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyO
 rt::function!(F_hiprtcGetLoweredName, C_hiprtcGetLoweredName, c"hiprtcGetLoweredName", "hiprtcGetLoweredName",
     c"hiprtcGetLoweredName(prog, name_expression)\n--\n\nGets the lowered (mangled) name from an instance of hiprtcProgram with the given input parameters,\nand sets the output lowered_name with it.\n\nIf any invalide nullptr input parameters, it will return #HIPRTC_ERROR_INVALID_INPUT\n\nIf name_expression is not found, it will return #HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID\n\nIf failed to get lowered_name from the program, it will return #HIPRTC_ERROR_COMPILATION.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    name_expression [in]: const char pointer to the name expression.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    lowered_name: bytes\n    #HIPRTC_SUCCESS",
     ["prog", "name_expression"],
-    |py, [x0, x1]| hiprtcGetLoweredName(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "name_expression")?));
+    |py, [x0, x1]| hiprtcGetLoweredName(py, &x0, rt::call::extract(x1, "name_expression")?));
 
-fn hiprtcGetLoweredName(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::CStrArg) -> PyResult<PyObject> {
+fn hiprtcGetLoweredName(py: Python<'_>, prog: &Bound<'_, PyAny>, name_expression: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetLoweredName");
-    let a_prog = prog.addr();
+    let a_prog = TYPES.handle_arg(6, prog)?;
     let a_name_expression = name_expression.addr();
     let mut o_lowered_name: usize = Default::default();
     let a_lowered_name = &mut o_lowered_name as *mut usize as usize;
@@ -182,12 +185,13 @@ fn hiprtcGetLoweredName(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::C
 rt::function!(F_hiprtcGetProgramLog, C_hiprtcGetProgramLog, c"hiprtcGetProgramLog", "hiprtcGetProgramLog",
     c"hiprtcGetProgramLog(prog, log)\n--\n\nGets the log generated by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    log [out]: memory pointer to the generated log.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
     ["prog", "log"],
-    |py, [x0, x1]| hiprtcGetProgramLog(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "log")?));
+    |py, [x0, x1]| hiprtcGetProgramLog(py, &x0, rt::call::extract(x1, "log")?));
 
-fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hiprtcGetProgramLog(py: Python<'_>, prog: &Bound<'_, PyAny>, log: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLog");
-    let a_prog = prog.addr();
+    let a_prog = TYPES.handle_arg(6, prog)?;
     let a_log = log.addr();
+    let n_log = if a_log == 0 { None } else { log.buffer_len() }; if n_log.is_some() { rt::check_size(n_log, { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLogSize"); let __q: unsafe extern "C" fn(usize, usize) -> u32 = unsafe { std::mem::transmute(SIZE.get(py)?) }; let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; (__s as i64 == 0).then_some(__n) }, "log", "hiprtcGetProgramLogSize()")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -200,11 +204,11 @@ fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArgMut) -> 
 rt::function!(F_hiprtcGetProgramLogSize, C_hiprtcGetProgramLogSize, c"hiprtcGetProgramLogSize", "hiprtcGetProgramLogSize",
     c"hiprtcGetProgramLogSize(prog)\n--\n\nGets the size of log generated by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    logSizeRet: int\n    #HIPRTC_SUCCESS",
     ["prog"],
-    |py, [x0]| hiprtcGetProgramLogSize(py, rt::call::extract(x0, "prog")?));
+    |py, [x0]| hiprtcGetProgramLogSize(py, &x0));
 
-fn hiprtcGetProgramLogSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcGetProgramLogSize(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLogSize");
-    let a_prog = prog.addr();
+    let a_prog = TYPES.handle_arg(6, prog)?;
     let mut o_logSizeRet: u64 = Default::default();
     let a_logSizeRet = &mut o_logSizeRet as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -219,12 +223,13 @@ fn hiprtcGetProgramLogSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_hiprtcGetCode, C_hiprtcGetCode, c"hiprtcGetCode", "hiprtcGetCode",
     c"hiprtcGetCode(prog, code)\n--\n\nGets the pointer of compilation binary by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    code [out]: char pointer to binary.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
     ["prog", "code"],
-    |py, [x0, x1]| hiprtcGetCode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "code")?));
+    |py, [x0, x1]| hiprtcGetCode(py, &x0, rt::call::extract(x1, "code")?));
 
-fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hiprtcGetCode(py: Python<'_>, prog: &Bound<'_, PyAny>, code: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCode");
-    let a_prog = prog.addr();
+    let a_prog = TYPES.handle_arg(6, prog)?;
     let a_code = code.addr();
+    let n_code = if a_code == 0 { None } else { code.buffer_len() }; if n_code.is_some() { rt::check_size(n_code, { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCodeSize"); let __q: unsafe extern "C" fn(usize, usize) -> u32 = unsafe { std::mem::transmute(SIZE.get(py)?) }; let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; (__s as i64 == 0).then_some(__n) }, "code", "hiprtcGetCodeSize()")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -237,11 +242,11 @@ fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArgMut) -> PyRes
 rt::function!(F_hiprtcGetCodeSize, C_hiprtcGetCodeSize, c"hiprtcGetCodeSize", "hiprtcGetCodeSize",
     c"hiprtcGetCodeSize(prog)\n--\n\nGets the size of compilation binary by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    codeSizeRet: int\n    #HIPRTC_SUCCESS",
     ["prog"],
-    |py, [x0]| hiprtcGetCodeSize(py, rt::call::extract(x0, "prog")?));
+    |py, [x0]| hiprtcGetCodeSize(py, &x0));
 
-fn hiprtcGetCodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcGetCodeSize(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCodeSize");
-    let a_prog = prog.addr();
+    let a_prog = TYPES.handle_arg(6, prog)?;
     let mut o_codeSizeRet: u64 = Default::default();
     let a_codeSizeRet = &mut o_codeSizeRet as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -256,12 +261,13 @@ fn hiprtcGetCodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_hiprtcGetBitcode, C_hiprtcGetBitcode, c"hiprtcGetBitcode", "hiprtcGetBitcode",
     c"hiprtcGetBitcode(prog, bitcode)\n--\n\nGets the pointer of compiled bitcode by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    bitcode [out]: char pointer to bitcode.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    HIPRTC_SUCCESS",
     ["prog", "bitcode"],
-    |py, [x0, x1]| hiprtcGetBitcode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "bitcode")?));
+    |py, [x0, x1]| hiprtcGetBitcode(py, &x0, rt::call::extract(x1, "bitcode")?));
 
-fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hiprtcGetBitcode(py: Python<'_>, prog: &Bound<'_, PyAny>, bitcode: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcode");
-    let a_prog = prog.addr();
+    let a_prog = TYPES.handle_arg(6, prog)?;
     let a_bitcode = bitcode.addr();
+    let n_bitcode = if a_bitcode == 0 { None } else { bitcode.buffer_len() }; if n_bitcode.is_some() { rt::check_size(n_bitcode, { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcodeSize"); let __q: unsafe extern "C" fn(usize, usize) -> u32 = unsafe { std::mem::transmute(SIZE.get(py)?) }; let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; (__s as i64 == 0).then_some(__n) }, "bitcode", "hiprtcGetBitcodeSize()")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -274,11 +280,11 @@ fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArgMut) ->
 rt::function!(F_hiprtcGetBitcodeSize, C_hiprtcGetBitcodeSize, c"hiprtcGetBitcodeSize", "hiprtcGetBitcodeSize",
     c"hiprtcGetBitcodeSize(prog)\n--\n\nGets the size of compiled bitcode by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    bitcode_size: int\n    #HIPRTC_SUCCESS",
     ["prog"],
-    |py, [x0]| hiprtcGetBitcodeSize(py, rt::call::extract(x0, "prog")?));
+    |py, [x0]| hiprtcGetBitcodeSize(py, &x0));
 
-fn hiprtcGetBitcodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcGetBitcodeSize(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcodeSize");
-    let a_prog = prog.addr();
+    let a_prog = TYPES.handle_arg(6, prog)?;
     let mut o_bitcode_size: u64 = Default::default();
     let a_bitcode_size = &mut o_bitcode_size as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -315,11 +321,11 @@ fn hiprtcLinkCreate(py: Python<'_>, num_options: rt::CInt<u32>, option_ptr: &Bou
 rt::function!(F_hiprtcLinkAddFile, C_hiprtcLinkAddFile, c"hiprtcLinkAddFile", "hiprtcLinkAddFile",
     c"hiprtcLinkAddFile(hip_link_state, input_type, file_path, num_options, options_ptr, option_values)\n--\n\nAdds a file with bit code to be linked with options\n\nIf input values are invalid, it will\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: hiprtc link state\n    input_type [in]: Type of the input data or bitcode\n    file_path [in]: Path to the input file where bitcode is present\n    num_options [in]: Size of the options\n    options_ptr [in]: Array of options applied to this input\n    option_values [in]: Array of option values cast to void*\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS\n    #HIPRTC_ERROR_INVALID_INPUT",
     ["hip_link_state", "input_type", "file_path", "num_options", "options_ptr", "option_values"],
-    |py, [x0, x1, x2, x3, x4, x5]| hiprtcLinkAddFile(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "file_path")?, rt::call::extract(x3, "num_options")?, &x4, rt::call::extract(x5, "option_values")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hiprtcLinkAddFile(py, &x0, &x1, rt::call::extract(x2, "file_path")?, rt::call::extract(x3, "num_options")?, &x4, rt::call::extract(x5, "option_values")?));
 
-fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, file_path: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: &Bound<'_, PyAny>, input_type: &Bound<'_, PyAny>, file_path: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddFile");
-    let a_hip_link_state = hip_link_state.addr();
+    let a_hip_link_state = TYPES.handle_arg(5, hip_link_state)?;
     let a_input_type = rt::narrow::<u32>(TYPES.enum_arg(1, input_type)?)?;
     let a_file_path = file_path.addr();
     let a_num_options = num_options.0;
@@ -341,11 +347,11 @@ fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
 rt::function!(F_hiprtcLinkAddData, C_hiprtcLinkAddData, c"hiprtcLinkAddData", "hiprtcLinkAddData",
     c"hiprtcLinkAddData(hip_link_state, input_type, image, image_size, name, num_options, options_ptr, option_values)\n--\n\nCompletes the linking of the given program.\n\nIf adding the file fails, it will\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: hiprtc link state\n    input_type [in]: Type of the input data or bitcode\n    image [in]: Input data which is null terminated\n    image_size [in]: Size of the input data\n    name [in]: Optional name for this input\n    num_options [in]: Size of the options\n    options_ptr [in]: Array of options applied to this input\n    option_values [in]: Array of option values cast to void*\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS, #HIPRTC_ERROR_INVALID_INPUT\n    #HIPRTC_ERROR_PROGRAM_CREATION_FAILURE",
     ["hip_link_state", "input_type", "image", "image_size", "name", "num_options", "options_ptr", "option_values"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hiprtcLinkAddData(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "image")?, rt::call::extract(x3, "image_size")?, rt::call::extract(x4, "name")?, rt::call::extract(x5, "num_options")?, &x6, rt::call::extract(x7, "option_values")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hiprtcLinkAddData(py, &x0, &x1, rt::call::extract(x2, "image")?, rt::call::extract(x3, "image_size")?, rt::call::extract(x4, "name")?, rt::call::extract(x5, "num_options")?, &x6, rt::call::extract(x7, "option_values")?));
 
-fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, image: rt::PtrArgMut, image_size: rt::CInt<u64>, name: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: &Bound<'_, PyAny>, input_type: &Bound<'_, PyAny>, image: rt::PtrArgMut, image_size: rt::CInt<u64>, name: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddData");
-    let a_hip_link_state = hip_link_state.addr();
+    let a_hip_link_state = TYPES.handle_arg(5, hip_link_state)?;
     let a_input_type = rt::narrow::<u32>(TYPES.enum_arg(1, input_type)?)?;
     let a_image = image.addr();
     let a_image_size = image_size.0;
@@ -369,11 +375,11 @@ fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
 rt::function!(F_hiprtcLinkComplete, C_hiprtcLinkComplete, c"hiprtcLinkComplete", "hiprtcLinkComplete",
     c"hiprtcLinkComplete(hip_link_state)\n--\n\nCompletes the linking of the given program.\n\nIf adding the data fails, it will\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: hiprtc link state\n\nReturns: a tuple of 3 item(s):\n    hiprtcResult\n    bin_out: Pointer\n    size_out: int\n    #HIPRTC_SUCCESS\n    #HIPRTC_ERROR_LINKING",
     ["hip_link_state"],
-    |py, [x0]| hiprtcLinkComplete(py, rt::call::extract(x0, "hip_link_state")?));
+    |py, [x0]| hiprtcLinkComplete(py, &x0));
 
-fn hiprtcLinkComplete(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcLinkComplete(py: Python<'_>, hip_link_state: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkComplete");
-    let a_hip_link_state = hip_link_state.addr();
+    let a_hip_link_state = TYPES.handle_arg(5, hip_link_state)?;
     let mut o_bin_out: usize = Default::default();
     let a_bin_out = &mut o_bin_out as *mut usize as usize;
     let mut o_size_out: u64 = Default::default();
@@ -397,8 +403,7 @@ rt::function!(F_hiprtcLinkDestroy, C_hiprtcLinkDestroy, c"hiprtcLinkDestroy", "h
 
 fn hiprtcLinkDestroy(py: Python<'_>, hip_link_state: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkDestroy");
-    let p_hip_link_state = rt::PtrArg::convert(hip_link_state, false)?;
-    let a_hip_link_state = p_hip_link_state.addr();
+    let a_hip_link_state = TYPES.handle_arg(5, hip_link_state)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

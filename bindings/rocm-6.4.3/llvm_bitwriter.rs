@@ -34,11 +34,11 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.bitwrite
 rt::function!(F_LLVMWriteBitcodeToFile, C_LLVMWriteBitcodeToFile, c"LLVMWriteBitcodeToFile", "LLVMWriteBitcodeToFile",
     c"LLVMWriteBitcodeToFile(M, Path)\n--\n\nWrites a module to the specified path. Returns 0 on success.\n\nArgs:\n    M\n    Path\n\nReturns: a tuple of 1 item(s):\n    int",
     ["M", "Path"],
-    |py, [x0, x1]| LLVMWriteBitcodeToFile(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Path")?));
+    |py, [x0, x1]| LLVMWriteBitcodeToFile(py, &x0, rt::call::extract(x1, "Path")?));
 
-fn LLVMWriteBitcodeToFile(py: Python<'_>, M: rt::PtrArg, Path: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMWriteBitcodeToFile(py: Python<'_>, M: &Bound<'_, PyAny>, Path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFile");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Path = Path.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -52,11 +52,11 @@ fn LLVMWriteBitcodeToFile(py: Python<'_>, M: rt::PtrArg, Path: rt::CStrArg) -> P
 rt::function!(F_LLVMWriteBitcodeToFD, C_LLVMWriteBitcodeToFD, c"LLVMWriteBitcodeToFD", "LLVMWriteBitcodeToFD",
     c"LLVMWriteBitcodeToFD(M, FD, ShouldClose, Unbuffered)\n--\n\nWrites a module to an open file descriptor. Returns 0 on success.\n\nArgs:\n    M\n    FD\n    ShouldClose\n    Unbuffered\n\nReturns: a tuple of 1 item(s):\n    int",
     ["M", "FD", "ShouldClose", "Unbuffered"],
-    |py, [x0, x1, x2, x3]| LLVMWriteBitcodeToFD(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "FD")?, rt::call::extract(x2, "ShouldClose")?, rt::call::extract(x3, "Unbuffered")?));
+    |py, [x0, x1, x2, x3]| LLVMWriteBitcodeToFD(py, &x0, rt::call::extract(x1, "FD")?, rt::call::extract(x2, "ShouldClose")?, rt::call::extract(x3, "Unbuffered")?));
 
-fn LLVMWriteBitcodeToFD(py: Python<'_>, M: rt::PtrArg, FD: rt::CInt<i32>, ShouldClose: rt::CInt<i32>, Unbuffered: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMWriteBitcodeToFD(py: Python<'_>, M: &Bound<'_, PyAny>, FD: rt::CInt<i32>, ShouldClose: rt::CInt<i32>, Unbuffered: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFD");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_FD = FD.0;
     let a_ShouldClose = ShouldClose.0;
     let a_Unbuffered = Unbuffered.0;
@@ -72,11 +72,11 @@ fn LLVMWriteBitcodeToFD(py: Python<'_>, M: rt::PtrArg, FD: rt::CInt<i32>, Should
 rt::function!(F_LLVMWriteBitcodeToFileHandle, C_LLVMWriteBitcodeToFileHandle, c"LLVMWriteBitcodeToFileHandle", "LLVMWriteBitcodeToFileHandle",
     c"LLVMWriteBitcodeToFileHandle(M, Handle)\n--\n\nDeprecated for LLVMWriteBitcodeToFD. Writes a module to an open file\ndescriptor. Returns 0 on success. Closes the Handle.\n\nArgs:\n    M\n    Handle\n\nReturns: a tuple of 1 item(s):\n    int",
     ["M", "Handle"],
-    |py, [x0, x1]| LLVMWriteBitcodeToFileHandle(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Handle")?));
+    |py, [x0, x1]| LLVMWriteBitcodeToFileHandle(py, &x0, rt::call::extract(x1, "Handle")?));
 
-fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: rt::PtrArg, Handle: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: &Bound<'_, PyAny>, Handle: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFileHandle");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Handle = Handle.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -90,11 +90,11 @@ fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: rt::PtrArg, Handle: rt::CInt<
 rt::function!(F_LLVMWriteBitcodeToMemoryBuffer, C_LLVMWriteBitcodeToMemoryBuffer, c"LLVMWriteBitcodeToMemoryBuffer", "LLVMWriteBitcodeToMemoryBuffer",
     c"LLVMWriteBitcodeToMemoryBuffer(M)\n--\n\nWrites a module to a new memory buffer and returns it.\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMemoryBuffer",
     ["M"],
-    |py, [x0]| LLVMWriteBitcodeToMemoryBuffer(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMWriteBitcodeToMemoryBuffer(py, &x0));
 
-fn LLVMWriteBitcodeToMemoryBuffer(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMWriteBitcodeToMemoryBuffer(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToMemoryBuffer");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

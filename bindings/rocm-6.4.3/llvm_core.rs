@@ -161,12 +161,12 @@ fn LLVMGetGlobalContext(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMContextSetDiagnosticHandler, C_LLVMContextSetDiagnosticHandler, c"LLVMContextSetDiagnosticHandler", "LLVMContextSetDiagnosticHandler",
     c"LLVMContextSetDiagnosticHandler(C, Handler, DiagnosticContext)\n--\n\nSet the diagnostic handler for this context.\n\nArgs:\n    C\n    Handler\n    DiagnosticContext",
     ["C", "Handler", "DiagnosticContext"],
-    |py, [x0, x1, x2]| LLVMContextSetDiagnosticHandler(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Handler")?, rt::call::extract(x2, "DiagnosticContext")?));
+    |py, [x0, x1, x2]| LLVMContextSetDiagnosticHandler(py, &x0, &x1, rt::call::extract(x2, "DiagnosticContext")?));
 
-fn LLVMContextSetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg, Handler: rt::PtrArg, DiagnosticContext: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMContextSetDiagnosticHandler(py: Python<'_>, C: &Bound<'_, PyAny>, Handler: &Bound<'_, PyAny>, DiagnosticContext: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetDiagnosticHandler");
-    let a_C = C.addr();
-    let a_Handler = Handler.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
+    let a_Handler = TYPES.handle_arg(18, Handler)?;
     let a_DiagnosticContext = DiagnosticContext.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -180,11 +180,11 @@ fn LLVMContextSetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg, Handler: rt::P
 rt::function!(F_LLVMContextGetDiagnosticHandler, C_LLVMContextGetDiagnosticHandler, c"LLVMContextGetDiagnosticHandler", "LLVMContextGetDiagnosticHandler",
     c"LLVMContextGetDiagnosticHandler(C)\n--\n\nGet the diagnostic handler of this context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMDiagnosticHandler",
     ["C"],
-    |py, [x0]| LLVMContextGetDiagnosticHandler(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMContextGetDiagnosticHandler(py, &x0));
 
-fn LLVMContextGetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMContextGetDiagnosticHandler(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextGetDiagnosticHandler");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -197,11 +197,11 @@ fn LLVMContextGetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMContextGetDiagnosticContext, C_LLVMContextGetDiagnosticContext, c"LLVMContextGetDiagnosticContext", "LLVMContextGetDiagnosticContext",
     c"LLVMContextGetDiagnosticContext(C)\n--\n\nGet the diagnostic context of this context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["C"],
-    |py, [x0]| LLVMContextGetDiagnosticContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMContextGetDiagnosticContext(py, &x0));
 
-fn LLVMContextGetDiagnosticContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMContextGetDiagnosticContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextGetDiagnosticContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -214,12 +214,12 @@ fn LLVMContextGetDiagnosticContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMContextSetYieldCallback, C_LLVMContextSetYieldCallback, c"LLVMContextSetYieldCallback", "LLVMContextSetYieldCallback",
     c"LLVMContextSetYieldCallback(C, Callback, OpaqueHandle)\n--\n\nSet the yield callback function for this context.\n\nSee: LLVMContext::setYieldCallback()\n\nArgs:\n    C\n    Callback\n    OpaqueHandle",
     ["C", "Callback", "OpaqueHandle"],
-    |py, [x0, x1, x2]| LLVMContextSetYieldCallback(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Callback")?, rt::call::extract(x2, "OpaqueHandle")?));
+    |py, [x0, x1, x2]| LLVMContextSetYieldCallback(py, &x0, &x1, rt::call::extract(x2, "OpaqueHandle")?));
 
-fn LLVMContextSetYieldCallback(py: Python<'_>, C: rt::PtrArg, Callback: rt::PtrArg, OpaqueHandle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMContextSetYieldCallback(py: Python<'_>, C: &Bound<'_, PyAny>, Callback: &Bound<'_, PyAny>, OpaqueHandle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetYieldCallback");
-    let a_C = C.addr();
-    let a_Callback = Callback.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
+    let a_Callback = TYPES.handle_arg(19, Callback)?;
     let a_OpaqueHandle = OpaqueHandle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -233,11 +233,11 @@ fn LLVMContextSetYieldCallback(py: Python<'_>, C: rt::PtrArg, Callback: rt::PtrA
 rt::function!(F_LLVMContextShouldDiscardValueNames, C_LLVMContextShouldDiscardValueNames, c"LLVMContextShouldDiscardValueNames", "LLVMContextShouldDiscardValueNames",
     c"LLVMContextShouldDiscardValueNames(C)\n--\n\nRetrieve whether the given context is set to discard all value names.\n\nSee: LLVMContext::shouldDiscardValueNames()\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    int",
     ["C"],
-    |py, [x0]| LLVMContextShouldDiscardValueNames(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMContextShouldDiscardValueNames(py, &x0));
 
-fn LLVMContextShouldDiscardValueNames(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMContextShouldDiscardValueNames(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextShouldDiscardValueNames");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -250,11 +250,11 @@ fn LLVMContextShouldDiscardValueNames(py: Python<'_>, C: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMContextSetDiscardValueNames, C_LLVMContextSetDiscardValueNames, c"LLVMContextSetDiscardValueNames", "LLVMContextSetDiscardValueNames",
     c"LLVMContextSetDiscardValueNames(C, Discard)\n--\n\nSet whether the given context discards all value names.\n\nIf true, only the names of GlobalValue objects will be available in the IR.\nThis can be used to save memory and runtime, especially in release mode.\n\nSee: LLVMContext::setDiscardValueNames()\n\nArgs:\n    C\n    Discard",
     ["C", "Discard"],
-    |py, [x0, x1]| LLVMContextSetDiscardValueNames(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Discard")?));
+    |py, [x0, x1]| LLVMContextSetDiscardValueNames(py, &x0, rt::call::extract(x1, "Discard")?));
 
-fn LLVMContextSetDiscardValueNames(py: Python<'_>, C: rt::PtrArg, Discard: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMContextSetDiscardValueNames(py: Python<'_>, C: &Bound<'_, PyAny>, Discard: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetDiscardValueNames");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Discard = Discard.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -272,8 +272,7 @@ rt::function!(F_LLVMContextDispose, C_LLVMContextDispose, c"LLVMContextDispose",
 
 fn LLVMContextDispose(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextDispose");
-    let p_C = rt::PtrArg::convert(C, false)?;
-    let a_C = p_C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -287,11 +286,11 @@ fn LLVMContextDispose(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject
 rt::function!(F_LLVMGetDiagInfoDescription, C_LLVMGetDiagInfoDescription, c"LLVMGetDiagInfoDescription", "LLVMGetDiagInfoDescription",
     c"LLVMGetDiagInfoDescription(DI)\n--\n\nReturn a string representation of the DiagnosticInfo. Use\nLLVMDisposeMessage to free the string.\n\nSee: DiagnosticInfo::print()\n\nArgs:\n    DI\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["DI"],
-    |py, [x0]| LLVMGetDiagInfoDescription(py, rt::call::extract(x0, "DI")?));
+    |py, [x0]| LLVMGetDiagInfoDescription(py, &x0));
 
-fn LLVMGetDiagInfoDescription(py: Python<'_>, DI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetDiagInfoDescription(py: Python<'_>, DI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDiagInfoDescription");
-    let a_DI = DI.addr();
+    let a_DI = super::llvm_types::TYPES.handle_arg(15, DI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -304,11 +303,11 @@ fn LLVMGetDiagInfoDescription(py: Python<'_>, DI: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMGetDiagInfoSeverity, C_LLVMGetDiagInfoSeverity, c"LLVMGetDiagInfoSeverity", "LLVMGetDiagInfoSeverity",
     c"LLVMGetDiagInfoSeverity(DI)\n--\n\nReturn an enum LLVMDiagnosticSeverity.\n\nSee: DiagnosticInfo::getSeverity()\n\nArgs:\n    DI\n\nReturns: a tuple of 1 item(s):\n    LLVMDiagnosticSeverity",
     ["DI"],
-    |py, [x0]| LLVMGetDiagInfoSeverity(py, rt::call::extract(x0, "DI")?));
+    |py, [x0]| LLVMGetDiagInfoSeverity(py, &x0));
 
-fn LLVMGetDiagInfoSeverity(py: Python<'_>, DI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetDiagInfoSeverity(py: Python<'_>, DI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDiagInfoSeverity");
-    let a_DI = DI.addr();
+    let a_DI = super::llvm_types::TYPES.handle_arg(15, DI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -321,11 +320,11 @@ fn LLVMGetDiagInfoSeverity(py: Python<'_>, DI: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetMDKindIDInContext, C_LLVMGetMDKindIDInContext, c"LLVMGetMDKindIDInContext", "LLVMGetMDKindIDInContext",
     c"LLVMGetMDKindIDInContext(C, Name, SLen)\n--\n\nArgs:\n    C\n    Name\n    SLen\n\nReturns: a tuple of 1 item(s):\n    int",
     ["C", "Name", "SLen"],
-    |py, [x0, x1, x2]| LLVMGetMDKindIDInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "SLen")?));
+    |py, [x0, x1, x2]| LLVMGetMDKindIDInContext(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMGetMDKindIDInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetMDKindIDInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDKindIDInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Name = Name.addr();
     let a_SLen = SLen.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -392,11 +391,11 @@ fn LLVMGetLastEnumAttributeKind(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMCreateEnumAttribute, C_LLVMCreateEnumAttribute, c"LLVMCreateEnumAttribute", "LLVMCreateEnumAttribute",
     c"LLVMCreateEnumAttribute(C, KindID, Val)\n--\n\nCreate an enum attribute.\n\nArgs:\n    C\n    KindID\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
     ["C", "KindID", "Val"],
-    |py, [x0, x1, x2]| LLVMCreateEnumAttribute(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "KindID")?, rt::call::extract(x2, "Val")?));
+    |py, [x0, x1, x2]| LLVMCreateEnumAttribute(py, &x0, rt::call::extract(x1, "KindID")?, rt::call::extract(x2, "Val")?));
 
-fn LLVMCreateEnumAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>, Val: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMCreateEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, Val: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateEnumAttribute");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_KindID = KindID.0;
     let a_Val = Val.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -406,16 +405,16 @@ fn LLVMCreateEnumAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_KindID, a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 14, __r, None)?, C))
 }
 rt::function!(F_LLVMGetEnumAttributeKind, C_LLVMGetEnumAttributeKind, c"LLVMGetEnumAttributeKind", "LLVMGetEnumAttributeKind",
     c"LLVMGetEnumAttributeKind(A)\n--\n\nGet the unique id corresponding to the enum attribute\npassed as argument.\n\nArgs:\n    A\n\nReturns: a tuple of 1 item(s):\n    int",
     ["A"],
-    |py, [x0]| LLVMGetEnumAttributeKind(py, rt::call::extract(x0, "A")?));
+    |py, [x0]| LLVMGetEnumAttributeKind(py, &x0));
 
-fn LLVMGetEnumAttributeKind(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetEnumAttributeKind(py: Python<'_>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeKind");
-    let a_A = A.addr();
+    let a_A = super::llvm_types::TYPES.handle_arg(14, A)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -428,11 +427,11 @@ fn LLVMGetEnumAttributeKind(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetEnumAttributeValue, C_LLVMGetEnumAttributeValue, c"LLVMGetEnumAttributeValue", "LLVMGetEnumAttributeValue",
     c"LLVMGetEnumAttributeValue(A)\n--\n\nGet the enum attribute's value. 0 is returned if none exists.\n\nArgs:\n    A\n\nReturns: a tuple of 1 item(s):\n    int",
     ["A"],
-    |py, [x0]| LLVMGetEnumAttributeValue(py, rt::call::extract(x0, "A")?));
+    |py, [x0]| LLVMGetEnumAttributeValue(py, &x0));
 
-fn LLVMGetEnumAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetEnumAttributeValue(py: Python<'_>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeValue");
-    let a_A = A.addr();
+    let a_A = super::llvm_types::TYPES.handle_arg(14, A)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -445,13 +444,13 @@ fn LLVMGetEnumAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMCreateTypeAttribute, C_LLVMCreateTypeAttribute, c"LLVMCreateTypeAttribute", "LLVMCreateTypeAttribute",
     c"LLVMCreateTypeAttribute(C, KindID, type_ref)\n--\n\nCreate a type attribute\n\nArgs:\n    C\n    KindID\n    type_ref\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
     ["C", "KindID", "type_ref"],
-    |py, [x0, x1, x2]| LLVMCreateTypeAttribute(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "KindID")?, rt::call::extract(x2, "type_ref")?));
+    |py, [x0, x1, x2]| LLVMCreateTypeAttribute(py, &x0, rt::call::extract(x1, "KindID")?, &x2));
 
-fn LLVMCreateTypeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>, type_ref: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateTypeAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, type_ref: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTypeAttribute");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_KindID = KindID.0;
-    let a_type_ref = type_ref.addr();
+    let a_type_ref = super::llvm_types::TYPES.handle_arg(3, type_ref)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -459,16 +458,16 @@ fn LLVMCreateTypeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_KindID, a_type_ref) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 14, __r, None)?, C))
 }
 rt::function!(F_LLVMGetTypeAttributeValue, C_LLVMGetTypeAttributeValue, c"LLVMGetTypeAttributeValue", "LLVMGetTypeAttributeValue",
     c"LLVMGetTypeAttributeValue(A)\n--\n\nGet the type attribute's value.\n\nArgs:\n    A\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["A"],
-    |py, [x0]| LLVMGetTypeAttributeValue(py, rt::call::extract(x0, "A")?));
+    |py, [x0]| LLVMGetTypeAttributeValue(py, &x0));
 
-fn LLVMGetTypeAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTypeAttributeValue(py: Python<'_>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTypeAttributeValue");
-    let a_A = A.addr();
+    let a_A = super::llvm_types::TYPES.handle_arg(14, A)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -481,11 +480,11 @@ fn LLVMGetTypeAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMCreateConstantRangeAttribute, C_LLVMCreateConstantRangeAttribute, c"LLVMCreateConstantRangeAttribute", "LLVMCreateConstantRangeAttribute",
     c"LLVMCreateConstantRangeAttribute(C, KindID, NumBits, LowerWords, UpperWords)\n--\n\nCreate a ConstantRange attribute.\n\nLowerWords and UpperWords need to be NumBits divided by 64 rounded up\nelements long.\n\nArgs:\n    C\n    KindID\n    NumBits\n    LowerWords\n    UpperWords\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
     ["C", "KindID", "NumBits", "LowerWords", "UpperWords"],
-    |py, [x0, x1, x2, x3, x4]| LLVMCreateConstantRangeAttribute(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "KindID")?, rt::call::extract(x2, "NumBits")?, &x3, &x4));
+    |py, [x0, x1, x2, x3, x4]| LLVMCreateConstantRangeAttribute(py, &x0, rt::call::extract(x1, "KindID")?, rt::call::extract(x2, "NumBits")?, &x3, &x4));
 
-fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>, NumBits: rt::CInt<u32>, LowerWords: &Bound<'_, PyAny>, UpperWords: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, NumBits: rt::CInt<u32>, LowerWords: &Bound<'_, PyAny>, UpperWords: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateConstantRangeAttribute");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_KindID = KindID.0;
     let a_NumBits = NumBits.0;
     let p_LowerWords = rt::typed_ptr_arg(LowerWords, None, 8, false)?;
@@ -504,11 +503,11 @@ fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::C
 rt::function!(F_LLVMCreateStringAttribute, C_LLVMCreateStringAttribute, c"LLVMCreateStringAttribute", "LLVMCreateStringAttribute",
     c"LLVMCreateStringAttribute(C, K, KLength, V, VLength)\n--\n\nCreate a string attribute.\n\nArgs:\n    C\n    K\n    KLength\n    V\n    VLength\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
     ["C", "K", "KLength", "V", "VLength"],
-    |py, [x0, x1, x2, x3, x4]| LLVMCreateStringAttribute(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "K")?, rt::call::extract(x2, "KLength")?, rt::call::extract(x3, "V")?, rt::call::extract(x4, "VLength")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMCreateStringAttribute(py, &x0, rt::call::extract(x1, "K")?, rt::call::extract(x2, "KLength")?, rt::call::extract(x3, "V")?, rt::call::extract(x4, "VLength")?));
 
-fn LLVMCreateStringAttribute(py: Python<'_>, C: rt::PtrArg, K: rt::CStrArg, KLength: rt::CInt<u32>, V: rt::CStrArg, VLength: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMCreateStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, K: rt::CStrArg, KLength: rt::CInt<u32>, V: rt::CStrArg, VLength: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateStringAttribute");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_K = K.addr();
     let a_KLength = KLength.0;
     let a_V = V.addr();
@@ -520,16 +519,16 @@ fn LLVMCreateStringAttribute(py: Python<'_>, C: rt::PtrArg, K: rt::CStrArg, KLen
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_K, a_KLength, a_V, a_VLength) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 14, __r, None)?, C))
 }
 rt::function!(F_LLVMGetStringAttributeKind, C_LLVMGetStringAttributeKind, c"LLVMGetStringAttributeKind", "LLVMGetStringAttributeKind",
     c"LLVMGetStringAttributeKind(A, Length)\n--\n\nGet the string attribute's kind.\n\nArgs:\n    A\n    Length\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["A", "Length"],
-    |py, [x0, x1]| LLVMGetStringAttributeKind(py, rt::call::extract(x0, "A")?, &x1));
+    |py, [x0, x1]| LLVMGetStringAttributeKind(py, &x0, &x1));
 
-fn LLVMGetStringAttributeKind(py: Python<'_>, A: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetStringAttributeKind(py: Python<'_>, A: &Bound<'_, PyAny>, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringAttributeKind");
-    let a_A = A.addr();
+    let a_A = super::llvm_types::TYPES.handle_arg(14, A)?;
     let p_Length = rt::typed_ptr_arg(Length, None, 4, true)?;
     let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -544,11 +543,11 @@ fn LLVMGetStringAttributeKind(py: Python<'_>, A: rt::PtrArg, Length: &Bound<'_, 
 rt::function!(F_LLVMGetStringAttributeValue, C_LLVMGetStringAttributeValue, c"LLVMGetStringAttributeValue", "LLVMGetStringAttributeValue",
     c"LLVMGetStringAttributeValue(A, Length)\n--\n\nGet the string attribute's value.\n\nArgs:\n    A\n    Length\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["A", "Length"],
-    |py, [x0, x1]| LLVMGetStringAttributeValue(py, rt::call::extract(x0, "A")?, &x1));
+    |py, [x0, x1]| LLVMGetStringAttributeValue(py, &x0, &x1));
 
-fn LLVMGetStringAttributeValue(py: Python<'_>, A: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetStringAttributeValue(py: Python<'_>, A: &Bound<'_, PyAny>, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringAttributeValue");
-    let a_A = A.addr();
+    let a_A = super::llvm_types::TYPES.handle_arg(14, A)?;
     let p_Length = rt::typed_ptr_arg(Length, None, 4, true)?;
     let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -563,11 +562,11 @@ fn LLVMGetStringAttributeValue(py: Python<'_>, A: rt::PtrArg, Length: &Bound<'_,
 rt::function!(F_LLVMIsEnumAttribute, C_LLVMIsEnumAttribute, c"LLVMIsEnumAttribute", "LLVMIsEnumAttribute",
     c"LLVMIsEnumAttribute(A)\n--\n\nCheck for the different types of attributes.\n\nArgs:\n    A\n\nReturns: a tuple of 1 item(s):\n    int",
     ["A"],
-    |py, [x0]| LLVMIsEnumAttribute(py, rt::call::extract(x0, "A")?));
+    |py, [x0]| LLVMIsEnumAttribute(py, &x0));
 
-fn LLVMIsEnumAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsEnumAttribute(py: Python<'_>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsEnumAttribute");
-    let a_A = A.addr();
+    let a_A = super::llvm_types::TYPES.handle_arg(14, A)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -580,11 +579,11 @@ fn LLVMIsEnumAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsStringAttribute, C_LLVMIsStringAttribute, c"LLVMIsStringAttribute", "LLVMIsStringAttribute",
     c"LLVMIsStringAttribute(A)\n--\n\nArgs:\n    A\n\nReturns: a tuple of 1 item(s):\n    int",
     ["A"],
-    |py, [x0]| LLVMIsStringAttribute(py, rt::call::extract(x0, "A")?));
+    |py, [x0]| LLVMIsStringAttribute(py, &x0));
 
-fn LLVMIsStringAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsStringAttribute(py: Python<'_>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsStringAttribute");
-    let a_A = A.addr();
+    let a_A = super::llvm_types::TYPES.handle_arg(14, A)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -597,11 +596,11 @@ fn LLVMIsStringAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsTypeAttribute, C_LLVMIsTypeAttribute, c"LLVMIsTypeAttribute", "LLVMIsTypeAttribute",
     c"LLVMIsTypeAttribute(A)\n--\n\nArgs:\n    A\n\nReturns: a tuple of 1 item(s):\n    int",
     ["A"],
-    |py, [x0]| LLVMIsTypeAttribute(py, rt::call::extract(x0, "A")?));
+    |py, [x0]| LLVMIsTypeAttribute(py, &x0));
 
-fn LLVMIsTypeAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsTypeAttribute(py: Python<'_>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsTypeAttribute");
-    let a_A = A.addr();
+    let a_A = super::llvm_types::TYPES.handle_arg(14, A)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -614,11 +613,11 @@ fn LLVMIsTypeAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetTypeByName2, C_LLVMGetTypeByName2, c"LLVMGetTypeByName2", "LLVMGetTypeByName2",
     c"LLVMGetTypeByName2(C, Name)\n--\n\nObtain a Type from a context by its registered name.\n\nArgs:\n    C\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C", "Name"],
-    |py, [x0, x1]| LLVMGetTypeByName2(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMGetTypeByName2(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMGetTypeByName2(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMGetTypeByName2(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTypeByName2");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -649,12 +648,12 @@ fn LLVMModuleCreateWithName(py: Python<'_>, ModuleID: rt::CStrArg) -> PyResult<P
 rt::function!(F_LLVMModuleCreateWithNameInContext, C_LLVMModuleCreateWithNameInContext, c"LLVMModuleCreateWithNameInContext", "LLVMModuleCreateWithNameInContext",
     c"LLVMModuleCreateWithNameInContext(ModuleID, C)\n--\n\nCreate a new, empty module in a specific context.\n\nEvery invocation should be paired with LLVMDisposeModule() or memory\nwill be leaked.\n\nArgs:\n    ModuleID\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueModule",
     ["ModuleID", "C"],
-    |py, [x0, x1]| LLVMModuleCreateWithNameInContext(py, rt::call::extract(x0, "ModuleID")?, rt::call::extract(x1, "C")?));
+    |py, [x0, x1]| LLVMModuleCreateWithNameInContext(py, rt::call::extract(x0, "ModuleID")?, &x1));
 
-fn LLVMModuleCreateWithNameInContext(py: Python<'_>, ModuleID: rt::CStrArg, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMModuleCreateWithNameInContext(py: Python<'_>, ModuleID: rt::CStrArg, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleCreateWithNameInContext");
     let a_ModuleID = ModuleID.addr();
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -662,16 +661,16 @@ fn LLVMModuleCreateWithNameInContext(py: Python<'_>, ModuleID: rt::CStrArg, C: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ModuleID, a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 2, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 2, __r, None)?, C))
 }
 rt::function!(F_LLVMCloneModule, C_LLVMCloneModule, c"LLVMCloneModule", "LLVMCloneModule",
     c"LLVMCloneModule(M)\n--\n\nReturn an exact copy of the specified module.\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueModule",
     ["M"],
-    |py, [x0]| LLVMCloneModule(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMCloneModule(py, &x0));
 
-fn LLVMCloneModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCloneModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCloneModule");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -688,8 +687,7 @@ rt::function!(F_LLVMDisposeModule, C_LLVMDisposeModule, c"LLVMDisposeModule", "L
 
 fn LLVMDisposeModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeModule");
-    let p_M = rt::PtrArg::convert(M, false)?;
-    let a_M = p_M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -703,11 +701,11 @@ fn LLVMDisposeModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject>
 rt::function!(F_LLVMIsNewDbgInfoFormat, C_LLVMIsNewDbgInfoFormat, c"LLVMIsNewDbgInfoFormat", "LLVMIsNewDbgInfoFormat",
     c"LLVMIsNewDbgInfoFormat(M)\n--\n\nSoon to be deprecated.\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nReturns true if the module is in the new debug info mode which uses\nnon-instruction debug records instead of debug intrinsics for variable\nlocation tracking.\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    int",
     ["M"],
-    |py, [x0]| LLVMIsNewDbgInfoFormat(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMIsNewDbgInfoFormat(py, &x0));
 
-fn LLVMIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsNewDbgInfoFormat(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsNewDbgInfoFormat");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -720,11 +718,11 @@ fn LLVMIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetIsNewDbgInfoFormat, C_LLVMSetIsNewDbgInfoFormat, c"LLVMSetIsNewDbgInfoFormat", "LLVMSetIsNewDbgInfoFormat",
     c"LLVMSetIsNewDbgInfoFormat(M, UseNewFormat)\n--\n\nSoon to be deprecated.\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nConvert module into desired debug info format.\n\nArgs:\n    M\n    UseNewFormat",
     ["M", "UseNewFormat"],
-    |py, [x0, x1]| LLVMSetIsNewDbgInfoFormat(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "UseNewFormat")?));
+    |py, [x0, x1]| LLVMSetIsNewDbgInfoFormat(py, &x0, rt::call::extract(x1, "UseNewFormat")?));
 
-fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg, UseNewFormat: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: &Bound<'_, PyAny>, UseNewFormat: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsNewDbgInfoFormat");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_UseNewFormat = UseNewFormat.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -738,11 +736,11 @@ fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg, UseNewFormat: rt::CI
 rt::function!(F_LLVMGetModuleIdentifier, C_LLVMGetModuleIdentifier, c"LLVMGetModuleIdentifier", "LLVMGetModuleIdentifier",
     c"LLVMGetModuleIdentifier(M, Len)\n--\n\nObtain the identifier of a module.\n\nSee: Module::getModuleIdentifier()\n\nArgs:\n    M: Module to obtain identifier of\n    Len: Out parameter which holds the length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes\n    The identifier of M.",
     ["M", "Len"],
-    |py, [x0, x1]| LLVMGetModuleIdentifier(py, rt::call::extract(x0, "M")?, &x1));
+    |py, [x0, x1]| LLVMGetModuleIdentifier(py, &x0, &x1));
 
-fn LLVMGetModuleIdentifier(py: Python<'_>, M: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetModuleIdentifier(py: Python<'_>, M: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleIdentifier");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
     let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -757,11 +755,11 @@ fn LLVMGetModuleIdentifier(py: Python<'_>, M: rt::PtrArg, Len: &Bound<'_, PyAny>
 rt::function!(F_LLVMSetModuleIdentifier, C_LLVMSetModuleIdentifier, c"LLVMSetModuleIdentifier", "LLVMSetModuleIdentifier",
     c"LLVMSetModuleIdentifier(M, Ident, Len)\n--\n\nSet the identifier of a module to a string Ident with length Len.\n\nSee: Module::setModuleIdentifier()\n\nArgs:\n    M: The module to set identifier\n    Ident: The string to set M's identifier to\n    Len: Length of Ident",
     ["M", "Ident", "Len"],
-    |py, [x0, x1, x2]| LLVMSetModuleIdentifier(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Ident")?, rt::call::extract(x2, "Len")?));
+    |py, [x0, x1, x2]| LLVMSetModuleIdentifier(py, &x0, rt::call::extract(x1, "Ident")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMSetModuleIdentifier(py: Python<'_>, M: rt::PtrArg, Ident: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetModuleIdentifier(py: Python<'_>, M: &Bound<'_, PyAny>, Ident: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleIdentifier");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Ident = Ident.addr();
     let a_Len = Len.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -776,11 +774,11 @@ fn LLVMSetModuleIdentifier(py: Python<'_>, M: rt::PtrArg, Ident: rt::CStrArg, Le
 rt::function!(F_LLVMGetSourceFileName, C_LLVMGetSourceFileName, c"LLVMGetSourceFileName", "LLVMGetSourceFileName",
     c"LLVMGetSourceFileName(M, Len)\n--\n\nObtain the module's original source file name.\n\nSee: Module::getSourceFileName()\n\nArgs:\n    M: Module to obtain the name of\n    Len: Out parameter which holds the length of the returned string\n\nReturns: a tuple of 1 item(s):\n    bytes\n    The original source file name of M",
     ["M", "Len"],
-    |py, [x0, x1]| LLVMGetSourceFileName(py, rt::call::extract(x0, "M")?, &x1));
+    |py, [x0, x1]| LLVMGetSourceFileName(py, &x0, &x1));
 
-fn LLVMGetSourceFileName(py: Python<'_>, M: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetSourceFileName(py: Python<'_>, M: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSourceFileName");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
     let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -795,11 +793,11 @@ fn LLVMGetSourceFileName(py: Python<'_>, M: rt::PtrArg, Len: &Bound<'_, PyAny>) 
 rt::function!(F_LLVMSetSourceFileName, C_LLVMSetSourceFileName, c"LLVMSetSourceFileName", "LLVMSetSourceFileName",
     c"LLVMSetSourceFileName(M, Name, Len)\n--\n\nSet the original source file name of a module to a string Name with length\nLen.\n\nSee: Module::setSourceFileName()\n\nArgs:\n    M: The module to set the source file name of\n    Name: The string to set M's source file name to\n    Len: Length of Name",
     ["M", "Name", "Len"],
-    |py, [x0, x1, x2]| LLVMSetSourceFileName(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "Len")?));
+    |py, [x0, x1, x2]| LLVMSetSourceFileName(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMSetSourceFileName(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetSourceFileName(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSourceFileName");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     let a_Len = Len.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -814,11 +812,11 @@ fn LLVMSetSourceFileName(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Len: 
 rt::function!(F_LLVMGetDataLayoutStr, C_LLVMGetDataLayoutStr, c"LLVMGetDataLayoutStr", "LLVMGetDataLayoutStr",
     c"LLVMGetDataLayoutStr(M)\n--\n\nObtain the data layout for a module.\n\nSee: Module::getDataLayoutStr()\n\nLLVMGetDataLayout is DEPRECATED, as the name is not only incorrect,\nbut match the name of another method on the module. Prefer the use\nof LLVMGetDataLayoutStr, which is not ambiguous.\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["M"],
-    |py, [x0]| LLVMGetDataLayoutStr(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetDataLayoutStr(py, &x0));
 
-fn LLVMGetDataLayoutStr(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetDataLayoutStr(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDataLayoutStr");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -831,11 +829,11 @@ fn LLVMGetDataLayoutStr(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetDataLayout, C_LLVMGetDataLayout, c"LLVMGetDataLayout", "LLVMGetDataLayout",
     c"LLVMGetDataLayout(M)\n--\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["M"],
-    |py, [x0]| LLVMGetDataLayout(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetDataLayout(py, &x0));
 
-fn LLVMGetDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetDataLayout(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDataLayout");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -848,11 +846,11 @@ fn LLVMGetDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetDataLayout, C_LLVMSetDataLayout, c"LLVMSetDataLayout", "LLVMSetDataLayout",
     c"LLVMSetDataLayout(M, DataLayoutStr)\n--\n\nSet the data layout for a module.\n\nSee: Module::setDataLayout()\n\nArgs:\n    M\n    DataLayoutStr",
     ["M", "DataLayoutStr"],
-    |py, [x0, x1]| LLVMSetDataLayout(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "DataLayoutStr")?));
+    |py, [x0, x1]| LLVMSetDataLayout(py, &x0, rt::call::extract(x1, "DataLayoutStr")?));
 
-fn LLVMSetDataLayout(py: Python<'_>, M: rt::PtrArg, DataLayoutStr: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMSetDataLayout(py: Python<'_>, M: &Bound<'_, PyAny>, DataLayoutStr: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetDataLayout");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_DataLayoutStr = DataLayoutStr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -866,11 +864,11 @@ fn LLVMSetDataLayout(py: Python<'_>, M: rt::PtrArg, DataLayoutStr: rt::CStrArg) 
 rt::function!(F_LLVMGetTarget, C_LLVMGetTarget, c"LLVMGetTarget", "LLVMGetTarget",
     c"LLVMGetTarget(M)\n--\n\nObtain the target triple for a module.\n\nSee: Module::getTargetTriple()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["M"],
-    |py, [x0]| LLVMGetTarget(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetTarget(py, &x0));
 
-fn LLVMGetTarget(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTarget(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTarget");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -883,11 +881,11 @@ fn LLVMGetTarget(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetTarget, C_LLVMSetTarget, c"LLVMSetTarget", "LLVMSetTarget",
     c"LLVMSetTarget(M, Triple)\n--\n\nSet the target triple for a module.\n\nSee: Module::setTargetTriple()\n\nArgs:\n    M\n    Triple",
     ["M", "Triple"],
-    |py, [x0, x1]| LLVMSetTarget(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Triple")?));
+    |py, [x0, x1]| LLVMSetTarget(py, &x0, rt::call::extract(x1, "Triple")?));
 
-fn LLVMSetTarget(py: Python<'_>, M: rt::PtrArg, Triple: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMSetTarget(py: Python<'_>, M: &Bound<'_, PyAny>, Triple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTarget");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Triple = Triple.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -901,11 +899,11 @@ fn LLVMSetTarget(py: Python<'_>, M: rt::PtrArg, Triple: rt::CStrArg) -> PyResult
 rt::function!(F_LLVMCopyModuleFlagsMetadata, C_LLVMCopyModuleFlagsMetadata, c"LLVMCopyModuleFlagsMetadata", "LLVMCopyModuleFlagsMetadata",
     c"LLVMCopyModuleFlagsMetadata(M, Len)\n--\n\nReturns the module flags as an array of flag-key-value triples.  The caller\nis responsible for freeing this array by calling\n\nSee: Module::getModuleFlagsMetadata()\n\nArgs:\n    M\n    Len\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["M", "Len"],
-    |py, [x0, x1]| LLVMCopyModuleFlagsMetadata(py, rt::call::extract(x0, "M")?, &x1));
+    |py, [x0, x1]| LLVMCopyModuleFlagsMetadata(py, &x0, &x1));
 
-fn LLVMCopyModuleFlagsMetadata(py: Python<'_>, M: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCopyModuleFlagsMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCopyModuleFlagsMetadata");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
     let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -995,11 +993,11 @@ fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Inde
 rt::function!(F_LLVMGetModuleFlag, C_LLVMGetModuleFlag, c"LLVMGetModuleFlag", "LLVMGetModuleFlag",
     c"LLVMGetModuleFlag(M, Key, KeyLen)\n--\n\nAdd a module-level flag to the module-level flags metadata if it doesn't\nalready exist.\n\nSee: Module::getModuleFlag()\n\nArgs:\n    M\n    Key\n    KeyLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["M", "Key", "KeyLen"],
-    |py, [x0, x1, x2]| LLVMGetModuleFlag(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Key")?, rt::call::extract(x2, "KeyLen")?));
+    |py, [x0, x1, x2]| LLVMGetModuleFlag(py, &x0, rt::call::extract(x1, "Key")?, rt::call::extract(x2, "KeyLen")?));
 
-fn LLVMGetModuleFlag(py: Python<'_>, M: rt::PtrArg, Key: rt::CStrArg, KeyLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetModuleFlag(py: Python<'_>, M: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleFlag");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Key = Key.addr();
     let a_KeyLen = KeyLen.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1014,15 +1012,15 @@ fn LLVMGetModuleFlag(py: Python<'_>, M: rt::PtrArg, Key: rt::CStrArg, KeyLen: rt
 rt::function!(F_LLVMAddModuleFlag, C_LLVMAddModuleFlag, c"LLVMAddModuleFlag", "LLVMAddModuleFlag",
     c"LLVMAddModuleFlag(M, Behavior, Key, KeyLen, Val)\n--\n\nAdd a module-level flag to the module-level flags metadata if it doesn't\nalready exist.\n\nSee: Module::addModuleFlag()\n\nArgs:\n    M\n    Behavior\n    Key\n    KeyLen\n    Val",
     ["M", "Behavior", "Key", "KeyLen", "Val"],
-    |py, [x0, x1, x2, x3, x4]| LLVMAddModuleFlag(py, rt::call::extract(x0, "M")?, &x1, rt::call::extract(x2, "Key")?, rt::call::extract(x3, "KeyLen")?, rt::call::extract(x4, "Val")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMAddModuleFlag(py, &x0, &x1, rt::call::extract(x2, "Key")?, rt::call::extract(x3, "KeyLen")?, &x4));
 
-fn LLVMAddModuleFlag(py: Python<'_>, M: rt::PtrArg, Behavior: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CInt<u64>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddModuleFlag(py: Python<'_>, M: &Bound<'_, PyAny>, Behavior: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CInt<u64>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddModuleFlag");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Behavior = rt::narrow::<u32>(TYPES.enum_arg(16, Behavior)?)?;
     let a_Key = Key.addr();
     let a_KeyLen = KeyLen.0;
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(6, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1035,11 +1033,11 @@ fn LLVMAddModuleFlag(py: Python<'_>, M: rt::PtrArg, Behavior: &Bound<'_, PyAny>,
 rt::function!(F_LLVMDumpModule, C_LLVMDumpModule, c"LLVMDumpModule", "LLVMDumpModule",
     c"LLVMDumpModule(M)\n--\n\nDump a representation of a module to stderr.\n\nSee: Module::dump()\n\nArgs:\n    M",
     ["M"],
-    |py, [x0]| LLVMDumpModule(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMDumpModule(py, &x0));
 
-fn LLVMDumpModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDumpModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDumpModule");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1052,11 +1050,11 @@ fn LLVMDumpModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMPrintModuleToFile, C_LLVMPrintModuleToFile, c"LLVMPrintModuleToFile", "LLVMPrintModuleToFile",
     c"LLVMPrintModuleToFile(M, Filename, ErrorMessage)\n--\n\nPrint a representation of a module to a file. The ErrorMessage needs to be\ndisposed with LLVMDisposeMessage. Returns 0 on success, 1 otherwise.\n\nSee: Module::print()\n\nArgs:\n    M\n    Filename\n    ErrorMessage\n\nReturns: a tuple of 1 item(s):\n    int",
     ["M", "Filename", "ErrorMessage"],
-    |py, [x0, x1, x2]| LLVMPrintModuleToFile(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Filename")?, rt::call::extract(x2, "ErrorMessage")?));
+    |py, [x0, x1, x2]| LLVMPrintModuleToFile(py, &x0, rt::call::extract(x1, "Filename")?, rt::call::extract(x2, "ErrorMessage")?));
 
-fn LLVMPrintModuleToFile(py: Python<'_>, M: rt::PtrArg, Filename: rt::CStrArg, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn LLVMPrintModuleToFile(py: Python<'_>, M: &Bound<'_, PyAny>, Filename: rt::CStrArg, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPrintModuleToFile");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Filename = Filename.addr();
     let a_ErrorMessage = ErrorMessage.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1071,11 +1069,11 @@ fn LLVMPrintModuleToFile(py: Python<'_>, M: rt::PtrArg, Filename: rt::CStrArg, E
 rt::function!(F_LLVMPrintModuleToString, C_LLVMPrintModuleToString, c"LLVMPrintModuleToString", "LLVMPrintModuleToString",
     c"LLVMPrintModuleToString(M)\n--\n\nReturn a string representation of the module. Use\nLLVMDisposeMessage to free the string.\n\nSee: Module::print()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["M"],
-    |py, [x0]| LLVMPrintModuleToString(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMPrintModuleToString(py, &x0));
 
-fn LLVMPrintModuleToString(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPrintModuleToString(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPrintModuleToString");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1088,11 +1086,11 @@ fn LLVMPrintModuleToString(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetModuleInlineAsm, C_LLVMGetModuleInlineAsm, c"LLVMGetModuleInlineAsm", "LLVMGetModuleInlineAsm",
     c"LLVMGetModuleInlineAsm(M, Len)\n--\n\nGet inline assembly for a module.\n\nSee: Module::getModuleInlineAsm()\n\nArgs:\n    M\n    Len\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["M", "Len"],
-    |py, [x0, x1]| LLVMGetModuleInlineAsm(py, rt::call::extract(x0, "M")?, &x1));
+    |py, [x0, x1]| LLVMGetModuleInlineAsm(py, &x0, &x1));
 
-fn LLVMGetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetModuleInlineAsm(py: Python<'_>, M: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleInlineAsm");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
     let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1107,11 +1105,11 @@ fn LLVMGetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Len: &Bound<'_, PyAny>)
 rt::function!(F_LLVMSetModuleInlineAsm2, C_LLVMSetModuleInlineAsm2, c"LLVMSetModuleInlineAsm2", "LLVMSetModuleInlineAsm2",
     c"LLVMSetModuleInlineAsm2(M, Asm, Len)\n--\n\nSet inline assembly for a module.\n\nSee: Module::setModuleInlineAsm()\n\nArgs:\n    M\n    Asm\n    Len",
     ["M", "Asm", "Len"],
-    |py, [x0, x1, x2]| LLVMSetModuleInlineAsm2(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Asm")?, rt::call::extract(x2, "Len")?));
+    |py, [x0, x1, x2]| LLVMSetModuleInlineAsm2(py, &x0, rt::call::extract(x1, "Asm")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: &Bound<'_, PyAny>, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleInlineAsm2");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Asm = Asm.addr();
     let a_Len = Len.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1126,11 +1124,11 @@ fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Len:
 rt::function!(F_LLVMAppendModuleInlineAsm, C_LLVMAppendModuleInlineAsm, c"LLVMAppendModuleInlineAsm", "LLVMAppendModuleInlineAsm",
     c"LLVMAppendModuleInlineAsm(M, Asm, Len)\n--\n\nAppend inline assembly to a module.\n\nSee: Module::appendModuleInlineAsm()\n\nArgs:\n    M\n    Asm\n    Len",
     ["M", "Asm", "Len"],
-    |py, [x0, x1, x2]| LLVMAppendModuleInlineAsm(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Asm")?, rt::call::extract(x2, "Len")?));
+    |py, [x0, x1, x2]| LLVMAppendModuleInlineAsm(py, &x0, rt::call::extract(x1, "Asm")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: &Bound<'_, PyAny>, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAppendModuleInlineAsm");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Asm = Asm.addr();
     let a_Len = Len.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1145,11 +1143,11 @@ fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Le
 rt::function!(F_LLVMGetInlineAsm, C_LLVMGetInlineAsm, c"LLVMGetInlineAsm", "LLVMGetInlineAsm",
     c"LLVMGetInlineAsm(Ty, AsmString, AsmStringSize, Constraints, ConstraintsSize, HasSideEffects, IsAlignStack, Dialect, CanThrow)\n--\n\nCreate the specified uniqued inline asm string.\n\nSee: InlineAsm::get()\n\nArgs:\n    Ty\n    AsmString\n    AsmStringSize\n    Constraints\n    ConstraintsSize\n    HasSideEffects\n    IsAlignStack\n    Dialect\n    CanThrow\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty", "AsmString", "AsmStringSize", "Constraints", "ConstraintsSize", "HasSideEffects", "IsAlignStack", "Dialect", "CanThrow"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| LLVMGetInlineAsm(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "AsmString")?, rt::call::extract(x2, "AsmStringSize")?, rt::call::extract(x3, "Constraints")?, rt::call::extract(x4, "ConstraintsSize")?, rt::call::extract(x5, "HasSideEffects")?, rt::call::extract(x6, "IsAlignStack")?, &x7, rt::call::extract(x8, "CanThrow")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| LLVMGetInlineAsm(py, &x0, rt::call::extract(x1, "AsmString")?, rt::call::extract(x2, "AsmStringSize")?, rt::call::extract(x3, "Constraints")?, rt::call::extract(x4, "ConstraintsSize")?, rt::call::extract(x5, "HasSideEffects")?, rt::call::extract(x6, "IsAlignStack")?, &x7, rt::call::extract(x8, "CanThrow")?));
 
-fn LLVMGetInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, AsmStringSize: rt::CInt<u64>, Constraints: rt::CStrArg, ConstraintsSize: rt::CInt<u64>, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>, Dialect: &Bound<'_, PyAny>, CanThrow: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMGetInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrArg, AsmStringSize: rt::CInt<u64>, Constraints: rt::CStrArg, ConstraintsSize: rt::CInt<u64>, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>, Dialect: &Bound<'_, PyAny>, CanThrow: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsm");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_AsmString = AsmString.addr();
     let a_AsmStringSize = AsmStringSize.0;
     let a_Constraints = Constraints.addr();
@@ -1170,11 +1168,11 @@ fn LLVMGetInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, AsmS
 rt::function!(F_LLVMGetInlineAsmAsmString, C_LLVMGetInlineAsmAsmString, c"LLVMGetInlineAsmAsmString", "LLVMGetInlineAsmAsmString",
     c"LLVMGetInlineAsmAsmString(InlineAsmVal, Len)\n--\n\nGet the template string used for an inline assembly snippet\n\nArgs:\n    InlineAsmVal\n    Len\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["InlineAsmVal", "Len"],
-    |py, [x0, x1]| LLVMGetInlineAsmAsmString(py, rt::call::extract(x0, "InlineAsmVal")?, &x1));
+    |py, [x0, x1]| LLVMGetInlineAsmAsmString(py, &x0, &x1));
 
-fn LLVMGetInlineAsmAsmString(py: Python<'_>, InlineAsmVal: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetInlineAsmAsmString(py: Python<'_>, InlineAsmVal: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmAsmString");
-    let a_InlineAsmVal = InlineAsmVal.addr();
+    let a_InlineAsmVal = super::llvm_types::TYPES.handle_arg(4, InlineAsmVal)?;
     let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
     let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1189,11 +1187,11 @@ fn LLVMGetInlineAsmAsmString(py: Python<'_>, InlineAsmVal: rt::PtrArg, Len: &Bou
 rt::function!(F_LLVMGetInlineAsmConstraintString, C_LLVMGetInlineAsmConstraintString, c"LLVMGetInlineAsmConstraintString", "LLVMGetInlineAsmConstraintString",
     c"LLVMGetInlineAsmConstraintString(InlineAsmVal, Len)\n--\n\nGet the raw constraint string for an inline assembly snippet\n\nArgs:\n    InlineAsmVal\n    Len\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["InlineAsmVal", "Len"],
-    |py, [x0, x1]| LLVMGetInlineAsmConstraintString(py, rt::call::extract(x0, "InlineAsmVal")?, &x1));
+    |py, [x0, x1]| LLVMGetInlineAsmConstraintString(py, &x0, &x1));
 
-fn LLVMGetInlineAsmConstraintString(py: Python<'_>, InlineAsmVal: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetInlineAsmConstraintString(py: Python<'_>, InlineAsmVal: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmConstraintString");
-    let a_InlineAsmVal = InlineAsmVal.addr();
+    let a_InlineAsmVal = super::llvm_types::TYPES.handle_arg(4, InlineAsmVal)?;
     let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
     let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1208,11 +1206,11 @@ fn LLVMGetInlineAsmConstraintString(py: Python<'_>, InlineAsmVal: rt::PtrArg, Le
 rt::function!(F_LLVMGetInlineAsmDialect, C_LLVMGetInlineAsmDialect, c"LLVMGetInlineAsmDialect", "LLVMGetInlineAsmDialect",
     c"LLVMGetInlineAsmDialect(InlineAsmVal)\n--\n\nGet the dialect used by the inline asm snippet\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 1 item(s):\n    LLVMInlineAsmDialect",
     ["InlineAsmVal"],
-    |py, [x0]| LLVMGetInlineAsmDialect(py, rt::call::extract(x0, "InlineAsmVal")?));
+    |py, [x0]| LLVMGetInlineAsmDialect(py, &x0));
 
-fn LLVMGetInlineAsmDialect(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInlineAsmDialect(py: Python<'_>, InlineAsmVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmDialect");
-    let a_InlineAsmVal = InlineAsmVal.addr();
+    let a_InlineAsmVal = super::llvm_types::TYPES.handle_arg(4, InlineAsmVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1225,11 +1223,11 @@ fn LLVMGetInlineAsmDialect(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMGetInlineAsmFunctionType, C_LLVMGetInlineAsmFunctionType, c"LLVMGetInlineAsmFunctionType", "LLVMGetInlineAsmFunctionType",
     c"LLVMGetInlineAsmFunctionType(InlineAsmVal)\n--\n\nGet the function type of the inline assembly snippet. The same type that\nwas passed into LLVMGetInlineAsm originally\n\nSee: LLVMGetInlineAsm\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["InlineAsmVal"],
-    |py, [x0]| LLVMGetInlineAsmFunctionType(py, rt::call::extract(x0, "InlineAsmVal")?));
+    |py, [x0]| LLVMGetInlineAsmFunctionType(py, &x0));
 
-fn LLVMGetInlineAsmFunctionType(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInlineAsmFunctionType(py: Python<'_>, InlineAsmVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmFunctionType");
-    let a_InlineAsmVal = InlineAsmVal.addr();
+    let a_InlineAsmVal = super::llvm_types::TYPES.handle_arg(4, InlineAsmVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1242,11 +1240,11 @@ fn LLVMGetInlineAsmFunctionType(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyR
 rt::function!(F_LLVMGetInlineAsmHasSideEffects, C_LLVMGetInlineAsmHasSideEffects, c"LLVMGetInlineAsmHasSideEffects", "LLVMGetInlineAsmHasSideEffects",
     c"LLVMGetInlineAsmHasSideEffects(InlineAsmVal)\n--\n\nGet if the inline asm snippet has side effects\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 1 item(s):\n    int",
     ["InlineAsmVal"],
-    |py, [x0]| LLVMGetInlineAsmHasSideEffects(py, rt::call::extract(x0, "InlineAsmVal")?));
+    |py, [x0]| LLVMGetInlineAsmHasSideEffects(py, &x0));
 
-fn LLVMGetInlineAsmHasSideEffects(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInlineAsmHasSideEffects(py: Python<'_>, InlineAsmVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmHasSideEffects");
-    let a_InlineAsmVal = InlineAsmVal.addr();
+    let a_InlineAsmVal = super::llvm_types::TYPES.handle_arg(4, InlineAsmVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1259,11 +1257,11 @@ fn LLVMGetInlineAsmHasSideEffects(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> P
 rt::function!(F_LLVMGetInlineAsmNeedsAlignedStack, C_LLVMGetInlineAsmNeedsAlignedStack, c"LLVMGetInlineAsmNeedsAlignedStack", "LLVMGetInlineAsmNeedsAlignedStack",
     c"LLVMGetInlineAsmNeedsAlignedStack(InlineAsmVal)\n--\n\nGet if the inline asm snippet needs an aligned stack\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 1 item(s):\n    int",
     ["InlineAsmVal"],
-    |py, [x0]| LLVMGetInlineAsmNeedsAlignedStack(py, rt::call::extract(x0, "InlineAsmVal")?));
+    |py, [x0]| LLVMGetInlineAsmNeedsAlignedStack(py, &x0));
 
-fn LLVMGetInlineAsmNeedsAlignedStack(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInlineAsmNeedsAlignedStack(py: Python<'_>, InlineAsmVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmNeedsAlignedStack");
-    let a_InlineAsmVal = InlineAsmVal.addr();
+    let a_InlineAsmVal = super::llvm_types::TYPES.handle_arg(4, InlineAsmVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1276,11 +1274,11 @@ fn LLVMGetInlineAsmNeedsAlignedStack(py: Python<'_>, InlineAsmVal: rt::PtrArg) -
 rt::function!(F_LLVMGetInlineAsmCanUnwind, C_LLVMGetInlineAsmCanUnwind, c"LLVMGetInlineAsmCanUnwind", "LLVMGetInlineAsmCanUnwind",
     c"LLVMGetInlineAsmCanUnwind(InlineAsmVal)\n--\n\nGet if the inline asm snippet may unwind the stack\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 1 item(s):\n    int",
     ["InlineAsmVal"],
-    |py, [x0]| LLVMGetInlineAsmCanUnwind(py, rt::call::extract(x0, "InlineAsmVal")?));
+    |py, [x0]| LLVMGetInlineAsmCanUnwind(py, &x0));
 
-fn LLVMGetInlineAsmCanUnwind(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInlineAsmCanUnwind(py: Python<'_>, InlineAsmVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmCanUnwind");
-    let a_InlineAsmVal = InlineAsmVal.addr();
+    let a_InlineAsmVal = super::llvm_types::TYPES.handle_arg(4, InlineAsmVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1293,11 +1291,11 @@ fn LLVMGetInlineAsmCanUnwind(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResu
 rt::function!(F_LLVMGetModuleContext, C_LLVMGetModuleContext, c"LLVMGetModuleContext", "LLVMGetModuleContext",
     c"LLVMGetModuleContext(M)\n--\n\nObtain the context to which this module is associated.\n\nSee: Module::getContext()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueContext",
     ["M"],
-    |py, [x0]| LLVMGetModuleContext(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetModuleContext(py, &x0));
 
-fn LLVMGetModuleContext(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetModuleContext(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleContext");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1310,11 +1308,11 @@ fn LLVMGetModuleContext(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetTypeByName, C_LLVMGetTypeByName, c"LLVMGetTypeByName", "LLVMGetTypeByName",
     c"LLVMGetTypeByName(M, Name)\n--\n\nDeprecated: Use LLVMGetTypeByName2 instead.\n\nArgs:\n    M\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["M", "Name"],
-    |py, [x0, x1]| LLVMGetTypeByName(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMGetTypeByName(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMGetTypeByName(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMGetTypeByName(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTypeByName");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1328,11 +1326,11 @@ fn LLVMGetTypeByName(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResu
 rt::function!(F_LLVMGetFirstNamedMetadata, C_LLVMGetFirstNamedMetadata, c"LLVMGetFirstNamedMetadata", "LLVMGetFirstNamedMetadata",
     c"LLVMGetFirstNamedMetadata(M)\n--\n\nObtain an iterator to the first NamedMDNode in a Module.\n\nSee: llvm::Module::named_metadata_begin()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
     ["M"],
-    |py, [x0]| LLVMGetFirstNamedMetadata(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetFirstNamedMetadata(py, &x0));
 
-fn LLVMGetFirstNamedMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFirstNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstNamedMetadata");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1345,11 +1343,11 @@ fn LLVMGetFirstNamedMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMGetLastNamedMetadata, C_LLVMGetLastNamedMetadata, c"LLVMGetLastNamedMetadata", "LLVMGetLastNamedMetadata",
     c"LLVMGetLastNamedMetadata(M)\n--\n\nObtain an iterator to the last NamedMDNode in a Module.\n\nSee: llvm::Module::named_metadata_end()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
     ["M"],
-    |py, [x0]| LLVMGetLastNamedMetadata(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetLastNamedMetadata(py, &x0));
 
-fn LLVMGetLastNamedMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetLastNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastNamedMetadata");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1362,11 +1360,11 @@ fn LLVMGetLastNamedMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetNextNamedMetadata, C_LLVMGetNextNamedMetadata, c"LLVMGetNextNamedMetadata", "LLVMGetNextNamedMetadata",
     c"LLVMGetNextNamedMetadata(NamedMDNode)\n--\n\nAdvance a NamedMDNode iterator to the next NamedMDNode.\n\nReturns NULL if the iterator was already at the end and there are no more\nnamed metadata nodes.\n\nArgs:\n    NamedMDNode\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
     ["NamedMDNode"],
-    |py, [x0]| LLVMGetNextNamedMetadata(py, rt::call::extract(x0, "NamedMDNode")?));
+    |py, [x0]| LLVMGetNextNamedMetadata(py, &x0));
 
-fn LLVMGetNextNamedMetadata(py: Python<'_>, NamedMDNode: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNextNamedMetadata(py: Python<'_>, NamedMDNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextNamedMetadata");
-    let a_NamedMDNode = NamedMDNode.addr();
+    let a_NamedMDNode = super::llvm_types::TYPES.handle_arg(7, NamedMDNode)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1379,11 +1377,11 @@ fn LLVMGetNextNamedMetadata(py: Python<'_>, NamedMDNode: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMGetPreviousNamedMetadata, C_LLVMGetPreviousNamedMetadata, c"LLVMGetPreviousNamedMetadata", "LLVMGetPreviousNamedMetadata",
     c"LLVMGetPreviousNamedMetadata(NamedMDNode)\n--\n\nDecrement a NamedMDNode iterator to the previous NamedMDNode.\n\nReturns NULL if the iterator was already at the beginning and there are\nno previous named metadata nodes.\n\nArgs:\n    NamedMDNode\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
     ["NamedMDNode"],
-    |py, [x0]| LLVMGetPreviousNamedMetadata(py, rt::call::extract(x0, "NamedMDNode")?));
+    |py, [x0]| LLVMGetPreviousNamedMetadata(py, &x0));
 
-fn LLVMGetPreviousNamedMetadata(py: Python<'_>, NamedMDNode: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPreviousNamedMetadata(py: Python<'_>, NamedMDNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousNamedMetadata");
-    let a_NamedMDNode = NamedMDNode.addr();
+    let a_NamedMDNode = super::llvm_types::TYPES.handle_arg(7, NamedMDNode)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1396,11 +1394,11 @@ fn LLVMGetPreviousNamedMetadata(py: Python<'_>, NamedMDNode: rt::PtrArg) -> PyRe
 rt::function!(F_LLVMGetNamedMetadata, C_LLVMGetNamedMetadata, c"LLVMGetNamedMetadata", "LLVMGetNamedMetadata",
     c"LLVMGetNamedMetadata(M, Name, NameLen)\n--\n\nRetrieve a NamedMDNode with the given name, returning NULL if no such\nnode exists.\n\nSee: llvm::Module::getNamedMetadata()\n\nArgs:\n    M\n    Name\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
     ["M", "Name", "NameLen"],
-    |py, [x0, x1, x2]| LLVMGetNamedMetadata(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
+    |py, [x0, x1, x2]| LLVMGetNamedMetadata(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadata");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1415,11 +1413,11 @@ fn LLVMGetNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLe
 rt::function!(F_LLVMGetOrInsertNamedMetadata, C_LLVMGetOrInsertNamedMetadata, c"LLVMGetOrInsertNamedMetadata", "LLVMGetOrInsertNamedMetadata",
     c"LLVMGetOrInsertNamedMetadata(M, Name, NameLen)\n--\n\nRetrieve a NamedMDNode with the given name, creating a new node if no such\nnode exists.\n\nSee: llvm::Module::getOrInsertNamedMetadata()\n\nArgs:\n    M\n    Name\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
     ["M", "Name", "NameLen"],
-    |py, [x0, x1, x2]| LLVMGetOrInsertNamedMetadata(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
+    |py, [x0, x1, x2]| LLVMGetOrInsertNamedMetadata(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrInsertNamedMetadata");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1434,11 +1432,11 @@ fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg
 rt::function!(F_LLVMGetNamedMetadataName, C_LLVMGetNamedMetadataName, c"LLVMGetNamedMetadataName", "LLVMGetNamedMetadataName",
     c"LLVMGetNamedMetadataName(NamedMD, NameLen)\n--\n\nRetrieve the name of a NamedMDNode.\n\nSee: llvm::NamedMDNode::getName()\n\nArgs:\n    NamedMD\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["NamedMD", "NameLen"],
-    |py, [x0, x1]| LLVMGetNamedMetadataName(py, rt::call::extract(x0, "NamedMD")?, &x1));
+    |py, [x0, x1]| LLVMGetNamedMetadataName(py, &x0, &x1));
 
-fn LLVMGetNamedMetadataName(py: Python<'_>, NamedMD: rt::PtrArg, NameLen: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetNamedMetadataName(py: Python<'_>, NamedMD: &Bound<'_, PyAny>, NameLen: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadataName");
-    let a_NamedMD = NamedMD.addr();
+    let a_NamedMD = super::llvm_types::TYPES.handle_arg(7, NamedMD)?;
     let p_NameLen = rt::typed_ptr_arg(NameLen, None, 8, true)?;
     let a_NameLen = p_NameLen.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1453,11 +1451,11 @@ fn LLVMGetNamedMetadataName(py: Python<'_>, NamedMD: rt::PtrArg, NameLen: &Bound
 rt::function!(F_LLVMGetNamedMetadataNumOperands, C_LLVMGetNamedMetadataNumOperands, c"LLVMGetNamedMetadataNumOperands", "LLVMGetNamedMetadataNumOperands",
     c"LLVMGetNamedMetadataNumOperands(M, Name)\n--\n\nObtain the number of operands for named metadata in a module.\n\nSee: llvm::Module::getNamedMetadata()\n\nArgs:\n    M\n    Name\n\nReturns: a tuple of 1 item(s):\n    int",
     ["M", "Name"],
-    |py, [x0, x1]| LLVMGetNamedMetadataNumOperands(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMGetNamedMetadataNumOperands(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMGetNamedMetadataNumOperands(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMGetNamedMetadataNumOperands(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadataNumOperands");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1471,11 +1469,11 @@ fn LLVMGetNamedMetadataNumOperands(py: Python<'_>, M: rt::PtrArg, Name: rt::CStr
 rt::function!(F_LLVMGetNamedMetadataOperands, C_LLVMGetNamedMetadataOperands, c"LLVMGetNamedMetadataOperands", "LLVMGetNamedMetadataOperands",
     c"LLVMGetNamedMetadataOperands(M, Name, Dest)\n--\n\nObtain the named metadata operands for a module.\n\nThe passed LLVMValueRef pointer should refer to an array of\nLLVMValueRef at least LLVMGetNamedMetadataNumOperands long. This\narray will be populated with the LLVMValueRef instances. Each\ninstance corresponds to a llvm::MDNode.\n\nSee: llvm::Module::getNamedMetadata()\nSee: llvm::MDNode::getOperand()\n\nArgs:\n    M\n    Name\n    Dest",
     ["M", "Name", "Dest"],
-    |py, [x0, x1, x2]| LLVMGetNamedMetadataOperands(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?, &x2));
+    |py, [x0, x1, x2]| LLVMGetNamedMetadataOperands(py, &x0, rt::call::extract(x1, "Name")?, &x2));
 
-fn LLVMGetNamedMetadataOperands(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetNamedMetadataOperands(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadataOperands");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true)?;
     let a_Dest = h_Dest.addr();
@@ -1491,13 +1489,13 @@ fn LLVMGetNamedMetadataOperands(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg
 rt::function!(F_LLVMAddNamedMetadataOperand, C_LLVMAddNamedMetadataOperand, c"LLVMAddNamedMetadataOperand", "LLVMAddNamedMetadataOperand",
     c"LLVMAddNamedMetadataOperand(M, Name, Val)\n--\n\nAdd an operand to named metadata.\n\nSee: llvm::Module::getNamedMetadata()\nSee: llvm::MDNode::addOperand()\n\nArgs:\n    M\n    Name\n    Val",
     ["M", "Name", "Val"],
-    |py, [x0, x1, x2]| LLVMAddNamedMetadataOperand(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "Val")?));
+    |py, [x0, x1, x2]| LLVMAddNamedMetadataOperand(py, &x0, rt::call::extract(x1, "Name")?, &x2));
 
-fn LLVMAddNamedMetadataOperand(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddNamedMetadataOperand(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddNamedMetadataOperand");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1510,11 +1508,11 @@ fn LLVMAddNamedMetadataOperand(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg,
 rt::function!(F_LLVMGetDebugLocDirectory, C_LLVMGetDebugLocDirectory, c"LLVMGetDebugLocDirectory", "LLVMGetDebugLocDirectory",
     c"LLVMGetDebugLocDirectory(Val, Length)\n--\n\nReturn the directory of the debug location for this value, which must be\nan llvm::Instruction, llvm::GlobalVariable, or llvm::Function.\n\nSee: llvm::Instruction::getDebugLoc()\nSee: llvm::GlobalVariable::getDebugInfo()\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Val\n    Length\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Val", "Length"],
-    |py, [x0, x1]| LLVMGetDebugLocDirectory(py, rt::call::extract(x0, "Val")?, &x1));
+    |py, [x0, x1]| LLVMGetDebugLocDirectory(py, &x0, &x1));
 
-fn LLVMGetDebugLocDirectory(py: Python<'_>, Val: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetDebugLocDirectory(py: Python<'_>, Val: &Bound<'_, PyAny>, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDebugLocDirectory");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let p_Length = rt::typed_ptr_arg(Length, None, 4, true)?;
     let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1529,11 +1527,11 @@ fn LLVMGetDebugLocDirectory(py: Python<'_>, Val: rt::PtrArg, Length: &Bound<'_, 
 rt::function!(F_LLVMGetDebugLocFilename, C_LLVMGetDebugLocFilename, c"LLVMGetDebugLocFilename", "LLVMGetDebugLocFilename",
     c"LLVMGetDebugLocFilename(Val, Length)\n--\n\nReturn the filename of the debug location for this value, which must be\nan llvm::Instruction, llvm::GlobalVariable, or llvm::Function.\n\nSee: llvm::Instruction::getDebugLoc()\nSee: llvm::GlobalVariable::getDebugInfo()\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Val\n    Length\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Val", "Length"],
-    |py, [x0, x1]| LLVMGetDebugLocFilename(py, rt::call::extract(x0, "Val")?, &x1));
+    |py, [x0, x1]| LLVMGetDebugLocFilename(py, &x0, &x1));
 
-fn LLVMGetDebugLocFilename(py: Python<'_>, Val: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetDebugLocFilename(py: Python<'_>, Val: &Bound<'_, PyAny>, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDebugLocFilename");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let p_Length = rt::typed_ptr_arg(Length, None, 4, true)?;
     let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1548,11 +1546,11 @@ fn LLVMGetDebugLocFilename(py: Python<'_>, Val: rt::PtrArg, Length: &Bound<'_, P
 rt::function!(F_LLVMGetDebugLocLine, C_LLVMGetDebugLocLine, c"LLVMGetDebugLocLine", "LLVMGetDebugLocLine",
     c"LLVMGetDebugLocLine(Val)\n--\n\nReturn the line number of the debug location for this value, which must be\nan llvm::Instruction, llvm::GlobalVariable, or llvm::Function.\n\nSee: llvm::Instruction::getDebugLoc()\nSee: llvm::GlobalVariable::getDebugInfo()\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Val"],
-    |py, [x0]| LLVMGetDebugLocLine(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMGetDebugLocLine(py, &x0));
 
-fn LLVMGetDebugLocLine(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetDebugLocLine(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDebugLocLine");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1565,11 +1563,11 @@ fn LLVMGetDebugLocLine(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetDebugLocColumn, C_LLVMGetDebugLocColumn, c"LLVMGetDebugLocColumn", "LLVMGetDebugLocColumn",
     c"LLVMGetDebugLocColumn(Val)\n--\n\nReturn the column number of the debug location for this value, which must be\nan llvm::Instruction.\n\nSee: llvm::Instruction::getDebugLoc()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Val"],
-    |py, [x0]| LLVMGetDebugLocColumn(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMGetDebugLocColumn(py, &x0));
 
-fn LLVMGetDebugLocColumn(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetDebugLocColumn(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDebugLocColumn");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1582,13 +1580,13 @@ fn LLVMGetDebugLocColumn(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMAddFunction, C_LLVMAddFunction, c"LLVMAddFunction", "LLVMAddFunction",
     c"LLVMAddFunction(M, Name, FunctionTy)\n--\n\nAdd a function to a module under a specified name.\n\nSee: llvm::Function::Create()\n\nArgs:\n    M\n    Name\n    FunctionTy\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M", "Name", "FunctionTy"],
-    |py, [x0, x1, x2]| LLVMAddFunction(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "FunctionTy")?));
+    |py, [x0, x1, x2]| LLVMAddFunction(py, &x0, rt::call::extract(x1, "Name")?, &x2));
 
-fn LLVMAddFunction(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, FunctionTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddFunction(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, FunctionTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddFunction");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
-    let a_FunctionTy = FunctionTy.addr();
+    let a_FunctionTy = super::llvm_types::TYPES.handle_arg(3, FunctionTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1596,16 +1594,16 @@ fn LLVMAddFunction(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, FunctionTy:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_FunctionTy) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
 }
 rt::function!(F_LLVMGetNamedFunction, C_LLVMGetNamedFunction, c"LLVMGetNamedFunction", "LLVMGetNamedFunction",
     c"LLVMGetNamedFunction(M, Name)\n--\n\nObtain a Function value from a Module by its name.\n\nThe returned value corresponds to a llvm::Function value.\n\nSee: llvm::Module::getFunction()\n\nArgs:\n    M\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M", "Name"],
-    |py, [x0, x1]| LLVMGetNamedFunction(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMGetNamedFunction(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMGetNamedFunction(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMGetNamedFunction(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedFunction");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1614,16 +1612,16 @@ fn LLVMGetNamedFunction(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
 }
 rt::function!(F_LLVMGetFirstFunction, C_LLVMGetFirstFunction, c"LLVMGetFirstFunction", "LLVMGetFirstFunction",
     c"LLVMGetFirstFunction(M)\n--\n\nObtain an iterator to the first Function in a Module.\n\nSee: llvm::Module::begin()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M"],
-    |py, [x0]| LLVMGetFirstFunction(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetFirstFunction(py, &x0));
 
-fn LLVMGetFirstFunction(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFirstFunction(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstFunction");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1631,16 +1629,16 @@ fn LLVMGetFirstFunction(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
 }
 rt::function!(F_LLVMGetLastFunction, C_LLVMGetLastFunction, c"LLVMGetLastFunction", "LLVMGetLastFunction",
     c"LLVMGetLastFunction(M)\n--\n\nObtain an iterator to the last Function in a Module.\n\nSee: llvm::Module::end()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M"],
-    |py, [x0]| LLVMGetLastFunction(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetLastFunction(py, &x0));
 
-fn LLVMGetLastFunction(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetLastFunction(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastFunction");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1648,16 +1646,16 @@ fn LLVMGetLastFunction(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
 }
 rt::function!(F_LLVMGetNextFunction, C_LLVMGetNextFunction, c"LLVMGetNextFunction", "LLVMGetNextFunction",
     c"LLVMGetNextFunction(Fn)\n--\n\nAdvance a Function iterator to the next Function.\n\nReturns NULL if the iterator was already at the end and there are no more\nfunctions.\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Fn"],
-    |py, [x0]| LLVMGetNextFunction(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetNextFunction(py, &x0));
 
-fn LLVMGetNextFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNextFunction(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextFunction");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1670,11 +1668,11 @@ fn LLVMGetNextFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetPreviousFunction, C_LLVMGetPreviousFunction, c"LLVMGetPreviousFunction", "LLVMGetPreviousFunction",
     c"LLVMGetPreviousFunction(Fn)\n--\n\nDecrement a Function iterator to the previous Function.\n\nReturns NULL if the iterator was already at the beginning and there are\nno previous functions.\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Fn"],
-    |py, [x0]| LLVMGetPreviousFunction(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetPreviousFunction(py, &x0));
 
-fn LLVMGetPreviousFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPreviousFunction(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousFunction");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1687,11 +1685,11 @@ fn LLVMGetPreviousFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMSetModuleInlineAsm, C_LLVMSetModuleInlineAsm, c"LLVMSetModuleInlineAsm", "LLVMSetModuleInlineAsm",
     c"LLVMSetModuleInlineAsm(M, Asm)\n--\n\nDeprecated: Use LLVMSetModuleInlineAsm2 instead.\n\nArgs:\n    M\n    Asm",
     ["M", "Asm"],
-    |py, [x0, x1]| LLVMSetModuleInlineAsm(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Asm")?));
+    |py, [x0, x1]| LLVMSetModuleInlineAsm(py, &x0, rt::call::extract(x1, "Asm")?));
 
-fn LLVMSetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMSetModuleInlineAsm(py: Python<'_>, M: &Bound<'_, PyAny>, Asm: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleInlineAsm");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Asm = Asm.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1705,11 +1703,11 @@ fn LLVMSetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg) -> Py
 rt::function!(F_LLVMGetTypeKind, C_LLVMGetTypeKind, c"LLVMGetTypeKind", "LLVMGetTypeKind",
     c"LLVMGetTypeKind(Ty)\n--\n\nObtain the enumerated type of a Type instance.\n\nSee: llvm::Type:getTypeID()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMTypeKind",
     ["Ty"],
-    |py, [x0]| LLVMGetTypeKind(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMGetTypeKind(py, &x0));
 
-fn LLVMGetTypeKind(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTypeKind(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTypeKind");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1722,11 +1720,11 @@ fn LLVMGetTypeKind(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMTypeIsSized, C_LLVMTypeIsSized, c"LLVMTypeIsSized", "LLVMTypeIsSized",
     c"LLVMTypeIsSized(Ty)\n--\n\nWhether the type has a known size.\n\nThings that don't have a size are abstract types, labels, and void.a\n\nSee: llvm::Type::isSized()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Ty"],
-    |py, [x0]| LLVMTypeIsSized(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMTypeIsSized(py, &x0));
 
-fn LLVMTypeIsSized(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMTypeIsSized(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTypeIsSized");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1739,11 +1737,11 @@ fn LLVMTypeIsSized(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetTypeContext, C_LLVMGetTypeContext, c"LLVMGetTypeContext", "LLVMGetTypeContext",
     c"LLVMGetTypeContext(Ty)\n--\n\nObtain the context to which this type instance is associated.\n\nSee: llvm::Type::getContext()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueContext",
     ["Ty"],
-    |py, [x0]| LLVMGetTypeContext(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMGetTypeContext(py, &x0));
 
-fn LLVMGetTypeContext(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTypeContext(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTypeContext");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1756,11 +1754,11 @@ fn LLVMGetTypeContext(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMDumpType, C_LLVMDumpType, c"LLVMDumpType", "LLVMDumpType",
     c"LLVMDumpType(Val)\n--\n\nDump a representation of a type to stderr.\n\nSee: llvm::Type::dump()\n\nArgs:\n    Val",
     ["Val"],
-    |py, [x0]| LLVMDumpType(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMDumpType(py, &x0));
 
-fn LLVMDumpType(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDumpType(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDumpType");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(3, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1773,11 +1771,11 @@ fn LLVMDumpType(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMPrintTypeToString, C_LLVMPrintTypeToString, c"LLVMPrintTypeToString", "LLVMPrintTypeToString",
     c"LLVMPrintTypeToString(Val)\n--\n\nReturn a string representation of the type. Use\nLLVMDisposeMessage to free the string.\n\nSee: llvm::Type::print()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Val"],
-    |py, [x0]| LLVMPrintTypeToString(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMPrintTypeToString(py, &x0));
 
-fn LLVMPrintTypeToString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPrintTypeToString(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPrintTypeToString");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(3, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1790,11 +1788,11 @@ fn LLVMPrintTypeToString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMInt1TypeInContext, C_LLVMInt1TypeInContext, c"LLVMInt1TypeInContext", "LLVMInt1TypeInContext",
     c"LLVMInt1TypeInContext(C)\n--\n\nObtain an integer type from a context with specified bit width.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMInt1TypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMInt1TypeInContext(py, &x0));
 
-fn LLVMInt1TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInt1TypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt1TypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1802,16 +1800,16 @@ fn LLVMInt1TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMInt8TypeInContext, C_LLVMInt8TypeInContext, c"LLVMInt8TypeInContext", "LLVMInt8TypeInContext",
     c"LLVMInt8TypeInContext(C)\n--\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMInt8TypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMInt8TypeInContext(py, &x0));
 
-fn LLVMInt8TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInt8TypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt8TypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1819,16 +1817,16 @@ fn LLVMInt8TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMInt16TypeInContext, C_LLVMInt16TypeInContext, c"LLVMInt16TypeInContext", "LLVMInt16TypeInContext",
     c"LLVMInt16TypeInContext(C)\n--\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMInt16TypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMInt16TypeInContext(py, &x0));
 
-fn LLVMInt16TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInt16TypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt16TypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1836,16 +1834,16 @@ fn LLVMInt16TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMInt32TypeInContext, C_LLVMInt32TypeInContext, c"LLVMInt32TypeInContext", "LLVMInt32TypeInContext",
     c"LLVMInt32TypeInContext(C)\n--\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMInt32TypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMInt32TypeInContext(py, &x0));
 
-fn LLVMInt32TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInt32TypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt32TypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1853,16 +1851,16 @@ fn LLVMInt32TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMInt64TypeInContext, C_LLVMInt64TypeInContext, c"LLVMInt64TypeInContext", "LLVMInt64TypeInContext",
     c"LLVMInt64TypeInContext(C)\n--\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMInt64TypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMInt64TypeInContext(py, &x0));
 
-fn LLVMInt64TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInt64TypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt64TypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1870,16 +1868,16 @@ fn LLVMInt64TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMInt128TypeInContext, C_LLVMInt128TypeInContext, c"LLVMInt128TypeInContext", "LLVMInt128TypeInContext",
     c"LLVMInt128TypeInContext(C)\n--\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMInt128TypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMInt128TypeInContext(py, &x0));
 
-fn LLVMInt128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInt128TypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt128TypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1887,16 +1885,16 @@ fn LLVMInt128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMIntTypeInContext, C_LLVMIntTypeInContext, c"LLVMIntTypeInContext", "LLVMIntTypeInContext",
     c"LLVMIntTypeInContext(C, NumBits)\n--\n\nArgs:\n    C\n    NumBits\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C", "NumBits"],
-    |py, [x0, x1]| LLVMIntTypeInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "NumBits")?));
+    |py, [x0, x1]| LLVMIntTypeInContext(py, &x0, rt::call::extract(x1, "NumBits")?));
 
-fn LLVMIntTypeInContext(py: Python<'_>, C: rt::PtrArg, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_NumBits = NumBits.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1905,7 +1903,7 @@ fn LLVMIntTypeInContext(py: Python<'_>, C: rt::PtrArg, NumBits: rt::CInt<u32>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_NumBits) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMInt1Type, C_LLVMInt1Type, c"LLVMInt1Type", "LLVMInt1Type",
     c"LLVMInt1Type()\n--\n\nObtain an integer type from the global context with a specified bit\nwidth.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -2023,11 +2021,11 @@ fn LLVMIntType(py: Python<'_>, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetIntTypeWidth, C_LLVMGetIntTypeWidth, c"LLVMGetIntTypeWidth", "LLVMGetIntTypeWidth",
     c"LLVMGetIntTypeWidth(IntegerTy)\n--\n\nArgs:\n    IntegerTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["IntegerTy"],
-    |py, [x0]| LLVMGetIntTypeWidth(py, rt::call::extract(x0, "IntegerTy")?));
+    |py, [x0]| LLVMGetIntTypeWidth(py, &x0));
 
-fn LLVMGetIntTypeWidth(py: Python<'_>, IntegerTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetIntTypeWidth(py: Python<'_>, IntegerTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIntTypeWidth");
-    let a_IntegerTy = IntegerTy.addr();
+    let a_IntegerTy = super::llvm_types::TYPES.handle_arg(3, IntegerTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2040,11 +2038,11 @@ fn LLVMGetIntTypeWidth(py: Python<'_>, IntegerTy: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMHalfTypeInContext, C_LLVMHalfTypeInContext, c"LLVMHalfTypeInContext", "LLVMHalfTypeInContext",
     c"LLVMHalfTypeInContext(C)\n--\n\nObtain a 16-bit floating point type from a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMHalfTypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMHalfTypeInContext(py, &x0));
 
-fn LLVMHalfTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMHalfTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHalfTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2052,16 +2050,16 @@ fn LLVMHalfTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMBFloatTypeInContext, C_LLVMBFloatTypeInContext, c"LLVMBFloatTypeInContext", "LLVMBFloatTypeInContext",
     c"LLVMBFloatTypeInContext(C)\n--\n\nObtain a 16-bit brain floating point type from a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMBFloatTypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMBFloatTypeInContext(py, &x0));
 
-fn LLVMBFloatTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBFloatTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBFloatTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2069,16 +2067,16 @@ fn LLVMBFloatTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMFloatTypeInContext, C_LLVMFloatTypeInContext, c"LLVMFloatTypeInContext", "LLVMFloatTypeInContext",
     c"LLVMFloatTypeInContext(C)\n--\n\nObtain a 32-bit floating point type from a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMFloatTypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMFloatTypeInContext(py, &x0));
 
-fn LLVMFloatTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMFloatTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFloatTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2086,16 +2084,16 @@ fn LLVMFloatTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMDoubleTypeInContext, C_LLVMDoubleTypeInContext, c"LLVMDoubleTypeInContext", "LLVMDoubleTypeInContext",
     c"LLVMDoubleTypeInContext(C)\n--\n\nObtain a 64-bit floating point type from a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMDoubleTypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMDoubleTypeInContext(py, &x0));
 
-fn LLVMDoubleTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDoubleTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDoubleTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2103,16 +2101,16 @@ fn LLVMDoubleTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMX86FP80TypeInContext, C_LLVMX86FP80TypeInContext, c"LLVMX86FP80TypeInContext", "LLVMX86FP80TypeInContext",
     c"LLVMX86FP80TypeInContext(C)\n--\n\nObtain a 80-bit floating point type (X87) from a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMX86FP80TypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMX86FP80TypeInContext(py, &x0));
 
-fn LLVMX86FP80TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMX86FP80TypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMX86FP80TypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2120,16 +2118,16 @@ fn LLVMX86FP80TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMFP128TypeInContext, C_LLVMFP128TypeInContext, c"LLVMFP128TypeInContext", "LLVMFP128TypeInContext",
     c"LLVMFP128TypeInContext(C)\n--\n\nObtain a 128-bit floating point type (112-bit mantissa) from a\ncontext.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMFP128TypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMFP128TypeInContext(py, &x0));
 
-fn LLVMFP128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMFP128TypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFP128TypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2137,16 +2135,16 @@ fn LLVMFP128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMPPCFP128TypeInContext, C_LLVMPPCFP128TypeInContext, c"LLVMPPCFP128TypeInContext", "LLVMPPCFP128TypeInContext",
     c"LLVMPPCFP128TypeInContext(C)\n--\n\nObtain a 128-bit floating point type (two 64-bits) from a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMPPCFP128TypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMPPCFP128TypeInContext(py, &x0));
 
-fn LLVMPPCFP128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPPCFP128TypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPPCFP128TypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2154,7 +2152,7 @@ fn LLVMPPCFP128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMHalfType, C_LLVMHalfType, c"LLVMHalfType", "LLVMHalfType",
     c"LLVMHalfType()\n--\n\nObtain a floating point type from the global context.\n\nThese map to the functions in this group of the same name.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -2271,15 +2269,16 @@ fn LLVMPPCFP128Type(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMFunctionType, C_LLVMFunctionType, c"LLVMFunctionType", "LLVMFunctionType",
     c"LLVMFunctionType(ReturnType, ParamTypes, ParamCount, IsVarArg)\n--\n\nObtain a function type consisting of a specified signature.\n\nThe function is defined as a tuple of a return Type, a list of\nparameter types, and whether the function is variadic.\n\nArgs:\n    ReturnType\n    ParamTypes\n    ParamCount\n    IsVarArg\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["ReturnType", "ParamTypes", "ParamCount", "IsVarArg"],
-    |py, [x0, x1, x2, x3]| LLVMFunctionType(py, rt::call::extract(x0, "ReturnType")?, &x1, rt::call::extract(x2, "ParamCount")?, rt::call::extract(x3, "IsVarArg")?));
+    |py, [x0, x1, x2, x3]| LLVMFunctionType(py, &x0, &x1, rt::call::extract(x2, "ParamCount")?, rt::call::extract(x3, "IsVarArg")?));
 
-fn LLVMFunctionType(py: Python<'_>, ReturnType: rt::PtrArg, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u32>, IsVarArg: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMFunctionType(py: Python<'_>, ReturnType: &Bound<'_, PyAny>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u32>, IsVarArg: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFunctionType");
-    let a_ReturnType = ReturnType.addr();
+    let a_ReturnType = super::llvm_types::TYPES.handle_arg(3, ReturnType)?;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let a_IsVarArg = IsVarArg.0;
+    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2292,11 +2291,11 @@ fn LLVMFunctionType(py: Python<'_>, ReturnType: rt::PtrArg, ParamTypes: &Bound<'
 rt::function!(F_LLVMIsFunctionVarArg, C_LLVMIsFunctionVarArg, c"LLVMIsFunctionVarArg", "LLVMIsFunctionVarArg",
     c"LLVMIsFunctionVarArg(FunctionTy)\n--\n\nReturns whether a function type is variadic.\n\nArgs:\n    FunctionTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["FunctionTy"],
-    |py, [x0]| LLVMIsFunctionVarArg(py, rt::call::extract(x0, "FunctionTy")?));
+    |py, [x0]| LLVMIsFunctionVarArg(py, &x0));
 
-fn LLVMIsFunctionVarArg(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsFunctionVarArg(py: Python<'_>, FunctionTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsFunctionVarArg");
-    let a_FunctionTy = FunctionTy.addr();
+    let a_FunctionTy = super::llvm_types::TYPES.handle_arg(3, FunctionTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2309,11 +2308,11 @@ fn LLVMIsFunctionVarArg(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMGetReturnType, C_LLVMGetReturnType, c"LLVMGetReturnType", "LLVMGetReturnType",
     c"LLVMGetReturnType(FunctionTy)\n--\n\nObtain the Type this function Type returns.\n\nArgs:\n    FunctionTy\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["FunctionTy"],
-    |py, [x0]| LLVMGetReturnType(py, rt::call::extract(x0, "FunctionTy")?));
+    |py, [x0]| LLVMGetReturnType(py, &x0));
 
-fn LLVMGetReturnType(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetReturnType(py: Python<'_>, FunctionTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetReturnType");
-    let a_FunctionTy = FunctionTy.addr();
+    let a_FunctionTy = super::llvm_types::TYPES.handle_arg(3, FunctionTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2326,11 +2325,11 @@ fn LLVMGetReturnType(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMCountParamTypes, C_LLVMCountParamTypes, c"LLVMCountParamTypes", "LLVMCountParamTypes",
     c"LLVMCountParamTypes(FunctionTy)\n--\n\nObtain the number of parameters this function accepts.\n\nArgs:\n    FunctionTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["FunctionTy"],
-    |py, [x0]| LLVMCountParamTypes(py, rt::call::extract(x0, "FunctionTy")?));
+    |py, [x0]| LLVMCountParamTypes(py, &x0));
 
-fn LLVMCountParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCountParamTypes(py: Python<'_>, FunctionTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountParamTypes");
-    let a_FunctionTy = FunctionTy.addr();
+    let a_FunctionTy = super::llvm_types::TYPES.handle_arg(3, FunctionTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2343,11 +2342,11 @@ fn LLVMCountParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMGetParamTypes, C_LLVMGetParamTypes, c"LLVMGetParamTypes", "LLVMGetParamTypes",
     c"LLVMGetParamTypes(FunctionTy, Dest)\n--\n\nObtain the types of a function's parameters.\n\nThe Dest parameter should point to a pre-allocated array of\nLLVMTypeRef at least LLVMCountParamTypes() large. On return, the\nfirst LLVMCountParamTypes() entries in the array will be populated\nwith LLVMTypeRef instances.\n\nArgs:\n    FunctionTy: The function type to operate on.\n    Dest: Memory address of an array to be filled with result.",
     ["FunctionTy", "Dest"],
-    |py, [x0, x1]| LLVMGetParamTypes(py, rt::call::extract(x0, "FunctionTy")?, &x1));
+    |py, [x0, x1]| LLVMGetParamTypes(py, &x0, &x1));
 
-fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParamTypes");
-    let a_FunctionTy = FunctionTy.addr();
+    let a_FunctionTy = super::llvm_types::TYPES.handle_arg(3, FunctionTy)?;
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, false)?;
     let a_Dest = h_Dest.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2362,15 +2361,16 @@ fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg, Dest: &Bound<'_, Py
 rt::function!(F_LLVMStructTypeInContext, C_LLVMStructTypeInContext, c"LLVMStructTypeInContext", "LLVMStructTypeInContext",
     c"LLVMStructTypeInContext(C, ElementTypes, ElementCount, Packed)\n--\n\nCreate a new structure type in a context.\n\nA structure is specified by a list of inner elements/types and\nwhether these can be packed together.\n\nSee: llvm::StructType::create()\n\nArgs:\n    C\n    ElementTypes\n    ElementCount\n    Packed\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C", "ElementTypes", "ElementCount", "Packed"],
-    |py, [x0, x1, x2, x3]| LLVMStructTypeInContext(py, rt::call::extract(x0, "C")?, &x1, rt::call::extract(x2, "ElementCount")?, rt::call::extract(x3, "Packed")?));
+    |py, [x0, x1, x2, x3]| LLVMStructTypeInContext(py, &x0, &x1, rt::call::extract(x2, "ElementCount")?, rt::call::extract(x3, "Packed")?));
 
-fn LLVMStructTypeInContext(py: Python<'_>, C: rt::PtrArg, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMStructTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
+    rt::check_count(a_ElementCount as i128, "ElementCount", h_ElementTypes.item_count(), "ElementTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2378,7 +2378,7 @@ fn LLVMStructTypeInContext(py: Python<'_>, C: rt::PtrArg, ElementTypes: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_ElementTypes, a_ElementCount, a_Packed) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMStructType, C_LLVMStructType, c"LLVMStructType", "LLVMStructType",
     c"LLVMStructType(ElementTypes, ElementCount, Packed)\n--\n\nCreate a new structure type in the global context.\n\nSee: llvm::StructType::create()\n\nArgs:\n    ElementTypes\n    ElementCount\n    Packed\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -2391,6 +2391,7 @@ fn LLVMStructType(py: Python<'_>, ElementTypes: &Bound<'_, PyAny>, ElementCount:
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
+    rt::check_count(a_ElementCount as i128, "ElementCount", h_ElementTypes.item_count(), "ElementTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2403,11 +2404,11 @@ fn LLVMStructType(py: Python<'_>, ElementTypes: &Bound<'_, PyAny>, ElementCount:
 rt::function!(F_LLVMStructCreateNamed, C_LLVMStructCreateNamed, c"LLVMStructCreateNamed", "LLVMStructCreateNamed",
     c"LLVMStructCreateNamed(C, Name)\n--\n\nCreate an empty structure in a context having a specified name.\n\nSee: llvm::StructType::create()\n\nArgs:\n    C\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C", "Name"],
-    |py, [x0, x1]| LLVMStructCreateNamed(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMStructCreateNamed(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMStructCreateNamed(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMStructCreateNamed(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructCreateNamed");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2421,11 +2422,11 @@ fn LLVMStructCreateNamed(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg) -> Py
 rt::function!(F_LLVMGetStructName, C_LLVMGetStructName, c"LLVMGetStructName", "LLVMGetStructName",
     c"LLVMGetStructName(Ty)\n--\n\nObtain the name of a structure.\n\nSee: llvm::StructType::getName()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Ty"],
-    |py, [x0]| LLVMGetStructName(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMGetStructName(py, &x0));
 
-fn LLVMGetStructName(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetStructName(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStructName");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2438,15 +2439,16 @@ fn LLVMGetStructName(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMStructSetBody, C_LLVMStructSetBody, c"LLVMStructSetBody", "LLVMStructSetBody",
     c"LLVMStructSetBody(StructTy, ElementTypes, ElementCount, Packed)\n--\n\nSet the contents of a structure type.\n\nSee: llvm::StructType::setBody()\n\nArgs:\n    StructTy\n    ElementTypes\n    ElementCount\n    Packed",
     ["StructTy", "ElementTypes", "ElementCount", "Packed"],
-    |py, [x0, x1, x2, x3]| LLVMStructSetBody(py, rt::call::extract(x0, "StructTy")?, &x1, rt::call::extract(x2, "ElementCount")?, rt::call::extract(x3, "Packed")?));
+    |py, [x0, x1, x2, x3]| LLVMStructSetBody(py, &x0, &x1, rt::call::extract(x2, "ElementCount")?, rt::call::extract(x3, "Packed")?));
 
-fn LLVMStructSetBody(py: Python<'_>, StructTy: rt::PtrArg, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMStructSetBody(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructSetBody");
-    let a_StructTy = StructTy.addr();
+    let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
+    rt::check_count(a_ElementCount as i128, "ElementCount", h_ElementTypes.item_count(), "ElementTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2459,11 +2461,11 @@ fn LLVMStructSetBody(py: Python<'_>, StructTy: rt::PtrArg, ElementTypes: &Bound<
 rt::function!(F_LLVMCountStructElementTypes, C_LLVMCountStructElementTypes, c"LLVMCountStructElementTypes", "LLVMCountStructElementTypes",
     c"LLVMCountStructElementTypes(StructTy)\n--\n\nGet the number of elements defined inside the structure.\n\nSee: llvm::StructType::getNumElements()\n\nArgs:\n    StructTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["StructTy"],
-    |py, [x0]| LLVMCountStructElementTypes(py, rt::call::extract(x0, "StructTy")?));
+    |py, [x0]| LLVMCountStructElementTypes(py, &x0));
 
-fn LLVMCountStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCountStructElementTypes(py: Python<'_>, StructTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountStructElementTypes");
-    let a_StructTy = StructTy.addr();
+    let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2476,11 +2478,11 @@ fn LLVMCountStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMGetStructElementTypes, C_LLVMGetStructElementTypes, c"LLVMGetStructElementTypes", "LLVMGetStructElementTypes",
     c"LLVMGetStructElementTypes(StructTy, Dest)\n--\n\nGet the elements within a structure.\n\nThe function is passed the address of a pre-allocated array of\nLLVMTypeRef at least LLVMCountStructElementTypes() long. After\ninvocation, this array will be populated with the structure's\nelements. The objects in the destination array will have a lifetime\nof the structure type itself, which is the lifetime of the context it\nis contained in.\n\nArgs:\n    StructTy\n    Dest",
     ["StructTy", "Dest"],
-    |py, [x0, x1]| LLVMGetStructElementTypes(py, rt::call::extract(x0, "StructTy")?, &x1));
+    |py, [x0, x1]| LLVMGetStructElementTypes(py, &x0, &x1));
 
-fn LLVMGetStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetStructElementTypes(py: Python<'_>, StructTy: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStructElementTypes");
-    let a_StructTy = StructTy.addr();
+    let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true)?;
     let a_Dest = h_Dest.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2495,11 +2497,11 @@ fn LLVMGetStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg, Dest: &Bound<
 rt::function!(F_LLVMStructGetTypeAtIndex, C_LLVMStructGetTypeAtIndex, c"LLVMStructGetTypeAtIndex", "LLVMStructGetTypeAtIndex",
     c"LLVMStructGetTypeAtIndex(StructTy, i)\n--\n\nGet the type of the element at a given index in the structure.\n\nSee: llvm::StructType::getTypeAtIndex()\n\nArgs:\n    StructTy\n    i\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["StructTy", "i"],
-    |py, [x0, x1]| LLVMStructGetTypeAtIndex(py, rt::call::extract(x0, "StructTy")?, rt::call::extract(x1, "i")?));
+    |py, [x0, x1]| LLVMStructGetTypeAtIndex(py, &x0, rt::call::extract(x1, "i")?));
 
-fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: rt::PtrArg, i: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: &Bound<'_, PyAny>, i: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructGetTypeAtIndex");
-    let a_StructTy = StructTy.addr();
+    let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     let a_i = i.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2513,11 +2515,11 @@ fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: rt::PtrArg, i: rt::CInt<u3
 rt::function!(F_LLVMIsPackedStruct, C_LLVMIsPackedStruct, c"LLVMIsPackedStruct", "LLVMIsPackedStruct",
     c"LLVMIsPackedStruct(StructTy)\n--\n\nDetermine whether a structure is packed.\n\nSee: llvm::StructType::isPacked()\n\nArgs:\n    StructTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["StructTy"],
-    |py, [x0]| LLVMIsPackedStruct(py, rt::call::extract(x0, "StructTy")?));
+    |py, [x0]| LLVMIsPackedStruct(py, &x0));
 
-fn LLVMIsPackedStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsPackedStruct(py: Python<'_>, StructTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsPackedStruct");
-    let a_StructTy = StructTy.addr();
+    let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2530,11 +2532,11 @@ fn LLVMIsPackedStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMIsOpaqueStruct, C_LLVMIsOpaqueStruct, c"LLVMIsOpaqueStruct", "LLVMIsOpaqueStruct",
     c"LLVMIsOpaqueStruct(StructTy)\n--\n\nDetermine whether a structure is opaque.\n\nSee: llvm::StructType::isOpaque()\n\nArgs:\n    StructTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["StructTy"],
-    |py, [x0]| LLVMIsOpaqueStruct(py, rt::call::extract(x0, "StructTy")?));
+    |py, [x0]| LLVMIsOpaqueStruct(py, &x0));
 
-fn LLVMIsOpaqueStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsOpaqueStruct(py: Python<'_>, StructTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsOpaqueStruct");
-    let a_StructTy = StructTy.addr();
+    let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2547,11 +2549,11 @@ fn LLVMIsOpaqueStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMIsLiteralStruct, C_LLVMIsLiteralStruct, c"LLVMIsLiteralStruct", "LLVMIsLiteralStruct",
     c"LLVMIsLiteralStruct(StructTy)\n--\n\nDetermine whether a structure is literal.\n\nSee: llvm::StructType::isLiteral()\n\nArgs:\n    StructTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["StructTy"],
-    |py, [x0]| LLVMIsLiteralStruct(py, rt::call::extract(x0, "StructTy")?));
+    |py, [x0]| LLVMIsLiteralStruct(py, &x0));
 
-fn LLVMIsLiteralStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsLiteralStruct(py: Python<'_>, StructTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsLiteralStruct");
-    let a_StructTy = StructTy.addr();
+    let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2564,11 +2566,11 @@ fn LLVMIsLiteralStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMGetElementType, C_LLVMGetElementType, c"LLVMGetElementType", "LLVMGetElementType",
     c"LLVMGetElementType(Ty)\n--\n\nObtain the element type of an array or vector type.\n\nSee: llvm::SequentialType::getElementType()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["Ty"],
-    |py, [x0]| LLVMGetElementType(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMGetElementType(py, &x0));
 
-fn LLVMGetElementType(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetElementType(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetElementType");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2581,11 +2583,11 @@ fn LLVMGetElementType(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetSubtypes, C_LLVMGetSubtypes, c"LLVMGetSubtypes", "LLVMGetSubtypes",
     c"LLVMGetSubtypes(Tp, Arr)\n--\n\nReturns type's subtypes\n\nSee: llvm::Type::subtypes()\n\nArgs:\n    Tp\n    Arr",
     ["Tp", "Arr"],
-    |py, [x0, x1]| LLVMGetSubtypes(py, rt::call::extract(x0, "Tp")?, &x1));
+    |py, [x0, x1]| LLVMGetSubtypes(py, &x0, &x1));
 
-fn LLVMGetSubtypes(py: Python<'_>, Tp: rt::PtrArg, Arr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetSubtypes(py: Python<'_>, Tp: &Bound<'_, PyAny>, Arr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSubtypes");
-    let a_Tp = Tp.addr();
+    let a_Tp = super::llvm_types::TYPES.handle_arg(3, Tp)?;
     let mut h_Arr = super::llvm_types::TYPES.handle_ref(3, Arr, true)?;
     let a_Arr = h_Arr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2600,11 +2602,11 @@ fn LLVMGetSubtypes(py: Python<'_>, Tp: rt::PtrArg, Arr: &Bound<'_, PyAny>) -> Py
 rt::function!(F_LLVMGetNumContainedTypes, C_LLVMGetNumContainedTypes, c"LLVMGetNumContainedTypes", "LLVMGetNumContainedTypes",
     c"LLVMGetNumContainedTypes(Tp)\n--\n\nReturn the number of types in the derived type.\n\nSee: llvm::Type::getNumContainedTypes()\n\nArgs:\n    Tp\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Tp"],
-    |py, [x0]| LLVMGetNumContainedTypes(py, rt::call::extract(x0, "Tp")?));
+    |py, [x0]| LLVMGetNumContainedTypes(py, &x0));
 
-fn LLVMGetNumContainedTypes(py: Python<'_>, Tp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNumContainedTypes(py: Python<'_>, Tp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumContainedTypes");
-    let a_Tp = Tp.addr();
+    let a_Tp = super::llvm_types::TYPES.handle_arg(3, Tp)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2617,11 +2619,11 @@ fn LLVMGetNumContainedTypes(py: Python<'_>, Tp: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMArrayType, C_LLVMArrayType, c"LLVMArrayType", "LLVMArrayType",
     c"LLVMArrayType(ElementType, ElementCount)\n--\n\nCreate a fixed size array type that refers to a specific type.\n\nThe created type will exist in the context that its element type\nexists in.\n\nDeprecated: LLVMArrayType is deprecated in favor of the API accurate\nLLVMArrayType2\nSee: llvm::ArrayType::get()\n\nArgs:\n    ElementType\n    ElementCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["ElementType", "ElementCount"],
-    |py, [x0, x1]| LLVMArrayType(py, rt::call::extract(x0, "ElementType")?, rt::call::extract(x1, "ElementCount")?));
+    |py, [x0, x1]| LLVMArrayType(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMArrayType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMArrayType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMArrayType");
-    let a_ElementType = ElementType.addr();
+    let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2635,11 +2637,11 @@ fn LLVMArrayType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt
 rt::function!(F_LLVMArrayType2, C_LLVMArrayType2, c"LLVMArrayType2", "LLVMArrayType2",
     c"LLVMArrayType2(ElementType, ElementCount)\n--\n\nCreate a fixed size array type that refers to a specific type.\n\nThe created type will exist in the context that its element type\nexists in.\n\nSee: llvm::ArrayType::get()\n\nArgs:\n    ElementType\n    ElementCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["ElementType", "ElementCount"],
-    |py, [x0, x1]| LLVMArrayType2(py, rt::call::extract(x0, "ElementType")?, rt::call::extract(x1, "ElementCount")?));
+    |py, [x0, x1]| LLVMArrayType2(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMArrayType2(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMArrayType2(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMArrayType2");
-    let a_ElementType = ElementType.addr();
+    let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2653,11 +2655,11 @@ fn LLVMArrayType2(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CIn
 rt::function!(F_LLVMGetArrayLength, C_LLVMGetArrayLength, c"LLVMGetArrayLength", "LLVMGetArrayLength",
     c"LLVMGetArrayLength(ArrayTy)\n--\n\nObtain the length of an array type.\n\nThis only works on types that represent arrays.\n\nDeprecated: LLVMGetArrayLength is deprecated in favor of the API accurate\nLLVMGetArrayLength2\nSee: llvm::ArrayType::getNumElements()\n\nArgs:\n    ArrayTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["ArrayTy"],
-    |py, [x0]| LLVMGetArrayLength(py, rt::call::extract(x0, "ArrayTy")?));
+    |py, [x0]| LLVMGetArrayLength(py, &x0));
 
-fn LLVMGetArrayLength(py: Python<'_>, ArrayTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetArrayLength(py: Python<'_>, ArrayTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetArrayLength");
-    let a_ArrayTy = ArrayTy.addr();
+    let a_ArrayTy = super::llvm_types::TYPES.handle_arg(3, ArrayTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2670,11 +2672,11 @@ fn LLVMGetArrayLength(py: Python<'_>, ArrayTy: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetArrayLength2, C_LLVMGetArrayLength2, c"LLVMGetArrayLength2", "LLVMGetArrayLength2",
     c"LLVMGetArrayLength2(ArrayTy)\n--\n\nObtain the length of an array type.\n\nThis only works on types that represent arrays.\n\nSee: llvm::ArrayType::getNumElements()\n\nArgs:\n    ArrayTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["ArrayTy"],
-    |py, [x0]| LLVMGetArrayLength2(py, rt::call::extract(x0, "ArrayTy")?));
+    |py, [x0]| LLVMGetArrayLength2(py, &x0));
 
-fn LLVMGetArrayLength2(py: Python<'_>, ArrayTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetArrayLength2(py: Python<'_>, ArrayTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetArrayLength2");
-    let a_ArrayTy = ArrayTy.addr();
+    let a_ArrayTy = super::llvm_types::TYPES.handle_arg(3, ArrayTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2687,11 +2689,11 @@ fn LLVMGetArrayLength2(py: Python<'_>, ArrayTy: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMPointerType, C_LLVMPointerType, c"LLVMPointerType", "LLVMPointerType",
     c"LLVMPointerType(ElementType, AddressSpace)\n--\n\nCreate a pointer type that points to a defined type.\n\nThe created type will exist in the context that its pointee type\nexists in.\n\nSee: llvm::PointerType::get()\n\nArgs:\n    ElementType\n    AddressSpace\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["ElementType", "AddressSpace"],
-    |py, [x0, x1]| LLVMPointerType(py, rt::call::extract(x0, "ElementType")?, rt::call::extract(x1, "AddressSpace")?));
+    |py, [x0, x1]| LLVMPointerType(py, &x0, rt::call::extract(x1, "AddressSpace")?));
 
-fn LLVMPointerType(py: Python<'_>, ElementType: rt::PtrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPointerType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerType");
-    let a_ElementType = ElementType.addr();
+    let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_AddressSpace = AddressSpace.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2705,11 +2707,11 @@ fn LLVMPointerType(py: Python<'_>, ElementType: rt::PtrArg, AddressSpace: rt::CI
 rt::function!(F_LLVMPointerTypeIsOpaque, C_LLVMPointerTypeIsOpaque, c"LLVMPointerTypeIsOpaque", "LLVMPointerTypeIsOpaque",
     c"LLVMPointerTypeIsOpaque(Ty)\n--\n\nDetermine whether a pointer is opaque.\n\nTrue if this is an instance of an opaque PointerType.\n\nSee: llvm::Type::isOpaquePointerTy()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Ty"],
-    |py, [x0]| LLVMPointerTypeIsOpaque(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMPointerTypeIsOpaque(py, &x0));
 
-fn LLVMPointerTypeIsOpaque(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPointerTypeIsOpaque(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerTypeIsOpaque");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2722,11 +2724,11 @@ fn LLVMPointerTypeIsOpaque(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMPointerTypeInContext, C_LLVMPointerTypeInContext, c"LLVMPointerTypeInContext", "LLVMPointerTypeInContext",
     c"LLVMPointerTypeInContext(C, AddressSpace)\n--\n\nCreate an opaque pointer type in a context.\n\nSee: llvm::PointerType::get()\n\nArgs:\n    C\n    AddressSpace\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C", "AddressSpace"],
-    |py, [x0, x1]| LLVMPointerTypeInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "AddressSpace")?));
+    |py, [x0, x1]| LLVMPointerTypeInContext(py, &x0, rt::call::extract(x1, "AddressSpace")?));
 
-fn LLVMPointerTypeInContext(py: Python<'_>, C: rt::PtrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPointerTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_AddressSpace = AddressSpace.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2735,16 +2737,16 @@ fn LLVMPointerTypeInContext(py: Python<'_>, C: rt::PtrArg, AddressSpace: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_AddressSpace) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMGetPointerAddressSpace, C_LLVMGetPointerAddressSpace, c"LLVMGetPointerAddressSpace", "LLVMGetPointerAddressSpace",
     c"LLVMGetPointerAddressSpace(PointerTy)\n--\n\nObtain the address space of a pointer type.\n\nThis only works on types that represent pointers.\n\nSee: llvm::PointerType::getAddressSpace()\n\nArgs:\n    PointerTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["PointerTy"],
-    |py, [x0]| LLVMGetPointerAddressSpace(py, rt::call::extract(x0, "PointerTy")?));
+    |py, [x0]| LLVMGetPointerAddressSpace(py, &x0));
 
-fn LLVMGetPointerAddressSpace(py: Python<'_>, PointerTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPointerAddressSpace(py: Python<'_>, PointerTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPointerAddressSpace");
-    let a_PointerTy = PointerTy.addr();
+    let a_PointerTy = super::llvm_types::TYPES.handle_arg(3, PointerTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2757,11 +2759,11 @@ fn LLVMGetPointerAddressSpace(py: Python<'_>, PointerTy: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMVectorType, C_LLVMVectorType, c"LLVMVectorType", "LLVMVectorType",
     c"LLVMVectorType(ElementType, ElementCount)\n--\n\nCreate a vector type that contains a defined type and has a specific\nnumber of elements.\n\nThe created type will exist in the context thats its element type\nexists in.\n\nSee: llvm::VectorType::get()\n\nArgs:\n    ElementType\n    ElementCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["ElementType", "ElementCount"],
-    |py, [x0, x1]| LLVMVectorType(py, rt::call::extract(x0, "ElementType")?, rt::call::extract(x1, "ElementCount")?));
+    |py, [x0, x1]| LLVMVectorType(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVectorType");
-    let a_ElementType = ElementType.addr();
+    let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2775,11 +2777,11 @@ fn LLVMVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CIn
 rt::function!(F_LLVMScalableVectorType, C_LLVMScalableVectorType, c"LLVMScalableVectorType", "LLVMScalableVectorType",
     c"LLVMScalableVectorType(ElementType, ElementCount)\n--\n\nCreate a vector type that contains a defined type and has a scalable\nnumber of elements.\n\nThe created type will exist in the context thats its element type\nexists in.\n\nSee: llvm::ScalableVectorType::get()\n\nArgs:\n    ElementType\n    ElementCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["ElementType", "ElementCount"],
-    |py, [x0, x1]| LLVMScalableVectorType(py, rt::call::extract(x0, "ElementType")?, rt::call::extract(x1, "ElementCount")?));
+    |py, [x0, x1]| LLVMScalableVectorType(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMScalableVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMScalableVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMScalableVectorType");
-    let a_ElementType = ElementType.addr();
+    let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2793,11 +2795,11 @@ fn LLVMScalableVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount:
 rt::function!(F_LLVMGetVectorSize, C_LLVMGetVectorSize, c"LLVMGetVectorSize", "LLVMGetVectorSize",
     c"LLVMGetVectorSize(VectorTy)\n--\n\nObtain the (possibly scalable) number of elements in a vector type.\n\nThis only works on types that represent vectors (fixed or scalable).\n\nSee: llvm::VectorType::getNumElements()\n\nArgs:\n    VectorTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["VectorTy"],
-    |py, [x0]| LLVMGetVectorSize(py, rt::call::extract(x0, "VectorTy")?));
+    |py, [x0]| LLVMGetVectorSize(py, &x0));
 
-fn LLVMGetVectorSize(py: Python<'_>, VectorTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetVectorSize(py: Python<'_>, VectorTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetVectorSize");
-    let a_VectorTy = VectorTy.addr();
+    let a_VectorTy = super::llvm_types::TYPES.handle_arg(3, VectorTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2810,11 +2812,11 @@ fn LLVMGetVectorSize(py: Python<'_>, VectorTy: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetConstantPtrAuthPointer, C_LLVMGetConstantPtrAuthPointer, c"LLVMGetConstantPtrAuthPointer", "LLVMGetConstantPtrAuthPointer",
     c"LLVMGetConstantPtrAuthPointer(PtrAuth)\n--\n\nGet the pointer value for the associated ConstantPtrAuth constant.\n\nSee: llvm::ConstantPtrAuth::getPointer\n\nArgs:\n    PtrAuth\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["PtrAuth"],
-    |py, [x0]| LLVMGetConstantPtrAuthPointer(py, rt::call::extract(x0, "PtrAuth")?));
+    |py, [x0]| LLVMGetConstantPtrAuthPointer(py, &x0));
 
-fn LLVMGetConstantPtrAuthPointer(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetConstantPtrAuthPointer(py: Python<'_>, PtrAuth: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetConstantPtrAuthPointer");
-    let a_PtrAuth = PtrAuth.addr();
+    let a_PtrAuth = super::llvm_types::TYPES.handle_arg(4, PtrAuth)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2827,11 +2829,11 @@ fn LLVMGetConstantPtrAuthPointer(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResul
 rt::function!(F_LLVMGetConstantPtrAuthKey, C_LLVMGetConstantPtrAuthKey, c"LLVMGetConstantPtrAuthKey", "LLVMGetConstantPtrAuthKey",
     c"LLVMGetConstantPtrAuthKey(PtrAuth)\n--\n\nGet the key value for the associated ConstantPtrAuth constant.\n\nSee: llvm::ConstantPtrAuth::getKey\n\nArgs:\n    PtrAuth\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["PtrAuth"],
-    |py, [x0]| LLVMGetConstantPtrAuthKey(py, rt::call::extract(x0, "PtrAuth")?));
+    |py, [x0]| LLVMGetConstantPtrAuthKey(py, &x0));
 
-fn LLVMGetConstantPtrAuthKey(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetConstantPtrAuthKey(py: Python<'_>, PtrAuth: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetConstantPtrAuthKey");
-    let a_PtrAuth = PtrAuth.addr();
+    let a_PtrAuth = super::llvm_types::TYPES.handle_arg(4, PtrAuth)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2844,11 +2846,11 @@ fn LLVMGetConstantPtrAuthKey(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMGetConstantPtrAuthDiscriminator, C_LLVMGetConstantPtrAuthDiscriminator, c"LLVMGetConstantPtrAuthDiscriminator", "LLVMGetConstantPtrAuthDiscriminator",
     c"LLVMGetConstantPtrAuthDiscriminator(PtrAuth)\n--\n\nGet the discriminator value for the associated ConstantPtrAuth constant.\n\nSee: llvm::ConstantPtrAuth::getDiscriminator\n\nArgs:\n    PtrAuth\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["PtrAuth"],
-    |py, [x0]| LLVMGetConstantPtrAuthDiscriminator(py, rt::call::extract(x0, "PtrAuth")?));
+    |py, [x0]| LLVMGetConstantPtrAuthDiscriminator(py, &x0));
 
-fn LLVMGetConstantPtrAuthDiscriminator(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetConstantPtrAuthDiscriminator(py: Python<'_>, PtrAuth: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetConstantPtrAuthDiscriminator");
-    let a_PtrAuth = PtrAuth.addr();
+    let a_PtrAuth = super::llvm_types::TYPES.handle_arg(4, PtrAuth)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2861,11 +2863,11 @@ fn LLVMGetConstantPtrAuthDiscriminator(py: Python<'_>, PtrAuth: rt::PtrArg) -> P
 rt::function!(F_LLVMGetConstantPtrAuthAddrDiscriminator, C_LLVMGetConstantPtrAuthAddrDiscriminator, c"LLVMGetConstantPtrAuthAddrDiscriminator", "LLVMGetConstantPtrAuthAddrDiscriminator",
     c"LLVMGetConstantPtrAuthAddrDiscriminator(PtrAuth)\n--\n\nGet the address discriminator value for the associated ConstantPtrAuth\nconstant.\n\nSee: llvm::ConstantPtrAuth::getAddrDiscriminator\n\nArgs:\n    PtrAuth\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["PtrAuth"],
-    |py, [x0]| LLVMGetConstantPtrAuthAddrDiscriminator(py, rt::call::extract(x0, "PtrAuth")?));
+    |py, [x0]| LLVMGetConstantPtrAuthAddrDiscriminator(py, &x0));
 
-fn LLVMGetConstantPtrAuthAddrDiscriminator(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetConstantPtrAuthAddrDiscriminator(py: Python<'_>, PtrAuth: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetConstantPtrAuthAddrDiscriminator");
-    let a_PtrAuth = PtrAuth.addr();
+    let a_PtrAuth = super::llvm_types::TYPES.handle_arg(4, PtrAuth)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2878,11 +2880,11 @@ fn LLVMGetConstantPtrAuthAddrDiscriminator(py: Python<'_>, PtrAuth: rt::PtrArg) 
 rt::function!(F_LLVMVoidTypeInContext, C_LLVMVoidTypeInContext, c"LLVMVoidTypeInContext", "LLVMVoidTypeInContext",
     c"LLVMVoidTypeInContext(C)\n--\n\nCreate a void type in a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMVoidTypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMVoidTypeInContext(py, &x0));
 
-fn LLVMVoidTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMVoidTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVoidTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2890,16 +2892,16 @@ fn LLVMVoidTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMLabelTypeInContext, C_LLVMLabelTypeInContext, c"LLVMLabelTypeInContext", "LLVMLabelTypeInContext",
     c"LLVMLabelTypeInContext(C)\n--\n\nCreate a label type in a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMLabelTypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMLabelTypeInContext(py, &x0));
 
-fn LLVMLabelTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMLabelTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLabelTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2907,16 +2909,16 @@ fn LLVMLabelTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMX86MMXTypeInContext, C_LLVMX86MMXTypeInContext, c"LLVMX86MMXTypeInContext", "LLVMX86MMXTypeInContext",
     c"LLVMX86MMXTypeInContext(C)\n--\n\nCreate a X86 MMX type in a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMX86MMXTypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMX86MMXTypeInContext(py, &x0));
 
-fn LLVMX86MMXTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMX86MMXTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMX86MMXTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2924,16 +2926,16 @@ fn LLVMX86MMXTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMX86AMXTypeInContext, C_LLVMX86AMXTypeInContext, c"LLVMX86AMXTypeInContext", "LLVMX86AMXTypeInContext",
     c"LLVMX86AMXTypeInContext(C)\n--\n\nCreate a X86 AMX type in a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMX86AMXTypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMX86AMXTypeInContext(py, &x0));
 
-fn LLVMX86AMXTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMX86AMXTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMX86AMXTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2941,16 +2943,16 @@ fn LLVMX86AMXTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMTokenTypeInContext, C_LLVMTokenTypeInContext, c"LLVMTokenTypeInContext", "LLVMTokenTypeInContext",
     c"LLVMTokenTypeInContext(C)\n--\n\nCreate a token type in a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMTokenTypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMTokenTypeInContext(py, &x0));
 
-fn LLVMTokenTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMTokenTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTokenTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2958,16 +2960,16 @@ fn LLVMTokenTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMMetadataTypeInContext, C_LLVMMetadataTypeInContext, c"LLVMMetadataTypeInContext", "LLVMMetadataTypeInContext",
     c"LLVMMetadataTypeInContext(C)\n--\n\nCreate a metadata type in a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMMetadataTypeInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMMetadataTypeInContext(py, &x0));
 
-fn LLVMMetadataTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMMetadataTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMetadataTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2975,7 +2977,7 @@ fn LLVMMetadataTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMVoidType, C_LLVMVoidType, c"LLVMVoidType", "LLVMVoidType",
     c"LLVMVoidType()\n--\n\nThese are similar to the above functions except they operate on the\nglobal context.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -3044,11 +3046,11 @@ fn LLVMX86AMXType(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMTargetExtTypeInContext, C_LLVMTargetExtTypeInContext, c"LLVMTargetExtTypeInContext", "LLVMTargetExtTypeInContext",
     c"LLVMTargetExtTypeInContext(C, Name, TypeParams, TypeParamCount, IntParams, IntParamCount)\n--\n\nCreate a target extension type in LLVM context.\n\nArgs:\n    C\n    Name\n    TypeParams\n    TypeParamCount\n    IntParams\n    IntParamCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C", "Name", "TypeParams", "TypeParamCount", "IntParams", "IntParamCount"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMTargetExtTypeInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Name")?, &x2, rt::call::extract(x3, "TypeParamCount")?, &x4, rt::call::extract(x5, "IntParamCount")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMTargetExtTypeInContext(py, &x0, rt::call::extract(x1, "Name")?, &x2, rt::call::extract(x3, "TypeParamCount")?, &x4, rt::call::extract(x5, "IntParamCount")?));
 
-fn LLVMTargetExtTypeInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, TypeParams: &Bound<'_, PyAny>, TypeParamCount: rt::CInt<u32>, IntParams: &Bound<'_, PyAny>, IntParamCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMTargetExtTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg, TypeParams: &Bound<'_, PyAny>, TypeParamCount: rt::CInt<u32>, IntParams: &Bound<'_, PyAny>, IntParamCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetExtTypeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Name = Name.addr();
     let mut h_TypeParams = super::llvm_types::TYPES.handle_ref(3, TypeParams, true)?;
     let a_TypeParams = h_TypeParams.addr();
@@ -3056,6 +3058,7 @@ fn LLVMTargetExtTypeInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, 
     let p_IntParams = rt::typed_ptr_arg(IntParams, None, 4, true)?;
     let a_IntParams = p_IntParams.addr();
     let a_IntParamCount = IntParamCount.0;
+    rt::check_count(a_TypeParamCount as i128, "TypeParamCount", h_TypeParams.item_count(), "TypeParams")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3063,16 +3066,16 @@ fn LLVMTargetExtTypeInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name, a_TypeParams, a_TypeParamCount, a_IntParams, a_IntParamCount) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMGetTargetExtTypeName, C_LLVMGetTargetExtTypeName, c"LLVMGetTargetExtTypeName", "LLVMGetTargetExtTypeName",
     c"LLVMGetTargetExtTypeName(TargetExtTy)\n--\n\nObtain the name for this target extension type.\n\nSee: llvm::TargetExtType::getName()\n\nArgs:\n    TargetExtTy\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["TargetExtTy"],
-    |py, [x0]| LLVMGetTargetExtTypeName(py, rt::call::extract(x0, "TargetExtTy")?));
+    |py, [x0]| LLVMGetTargetExtTypeName(py, &x0));
 
-fn LLVMGetTargetExtTypeName(py: Python<'_>, TargetExtTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTargetExtTypeName(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeName");
-    let a_TargetExtTy = TargetExtTy.addr();
+    let a_TargetExtTy = super::llvm_types::TYPES.handle_arg(3, TargetExtTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3085,11 +3088,11 @@ fn LLVMGetTargetExtTypeName(py: Python<'_>, TargetExtTy: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMGetTargetExtTypeNumTypeParams, C_LLVMGetTargetExtTypeNumTypeParams, c"LLVMGetTargetExtTypeNumTypeParams", "LLVMGetTargetExtTypeNumTypeParams",
     c"LLVMGetTargetExtTypeNumTypeParams(TargetExtTy)\n--\n\nObtain the number of type parameters for this target extension type.\n\nSee: llvm::TargetExtType::getNumTypeParameters()\n\nArgs:\n    TargetExtTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TargetExtTy"],
-    |py, [x0]| LLVMGetTargetExtTypeNumTypeParams(py, rt::call::extract(x0, "TargetExtTy")?));
+    |py, [x0]| LLVMGetTargetExtTypeNumTypeParams(py, &x0));
 
-fn LLVMGetTargetExtTypeNumTypeParams(py: Python<'_>, TargetExtTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTargetExtTypeNumTypeParams(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeNumTypeParams");
-    let a_TargetExtTy = TargetExtTy.addr();
+    let a_TargetExtTy = super::llvm_types::TYPES.handle_arg(3, TargetExtTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3102,11 +3105,11 @@ fn LLVMGetTargetExtTypeNumTypeParams(py: Python<'_>, TargetExtTy: rt::PtrArg) ->
 rt::function!(F_LLVMGetTargetExtTypeTypeParam, C_LLVMGetTargetExtTypeTypeParam, c"LLVMGetTargetExtTypeTypeParam", "LLVMGetTargetExtTypeTypeParam",
     c"LLVMGetTargetExtTypeTypeParam(TargetExtTy, Idx)\n--\n\nGet the type parameter at the given index for the target extension type.\n\nSee: llvm::TargetExtType::getTypeParameter()\n\nArgs:\n    TargetExtTy\n    Idx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["TargetExtTy", "Idx"],
-    |py, [x0, x1]| LLVMGetTargetExtTypeTypeParam(py, rt::call::extract(x0, "TargetExtTy")?, rt::call::extract(x1, "Idx")?));
+    |py, [x0, x1]| LLVMGetTargetExtTypeTypeParam(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeTypeParam");
-    let a_TargetExtTy = TargetExtTy.addr();
+    let a_TargetExtTy = super::llvm_types::TYPES.handle_arg(3, TargetExtTy)?;
     let a_Idx = Idx.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3120,11 +3123,11 @@ fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: r
 rt::function!(F_LLVMGetTargetExtTypeNumIntParams, C_LLVMGetTargetExtTypeNumIntParams, c"LLVMGetTargetExtTypeNumIntParams", "LLVMGetTargetExtTypeNumIntParams",
     c"LLVMGetTargetExtTypeNumIntParams(TargetExtTy)\n--\n\nObtain the number of int parameters for this target extension type.\n\nSee: llvm::TargetExtType::getNumIntParameters()\n\nArgs:\n    TargetExtTy\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TargetExtTy"],
-    |py, [x0]| LLVMGetTargetExtTypeNumIntParams(py, rt::call::extract(x0, "TargetExtTy")?));
+    |py, [x0]| LLVMGetTargetExtTypeNumIntParams(py, &x0));
 
-fn LLVMGetTargetExtTypeNumIntParams(py: Python<'_>, TargetExtTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTargetExtTypeNumIntParams(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeNumIntParams");
-    let a_TargetExtTy = TargetExtTy.addr();
+    let a_TargetExtTy = super::llvm_types::TYPES.handle_arg(3, TargetExtTy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3137,11 +3140,11 @@ fn LLVMGetTargetExtTypeNumIntParams(py: Python<'_>, TargetExtTy: rt::PtrArg) -> 
 rt::function!(F_LLVMGetTargetExtTypeIntParam, C_LLVMGetTargetExtTypeIntParam, c"LLVMGetTargetExtTypeIntParam", "LLVMGetTargetExtTypeIntParam",
     c"LLVMGetTargetExtTypeIntParam(TargetExtTy, Idx)\n--\n\nGet the int parameter at the given index for the target extension type.\n\nSee: llvm::TargetExtType::getIntParameter()\n\nArgs:\n    TargetExtTy\n    Idx\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TargetExtTy", "Idx"],
-    |py, [x0, x1]| LLVMGetTargetExtTypeIntParam(py, rt::call::extract(x0, "TargetExtTy")?, rt::call::extract(x1, "Idx")?));
+    |py, [x0, x1]| LLVMGetTargetExtTypeIntParam(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetTargetExtTypeIntParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetTargetExtTypeIntParam(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeIntParam");
-    let a_TargetExtTy = TargetExtTy.addr();
+    let a_TargetExtTy = super::llvm_types::TYPES.handle_arg(3, TargetExtTy)?;
     let a_Idx = Idx.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3155,11 +3158,11 @@ fn LLVMGetTargetExtTypeIntParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: rt
 rt::function!(F_LLVMTypeOf, C_LLVMTypeOf, c"LLVMTypeOf", "LLVMTypeOf",
     c"LLVMTypeOf(Val)\n--\n\nObtain the type of a value.\n\nSee: llvm::Value::getType()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["Val"],
-    |py, [x0]| LLVMTypeOf(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMTypeOf(py, &x0));
 
-fn LLVMTypeOf(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMTypeOf(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTypeOf");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3172,11 +3175,11 @@ fn LLVMTypeOf(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetValueKind, C_LLVMGetValueKind, c"LLVMGetValueKind", "LLVMGetValueKind",
     c"LLVMGetValueKind(Val)\n--\n\nObtain the enumerated type of a Value instance.\n\nSee: llvm::Value::getValueID()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMValueKind",
     ["Val"],
-    |py, [x0]| LLVMGetValueKind(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMGetValueKind(py, &x0));
 
-fn LLVMGetValueKind(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetValueKind(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetValueKind");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3189,11 +3192,11 @@ fn LLVMGetValueKind(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetValueName2, C_LLVMGetValueName2, c"LLVMGetValueName2", "LLVMGetValueName2",
     c"LLVMGetValueName2(Val)\n--\n\nObtain the string name of a value.\n\nSee: llvm::Value::getName()\n\nArgs:\n    Val\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int",
     ["Val"],
-    |py, [x0]| LLVMGetValueName2(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMGetValueName2(py, &x0));
 
-fn LLVMGetValueName2(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetValueName2(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetValueName2");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let mut o_Length: u64 = Default::default();
     let a_Length = &mut o_Length as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -3208,11 +3211,11 @@ fn LLVMGetValueName2(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetValueName2, C_LLVMSetValueName2, c"LLVMSetValueName2", "LLVMSetValueName2",
     c"LLVMSetValueName2(Val, Name, NameLen)\n--\n\nSet the string name of a value.\n\nSee: llvm::Value::setName()\n\nArgs:\n    Val\n    Name\n    NameLen",
     ["Val", "Name", "NameLen"],
-    |py, [x0, x1, x2]| LLVMSetValueName2(py, rt::call::extract(x0, "Val")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
+    |py, [x0, x1, x2]| LLVMSetValueName2(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMSetValueName2(py: Python<'_>, Val: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetValueName2(py: Python<'_>, Val: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetValueName2");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -3227,11 +3230,11 @@ fn LLVMSetValueName2(py: Python<'_>, Val: rt::PtrArg, Name: rt::CStrArg, NameLen
 rt::function!(F_LLVMDumpValue, C_LLVMDumpValue, c"LLVMDumpValue", "LLVMDumpValue",
     c"LLVMDumpValue(Val)\n--\n\nDump a representation of a value to stderr.\n\nSee: llvm::Value::dump()\n\nArgs:\n    Val",
     ["Val"],
-    |py, [x0]| LLVMDumpValue(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMDumpValue(py, &x0));
 
-fn LLVMDumpValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDumpValue(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDumpValue");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3244,11 +3247,11 @@ fn LLVMDumpValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMPrintValueToString, C_LLVMPrintValueToString, c"LLVMPrintValueToString", "LLVMPrintValueToString",
     c"LLVMPrintValueToString(Val)\n--\n\nReturn a string representation of the value. Use\nLLVMDisposeMessage to free the string.\n\nSee: llvm::Value::print()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Val"],
-    |py, [x0]| LLVMPrintValueToString(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMPrintValueToString(py, &x0));
 
-fn LLVMPrintValueToString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPrintValueToString(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPrintValueToString");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3261,11 +3264,11 @@ fn LLVMPrintValueToString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMPrintDbgRecordToString, C_LLVMPrintDbgRecordToString, c"LLVMPrintDbgRecordToString", "LLVMPrintDbgRecordToString",
     c"LLVMPrintDbgRecordToString(Record)\n--\n\nReturn a string representation of the DbgRecord. Use\nLLVMDisposeMessage to free the string.\n\nSee: llvm::DbgRecord::print()\n\nArgs:\n    Record\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Record"],
-    |py, [x0]| LLVMPrintDbgRecordToString(py, rt::call::extract(x0, "Record")?));
+    |py, [x0]| LLVMPrintDbgRecordToString(py, &x0));
 
-fn LLVMPrintDbgRecordToString(py: Python<'_>, Record: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPrintDbgRecordToString(py: Python<'_>, Record: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPrintDbgRecordToString");
-    let a_Record = Record.addr();
+    let a_Record = super::llvm_types::TYPES.handle_arg(19, Record)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3278,12 +3281,12 @@ fn LLVMPrintDbgRecordToString(py: Python<'_>, Record: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMReplaceAllUsesWith, C_LLVMReplaceAllUsesWith, c"LLVMReplaceAllUsesWith", "LLVMReplaceAllUsesWith",
     c"LLVMReplaceAllUsesWith(OldVal, NewVal)\n--\n\nReplace all uses of a value with another one.\n\nSee: llvm::Value::replaceAllUsesWith()\n\nArgs:\n    OldVal\n    NewVal",
     ["OldVal", "NewVal"],
-    |py, [x0, x1]| LLVMReplaceAllUsesWith(py, rt::call::extract(x0, "OldVal")?, rt::call::extract(x1, "NewVal")?));
+    |py, [x0, x1]| LLVMReplaceAllUsesWith(py, &x0, &x1));
 
-fn LLVMReplaceAllUsesWith(py: Python<'_>, OldVal: rt::PtrArg, NewVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMReplaceAllUsesWith(py: Python<'_>, OldVal: &Bound<'_, PyAny>, NewVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMReplaceAllUsesWith");
-    let a_OldVal = OldVal.addr();
-    let a_NewVal = NewVal.addr();
+    let a_OldVal = super::llvm_types::TYPES.handle_arg(4, OldVal)?;
+    let a_NewVal = super::llvm_types::TYPES.handle_arg(4, NewVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3296,11 +3299,11 @@ fn LLVMReplaceAllUsesWith(py: Python<'_>, OldVal: rt::PtrArg, NewVal: rt::PtrArg
 rt::function!(F_LLVMIsConstant, C_LLVMIsConstant, c"LLVMIsConstant", "LLVMIsConstant",
     c"LLVMIsConstant(Val)\n--\n\nDetermine whether the specified value instance is constant.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Val"],
-    |py, [x0]| LLVMIsConstant(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsConstant(py, &x0));
 
-fn LLVMIsConstant(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsConstant(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsConstant");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3313,11 +3316,11 @@ fn LLVMIsConstant(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsUndef, C_LLVMIsUndef, c"LLVMIsUndef", "LLVMIsUndef",
     c"LLVMIsUndef(Val)\n--\n\nDetermine whether a value instance is undefined.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Val"],
-    |py, [x0]| LLVMIsUndef(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsUndef(py, &x0));
 
-fn LLVMIsUndef(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsUndef(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsUndef");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3330,11 +3333,11 @@ fn LLVMIsUndef(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsPoison, C_LLVMIsPoison, c"LLVMIsPoison", "LLVMIsPoison",
     c"LLVMIsPoison(Val)\n--\n\nDetermine whether a value instance is poisonous.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Val"],
-    |py, [x0]| LLVMIsPoison(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsPoison(py, &x0));
 
-fn LLVMIsPoison(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsPoison(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsPoison");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3347,11 +3350,11 @@ fn LLVMIsPoison(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAArgument, C_LLVMIsAArgument, c"LLVMIsAArgument", "LLVMIsAArgument",
     c"LLVMIsAArgument(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAArgument(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAArgument(py, &x0));
 
-fn LLVMIsAArgument(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAArgument(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAArgument");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3364,11 +3367,11 @@ fn LLVMIsAArgument(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsABasicBlock, C_LLVMIsABasicBlock, c"LLVMIsABasicBlock", "LLVMIsABasicBlock",
     c"LLVMIsABasicBlock(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsABasicBlock(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsABasicBlock(py, &x0));
 
-fn LLVMIsABasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsABasicBlock(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsABasicBlock");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3381,11 +3384,11 @@ fn LLVMIsABasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAInlineAsm, C_LLVMIsAInlineAsm, c"LLVMIsAInlineAsm", "LLVMIsAInlineAsm",
     c"LLVMIsAInlineAsm(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAInlineAsm(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAInlineAsm(py, &x0));
 
-fn LLVMIsAInlineAsm(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAInlineAsm(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAInlineAsm");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3398,11 +3401,11 @@ fn LLVMIsAInlineAsm(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAUser, C_LLVMIsAUser, c"LLVMIsAUser", "LLVMIsAUser",
     c"LLVMIsAUser(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAUser(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAUser(py, &x0));
 
-fn LLVMIsAUser(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAUser(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUser");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3415,11 +3418,11 @@ fn LLVMIsAUser(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAConstant, C_LLVMIsAConstant, c"LLVMIsAConstant", "LLVMIsAConstant",
     c"LLVMIsAConstant(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstant(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstant(py, &x0));
 
-fn LLVMIsAConstant(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstant(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstant");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3432,11 +3435,11 @@ fn LLVMIsAConstant(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsABlockAddress, C_LLVMIsABlockAddress, c"LLVMIsABlockAddress", "LLVMIsABlockAddress",
     c"LLVMIsABlockAddress(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsABlockAddress(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsABlockAddress(py, &x0));
 
-fn LLVMIsABlockAddress(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsABlockAddress(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsABlockAddress");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3449,11 +3452,11 @@ fn LLVMIsABlockAddress(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAConstantAggregateZero, C_LLVMIsAConstantAggregateZero, c"LLVMIsAConstantAggregateZero", "LLVMIsAConstantAggregateZero",
     c"LLVMIsAConstantAggregateZero(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantAggregateZero(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantAggregateZero(py, &x0));
 
-fn LLVMIsAConstantAggregateZero(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantAggregateZero(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantAggregateZero");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3466,11 +3469,11 @@ fn LLVMIsAConstantAggregateZero(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMIsAConstantArray, C_LLVMIsAConstantArray, c"LLVMIsAConstantArray", "LLVMIsAConstantArray",
     c"LLVMIsAConstantArray(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantArray(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantArray(py, &x0));
 
-fn LLVMIsAConstantArray(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantArray(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantArray");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3483,11 +3486,11 @@ fn LLVMIsAConstantArray(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAConstantDataSequential, C_LLVMIsAConstantDataSequential, c"LLVMIsAConstantDataSequential", "LLVMIsAConstantDataSequential",
     c"LLVMIsAConstantDataSequential(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantDataSequential(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantDataSequential(py, &x0));
 
-fn LLVMIsAConstantDataSequential(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantDataSequential(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantDataSequential");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3500,11 +3503,11 @@ fn LLVMIsAConstantDataSequential(py: Python<'_>, Val: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMIsAConstantDataArray, C_LLVMIsAConstantDataArray, c"LLVMIsAConstantDataArray", "LLVMIsAConstantDataArray",
     c"LLVMIsAConstantDataArray(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantDataArray(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantDataArray(py, &x0));
 
-fn LLVMIsAConstantDataArray(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantDataArray(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantDataArray");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3517,11 +3520,11 @@ fn LLVMIsAConstantDataArray(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMIsAConstantDataVector, C_LLVMIsAConstantDataVector, c"LLVMIsAConstantDataVector", "LLVMIsAConstantDataVector",
     c"LLVMIsAConstantDataVector(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantDataVector(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantDataVector(py, &x0));
 
-fn LLVMIsAConstantDataVector(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantDataVector(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantDataVector");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3534,11 +3537,11 @@ fn LLVMIsAConstantDataVector(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMIsAConstantExpr, C_LLVMIsAConstantExpr, c"LLVMIsAConstantExpr", "LLVMIsAConstantExpr",
     c"LLVMIsAConstantExpr(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantExpr(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantExpr(py, &x0));
 
-fn LLVMIsAConstantExpr(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantExpr(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantExpr");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3551,11 +3554,11 @@ fn LLVMIsAConstantExpr(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAConstantFP, C_LLVMIsAConstantFP, c"LLVMIsAConstantFP", "LLVMIsAConstantFP",
     c"LLVMIsAConstantFP(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantFP(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantFP(py, &x0));
 
-fn LLVMIsAConstantFP(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantFP(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantFP");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3568,11 +3571,11 @@ fn LLVMIsAConstantFP(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAConstantInt, C_LLVMIsAConstantInt, c"LLVMIsAConstantInt", "LLVMIsAConstantInt",
     c"LLVMIsAConstantInt(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantInt(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantInt(py, &x0));
 
-fn LLVMIsAConstantInt(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantInt(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantInt");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3585,11 +3588,11 @@ fn LLVMIsAConstantInt(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAConstantPointerNull, C_LLVMIsAConstantPointerNull, c"LLVMIsAConstantPointerNull", "LLVMIsAConstantPointerNull",
     c"LLVMIsAConstantPointerNull(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantPointerNull(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantPointerNull(py, &x0));
 
-fn LLVMIsAConstantPointerNull(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantPointerNull(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantPointerNull");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3602,11 +3605,11 @@ fn LLVMIsAConstantPointerNull(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMIsAConstantStruct, C_LLVMIsAConstantStruct, c"LLVMIsAConstantStruct", "LLVMIsAConstantStruct",
     c"LLVMIsAConstantStruct(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantStruct(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantStruct(py, &x0));
 
-fn LLVMIsAConstantStruct(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantStruct(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantStruct");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3619,11 +3622,11 @@ fn LLVMIsAConstantStruct(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMIsAConstantTokenNone, C_LLVMIsAConstantTokenNone, c"LLVMIsAConstantTokenNone", "LLVMIsAConstantTokenNone",
     c"LLVMIsAConstantTokenNone(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantTokenNone(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantTokenNone(py, &x0));
 
-fn LLVMIsAConstantTokenNone(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantTokenNone(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantTokenNone");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3636,11 +3639,11 @@ fn LLVMIsAConstantTokenNone(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMIsAConstantVector, C_LLVMIsAConstantVector, c"LLVMIsAConstantVector", "LLVMIsAConstantVector",
     c"LLVMIsAConstantVector(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantVector(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantVector(py, &x0));
 
-fn LLVMIsAConstantVector(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantVector(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantVector");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3653,11 +3656,11 @@ fn LLVMIsAConstantVector(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMIsAConstantPtrAuth, C_LLVMIsAConstantPtrAuth, c"LLVMIsAConstantPtrAuth", "LLVMIsAConstantPtrAuth",
     c"LLVMIsAConstantPtrAuth(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAConstantPtrAuth(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAConstantPtrAuth(py, &x0));
 
-fn LLVMIsAConstantPtrAuth(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAConstantPtrAuth(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantPtrAuth");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3670,11 +3673,11 @@ fn LLVMIsAConstantPtrAuth(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMIsAGlobalValue, C_LLVMIsAGlobalValue, c"LLVMIsAGlobalValue", "LLVMIsAGlobalValue",
     c"LLVMIsAGlobalValue(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAGlobalValue(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAGlobalValue(py, &x0));
 
-fn LLVMIsAGlobalValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAGlobalValue(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGlobalValue");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3687,11 +3690,11 @@ fn LLVMIsAGlobalValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAGlobalAlias, C_LLVMIsAGlobalAlias, c"LLVMIsAGlobalAlias", "LLVMIsAGlobalAlias",
     c"LLVMIsAGlobalAlias(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAGlobalAlias(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAGlobalAlias(py, &x0));
 
-fn LLVMIsAGlobalAlias(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAGlobalAlias(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGlobalAlias");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3704,11 +3707,11 @@ fn LLVMIsAGlobalAlias(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAGlobalObject, C_LLVMIsAGlobalObject, c"LLVMIsAGlobalObject", "LLVMIsAGlobalObject",
     c"LLVMIsAGlobalObject(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAGlobalObject(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAGlobalObject(py, &x0));
 
-fn LLVMIsAGlobalObject(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAGlobalObject(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGlobalObject");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3721,11 +3724,11 @@ fn LLVMIsAGlobalObject(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAFunction, C_LLVMIsAFunction, c"LLVMIsAFunction", "LLVMIsAFunction",
     c"LLVMIsAFunction(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAFunction(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAFunction(py, &x0));
 
-fn LLVMIsAFunction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAFunction(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFunction");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3738,11 +3741,11 @@ fn LLVMIsAFunction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAGlobalVariable, C_LLVMIsAGlobalVariable, c"LLVMIsAGlobalVariable", "LLVMIsAGlobalVariable",
     c"LLVMIsAGlobalVariable(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAGlobalVariable(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAGlobalVariable(py, &x0));
 
-fn LLVMIsAGlobalVariable(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAGlobalVariable(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGlobalVariable");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3755,11 +3758,11 @@ fn LLVMIsAGlobalVariable(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMIsAGlobalIFunc, C_LLVMIsAGlobalIFunc, c"LLVMIsAGlobalIFunc", "LLVMIsAGlobalIFunc",
     c"LLVMIsAGlobalIFunc(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAGlobalIFunc(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAGlobalIFunc(py, &x0));
 
-fn LLVMIsAGlobalIFunc(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAGlobalIFunc(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGlobalIFunc");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3772,11 +3775,11 @@ fn LLVMIsAGlobalIFunc(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAUndefValue, C_LLVMIsAUndefValue, c"LLVMIsAUndefValue", "LLVMIsAUndefValue",
     c"LLVMIsAUndefValue(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAUndefValue(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAUndefValue(py, &x0));
 
-fn LLVMIsAUndefValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAUndefValue(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUndefValue");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3789,11 +3792,11 @@ fn LLVMIsAUndefValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAPoisonValue, C_LLVMIsAPoisonValue, c"LLVMIsAPoisonValue", "LLVMIsAPoisonValue",
     c"LLVMIsAPoisonValue(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAPoisonValue(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAPoisonValue(py, &x0));
 
-fn LLVMIsAPoisonValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAPoisonValue(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAPoisonValue");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3806,11 +3809,11 @@ fn LLVMIsAPoisonValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAInstruction, C_LLVMIsAInstruction, c"LLVMIsAInstruction", "LLVMIsAInstruction",
     c"LLVMIsAInstruction(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAInstruction(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAInstruction(py, &x0));
 
-fn LLVMIsAInstruction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAInstruction(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAInstruction");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3823,11 +3826,11 @@ fn LLVMIsAInstruction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAUnaryOperator, C_LLVMIsAUnaryOperator, c"LLVMIsAUnaryOperator", "LLVMIsAUnaryOperator",
     c"LLVMIsAUnaryOperator(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAUnaryOperator(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAUnaryOperator(py, &x0));
 
-fn LLVMIsAUnaryOperator(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAUnaryOperator(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUnaryOperator");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3840,11 +3843,11 @@ fn LLVMIsAUnaryOperator(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsABinaryOperator, C_LLVMIsABinaryOperator, c"LLVMIsABinaryOperator", "LLVMIsABinaryOperator",
     c"LLVMIsABinaryOperator(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsABinaryOperator(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsABinaryOperator(py, &x0));
 
-fn LLVMIsABinaryOperator(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsABinaryOperator(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsABinaryOperator");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3857,11 +3860,11 @@ fn LLVMIsABinaryOperator(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMIsACallInst, C_LLVMIsACallInst, c"LLVMIsACallInst", "LLVMIsACallInst",
     c"LLVMIsACallInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsACallInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsACallInst(py, &x0));
 
-fn LLVMIsACallInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsACallInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACallInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3874,11 +3877,11 @@ fn LLVMIsACallInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAIntrinsicInst, C_LLVMIsAIntrinsicInst, c"LLVMIsAIntrinsicInst", "LLVMIsAIntrinsicInst",
     c"LLVMIsAIntrinsicInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAIntrinsicInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAIntrinsicInst(py, &x0));
 
-fn LLVMIsAIntrinsicInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAIntrinsicInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAIntrinsicInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3891,11 +3894,11 @@ fn LLVMIsAIntrinsicInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsADbgInfoIntrinsic, C_LLVMIsADbgInfoIntrinsic, c"LLVMIsADbgInfoIntrinsic", "LLVMIsADbgInfoIntrinsic",
     c"LLVMIsADbgInfoIntrinsic(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsADbgInfoIntrinsic(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsADbgInfoIntrinsic(py, &x0));
 
-fn LLVMIsADbgInfoIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsADbgInfoIntrinsic(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsADbgInfoIntrinsic");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3908,11 +3911,11 @@ fn LLVMIsADbgInfoIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMIsADbgVariableIntrinsic, C_LLVMIsADbgVariableIntrinsic, c"LLVMIsADbgVariableIntrinsic", "LLVMIsADbgVariableIntrinsic",
     c"LLVMIsADbgVariableIntrinsic(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsADbgVariableIntrinsic(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsADbgVariableIntrinsic(py, &x0));
 
-fn LLVMIsADbgVariableIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsADbgVariableIntrinsic(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsADbgVariableIntrinsic");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3925,11 +3928,11 @@ fn LLVMIsADbgVariableIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMIsADbgDeclareInst, C_LLVMIsADbgDeclareInst, c"LLVMIsADbgDeclareInst", "LLVMIsADbgDeclareInst",
     c"LLVMIsADbgDeclareInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsADbgDeclareInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsADbgDeclareInst(py, &x0));
 
-fn LLVMIsADbgDeclareInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsADbgDeclareInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsADbgDeclareInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3942,11 +3945,11 @@ fn LLVMIsADbgDeclareInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMIsADbgLabelInst, C_LLVMIsADbgLabelInst, c"LLVMIsADbgLabelInst", "LLVMIsADbgLabelInst",
     c"LLVMIsADbgLabelInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsADbgLabelInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsADbgLabelInst(py, &x0));
 
-fn LLVMIsADbgLabelInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsADbgLabelInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsADbgLabelInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3959,11 +3962,11 @@ fn LLVMIsADbgLabelInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAMemIntrinsic, C_LLVMIsAMemIntrinsic, c"LLVMIsAMemIntrinsic", "LLVMIsAMemIntrinsic",
     c"LLVMIsAMemIntrinsic(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAMemIntrinsic(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAMemIntrinsic(py, &x0));
 
-fn LLVMIsAMemIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAMemIntrinsic(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMemIntrinsic");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3976,11 +3979,11 @@ fn LLVMIsAMemIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAMemCpyInst, C_LLVMIsAMemCpyInst, c"LLVMIsAMemCpyInst", "LLVMIsAMemCpyInst",
     c"LLVMIsAMemCpyInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAMemCpyInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAMemCpyInst(py, &x0));
 
-fn LLVMIsAMemCpyInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAMemCpyInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMemCpyInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3993,11 +3996,11 @@ fn LLVMIsAMemCpyInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAMemMoveInst, C_LLVMIsAMemMoveInst, c"LLVMIsAMemMoveInst", "LLVMIsAMemMoveInst",
     c"LLVMIsAMemMoveInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAMemMoveInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAMemMoveInst(py, &x0));
 
-fn LLVMIsAMemMoveInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAMemMoveInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMemMoveInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4010,11 +4013,11 @@ fn LLVMIsAMemMoveInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAMemSetInst, C_LLVMIsAMemSetInst, c"LLVMIsAMemSetInst", "LLVMIsAMemSetInst",
     c"LLVMIsAMemSetInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAMemSetInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAMemSetInst(py, &x0));
 
-fn LLVMIsAMemSetInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAMemSetInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMemSetInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4027,11 +4030,11 @@ fn LLVMIsAMemSetInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsACmpInst, C_LLVMIsACmpInst, c"LLVMIsACmpInst", "LLVMIsACmpInst",
     c"LLVMIsACmpInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsACmpInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsACmpInst(py, &x0));
 
-fn LLVMIsACmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsACmpInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACmpInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4044,11 +4047,11 @@ fn LLVMIsACmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAFCmpInst, C_LLVMIsAFCmpInst, c"LLVMIsAFCmpInst", "LLVMIsAFCmpInst",
     c"LLVMIsAFCmpInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAFCmpInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAFCmpInst(py, &x0));
 
-fn LLVMIsAFCmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAFCmpInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFCmpInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4061,11 +4064,11 @@ fn LLVMIsAFCmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAICmpInst, C_LLVMIsAICmpInst, c"LLVMIsAICmpInst", "LLVMIsAICmpInst",
     c"LLVMIsAICmpInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAICmpInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAICmpInst(py, &x0));
 
-fn LLVMIsAICmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAICmpInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAICmpInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4078,11 +4081,11 @@ fn LLVMIsAICmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAExtractElementInst, C_LLVMIsAExtractElementInst, c"LLVMIsAExtractElementInst", "LLVMIsAExtractElementInst",
     c"LLVMIsAExtractElementInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAExtractElementInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAExtractElementInst(py, &x0));
 
-fn LLVMIsAExtractElementInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAExtractElementInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAExtractElementInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4095,11 +4098,11 @@ fn LLVMIsAExtractElementInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMIsAGetElementPtrInst, C_LLVMIsAGetElementPtrInst, c"LLVMIsAGetElementPtrInst", "LLVMIsAGetElementPtrInst",
     c"LLVMIsAGetElementPtrInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAGetElementPtrInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAGetElementPtrInst(py, &x0));
 
-fn LLVMIsAGetElementPtrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAGetElementPtrInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGetElementPtrInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4112,11 +4115,11 @@ fn LLVMIsAGetElementPtrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMIsAInsertElementInst, C_LLVMIsAInsertElementInst, c"LLVMIsAInsertElementInst", "LLVMIsAInsertElementInst",
     c"LLVMIsAInsertElementInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAInsertElementInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAInsertElementInst(py, &x0));
 
-fn LLVMIsAInsertElementInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAInsertElementInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAInsertElementInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4129,11 +4132,11 @@ fn LLVMIsAInsertElementInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMIsAInsertValueInst, C_LLVMIsAInsertValueInst, c"LLVMIsAInsertValueInst", "LLVMIsAInsertValueInst",
     c"LLVMIsAInsertValueInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAInsertValueInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAInsertValueInst(py, &x0));
 
-fn LLVMIsAInsertValueInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAInsertValueInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAInsertValueInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4146,11 +4149,11 @@ fn LLVMIsAInsertValueInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMIsALandingPadInst, C_LLVMIsALandingPadInst, c"LLVMIsALandingPadInst", "LLVMIsALandingPadInst",
     c"LLVMIsALandingPadInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsALandingPadInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsALandingPadInst(py, &x0));
 
-fn LLVMIsALandingPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsALandingPadInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsALandingPadInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4163,11 +4166,11 @@ fn LLVMIsALandingPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMIsAPHINode, C_LLVMIsAPHINode, c"LLVMIsAPHINode", "LLVMIsAPHINode",
     c"LLVMIsAPHINode(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAPHINode(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAPHINode(py, &x0));
 
-fn LLVMIsAPHINode(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAPHINode(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAPHINode");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4180,11 +4183,11 @@ fn LLVMIsAPHINode(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsASelectInst, C_LLVMIsASelectInst, c"LLVMIsASelectInst", "LLVMIsASelectInst",
     c"LLVMIsASelectInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsASelectInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsASelectInst(py, &x0));
 
-fn LLVMIsASelectInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsASelectInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsASelectInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4197,11 +4200,11 @@ fn LLVMIsASelectInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAShuffleVectorInst, C_LLVMIsAShuffleVectorInst, c"LLVMIsAShuffleVectorInst", "LLVMIsAShuffleVectorInst",
     c"LLVMIsAShuffleVectorInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAShuffleVectorInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAShuffleVectorInst(py, &x0));
 
-fn LLVMIsAShuffleVectorInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAShuffleVectorInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAShuffleVectorInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4214,11 +4217,11 @@ fn LLVMIsAShuffleVectorInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMIsAStoreInst, C_LLVMIsAStoreInst, c"LLVMIsAStoreInst", "LLVMIsAStoreInst",
     c"LLVMIsAStoreInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAStoreInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAStoreInst(py, &x0));
 
-fn LLVMIsAStoreInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAStoreInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAStoreInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4231,11 +4234,11 @@ fn LLVMIsAStoreInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsABranchInst, C_LLVMIsABranchInst, c"LLVMIsABranchInst", "LLVMIsABranchInst",
     c"LLVMIsABranchInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsABranchInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsABranchInst(py, &x0));
 
-fn LLVMIsABranchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsABranchInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsABranchInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4248,11 +4251,11 @@ fn LLVMIsABranchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAIndirectBrInst, C_LLVMIsAIndirectBrInst, c"LLVMIsAIndirectBrInst", "LLVMIsAIndirectBrInst",
     c"LLVMIsAIndirectBrInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAIndirectBrInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAIndirectBrInst(py, &x0));
 
-fn LLVMIsAIndirectBrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAIndirectBrInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAIndirectBrInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4265,11 +4268,11 @@ fn LLVMIsAIndirectBrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMIsAInvokeInst, C_LLVMIsAInvokeInst, c"LLVMIsAInvokeInst", "LLVMIsAInvokeInst",
     c"LLVMIsAInvokeInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAInvokeInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAInvokeInst(py, &x0));
 
-fn LLVMIsAInvokeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAInvokeInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAInvokeInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4282,11 +4285,11 @@ fn LLVMIsAInvokeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAReturnInst, C_LLVMIsAReturnInst, c"LLVMIsAReturnInst", "LLVMIsAReturnInst",
     c"LLVMIsAReturnInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAReturnInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAReturnInst(py, &x0));
 
-fn LLVMIsAReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAReturnInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAReturnInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4299,11 +4302,11 @@ fn LLVMIsAReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsASwitchInst, C_LLVMIsASwitchInst, c"LLVMIsASwitchInst", "LLVMIsASwitchInst",
     c"LLVMIsASwitchInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsASwitchInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsASwitchInst(py, &x0));
 
-fn LLVMIsASwitchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsASwitchInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsASwitchInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4316,11 +4319,11 @@ fn LLVMIsASwitchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAUnreachableInst, C_LLVMIsAUnreachableInst, c"LLVMIsAUnreachableInst", "LLVMIsAUnreachableInst",
     c"LLVMIsAUnreachableInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAUnreachableInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAUnreachableInst(py, &x0));
 
-fn LLVMIsAUnreachableInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAUnreachableInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUnreachableInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4333,11 +4336,11 @@ fn LLVMIsAUnreachableInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMIsAResumeInst, C_LLVMIsAResumeInst, c"LLVMIsAResumeInst", "LLVMIsAResumeInst",
     c"LLVMIsAResumeInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAResumeInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAResumeInst(py, &x0));
 
-fn LLVMIsAResumeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAResumeInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAResumeInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4350,11 +4353,11 @@ fn LLVMIsAResumeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsACleanupReturnInst, C_LLVMIsACleanupReturnInst, c"LLVMIsACleanupReturnInst", "LLVMIsACleanupReturnInst",
     c"LLVMIsACleanupReturnInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsACleanupReturnInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsACleanupReturnInst(py, &x0));
 
-fn LLVMIsACleanupReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsACleanupReturnInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACleanupReturnInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4367,11 +4370,11 @@ fn LLVMIsACleanupReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMIsACatchReturnInst, C_LLVMIsACatchReturnInst, c"LLVMIsACatchReturnInst", "LLVMIsACatchReturnInst",
     c"LLVMIsACatchReturnInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsACatchReturnInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsACatchReturnInst(py, &x0));
 
-fn LLVMIsACatchReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsACatchReturnInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACatchReturnInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4384,11 +4387,11 @@ fn LLVMIsACatchReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMIsACatchSwitchInst, C_LLVMIsACatchSwitchInst, c"LLVMIsACatchSwitchInst", "LLVMIsACatchSwitchInst",
     c"LLVMIsACatchSwitchInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsACatchSwitchInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsACatchSwitchInst(py, &x0));
 
-fn LLVMIsACatchSwitchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsACatchSwitchInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACatchSwitchInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4401,11 +4404,11 @@ fn LLVMIsACatchSwitchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMIsACallBrInst, C_LLVMIsACallBrInst, c"LLVMIsACallBrInst", "LLVMIsACallBrInst",
     c"LLVMIsACallBrInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsACallBrInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsACallBrInst(py, &x0));
 
-fn LLVMIsACallBrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsACallBrInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACallBrInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4418,11 +4421,11 @@ fn LLVMIsACallBrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAFuncletPadInst, C_LLVMIsAFuncletPadInst, c"LLVMIsAFuncletPadInst", "LLVMIsAFuncletPadInst",
     c"LLVMIsAFuncletPadInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAFuncletPadInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAFuncletPadInst(py, &x0));
 
-fn LLVMIsAFuncletPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAFuncletPadInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFuncletPadInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4435,11 +4438,11 @@ fn LLVMIsAFuncletPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMIsACatchPadInst, C_LLVMIsACatchPadInst, c"LLVMIsACatchPadInst", "LLVMIsACatchPadInst",
     c"LLVMIsACatchPadInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsACatchPadInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsACatchPadInst(py, &x0));
 
-fn LLVMIsACatchPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsACatchPadInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACatchPadInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4452,11 +4455,11 @@ fn LLVMIsACatchPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsACleanupPadInst, C_LLVMIsACleanupPadInst, c"LLVMIsACleanupPadInst", "LLVMIsACleanupPadInst",
     c"LLVMIsACleanupPadInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsACleanupPadInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsACleanupPadInst(py, &x0));
 
-fn LLVMIsACleanupPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsACleanupPadInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACleanupPadInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4469,11 +4472,11 @@ fn LLVMIsACleanupPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMIsAUnaryInstruction, C_LLVMIsAUnaryInstruction, c"LLVMIsAUnaryInstruction", "LLVMIsAUnaryInstruction",
     c"LLVMIsAUnaryInstruction(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAUnaryInstruction(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAUnaryInstruction(py, &x0));
 
-fn LLVMIsAUnaryInstruction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAUnaryInstruction(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUnaryInstruction");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4486,11 +4489,11 @@ fn LLVMIsAUnaryInstruction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMIsAAllocaInst, C_LLVMIsAAllocaInst, c"LLVMIsAAllocaInst", "LLVMIsAAllocaInst",
     c"LLVMIsAAllocaInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAAllocaInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAAllocaInst(py, &x0));
 
-fn LLVMIsAAllocaInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAAllocaInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAAllocaInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4503,11 +4506,11 @@ fn LLVMIsAAllocaInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsACastInst, C_LLVMIsACastInst, c"LLVMIsACastInst", "LLVMIsACastInst",
     c"LLVMIsACastInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsACastInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsACastInst(py, &x0));
 
-fn LLVMIsACastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsACastInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACastInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4520,11 +4523,11 @@ fn LLVMIsACastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAAddrSpaceCastInst, C_LLVMIsAAddrSpaceCastInst, c"LLVMIsAAddrSpaceCastInst", "LLVMIsAAddrSpaceCastInst",
     c"LLVMIsAAddrSpaceCastInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAAddrSpaceCastInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAAddrSpaceCastInst(py, &x0));
 
-fn LLVMIsAAddrSpaceCastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAAddrSpaceCastInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAAddrSpaceCastInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4537,11 +4540,11 @@ fn LLVMIsAAddrSpaceCastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMIsABitCastInst, C_LLVMIsABitCastInst, c"LLVMIsABitCastInst", "LLVMIsABitCastInst",
     c"LLVMIsABitCastInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsABitCastInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsABitCastInst(py, &x0));
 
-fn LLVMIsABitCastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsABitCastInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsABitCastInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4554,11 +4557,11 @@ fn LLVMIsABitCastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAFPExtInst, C_LLVMIsAFPExtInst, c"LLVMIsAFPExtInst", "LLVMIsAFPExtInst",
     c"LLVMIsAFPExtInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAFPExtInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAFPExtInst(py, &x0));
 
-fn LLVMIsAFPExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAFPExtInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFPExtInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4571,11 +4574,11 @@ fn LLVMIsAFPExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAFPToSIInst, C_LLVMIsAFPToSIInst, c"LLVMIsAFPToSIInst", "LLVMIsAFPToSIInst",
     c"LLVMIsAFPToSIInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAFPToSIInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAFPToSIInst(py, &x0));
 
-fn LLVMIsAFPToSIInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAFPToSIInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFPToSIInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4588,11 +4591,11 @@ fn LLVMIsAFPToSIInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAFPToUIInst, C_LLVMIsAFPToUIInst, c"LLVMIsAFPToUIInst", "LLVMIsAFPToUIInst",
     c"LLVMIsAFPToUIInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAFPToUIInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAFPToUIInst(py, &x0));
 
-fn LLVMIsAFPToUIInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAFPToUIInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFPToUIInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4605,11 +4608,11 @@ fn LLVMIsAFPToUIInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAFPTruncInst, C_LLVMIsAFPTruncInst, c"LLVMIsAFPTruncInst", "LLVMIsAFPTruncInst",
     c"LLVMIsAFPTruncInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAFPTruncInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAFPTruncInst(py, &x0));
 
-fn LLVMIsAFPTruncInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAFPTruncInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFPTruncInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4622,11 +4625,11 @@ fn LLVMIsAFPTruncInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAIntToPtrInst, C_LLVMIsAIntToPtrInst, c"LLVMIsAIntToPtrInst", "LLVMIsAIntToPtrInst",
     c"LLVMIsAIntToPtrInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAIntToPtrInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAIntToPtrInst(py, &x0));
 
-fn LLVMIsAIntToPtrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAIntToPtrInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAIntToPtrInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4639,11 +4642,11 @@ fn LLVMIsAIntToPtrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAPtrToIntInst, C_LLVMIsAPtrToIntInst, c"LLVMIsAPtrToIntInst", "LLVMIsAPtrToIntInst",
     c"LLVMIsAPtrToIntInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAPtrToIntInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAPtrToIntInst(py, &x0));
 
-fn LLVMIsAPtrToIntInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAPtrToIntInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAPtrToIntInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4656,11 +4659,11 @@ fn LLVMIsAPtrToIntInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsASExtInst, C_LLVMIsASExtInst, c"LLVMIsASExtInst", "LLVMIsASExtInst",
     c"LLVMIsASExtInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsASExtInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsASExtInst(py, &x0));
 
-fn LLVMIsASExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsASExtInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsASExtInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4673,11 +4676,11 @@ fn LLVMIsASExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsASIToFPInst, C_LLVMIsASIToFPInst, c"LLVMIsASIToFPInst", "LLVMIsASIToFPInst",
     c"LLVMIsASIToFPInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsASIToFPInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsASIToFPInst(py, &x0));
 
-fn LLVMIsASIToFPInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsASIToFPInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsASIToFPInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4690,11 +4693,11 @@ fn LLVMIsASIToFPInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsATruncInst, C_LLVMIsATruncInst, c"LLVMIsATruncInst", "LLVMIsATruncInst",
     c"LLVMIsATruncInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsATruncInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsATruncInst(py, &x0));
 
-fn LLVMIsATruncInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsATruncInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsATruncInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4707,11 +4710,11 @@ fn LLVMIsATruncInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAUIToFPInst, C_LLVMIsAUIToFPInst, c"LLVMIsAUIToFPInst", "LLVMIsAUIToFPInst",
     c"LLVMIsAUIToFPInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAUIToFPInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAUIToFPInst(py, &x0));
 
-fn LLVMIsAUIToFPInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAUIToFPInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUIToFPInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4724,11 +4727,11 @@ fn LLVMIsAUIToFPInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAZExtInst, C_LLVMIsAZExtInst, c"LLVMIsAZExtInst", "LLVMIsAZExtInst",
     c"LLVMIsAZExtInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAZExtInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAZExtInst(py, &x0));
 
-fn LLVMIsAZExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAZExtInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAZExtInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4741,11 +4744,11 @@ fn LLVMIsAZExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAExtractValueInst, C_LLVMIsAExtractValueInst, c"LLVMIsAExtractValueInst", "LLVMIsAExtractValueInst",
     c"LLVMIsAExtractValueInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAExtractValueInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAExtractValueInst(py, &x0));
 
-fn LLVMIsAExtractValueInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAExtractValueInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAExtractValueInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4758,11 +4761,11 @@ fn LLVMIsAExtractValueInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMIsALoadInst, C_LLVMIsALoadInst, c"LLVMIsALoadInst", "LLVMIsALoadInst",
     c"LLVMIsALoadInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsALoadInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsALoadInst(py, &x0));
 
-fn LLVMIsALoadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsALoadInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsALoadInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4775,11 +4778,11 @@ fn LLVMIsALoadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAVAArgInst, C_LLVMIsAVAArgInst, c"LLVMIsAVAArgInst", "LLVMIsAVAArgInst",
     c"LLVMIsAVAArgInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAVAArgInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAVAArgInst(py, &x0));
 
-fn LLVMIsAVAArgInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAVAArgInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAVAArgInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4792,11 +4795,11 @@ fn LLVMIsAVAArgInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAFreezeInst, C_LLVMIsAFreezeInst, c"LLVMIsAFreezeInst", "LLVMIsAFreezeInst",
     c"LLVMIsAFreezeInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAFreezeInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAFreezeInst(py, &x0));
 
-fn LLVMIsAFreezeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAFreezeInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFreezeInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4809,11 +4812,11 @@ fn LLVMIsAFreezeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAAtomicCmpXchgInst, C_LLVMIsAAtomicCmpXchgInst, c"LLVMIsAAtomicCmpXchgInst", "LLVMIsAAtomicCmpXchgInst",
     c"LLVMIsAAtomicCmpXchgInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAAtomicCmpXchgInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAAtomicCmpXchgInst(py, &x0));
 
-fn LLVMIsAAtomicCmpXchgInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAAtomicCmpXchgInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAAtomicCmpXchgInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4826,11 +4829,11 @@ fn LLVMIsAAtomicCmpXchgInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMIsAAtomicRMWInst, C_LLVMIsAAtomicRMWInst, c"LLVMIsAAtomicRMWInst", "LLVMIsAAtomicRMWInst",
     c"LLVMIsAAtomicRMWInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAAtomicRMWInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAAtomicRMWInst(py, &x0));
 
-fn LLVMIsAAtomicRMWInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAAtomicRMWInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAAtomicRMWInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4843,11 +4846,11 @@ fn LLVMIsAAtomicRMWInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAFenceInst, C_LLVMIsAFenceInst, c"LLVMIsAFenceInst", "LLVMIsAFenceInst",
     c"LLVMIsAFenceInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAFenceInst(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAFenceInst(py, &x0));
 
-fn LLVMIsAFenceInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAFenceInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFenceInst");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4860,11 +4863,11 @@ fn LLVMIsAFenceInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAMDNode, C_LLVMIsAMDNode, c"LLVMIsAMDNode", "LLVMIsAMDNode",
     c"LLVMIsAMDNode(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAMDNode(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAMDNode(py, &x0));
 
-fn LLVMIsAMDNode(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAMDNode(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMDNode");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4877,11 +4880,11 @@ fn LLVMIsAMDNode(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsAValueAsMetadata, C_LLVMIsAValueAsMetadata, c"LLVMIsAValueAsMetadata", "LLVMIsAValueAsMetadata",
     c"LLVMIsAValueAsMetadata(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAValueAsMetadata(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAValueAsMetadata(py, &x0));
 
-fn LLVMIsAValueAsMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAValueAsMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAValueAsMetadata");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4894,11 +4897,11 @@ fn LLVMIsAValueAsMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMIsAMDString, C_LLVMIsAMDString, c"LLVMIsAMDString", "LLVMIsAMDString",
     c"LLVMIsAMDString(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val"],
-    |py, [x0]| LLVMIsAMDString(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsAMDString(py, &x0));
 
-fn LLVMIsAMDString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAMDString(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMDString");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4911,11 +4914,11 @@ fn LLVMIsAMDString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetValueName, C_LLVMGetValueName, c"LLVMGetValueName", "LLVMGetValueName",
     c"LLVMGetValueName(Val)\n--\n\nDeprecated: Use LLVMGetValueName2 instead.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Val"],
-    |py, [x0]| LLVMGetValueName(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMGetValueName(py, &x0));
 
-fn LLVMGetValueName(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetValueName(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetValueName");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4928,11 +4931,11 @@ fn LLVMGetValueName(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetValueName, C_LLVMSetValueName, c"LLVMSetValueName", "LLVMSetValueName",
     c"LLVMSetValueName(Val, Name)\n--\n\nDeprecated: Use LLVMSetValueName2 instead.\n\nArgs:\n    Val\n    Name",
     ["Val", "Name"],
-    |py, [x0, x1]| LLVMSetValueName(py, rt::call::extract(x0, "Val")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMSetValueName(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMSetValueName(py: Python<'_>, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMSetValueName(py: Python<'_>, Val: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetValueName");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4946,11 +4949,11 @@ fn LLVMSetValueName(py: Python<'_>, Val: rt::PtrArg, Name: rt::CStrArg) -> PyRes
 rt::function!(F_LLVMGetFirstUse, C_LLVMGetFirstUse, c"LLVMGetFirstUse", "LLVMGetFirstUse",
     c"LLVMGetFirstUse(Val)\n--\n\nObtain the first use of a value.\n\nUses are obtained in an iterator fashion. First, call this function\nto obtain a reference to the first use. Then, call LLVMGetNextUse()\non that instance and all subsequently obtained instances until\nLLVMGetNextUse() returns NULL.\n\nSee: llvm::Value::use_begin()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueUse",
     ["Val"],
-    |py, [x0]| LLVMGetFirstUse(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMGetFirstUse(py, &x0));
 
-fn LLVMGetFirstUse(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFirstUse(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstUse");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4963,11 +4966,11 @@ fn LLVMGetFirstUse(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetNextUse, C_LLVMGetNextUse, c"LLVMGetNextUse", "LLVMGetNextUse",
     c"LLVMGetNextUse(U)\n--\n\nObtain the next use of a value.\n\nThis effectively advances the iterator. It returns NULL if you are on\nthe final use and no more are available.\n\nArgs:\n    U\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueUse",
     ["U"],
-    |py, [x0]| LLVMGetNextUse(py, rt::call::extract(x0, "U")?));
+    |py, [x0]| LLVMGetNextUse(py, &x0));
 
-fn LLVMGetNextUse(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNextUse(py: Python<'_>, U: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextUse");
-    let a_U = U.addr();
+    let a_U = super::llvm_types::TYPES.handle_arg(12, U)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4980,11 +4983,11 @@ fn LLVMGetNextUse(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetUser, C_LLVMGetUser, c"LLVMGetUser", "LLVMGetUser",
     c"LLVMGetUser(U)\n--\n\nObtain the user value for a user.\n\nThe returned value corresponds to a llvm::User type.\n\nSee: llvm::Use::getUser()\n\nArgs:\n    U\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["U"],
-    |py, [x0]| LLVMGetUser(py, rt::call::extract(x0, "U")?));
+    |py, [x0]| LLVMGetUser(py, &x0));
 
-fn LLVMGetUser(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetUser(py: Python<'_>, U: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetUser");
-    let a_U = U.addr();
+    let a_U = super::llvm_types::TYPES.handle_arg(12, U)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4997,11 +5000,11 @@ fn LLVMGetUser(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetUsedValue, C_LLVMGetUsedValue, c"LLVMGetUsedValue", "LLVMGetUsedValue",
     c"LLVMGetUsedValue(U)\n--\n\nObtain the value this use corresponds to.\n\nSee: llvm::Use::get().\n\nArgs:\n    U\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["U"],
-    |py, [x0]| LLVMGetUsedValue(py, rt::call::extract(x0, "U")?));
+    |py, [x0]| LLVMGetUsedValue(py, &x0));
 
-fn LLVMGetUsedValue(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetUsedValue(py: Python<'_>, U: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetUsedValue");
-    let a_U = U.addr();
+    let a_U = super::llvm_types::TYPES.handle_arg(12, U)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5014,11 +5017,11 @@ fn LLVMGetUsedValue(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetOperand, C_LLVMGetOperand, c"LLVMGetOperand", "LLVMGetOperand",
     c"LLVMGetOperand(Val, Index)\n--\n\nObtain an operand at a specific index in a llvm::User value.\n\nSee: llvm::User::getOperand()\n\nArgs:\n    Val\n    Index\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val", "Index"],
-    |py, [x0, x1]| LLVMGetOperand(py, rt::call::extract(x0, "Val")?, rt::call::extract(x1, "Index")?));
+    |py, [x0, x1]| LLVMGetOperand(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperand(py: Python<'_>, Val: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperand(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperand");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Index = Index.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5032,11 +5035,11 @@ fn LLVMGetOperand(py: Python<'_>, Val: rt::PtrArg, Index: rt::CInt<u32>) -> PyRe
 rt::function!(F_LLVMGetOperandUse, C_LLVMGetOperandUse, c"LLVMGetOperandUse", "LLVMGetOperandUse",
     c"LLVMGetOperandUse(Val, Index)\n--\n\nObtain the use of an operand at a specific index in a llvm::User value.\n\nSee: llvm::User::getOperandUse()\n\nArgs:\n    Val\n    Index\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueUse",
     ["Val", "Index"],
-    |py, [x0, x1]| LLVMGetOperandUse(py, rt::call::extract(x0, "Val")?, rt::call::extract(x1, "Index")?));
+    |py, [x0, x1]| LLVMGetOperandUse(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperandUse(py: Python<'_>, Val: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperandUse(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandUse");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Index = Index.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5050,13 +5053,13 @@ fn LLVMGetOperandUse(py: Python<'_>, Val: rt::PtrArg, Index: rt::CInt<u32>) -> P
 rt::function!(F_LLVMSetOperand, C_LLVMSetOperand, c"LLVMSetOperand", "LLVMSetOperand",
     c"LLVMSetOperand(User, Index, Val)\n--\n\nSet an operand at a specific index in a llvm::User value.\n\nSee: llvm::User::setOperand()\n\nArgs:\n    User\n    Index\n    Val",
     ["User", "Index", "Val"],
-    |py, [x0, x1, x2]| LLVMSetOperand(py, rt::call::extract(x0, "User")?, rt::call::extract(x1, "Index")?, rt::call::extract(x2, "Val")?));
+    |py, [x0, x1, x2]| LLVMSetOperand(py, &x0, rt::call::extract(x1, "Index")?, &x2));
 
-fn LLVMSetOperand(py: Python<'_>, User: rt::PtrArg, Index: rt::CInt<u32>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetOperand(py: Python<'_>, User: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetOperand");
-    let a_User = User.addr();
+    let a_User = super::llvm_types::TYPES.handle_arg(4, User)?;
     let a_Index = Index.0;
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5069,11 +5072,11 @@ fn LLVMSetOperand(py: Python<'_>, User: rt::PtrArg, Index: rt::CInt<u32>, Val: r
 rt::function!(F_LLVMGetNumOperands, C_LLVMGetNumOperands, c"LLVMGetNumOperands", "LLVMGetNumOperands",
     c"LLVMGetNumOperands(Val)\n--\n\nObtain the number of operands in a llvm::User value.\n\nSee: llvm::User::getNumOperands()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Val"],
-    |py, [x0]| LLVMGetNumOperands(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMGetNumOperands(py, &x0));
 
-fn LLVMGetNumOperands(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNumOperands(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumOperands");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5086,11 +5089,11 @@ fn LLVMGetNumOperands(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMConstNull, C_LLVMConstNull, c"LLVMConstNull", "LLVMConstNull",
     c"LLVMConstNull(Ty)\n--\n\nObtain a constant value referring to the null instance of a type.\n\nSee: llvm::Constant::getNullValue()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty"],
-    |py, [x0]| LLVMConstNull(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMConstNull(py, &x0));
 
-fn LLVMConstNull(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstNull(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNull");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5103,11 +5106,11 @@ fn LLVMConstNull(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMConstAllOnes, C_LLVMConstAllOnes, c"LLVMConstAllOnes", "LLVMConstAllOnes",
     c"LLVMConstAllOnes(Ty)\n--\n\nObtain a constant value referring to the instance of a type\nconsisting of all ones.\n\nThis is only valid for integer types.\n\nSee: llvm::Constant::getAllOnesValue()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty"],
-    |py, [x0]| LLVMConstAllOnes(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMConstAllOnes(py, &x0));
 
-fn LLVMConstAllOnes(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstAllOnes(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstAllOnes");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5120,11 +5123,11 @@ fn LLVMConstAllOnes(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetUndef, C_LLVMGetUndef, c"LLVMGetUndef", "LLVMGetUndef",
     c"LLVMGetUndef(Ty)\n--\n\nObtain a constant value referring to an undefined value of a type.\n\nSee: llvm::UndefValue::get()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty"],
-    |py, [x0]| LLVMGetUndef(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMGetUndef(py, &x0));
 
-fn LLVMGetUndef(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetUndef(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetUndef");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5137,11 +5140,11 @@ fn LLVMGetUndef(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetPoison, C_LLVMGetPoison, c"LLVMGetPoison", "LLVMGetPoison",
     c"LLVMGetPoison(Ty)\n--\n\nObtain a constant value referring to a poison value of a type.\n\nSee: llvm::PoisonValue::get()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty"],
-    |py, [x0]| LLVMGetPoison(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMGetPoison(py, &x0));
 
-fn LLVMGetPoison(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPoison(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPoison");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5154,11 +5157,11 @@ fn LLVMGetPoison(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIsNull, C_LLVMIsNull, c"LLVMIsNull", "LLVMIsNull",
     c"LLVMIsNull(Val)\n--\n\nDetermine whether a value instance is null.\n\nSee: llvm::Constant::isNullValue()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Val"],
-    |py, [x0]| LLVMIsNull(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMIsNull(py, &x0));
 
-fn LLVMIsNull(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsNull(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsNull");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5171,11 +5174,11 @@ fn LLVMIsNull(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMConstPointerNull, C_LLVMConstPointerNull, c"LLVMConstPointerNull", "LLVMConstPointerNull",
     c"LLVMConstPointerNull(Ty)\n--\n\nObtain a constant that is a constant pointer pointing to NULL for a\nspecified type.\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty"],
-    |py, [x0]| LLVMConstPointerNull(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMConstPointerNull(py, &x0));
 
-fn LLVMConstPointerNull(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstPointerNull(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstPointerNull");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5188,11 +5191,11 @@ fn LLVMConstPointerNull(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMConstInt, C_LLVMConstInt, c"LLVMConstInt", "LLVMConstInt",
     c"LLVMConstInt(IntTy, N, SignExtend)\n--\n\nObtain a constant value for an integer type.\n\nThe returned value corresponds to a llvm::ConstantInt.\n\nSee: llvm::ConstantInt::get()\n\nArgs:\n    IntTy: Integer type to obtain value of.\n    N: The value the returned instance should refer to.\n    SignExtend: Whether to sign extend the produced value.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["IntTy", "N", "SignExtend"],
-    |py, [x0, x1, x2]| LLVMConstInt(py, rt::call::extract(x0, "IntTy")?, rt::call::extract(x1, "N")?, rt::call::extract(x2, "SignExtend")?));
+    |py, [x0, x1, x2]| LLVMConstInt(py, &x0, rt::call::extract(x1, "N")?, rt::call::extract(x2, "SignExtend")?));
 
-fn LLVMConstInt(py: Python<'_>, IntTy: rt::PtrArg, N: rt::CInt<u64>, SignExtend: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstInt(py: Python<'_>, IntTy: &Bound<'_, PyAny>, N: rt::CInt<u64>, SignExtend: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInt");
-    let a_IntTy = IntTy.addr();
+    let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_N = N.0;
     let a_SignExtend = SignExtend.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5207,11 +5210,11 @@ fn LLVMConstInt(py: Python<'_>, IntTy: rt::PtrArg, N: rt::CInt<u64>, SignExtend:
 rt::function!(F_LLVMConstIntOfArbitraryPrecision, C_LLVMConstIntOfArbitraryPrecision, c"LLVMConstIntOfArbitraryPrecision", "LLVMConstIntOfArbitraryPrecision",
     c"LLVMConstIntOfArbitraryPrecision(IntTy, NumWords, Words)\n--\n\nObtain a constant value for an integer of arbitrary precision.\n\nSee: llvm::ConstantInt::get()\n\nArgs:\n    IntTy\n    NumWords\n    Words\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["IntTy", "NumWords", "Words"],
-    |py, [x0, x1, x2]| LLVMConstIntOfArbitraryPrecision(py, rt::call::extract(x0, "IntTy")?, rt::call::extract(x1, "NumWords")?, &x2));
+    |py, [x0, x1, x2]| LLVMConstIntOfArbitraryPrecision(py, &x0, rt::call::extract(x1, "NumWords")?, &x2));
 
-fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: rt::PtrArg, NumWords: rt::CInt<u32>, Words: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: &Bound<'_, PyAny>, NumWords: rt::CInt<u32>, Words: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfArbitraryPrecision");
-    let a_IntTy = IntTy.addr();
+    let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_NumWords = NumWords.0;
     let p_Words = rt::typed_ptr_arg(Words, None, 8, false)?;
     let a_Words = p_Words.addr();
@@ -5227,11 +5230,11 @@ fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: rt::PtrArg, NumWords:
 rt::function!(F_LLVMConstIntOfString, C_LLVMConstIntOfString, c"LLVMConstIntOfString", "LLVMConstIntOfString",
     c"LLVMConstIntOfString(IntTy, Text, Radix)\n--\n\nObtain a constant value for an integer parsed from a string.\n\nA similar API, LLVMConstIntOfStringAndSize is also available. If the\nstring's length is available, it is preferred to call that function\ninstead.\n\nSee: llvm::ConstantInt::get()\n\nArgs:\n    IntTy\n    Text\n    Radix\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["IntTy", "Text", "Radix"],
-    |py, [x0, x1, x2]| LLVMConstIntOfString(py, rt::call::extract(x0, "IntTy")?, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "Radix")?));
+    |py, [x0, x1, x2]| LLVMConstIntOfString(py, &x0, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "Radix")?));
 
-fn LLVMConstIntOfString(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStrArg, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
+fn LLVMConstIntOfString(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: rt::CStrArg, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfString");
-    let a_IntTy = IntTy.addr();
+    let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_Text = Text.addr();
     let a_Radix = Radix.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5246,11 +5249,11 @@ fn LLVMConstIntOfString(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStrArg, Ra
 rt::function!(F_LLVMConstIntOfStringAndSize, C_LLVMConstIntOfStringAndSize, c"LLVMConstIntOfStringAndSize", "LLVMConstIntOfStringAndSize",
     c"LLVMConstIntOfStringAndSize(IntTy, Text, SLen, Radix)\n--\n\nObtain a constant value for an integer parsed from a string with\nspecified length.\n\nSee: llvm::ConstantInt::get()\n\nArgs:\n    IntTy\n    Text\n    SLen\n    Radix\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["IntTy", "Text", "SLen", "Radix"],
-    |py, [x0, x1, x2, x3]| LLVMConstIntOfStringAndSize(py, rt::call::extract(x0, "IntTy")?, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "SLen")?, rt::call::extract(x3, "Radix")?));
+    |py, [x0, x1, x2, x3]| LLVMConstIntOfStringAndSize(py, &x0, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "SLen")?, rt::call::extract(x3, "Radix")?));
 
-fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStrArg, SLen: rt::CInt<u32>, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
+fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: rt::CStrArg, SLen: rt::CInt<u32>, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfStringAndSize");
-    let a_IntTy = IntTy.addr();
+    let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_Text = Text.addr();
     let a_SLen = SLen.0;
     let a_Radix = Radix.0;
@@ -5266,11 +5269,11 @@ fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStr
 rt::function!(F_LLVMConstReal, C_LLVMConstReal, c"LLVMConstReal", "LLVMConstReal",
     c"LLVMConstReal(RealTy, N)\n--\n\nObtain a constant value referring to a double floating point value.\n\nArgs:\n    RealTy\n    N\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["RealTy", "N"],
-    |py, [x0, x1]| LLVMConstReal(py, rt::call::extract(x0, "RealTy")?, rt::call::extract(x1, "N")?));
+    |py, [x0, x1]| LLVMConstReal(py, &x0, rt::call::extract(x1, "N")?));
 
-fn LLVMConstReal(py: Python<'_>, RealTy: rt::PtrArg, N: f64) -> PyResult<PyObject> {
+fn LLVMConstReal(py: Python<'_>, RealTy: &Bound<'_, PyAny>, N: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstReal");
-    let a_RealTy = RealTy.addr();
+    let a_RealTy = super::llvm_types::TYPES.handle_arg(3, RealTy)?;
     let a_N = N;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5284,11 +5287,11 @@ fn LLVMConstReal(py: Python<'_>, RealTy: rt::PtrArg, N: f64) -> PyResult<PyObjec
 rt::function!(F_LLVMConstRealOfString, C_LLVMConstRealOfString, c"LLVMConstRealOfString", "LLVMConstRealOfString",
     c"LLVMConstRealOfString(RealTy, Text)\n--\n\nObtain a constant for a floating point value parsed from a string.\n\nA similar API, LLVMConstRealOfStringAndSize is also available. It\nshould be used if the input string's length is known.\n\nArgs:\n    RealTy\n    Text\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["RealTy", "Text"],
-    |py, [x0, x1]| LLVMConstRealOfString(py, rt::call::extract(x0, "RealTy")?, rt::call::extract(x1, "Text")?));
+    |py, [x0, x1]| LLVMConstRealOfString(py, &x0, rt::call::extract(x1, "Text")?));
 
-fn LLVMConstRealOfString(py: Python<'_>, RealTy: rt::PtrArg, Text: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMConstRealOfString(py: Python<'_>, RealTy: &Bound<'_, PyAny>, Text: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstRealOfString");
-    let a_RealTy = RealTy.addr();
+    let a_RealTy = super::llvm_types::TYPES.handle_arg(3, RealTy)?;
     let a_Text = Text.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5302,11 +5305,11 @@ fn LLVMConstRealOfString(py: Python<'_>, RealTy: rt::PtrArg, Text: rt::CStrArg) 
 rt::function!(F_LLVMConstRealOfStringAndSize, C_LLVMConstRealOfStringAndSize, c"LLVMConstRealOfStringAndSize", "LLVMConstRealOfStringAndSize",
     c"LLVMConstRealOfStringAndSize(RealTy, Text, SLen)\n--\n\nObtain a constant for a floating point value parsed from a string.\n\nArgs:\n    RealTy\n    Text\n    SLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["RealTy", "Text", "SLen"],
-    |py, [x0, x1, x2]| LLVMConstRealOfStringAndSize(py, rt::call::extract(x0, "RealTy")?, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "SLen")?));
+    |py, [x0, x1, x2]| LLVMConstRealOfStringAndSize(py, &x0, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: rt::PtrArg, Text: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: &Bound<'_, PyAny>, Text: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstRealOfStringAndSize");
-    let a_RealTy = RealTy.addr();
+    let a_RealTy = super::llvm_types::TYPES.handle_arg(3, RealTy)?;
     let a_Text = Text.addr();
     let a_SLen = SLen.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5321,11 +5324,11 @@ fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: rt::PtrArg, Text: rt::CS
 rt::function!(F_LLVMConstIntGetZExtValue, C_LLVMConstIntGetZExtValue, c"LLVMConstIntGetZExtValue", "LLVMConstIntGetZExtValue",
     c"LLVMConstIntGetZExtValue(ConstantVal)\n--\n\nObtain the zero extended value for an integer constant value.\n\nSee: llvm::ConstantInt::getZExtValue()\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    int",
     ["ConstantVal"],
-    |py, [x0]| LLVMConstIntGetZExtValue(py, rt::call::extract(x0, "ConstantVal")?));
+    |py, [x0]| LLVMConstIntGetZExtValue(py, &x0));
 
-fn LLVMConstIntGetZExtValue(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstIntGetZExtValue(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntGetZExtValue");
-    let a_ConstantVal = ConstantVal.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5338,11 +5341,11 @@ fn LLVMConstIntGetZExtValue(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMConstIntGetSExtValue, C_LLVMConstIntGetSExtValue, c"LLVMConstIntGetSExtValue", "LLVMConstIntGetSExtValue",
     c"LLVMConstIntGetSExtValue(ConstantVal)\n--\n\nObtain the sign extended value for an integer constant value.\n\nSee: llvm::ConstantInt::getSExtValue()\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    int",
     ["ConstantVal"],
-    |py, [x0]| LLVMConstIntGetSExtValue(py, rt::call::extract(x0, "ConstantVal")?));
+    |py, [x0]| LLVMConstIntGetSExtValue(py, &x0));
 
-fn LLVMConstIntGetSExtValue(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstIntGetSExtValue(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntGetSExtValue");
-    let a_ConstantVal = ConstantVal.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5355,11 +5358,11 @@ fn LLVMConstIntGetSExtValue(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMConstRealGetDouble, C_LLVMConstRealGetDouble, c"LLVMConstRealGetDouble", "LLVMConstRealGetDouble",
     c"LLVMConstRealGetDouble(ConstantVal, losesInfo)\n--\n\nObtain the double value for an floating point constant value.\nlosesInfo indicates if some precision was lost in the conversion.\n\nSee: llvm::ConstantFP::getDoubleValue\n\nArgs:\n    ConstantVal\n    losesInfo\n\nReturns: a tuple of 1 item(s):\n    float",
     ["ConstantVal", "losesInfo"],
-    |py, [x0, x1]| LLVMConstRealGetDouble(py, rt::call::extract(x0, "ConstantVal")?, &x1));
+    |py, [x0, x1]| LLVMConstRealGetDouble(py, &x0, &x1));
 
-fn LLVMConstRealGetDouble(py: Python<'_>, ConstantVal: rt::PtrArg, losesInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMConstRealGetDouble(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, losesInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstRealGetDouble");
-    let a_ConstantVal = ConstantVal.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     let p_losesInfo = rt::typed_ptr_arg(losesInfo, None, 4, true)?;
     let a_losesInfo = p_losesInfo.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5374,11 +5377,11 @@ fn LLVMConstRealGetDouble(py: Python<'_>, ConstantVal: rt::PtrArg, losesInfo: &B
 rt::function!(F_LLVMConstStringInContext, C_LLVMConstStringInContext, c"LLVMConstStringInContext", "LLVMConstStringInContext",
     c"LLVMConstStringInContext(C, Str, Length, DontNullTerminate)\n--\n\nCreate a ConstantDataSequential and initialize it with a string.\n\nDeprecated: LLVMConstStringInContext is deprecated in favor of the API\naccurate LLVMConstStringInContext2\nSee: llvm::ConstantDataArray::getString()\n\nArgs:\n    C\n    Str\n    Length\n    DontNullTerminate\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["C", "Str", "Length", "DontNullTerminate"],
-    |py, [x0, x1, x2, x3]| LLVMConstStringInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Length")?, rt::call::extract(x3, "DontNullTerminate")?));
+    |py, [x0, x1, x2, x3]| LLVMConstStringInContext(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Length")?, rt::call::extract(x3, "DontNullTerminate")?));
 
-fn LLVMConstStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Length: rt::CInt<u32>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstStringInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, Length: rt::CInt<u32>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStringInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
     let a_Length = Length.0;
     let a_DontNullTerminate = DontNullTerminate.0;
@@ -5389,16 +5392,16 @@ fn LLVMConstStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Len
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_Length, a_DontNullTerminate) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, C))
 }
 rt::function!(F_LLVMConstStringInContext2, C_LLVMConstStringInContext2, c"LLVMConstStringInContext2", "LLVMConstStringInContext2",
     c"LLVMConstStringInContext2(C, Str, Length, DontNullTerminate)\n--\n\nCreate a ConstantDataSequential and initialize it with a string.\n\nSee: llvm::ConstantDataArray::getString()\n\nArgs:\n    C\n    Str\n    Length\n    DontNullTerminate\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["C", "Str", "Length", "DontNullTerminate"],
-    |py, [x0, x1, x2, x3]| LLVMConstStringInContext2(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Length")?, rt::call::extract(x3, "DontNullTerminate")?));
+    |py, [x0, x1, x2, x3]| LLVMConstStringInContext2(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Length")?, rt::call::extract(x3, "DontNullTerminate")?));
 
-fn LLVMConstStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Length: rt::CInt<u64>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstStringInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, Length: rt::CInt<u64>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStringInContext2");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
     let a_Length = Length.0;
     let a_DontNullTerminate = DontNullTerminate.0;
@@ -5409,7 +5412,7 @@ fn LLVMConstStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Le
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_Length, a_DontNullTerminate) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, C))
 }
 rt::function!(F_LLVMConstString, C_LLVMConstString, c"LLVMConstString", "LLVMConstString",
     c"LLVMConstString(Str, Length, DontNullTerminate)\n--\n\nCreate a ConstantDataSequential with string content in the global context.\n\nThis is the same as LLVMConstStringInContext except it operates on the\nglobal context.\n\nSee: LLVMConstStringInContext()\nSee: llvm::ConstantDataArray::getString()\n\nArgs:\n    Str\n    Length\n    DontNullTerminate\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5433,11 +5436,11 @@ fn LLVMConstString(py: Python<'_>, Str: rt::CStrArg, Length: rt::CInt<u32>, Dont
 rt::function!(F_LLVMIsConstantString, C_LLVMIsConstantString, c"LLVMIsConstantString", "LLVMIsConstantString",
     c"LLVMIsConstantString(c)\n--\n\nReturns true if the specified constant is an array of i8.\n\nSee: ConstantDataSequential::getAsString()\n\nArgs:\n    c\n\nReturns: a tuple of 1 item(s):\n    int",
     ["c"],
-    |py, [x0]| LLVMIsConstantString(py, rt::call::extract(x0, "c")?));
+    |py, [x0]| LLVMIsConstantString(py, &x0));
 
-fn LLVMIsConstantString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsConstantString(py: Python<'_>, c: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsConstantString");
-    let a_c = c.addr();
+    let a_c = super::llvm_types::TYPES.handle_arg(4, c)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5450,11 +5453,11 @@ fn LLVMIsConstantString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetAsString, C_LLVMGetAsString, c"LLVMGetAsString", "LLVMGetAsString",
     c"LLVMGetAsString(c, Length)\n--\n\nGet the given constant data sequential as a string.\n\nSee: ConstantDataSequential::getAsString()\n\nArgs:\n    c\n    Length\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["c", "Length"],
-    |py, [x0, x1]| LLVMGetAsString(py, rt::call::extract(x0, "c")?, &x1));
+    |py, [x0, x1]| LLVMGetAsString(py, &x0, &x1));
 
-fn LLVMGetAsString(py: Python<'_>, c: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetAsString(py: Python<'_>, c: &Bound<'_, PyAny>, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAsString");
-    let a_c = c.addr();
+    let a_c = super::llvm_types::TYPES.handle_arg(4, c)?;
     let p_Length = rt::typed_ptr_arg(Length, None, 8, true)?;
     let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5469,15 +5472,16 @@ fn LLVMGetAsString(py: Python<'_>, c: rt::PtrArg, Length: &Bound<'_, PyAny>) -> 
 rt::function!(F_LLVMConstStructInContext, C_LLVMConstStructInContext, c"LLVMConstStructInContext", "LLVMConstStructInContext",
     c"LLVMConstStructInContext(C, ConstantVals, Count, Packed)\n--\n\nCreate an anonymous ConstantStruct with the specified values.\n\nSee: llvm::ConstantStruct::getAnon()\n\nArgs:\n    C\n    ConstantVals\n    Count\n    Packed\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["C", "ConstantVals", "Count", "Packed"],
-    |py, [x0, x1, x2, x3]| LLVMConstStructInContext(py, rt::call::extract(x0, "C")?, &x1, rt::call::extract(x2, "Count")?, rt::call::extract(x3, "Packed")?));
+    |py, [x0, x1, x2, x3]| LLVMConstStructInContext(py, &x0, &x1, rt::call::extract(x2, "Count")?, rt::call::extract(x3, "Packed")?));
 
-fn LLVMConstStructInContext(py: Python<'_>, C: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstStructInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStructInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
     let a_Packed = Packed.0;
+    rt::check_count(a_Count as i128, "Count", h_ConstantVals.item_count(), "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5485,7 +5489,7 @@ fn LLVMConstStructInContext(py: Python<'_>, C: rt::PtrArg, ConstantVals: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_ConstantVals, a_Count, a_Packed) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, C))
 }
 rt::function!(F_LLVMConstStruct, C_LLVMConstStruct, c"LLVMConstStruct", "LLVMConstStruct",
     c"LLVMConstStruct(ConstantVals, Count, Packed)\n--\n\nCreate a ConstantStruct in the global Context.\n\nThis is the same as LLVMConstStructInContext except it operates on the\nglobal Context.\n\nSee: LLVMConstStructInContext()\n\nArgs:\n    ConstantVals\n    Count\n    Packed\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5498,6 +5502,7 @@ fn LLVMConstStruct(py: Python<'_>, ConstantVals: &Bound<'_, PyAny>, Count: rt::C
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
     let a_Packed = Packed.0;
+    rt::check_count(a_Count as i128, "Count", h_ConstantVals.item_count(), "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5510,14 +5515,15 @@ fn LLVMConstStruct(py: Python<'_>, ConstantVals: &Bound<'_, PyAny>, Count: rt::C
 rt::function!(F_LLVMConstArray, C_LLVMConstArray, c"LLVMConstArray", "LLVMConstArray",
     c"LLVMConstArray(ElementTy, ConstantVals, Length)\n--\n\nCreate a ConstantArray from values.\n\nDeprecated: LLVMConstArray is deprecated in favor of the API accurate\nLLVMConstArray2\nSee: llvm::ConstantArray::get()\n\nArgs:\n    ElementTy\n    ConstantVals\n    Length\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ElementTy", "ConstantVals", "Length"],
-    |py, [x0, x1, x2]| LLVMConstArray(py, rt::call::extract(x0, "ElementTy")?, &x1, rt::call::extract(x2, "Length")?));
+    |py, [x0, x1, x2]| LLVMConstArray(py, &x0, &x1, rt::call::extract(x2, "Length")?));
 
-fn LLVMConstArray(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstArray(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray");
-    let a_ElementTy = ElementTy.addr();
+    let a_ElementTy = super::llvm_types::TYPES.handle_arg(3, ElementTy)?;
     let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Length = Length.0;
+    rt::check_count(a_Length as i128, "Length", h_ConstantVals.item_count(), "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5530,14 +5536,15 @@ fn LLVMConstArray(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: &Bound<'_
 rt::function!(F_LLVMConstArray2, C_LLVMConstArray2, c"LLVMConstArray2", "LLVMConstArray2",
     c"LLVMConstArray2(ElementTy, ConstantVals, Length)\n--\n\nCreate a ConstantArray from values.\n\nSee: llvm::ConstantArray::get()\n\nArgs:\n    ElementTy\n    ConstantVals\n    Length\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ElementTy", "ConstantVals", "Length"],
-    |py, [x0, x1, x2]| LLVMConstArray2(py, rt::call::extract(x0, "ElementTy")?, &x1, rt::call::extract(x2, "Length")?));
+    |py, [x0, x1, x2]| LLVMConstArray2(py, &x0, &x1, rt::call::extract(x2, "Length")?));
 
-fn LLVMConstArray2(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMConstArray2(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray2");
-    let a_ElementTy = ElementTy.addr();
+    let a_ElementTy = super::llvm_types::TYPES.handle_arg(3, ElementTy)?;
     let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Length = Length.0;
+    rt::check_count(a_Length as i128, "Length", h_ConstantVals.item_count(), "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5550,14 +5557,15 @@ fn LLVMConstArray2(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: &Bound<'
 rt::function!(F_LLVMConstNamedStruct, C_LLVMConstNamedStruct, c"LLVMConstNamedStruct", "LLVMConstNamedStruct",
     c"LLVMConstNamedStruct(StructTy, ConstantVals, Count)\n--\n\nCreate a non-anonymous ConstantStruct from values.\n\nSee: llvm::ConstantStruct::get()\n\nArgs:\n    StructTy\n    ConstantVals\n    Count\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["StructTy", "ConstantVals", "Count"],
-    |py, [x0, x1, x2]| LLVMConstNamedStruct(py, rt::call::extract(x0, "StructTy")?, &x1, rt::call::extract(x2, "Count")?));
+    |py, [x0, x1, x2]| LLVMConstNamedStruct(py, &x0, &x1, rt::call::extract(x2, "Count")?));
 
-fn LLVMConstNamedStruct(py: Python<'_>, StructTy: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstNamedStruct(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNamedStruct");
-    let a_StructTy = StructTy.addr();
+    let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
+    rt::check_count(a_Count as i128, "Count", h_ConstantVals.item_count(), "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5570,11 +5578,11 @@ fn LLVMConstNamedStruct(py: Python<'_>, StructTy: rt::PtrArg, ConstantVals: &Bou
 rt::function!(F_LLVMGetAggregateElement, C_LLVMGetAggregateElement, c"LLVMGetAggregateElement", "LLVMGetAggregateElement",
     c"LLVMGetAggregateElement(C, Idx)\n--\n\nGet element of a constant aggregate (struct, array or vector) at the\nspecified index. Returns null if the index is out of range, or it's not\npossible to determine the element (e.g., because the constant is a\nconstant expression.)\n\nSee: llvm::Constant::getAggregateElement()\n\nArgs:\n    C\n    Idx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["C", "Idx"],
-    |py, [x0, x1]| LLVMGetAggregateElement(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Idx")?));
+    |py, [x0, x1]| LLVMGetAggregateElement(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetAggregateElement(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetAggregateElement(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAggregateElement");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5588,11 +5596,11 @@ fn LLVMGetAggregateElement(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>) ->
 rt::function!(F_LLVMGetElementAsConstant, C_LLVMGetElementAsConstant, c"LLVMGetElementAsConstant", "LLVMGetElementAsConstant",
     c"LLVMGetElementAsConstant(C, idx)\n--\n\nArgs:\n    C\n    idx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue\n\nDeprecated in the C API.",
     ["C", "idx"],
-    |py, [x0, x1]| LLVMGetElementAsConstant(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "idx")?));
+    |py, [x0, x1]| LLVMGetElementAsConstant(py, &x0, rt::call::extract(x1, "idx")?));
 
-fn LLVMGetElementAsConstant(py: Python<'_>, C: rt::PtrArg, idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetElementAsConstant(py: Python<'_>, C: &Bound<'_, PyAny>, idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetElementAsConstant");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_idx = idx.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5625,14 +5633,14 @@ fn LLVMConstVector(py: Python<'_>, ScalarConstantVals: &Bound<'_, PyAny>, Size: 
 rt::function!(F_LLVMConstantPtrAuth, C_LLVMConstantPtrAuth, c"LLVMConstantPtrAuth", "LLVMConstantPtrAuth",
     c"LLVMConstantPtrAuth(Ptr, Key, Disc, AddrDisc)\n--\n\nCreate a ConstantPtrAuth constant with the given values.\n\nSee: llvm::ConstantPtrAuth::get()\n\nArgs:\n    Ptr\n    Key\n    Disc\n    AddrDisc\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ptr", "Key", "Disc", "AddrDisc"],
-    |py, [x0, x1, x2, x3]| LLVMConstantPtrAuth(py, rt::call::extract(x0, "Ptr")?, rt::call::extract(x1, "Key")?, rt::call::extract(x2, "Disc")?, rt::call::extract(x3, "AddrDisc")?));
+    |py, [x0, x1, x2, x3]| LLVMConstantPtrAuth(py, &x0, &x1, &x2, &x3));
 
-fn LLVMConstantPtrAuth(py: Python<'_>, Ptr: rt::PtrArg, Key: rt::PtrArg, Disc: rt::PtrArg, AddrDisc: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstantPtrAuth(py: Python<'_>, Ptr: &Bound<'_, PyAny>, Key: &Bound<'_, PyAny>, Disc: &Bound<'_, PyAny>, AddrDisc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstantPtrAuth");
-    let a_Ptr = Ptr.addr();
-    let a_Key = Key.addr();
-    let a_Disc = Disc.addr();
-    let a_AddrDisc = AddrDisc.addr();
+    let a_Ptr = super::llvm_types::TYPES.handle_arg(4, Ptr)?;
+    let a_Key = super::llvm_types::TYPES.handle_arg(4, Key)?;
+    let a_Disc = super::llvm_types::TYPES.handle_arg(4, Disc)?;
+    let a_AddrDisc = super::llvm_types::TYPES.handle_arg(4, AddrDisc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5645,11 +5653,11 @@ fn LLVMConstantPtrAuth(py: Python<'_>, Ptr: rt::PtrArg, Key: rt::PtrArg, Disc: r
 rt::function!(F_LLVMGetConstOpcode, C_LLVMGetConstOpcode, c"LLVMGetConstOpcode", "LLVMGetConstOpcode",
     c"LLVMGetConstOpcode(ConstantVal)\n--\n\nFunctions in this group correspond to APIs on llvm::ConstantExpr.\n\nSee: llvm::ConstantExpr.\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpcode",
     ["ConstantVal"],
-    |py, [x0]| LLVMGetConstOpcode(py, rt::call::extract(x0, "ConstantVal")?));
+    |py, [x0]| LLVMGetConstOpcode(py, &x0));
 
-fn LLVMGetConstOpcode(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetConstOpcode(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetConstOpcode");
-    let a_ConstantVal = ConstantVal.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5662,11 +5670,11 @@ fn LLVMGetConstOpcode(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMAlignOf, C_LLVMAlignOf, c"LLVMAlignOf", "LLVMAlignOf",
     c"LLVMAlignOf(Ty)\n--\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty"],
-    |py, [x0]| LLVMAlignOf(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMAlignOf(py, &x0));
 
-fn LLVMAlignOf(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAlignOf(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAlignOf");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5679,11 +5687,11 @@ fn LLVMAlignOf(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSizeOf, C_LLVMSizeOf, c"LLVMSizeOf", "LLVMSizeOf",
     c"LLVMSizeOf(Ty)\n--\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty"],
-    |py, [x0]| LLVMSizeOf(py, rt::call::extract(x0, "Ty")?));
+    |py, [x0]| LLVMSizeOf(py, &x0));
 
-fn LLVMSizeOf(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSizeOf(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSizeOf");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5696,11 +5704,11 @@ fn LLVMSizeOf(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMConstNeg, C_LLVMConstNeg, c"LLVMConstNeg", "LLVMConstNeg",
     c"LLVMConstNeg(ConstantVal)\n--\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ConstantVal"],
-    |py, [x0]| LLVMConstNeg(py, rt::call::extract(x0, "ConstantVal")?));
+    |py, [x0]| LLVMConstNeg(py, &x0));
 
-fn LLVMConstNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstNeg(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNeg");
-    let a_ConstantVal = ConstantVal.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5713,11 +5721,11 @@ fn LLVMConstNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMConstNSWNeg, C_LLVMConstNSWNeg, c"LLVMConstNSWNeg", "LLVMConstNSWNeg",
     c"LLVMConstNSWNeg(ConstantVal)\n--\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ConstantVal"],
-    |py, [x0]| LLVMConstNSWNeg(py, rt::call::extract(x0, "ConstantVal")?));
+    |py, [x0]| LLVMConstNSWNeg(py, &x0));
 
-fn LLVMConstNSWNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstNSWNeg(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNSWNeg");
-    let a_ConstantVal = ConstantVal.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5730,11 +5738,11 @@ fn LLVMConstNSWNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMConstNUWNeg, C_LLVMConstNUWNeg, c"LLVMConstNUWNeg", "LLVMConstNUWNeg",
     c"LLVMConstNUWNeg(ConstantVal)\n--\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue\n\nDeprecated in the C API.",
     ["ConstantVal"],
-    |py, [x0]| LLVMConstNUWNeg(py, rt::call::extract(x0, "ConstantVal")?));
+    |py, [x0]| LLVMConstNUWNeg(py, &x0));
 
-fn LLVMConstNUWNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstNUWNeg(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNUWNeg");
-    let a_ConstantVal = ConstantVal.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5747,11 +5755,11 @@ fn LLVMConstNUWNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMConstNot, C_LLVMConstNot, c"LLVMConstNot", "LLVMConstNot",
     c"LLVMConstNot(ConstantVal)\n--\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ConstantVal"],
-    |py, [x0]| LLVMConstNot(py, rt::call::extract(x0, "ConstantVal")?));
+    |py, [x0]| LLVMConstNot(py, &x0));
 
-fn LLVMConstNot(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstNot(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNot");
-    let a_ConstantVal = ConstantVal.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5764,12 +5772,12 @@ fn LLVMConstNot(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMConstAdd, C_LLVMConstAdd, c"LLVMConstAdd", "LLVMConstAdd",
     c"LLVMConstAdd(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstAdd(py, rt::call::extract(x0, "LHSConstant")?, rt::call::extract(x1, "RHSConstant")?));
+    |py, [x0, x1]| LLVMConstAdd(py, &x0, &x1));
 
-fn LLVMConstAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstAdd(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstAdd");
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
+    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
+    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5782,12 +5790,12 @@ fn LLVMConstAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg
 rt::function!(F_LLVMConstNSWAdd, C_LLVMConstNSWAdd, c"LLVMConstNSWAdd", "LLVMConstNSWAdd",
     c"LLVMConstNSWAdd(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstNSWAdd(py, rt::call::extract(x0, "LHSConstant")?, rt::call::extract(x1, "RHSConstant")?));
+    |py, [x0, x1]| LLVMConstNSWAdd(py, &x0, &x1));
 
-fn LLVMConstNSWAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstNSWAdd(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNSWAdd");
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
+    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
+    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5800,12 +5808,12 @@ fn LLVMConstNSWAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 rt::function!(F_LLVMConstNUWAdd, C_LLVMConstNUWAdd, c"LLVMConstNUWAdd", "LLVMConstNUWAdd",
     c"LLVMConstNUWAdd(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstNUWAdd(py, rt::call::extract(x0, "LHSConstant")?, rt::call::extract(x1, "RHSConstant")?));
+    |py, [x0, x1]| LLVMConstNUWAdd(py, &x0, &x1));
 
-fn LLVMConstNUWAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstNUWAdd(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNUWAdd");
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
+    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
+    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5818,12 +5826,12 @@ fn LLVMConstNUWAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 rt::function!(F_LLVMConstSub, C_LLVMConstSub, c"LLVMConstSub", "LLVMConstSub",
     c"LLVMConstSub(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstSub(py, rt::call::extract(x0, "LHSConstant")?, rt::call::extract(x1, "RHSConstant")?));
+    |py, [x0, x1]| LLVMConstSub(py, &x0, &x1));
 
-fn LLVMConstSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstSub(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstSub");
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
+    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
+    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5836,12 +5844,12 @@ fn LLVMConstSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg
 rt::function!(F_LLVMConstNSWSub, C_LLVMConstNSWSub, c"LLVMConstNSWSub", "LLVMConstNSWSub",
     c"LLVMConstNSWSub(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstNSWSub(py, rt::call::extract(x0, "LHSConstant")?, rt::call::extract(x1, "RHSConstant")?));
+    |py, [x0, x1]| LLVMConstNSWSub(py, &x0, &x1));
 
-fn LLVMConstNSWSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstNSWSub(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNSWSub");
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
+    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
+    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5854,12 +5862,12 @@ fn LLVMConstNSWSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 rt::function!(F_LLVMConstNUWSub, C_LLVMConstNUWSub, c"LLVMConstNUWSub", "LLVMConstNUWSub",
     c"LLVMConstNUWSub(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstNUWSub(py, rt::call::extract(x0, "LHSConstant")?, rt::call::extract(x1, "RHSConstant")?));
+    |py, [x0, x1]| LLVMConstNUWSub(py, &x0, &x1));
 
-fn LLVMConstNUWSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstNUWSub(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNUWSub");
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
+    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
+    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5872,12 +5880,12 @@ fn LLVMConstNUWSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 rt::function!(F_LLVMConstMul, C_LLVMConstMul, c"LLVMConstMul", "LLVMConstMul",
     c"LLVMConstMul(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstMul(py, rt::call::extract(x0, "LHSConstant")?, rt::call::extract(x1, "RHSConstant")?));
+    |py, [x0, x1]| LLVMConstMul(py, &x0, &x1));
 
-fn LLVMConstMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstMul(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstMul");
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
+    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
+    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5890,12 +5898,12 @@ fn LLVMConstMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg
 rt::function!(F_LLVMConstNSWMul, C_LLVMConstNSWMul, c"LLVMConstNSWMul", "LLVMConstNSWMul",
     c"LLVMConstNSWMul(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstNSWMul(py, rt::call::extract(x0, "LHSConstant")?, rt::call::extract(x1, "RHSConstant")?));
+    |py, [x0, x1]| LLVMConstNSWMul(py, &x0, &x1));
 
-fn LLVMConstNSWMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstNSWMul(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNSWMul");
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
+    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
+    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5908,12 +5916,12 @@ fn LLVMConstNSWMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 rt::function!(F_LLVMConstNUWMul, C_LLVMConstNUWMul, c"LLVMConstNUWMul", "LLVMConstNUWMul",
     c"LLVMConstNUWMul(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstNUWMul(py, rt::call::extract(x0, "LHSConstant")?, rt::call::extract(x1, "RHSConstant")?));
+    |py, [x0, x1]| LLVMConstNUWMul(py, &x0, &x1));
 
-fn LLVMConstNUWMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstNUWMul(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNUWMul");
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
+    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
+    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5926,12 +5934,12 @@ fn LLVMConstNUWMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 rt::function!(F_LLVMConstXor, C_LLVMConstXor, c"LLVMConstXor", "LLVMConstXor",
     c"LLVMConstXor(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstXor(py, rt::call::extract(x0, "LHSConstant")?, rt::call::extract(x1, "RHSConstant")?));
+    |py, [x0, x1]| LLVMConstXor(py, &x0, &x1));
 
-fn LLVMConstXor(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstXor(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstXor");
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
+    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
+    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5944,15 +5952,16 @@ fn LLVMConstXor(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg
 rt::function!(F_LLVMConstGEP2, C_LLVMConstGEP2, c"LLVMConstGEP2", "LLVMConstGEP2",
     c"LLVMConstGEP2(Ty, ConstantVal, ConstantIndices, NumIndices)\n--\n\nArgs:\n    Ty\n    ConstantVal\n    ConstantIndices\n    NumIndices\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty", "ConstantVal", "ConstantIndices", "NumIndices"],
-    |py, [x0, x1, x2, x3]| LLVMConstGEP2(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "ConstantVal")?, &x2, rt::call::extract(x3, "NumIndices")?));
+    |py, [x0, x1, x2, x3]| LLVMConstGEP2(py, &x0, &x1, &x2, rt::call::extract(x3, "NumIndices")?));
 
-fn LLVMConstGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEP2");
-    let a_Ty = Ty.addr();
-    let a_ConstantVal = ConstantVal.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
+    rt::check_count(a_NumIndices as i128, "NumIndices", h_ConstantIndices.item_count(), "ConstantIndices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5965,15 +5974,16 @@ fn LLVMConstGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, Consta
 rt::function!(F_LLVMConstInBoundsGEP2, C_LLVMConstInBoundsGEP2, c"LLVMConstInBoundsGEP2", "LLVMConstInBoundsGEP2",
     c"LLVMConstInBoundsGEP2(Ty, ConstantVal, ConstantIndices, NumIndices)\n--\n\nArgs:\n    Ty\n    ConstantVal\n    ConstantIndices\n    NumIndices\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty", "ConstantVal", "ConstantIndices", "NumIndices"],
-    |py, [x0, x1, x2, x3]| LLVMConstInBoundsGEP2(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "ConstantVal")?, &x2, rt::call::extract(x3, "NumIndices")?));
+    |py, [x0, x1, x2, x3]| LLVMConstInBoundsGEP2(py, &x0, &x1, &x2, rt::call::extract(x3, "NumIndices")?));
 
-fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInBoundsGEP2");
-    let a_Ty = Ty.addr();
-    let a_ConstantVal = ConstantVal.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
+    rt::check_count(a_NumIndices as i128, "NumIndices", h_ConstantIndices.item_count(), "ConstantIndices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5986,16 +5996,17 @@ fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg
 rt::function!(F_LLVMConstGEPWithNoWrapFlags, C_LLVMConstGEPWithNoWrapFlags, c"LLVMConstGEPWithNoWrapFlags", "LLVMConstGEPWithNoWrapFlags",
     c"LLVMConstGEPWithNoWrapFlags(Ty, ConstantVal, ConstantIndices, NumIndices, NoWrapFlags)\n--\n\nCreates a constant GetElementPtr expression. Similar to LLVMConstGEP2, but\nallows specifying the no-wrap flags.\n\nSee: llvm::ConstantExpr::getGetElementPtr()\n\nArgs:\n    Ty\n    ConstantVal\n    ConstantIndices\n    NumIndices\n    NoWrapFlags\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty", "ConstantVal", "ConstantIndices", "NumIndices", "NoWrapFlags"],
-    |py, [x0, x1, x2, x3, x4]| LLVMConstGEPWithNoWrapFlags(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "ConstantVal")?, &x2, rt::call::extract(x3, "NumIndices")?, rt::call::extract(x4, "NoWrapFlags")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMConstGEPWithNoWrapFlags(py, &x0, &x1, &x2, rt::call::extract(x3, "NumIndices")?, rt::call::extract(x4, "NoWrapFlags")?));
 
-fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEPWithNoWrapFlags");
-    let a_Ty = Ty.addr();
-    let a_ConstantVal = ConstantVal.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
     let a_NoWrapFlags = NoWrapFlags.0;
+    rt::check_count(a_NumIndices as i128, "NumIndices", h_ConstantIndices.item_count(), "ConstantIndices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6008,12 +6019,12 @@ fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::
 rt::function!(F_LLVMConstTrunc, C_LLVMConstTrunc, c"LLVMConstTrunc", "LLVMConstTrunc",
     c"LLVMConstTrunc(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ConstantVal", "ToType"],
-    |py, [x0, x1]| LLVMConstTrunc(py, rt::call::extract(x0, "ConstantVal")?, rt::call::extract(x1, "ToType")?));
+    |py, [x0, x1]| LLVMConstTrunc(py, &x0, &x1));
 
-fn LLVMConstTrunc(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstTrunc(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstTrunc");
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
+    let a_ToType = super::llvm_types::TYPES.handle_arg(3, ToType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6026,12 +6037,12 @@ fn LLVMConstTrunc(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -
 rt::function!(F_LLVMConstPtrToInt, C_LLVMConstPtrToInt, c"LLVMConstPtrToInt", "LLVMConstPtrToInt",
     c"LLVMConstPtrToInt(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ConstantVal", "ToType"],
-    |py, [x0, x1]| LLVMConstPtrToInt(py, rt::call::extract(x0, "ConstantVal")?, rt::call::extract(x1, "ToType")?));
+    |py, [x0, x1]| LLVMConstPtrToInt(py, &x0, &x1));
 
-fn LLVMConstPtrToInt(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstPtrToInt(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstPtrToInt");
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
+    let a_ToType = super::llvm_types::TYPES.handle_arg(3, ToType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6044,12 +6055,12 @@ fn LLVMConstPtrToInt(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg
 rt::function!(F_LLVMConstIntToPtr, C_LLVMConstIntToPtr, c"LLVMConstIntToPtr", "LLVMConstIntToPtr",
     c"LLVMConstIntToPtr(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ConstantVal", "ToType"],
-    |py, [x0, x1]| LLVMConstIntToPtr(py, rt::call::extract(x0, "ConstantVal")?, rt::call::extract(x1, "ToType")?));
+    |py, [x0, x1]| LLVMConstIntToPtr(py, &x0, &x1));
 
-fn LLVMConstIntToPtr(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstIntToPtr(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntToPtr");
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
+    let a_ToType = super::llvm_types::TYPES.handle_arg(3, ToType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6062,12 +6073,12 @@ fn LLVMConstIntToPtr(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg
 rt::function!(F_LLVMConstBitCast, C_LLVMConstBitCast, c"LLVMConstBitCast", "LLVMConstBitCast",
     c"LLVMConstBitCast(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ConstantVal", "ToType"],
-    |py, [x0, x1]| LLVMConstBitCast(py, rt::call::extract(x0, "ConstantVal")?, rt::call::extract(x1, "ToType")?));
+    |py, [x0, x1]| LLVMConstBitCast(py, &x0, &x1));
 
-fn LLVMConstBitCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstBitCast(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstBitCast");
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
+    let a_ToType = super::llvm_types::TYPES.handle_arg(3, ToType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6080,12 +6091,12 @@ fn LLVMConstBitCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg)
 rt::function!(F_LLVMConstAddrSpaceCast, C_LLVMConstAddrSpaceCast, c"LLVMConstAddrSpaceCast", "LLVMConstAddrSpaceCast",
     c"LLVMConstAddrSpaceCast(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ConstantVal", "ToType"],
-    |py, [x0, x1]| LLVMConstAddrSpaceCast(py, rt::call::extract(x0, "ConstantVal")?, rt::call::extract(x1, "ToType")?));
+    |py, [x0, x1]| LLVMConstAddrSpaceCast(py, &x0, &x1));
 
-fn LLVMConstAddrSpaceCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstAddrSpaceCast(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstAddrSpaceCast");
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
+    let a_ToType = super::llvm_types::TYPES.handle_arg(3, ToType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6098,12 +6109,12 @@ fn LLVMConstAddrSpaceCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::P
 rt::function!(F_LLVMConstTruncOrBitCast, C_LLVMConstTruncOrBitCast, c"LLVMConstTruncOrBitCast", "LLVMConstTruncOrBitCast",
     c"LLVMConstTruncOrBitCast(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ConstantVal", "ToType"],
-    |py, [x0, x1]| LLVMConstTruncOrBitCast(py, rt::call::extract(x0, "ConstantVal")?, rt::call::extract(x1, "ToType")?));
+    |py, [x0, x1]| LLVMConstTruncOrBitCast(py, &x0, &x1));
 
-fn LLVMConstTruncOrBitCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstTruncOrBitCast(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstTruncOrBitCast");
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
+    let a_ToType = super::llvm_types::TYPES.handle_arg(3, ToType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6116,12 +6127,12 @@ fn LLVMConstTruncOrBitCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::
 rt::function!(F_LLVMConstPointerCast, C_LLVMConstPointerCast, c"LLVMConstPointerCast", "LLVMConstPointerCast",
     c"LLVMConstPointerCast(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["ConstantVal", "ToType"],
-    |py, [x0, x1]| LLVMConstPointerCast(py, rt::call::extract(x0, "ConstantVal")?, rt::call::extract(x1, "ToType")?));
+    |py, [x0, x1]| LLVMConstPointerCast(py, &x0, &x1));
 
-fn LLVMConstPointerCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstPointerCast(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstPointerCast");
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
+    let a_ToType = super::llvm_types::TYPES.handle_arg(3, ToType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6134,12 +6145,12 @@ fn LLVMConstPointerCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::Ptr
 rt::function!(F_LLVMConstExtractElement, C_LLVMConstExtractElement, c"LLVMConstExtractElement", "LLVMConstExtractElement",
     c"LLVMConstExtractElement(VectorConstant, IndexConstant)\n--\n\nArgs:\n    VectorConstant\n    IndexConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["VectorConstant", "IndexConstant"],
-    |py, [x0, x1]| LLVMConstExtractElement(py, rt::call::extract(x0, "VectorConstant")?, rt::call::extract(x1, "IndexConstant")?));
+    |py, [x0, x1]| LLVMConstExtractElement(py, &x0, &x1));
 
-fn LLVMConstExtractElement(py: Python<'_>, VectorConstant: rt::PtrArg, IndexConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstExtractElement(py: Python<'_>, VectorConstant: &Bound<'_, PyAny>, IndexConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstExtractElement");
-    let a_VectorConstant = VectorConstant.addr();
-    let a_IndexConstant = IndexConstant.addr();
+    let a_VectorConstant = super::llvm_types::TYPES.handle_arg(4, VectorConstant)?;
+    let a_IndexConstant = super::llvm_types::TYPES.handle_arg(4, IndexConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6152,13 +6163,13 @@ fn LLVMConstExtractElement(py: Python<'_>, VectorConstant: rt::PtrArg, IndexCons
 rt::function!(F_LLVMConstInsertElement, C_LLVMConstInsertElement, c"LLVMConstInsertElement", "LLVMConstInsertElement",
     c"LLVMConstInsertElement(VectorConstant, ElementValueConstant, IndexConstant)\n--\n\nArgs:\n    VectorConstant\n    ElementValueConstant\n    IndexConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["VectorConstant", "ElementValueConstant", "IndexConstant"],
-    |py, [x0, x1, x2]| LLVMConstInsertElement(py, rt::call::extract(x0, "VectorConstant")?, rt::call::extract(x1, "ElementValueConstant")?, rt::call::extract(x2, "IndexConstant")?));
+    |py, [x0, x1, x2]| LLVMConstInsertElement(py, &x0, &x1, &x2));
 
-fn LLVMConstInsertElement(py: Python<'_>, VectorConstant: rt::PtrArg, ElementValueConstant: rt::PtrArg, IndexConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstInsertElement(py: Python<'_>, VectorConstant: &Bound<'_, PyAny>, ElementValueConstant: &Bound<'_, PyAny>, IndexConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInsertElement");
-    let a_VectorConstant = VectorConstant.addr();
-    let a_ElementValueConstant = ElementValueConstant.addr();
-    let a_IndexConstant = IndexConstant.addr();
+    let a_VectorConstant = super::llvm_types::TYPES.handle_arg(4, VectorConstant)?;
+    let a_ElementValueConstant = super::llvm_types::TYPES.handle_arg(4, ElementValueConstant)?;
+    let a_IndexConstant = super::llvm_types::TYPES.handle_arg(4, IndexConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6171,13 +6182,13 @@ fn LLVMConstInsertElement(py: Python<'_>, VectorConstant: rt::PtrArg, ElementVal
 rt::function!(F_LLVMConstShuffleVector, C_LLVMConstShuffleVector, c"LLVMConstShuffleVector", "LLVMConstShuffleVector",
     c"LLVMConstShuffleVector(VectorAConstant, VectorBConstant, MaskConstant)\n--\n\nArgs:\n    VectorAConstant\n    VectorBConstant\n    MaskConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["VectorAConstant", "VectorBConstant", "MaskConstant"],
-    |py, [x0, x1, x2]| LLVMConstShuffleVector(py, rt::call::extract(x0, "VectorAConstant")?, rt::call::extract(x1, "VectorBConstant")?, rt::call::extract(x2, "MaskConstant")?));
+    |py, [x0, x1, x2]| LLVMConstShuffleVector(py, &x0, &x1, &x2));
 
-fn LLVMConstShuffleVector(py: Python<'_>, VectorAConstant: rt::PtrArg, VectorBConstant: rt::PtrArg, MaskConstant: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstShuffleVector(py: Python<'_>, VectorAConstant: &Bound<'_, PyAny>, VectorBConstant: &Bound<'_, PyAny>, MaskConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstShuffleVector");
-    let a_VectorAConstant = VectorAConstant.addr();
-    let a_VectorBConstant = VectorBConstant.addr();
-    let a_MaskConstant = MaskConstant.addr();
+    let a_VectorAConstant = super::llvm_types::TYPES.handle_arg(4, VectorAConstant)?;
+    let a_VectorBConstant = super::llvm_types::TYPES.handle_arg(4, VectorBConstant)?;
+    let a_MaskConstant = super::llvm_types::TYPES.handle_arg(4, MaskConstant)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6190,12 +6201,12 @@ fn LLVMConstShuffleVector(py: Python<'_>, VectorAConstant: rt::PtrArg, VectorBCo
 rt::function!(F_LLVMBlockAddress, C_LLVMBlockAddress, c"LLVMBlockAddress", "LLVMBlockAddress",
     c"LLVMBlockAddress(F, BB)\n--\n\nArgs:\n    F\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["F", "BB"],
-    |py, [x0, x1]| LLVMBlockAddress(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "BB")?));
+    |py, [x0, x1]| LLVMBlockAddress(py, &x0, &x1));
 
-fn LLVMBlockAddress(py: Python<'_>, F: rt::PtrArg, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBlockAddress(py: Python<'_>, F: &Bound<'_, PyAny>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBlockAddress");
-    let a_F = F.addr();
-    let a_BB = BB.addr();
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6208,11 +6219,11 @@ fn LLVMBlockAddress(py: Python<'_>, F: rt::PtrArg, BB: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMGetBlockAddressFunction, C_LLVMGetBlockAddressFunction, c"LLVMGetBlockAddressFunction", "LLVMGetBlockAddressFunction",
     c"LLVMGetBlockAddressFunction(BlockAddr)\n--\n\nGets the function associated with a given BlockAddress constant value.\n\nArgs:\n    BlockAddr\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["BlockAddr"],
-    |py, [x0]| LLVMGetBlockAddressFunction(py, rt::call::extract(x0, "BlockAddr")?));
+    |py, [x0]| LLVMGetBlockAddressFunction(py, &x0));
 
-fn LLVMGetBlockAddressFunction(py: Python<'_>, BlockAddr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetBlockAddressFunction(py: Python<'_>, BlockAddr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBlockAddressFunction");
-    let a_BlockAddr = BlockAddr.addr();
+    let a_BlockAddr = super::llvm_types::TYPES.handle_arg(4, BlockAddr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6225,11 +6236,11 @@ fn LLVMGetBlockAddressFunction(py: Python<'_>, BlockAddr: rt::PtrArg) -> PyResul
 rt::function!(F_LLVMGetBlockAddressBasicBlock, C_LLVMGetBlockAddressBasicBlock, c"LLVMGetBlockAddressBasicBlock", "LLVMGetBlockAddressBasicBlock",
     c"LLVMGetBlockAddressBasicBlock(BlockAddr)\n--\n\nGets the basic block associated with a given BlockAddress constant value.\n\nArgs:\n    BlockAddr\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["BlockAddr"],
-    |py, [x0]| LLVMGetBlockAddressBasicBlock(py, rt::call::extract(x0, "BlockAddr")?));
+    |py, [x0]| LLVMGetBlockAddressBasicBlock(py, &x0));
 
-fn LLVMGetBlockAddressBasicBlock(py: Python<'_>, BlockAddr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetBlockAddressBasicBlock(py: Python<'_>, BlockAddr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBlockAddressBasicBlock");
-    let a_BlockAddr = BlockAddr.addr();
+    let a_BlockAddr = super::llvm_types::TYPES.handle_arg(4, BlockAddr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6242,11 +6253,11 @@ fn LLVMGetBlockAddressBasicBlock(py: Python<'_>, BlockAddr: rt::PtrArg) -> PyRes
 rt::function!(F_LLVMConstInlineAsm, C_LLVMConstInlineAsm, c"LLVMConstInlineAsm", "LLVMConstInlineAsm",
     c"LLVMConstInlineAsm(Ty, AsmString, Constraints, HasSideEffects, IsAlignStack)\n--\n\nDeprecated: Use LLVMGetInlineAsm instead.\n\nArgs:\n    Ty\n    AsmString\n    Constraints\n    HasSideEffects\n    IsAlignStack\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Ty", "AsmString", "Constraints", "HasSideEffects", "IsAlignStack"],
-    |py, [x0, x1, x2, x3, x4]| LLVMConstInlineAsm(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "AsmString")?, rt::call::extract(x2, "Constraints")?, rt::call::extract(x3, "HasSideEffects")?, rt::call::extract(x4, "IsAlignStack")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMConstInlineAsm(py, &x0, rt::call::extract(x1, "AsmString")?, rt::call::extract(x2, "Constraints")?, rt::call::extract(x3, "HasSideEffects")?, rt::call::extract(x4, "IsAlignStack")?));
 
-fn LLVMConstInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, Constraints: rt::CStrArg, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrArg, Constraints: rt::CStrArg, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInlineAsm");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_AsmString = AsmString.addr();
     let a_Constraints = Constraints.addr();
     let a_HasSideEffects = HasSideEffects.0;
@@ -6263,11 +6274,11 @@ fn LLVMConstInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, Co
 rt::function!(F_LLVMGetGlobalParent, C_LLVMGetGlobalParent, c"LLVMGetGlobalParent", "LLVMGetGlobalParent",
     c"LLVMGetGlobalParent(Global)\n--\n\nThis group contains functions that operate on global values. Functions in\nthis group relate to functions in the llvm::GlobalValue class tree.\n\nSee: llvm::GlobalValue\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueModule",
     ["Global"],
-    |py, [x0]| LLVMGetGlobalParent(py, rt::call::extract(x0, "Global")?));
+    |py, [x0]| LLVMGetGlobalParent(py, &x0));
 
-fn LLVMGetGlobalParent(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetGlobalParent(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGlobalParent");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6280,11 +6291,11 @@ fn LLVMGetGlobalParent(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMIsDeclaration, C_LLVMIsDeclaration, c"LLVMIsDeclaration", "LLVMIsDeclaration",
     c"LLVMIsDeclaration(Global)\n--\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Global"],
-    |py, [x0]| LLVMIsDeclaration(py, rt::call::extract(x0, "Global")?));
+    |py, [x0]| LLVMIsDeclaration(py, &x0));
 
-fn LLVMIsDeclaration(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsDeclaration(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsDeclaration");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6297,11 +6308,11 @@ fn LLVMIsDeclaration(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetLinkage, C_LLVMGetLinkage, c"LLVMGetLinkage", "LLVMGetLinkage",
     c"LLVMGetLinkage(Global)\n--\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    LLVMLinkage",
     ["Global"],
-    |py, [x0]| LLVMGetLinkage(py, rt::call::extract(x0, "Global")?));
+    |py, [x0]| LLVMGetLinkage(py, &x0));
 
-fn LLVMGetLinkage(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetLinkage(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLinkage");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6314,11 +6325,11 @@ fn LLVMGetLinkage(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetLinkage, C_LLVMSetLinkage, c"LLVMSetLinkage", "LLVMSetLinkage",
     c"LLVMSetLinkage(Global, Linkage)\n--\n\nArgs:\n    Global\n    Linkage",
     ["Global", "Linkage"],
-    |py, [x0, x1]| LLVMSetLinkage(py, rt::call::extract(x0, "Global")?, &x1));
+    |py, [x0, x1]| LLVMSetLinkage(py, &x0, &x1));
 
-fn LLVMSetLinkage(py: Python<'_>, Global: rt::PtrArg, Linkage: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetLinkage(py: Python<'_>, Global: &Bound<'_, PyAny>, Linkage: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetLinkage");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_Linkage = rt::narrow::<u32>(TYPES.enum_arg(2, Linkage)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6332,11 +6343,11 @@ fn LLVMSetLinkage(py: Python<'_>, Global: rt::PtrArg, Linkage: &Bound<'_, PyAny>
 rt::function!(F_LLVMGetSection, C_LLVMGetSection, c"LLVMGetSection", "LLVMGetSection",
     c"LLVMGetSection(Global)\n--\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Global"],
-    |py, [x0]| LLVMGetSection(py, rt::call::extract(x0, "Global")?));
+    |py, [x0]| LLVMGetSection(py, &x0));
 
-fn LLVMGetSection(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSection(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSection");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6349,11 +6360,11 @@ fn LLVMGetSection(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetSection, C_LLVMSetSection, c"LLVMSetSection", "LLVMSetSection",
     c"LLVMSetSection(Global, Section)\n--\n\nArgs:\n    Global\n    Section",
     ["Global", "Section"],
-    |py, [x0, x1]| LLVMSetSection(py, rt::call::extract(x0, "Global")?, rt::call::extract(x1, "Section")?));
+    |py, [x0, x1]| LLVMSetSection(py, &x0, rt::call::extract(x1, "Section")?));
 
-fn LLVMSetSection(py: Python<'_>, Global: rt::PtrArg, Section: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMSetSection(py: Python<'_>, Global: &Bound<'_, PyAny>, Section: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSection");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_Section = Section.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6367,11 +6378,11 @@ fn LLVMSetSection(py: Python<'_>, Global: rt::PtrArg, Section: rt::CStrArg) -> P
 rt::function!(F_LLVMGetVisibility, C_LLVMGetVisibility, c"LLVMGetVisibility", "LLVMGetVisibility",
     c"LLVMGetVisibility(Global)\n--\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    LLVMVisibility",
     ["Global"],
-    |py, [x0]| LLVMGetVisibility(py, rt::call::extract(x0, "Global")?));
+    |py, [x0]| LLVMGetVisibility(py, &x0));
 
-fn LLVMGetVisibility(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetVisibility(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetVisibility");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6384,11 +6395,11 @@ fn LLVMGetVisibility(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetVisibility, C_LLVMSetVisibility, c"LLVMSetVisibility", "LLVMSetVisibility",
     c"LLVMSetVisibility(Global, Viz)\n--\n\nArgs:\n    Global\n    Viz",
     ["Global", "Viz"],
-    |py, [x0, x1]| LLVMSetVisibility(py, rt::call::extract(x0, "Global")?, &x1));
+    |py, [x0, x1]| LLVMSetVisibility(py, &x0, &x1));
 
-fn LLVMSetVisibility(py: Python<'_>, Global: rt::PtrArg, Viz: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetVisibility(py: Python<'_>, Global: &Bound<'_, PyAny>, Viz: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetVisibility");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_Viz = rt::narrow::<u32>(TYPES.enum_arg(3, Viz)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6402,11 +6413,11 @@ fn LLVMSetVisibility(py: Python<'_>, Global: rt::PtrArg, Viz: &Bound<'_, PyAny>)
 rt::function!(F_LLVMGetDLLStorageClass, C_LLVMGetDLLStorageClass, c"LLVMGetDLLStorageClass", "LLVMGetDLLStorageClass",
     c"LLVMGetDLLStorageClass(Global)\n--\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    LLVMDLLStorageClass",
     ["Global"],
-    |py, [x0]| LLVMGetDLLStorageClass(py, rt::call::extract(x0, "Global")?));
+    |py, [x0]| LLVMGetDLLStorageClass(py, &x0));
 
-fn LLVMGetDLLStorageClass(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetDLLStorageClass(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDLLStorageClass");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6419,11 +6430,11 @@ fn LLVMGetDLLStorageClass(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMSetDLLStorageClass, C_LLVMSetDLLStorageClass, c"LLVMSetDLLStorageClass", "LLVMSetDLLStorageClass",
     c"LLVMSetDLLStorageClass(Global, Class)\n--\n\nArgs:\n    Global\n    Class",
     ["Global", "Class"],
-    |py, [x0, x1]| LLVMSetDLLStorageClass(py, rt::call::extract(x0, "Global")?, &x1));
+    |py, [x0, x1]| LLVMSetDLLStorageClass(py, &x0, &x1));
 
-fn LLVMSetDLLStorageClass(py: Python<'_>, Global: rt::PtrArg, Class: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetDLLStorageClass(py: Python<'_>, Global: &Bound<'_, PyAny>, Class: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetDLLStorageClass");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_Class = rt::narrow::<u32>(TYPES.enum_arg(5, Class)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6437,11 +6448,11 @@ fn LLVMSetDLLStorageClass(py: Python<'_>, Global: rt::PtrArg, Class: &Bound<'_, 
 rt::function!(F_LLVMGetUnnamedAddress, C_LLVMGetUnnamedAddress, c"LLVMGetUnnamedAddress", "LLVMGetUnnamedAddress",
     c"LLVMGetUnnamedAddress(Global)\n--\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    LLVMUnnamedAddr",
     ["Global"],
-    |py, [x0]| LLVMGetUnnamedAddress(py, rt::call::extract(x0, "Global")?));
+    |py, [x0]| LLVMGetUnnamedAddress(py, &x0));
 
-fn LLVMGetUnnamedAddress(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetUnnamedAddress(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetUnnamedAddress");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6454,11 +6465,11 @@ fn LLVMGetUnnamedAddress(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMSetUnnamedAddress, C_LLVMSetUnnamedAddress, c"LLVMSetUnnamedAddress", "LLVMSetUnnamedAddress",
     c"LLVMSetUnnamedAddress(Global, UnnamedAddr)\n--\n\nArgs:\n    Global\n    UnnamedAddr",
     ["Global", "UnnamedAddr"],
-    |py, [x0, x1]| LLVMSetUnnamedAddress(py, rt::call::extract(x0, "Global")?, &x1));
+    |py, [x0, x1]| LLVMSetUnnamedAddress(py, &x0, &x1));
 
-fn LLVMSetUnnamedAddress(py: Python<'_>, Global: rt::PtrArg, UnnamedAddr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetUnnamedAddress(py: Python<'_>, Global: &Bound<'_, PyAny>, UnnamedAddr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetUnnamedAddress");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_UnnamedAddr = rt::narrow::<u32>(TYPES.enum_arg(4, UnnamedAddr)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6472,11 +6483,11 @@ fn LLVMSetUnnamedAddress(py: Python<'_>, Global: rt::PtrArg, UnnamedAddr: &Bound
 rt::function!(F_LLVMGlobalGetValueType, C_LLVMGlobalGetValueType, c"LLVMGlobalGetValueType", "LLVMGlobalGetValueType",
     c"LLVMGlobalGetValueType(Global)\n--\n\nReturns the \"value type\" of a global value.  This differs from the formal\ntype of a global value which is always a pointer type.\n\nSee: llvm::GlobalValue::getValueType()\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["Global"],
-    |py, [x0]| LLVMGlobalGetValueType(py, rt::call::extract(x0, "Global")?));
+    |py, [x0]| LLVMGlobalGetValueType(py, &x0));
 
-fn LLVMGlobalGetValueType(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGlobalGetValueType(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalGetValueType");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6489,11 +6500,11 @@ fn LLVMGlobalGetValueType(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMHasUnnamedAddr, C_LLVMHasUnnamedAddr, c"LLVMHasUnnamedAddr", "LLVMHasUnnamedAddr",
     c"LLVMHasUnnamedAddr(Global)\n--\n\nDeprecated: Use LLVMGetUnnamedAddress instead.\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Global"],
-    |py, [x0]| LLVMHasUnnamedAddr(py, rt::call::extract(x0, "Global")?));
+    |py, [x0]| LLVMHasUnnamedAddr(py, &x0));
 
-fn LLVMHasUnnamedAddr(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMHasUnnamedAddr(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHasUnnamedAddr");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6506,11 +6517,11 @@ fn LLVMHasUnnamedAddr(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMSetUnnamedAddr, C_LLVMSetUnnamedAddr, c"LLVMSetUnnamedAddr", "LLVMSetUnnamedAddr",
     c"LLVMSetUnnamedAddr(Global, HasUnnamedAddr)\n--\n\nDeprecated: Use LLVMSetUnnamedAddress instead.\n\nArgs:\n    Global\n    HasUnnamedAddr",
     ["Global", "HasUnnamedAddr"],
-    |py, [x0, x1]| LLVMSetUnnamedAddr(py, rt::call::extract(x0, "Global")?, rt::call::extract(x1, "HasUnnamedAddr")?));
+    |py, [x0, x1]| LLVMSetUnnamedAddr(py, &x0, rt::call::extract(x1, "HasUnnamedAddr")?));
 
-fn LLVMSetUnnamedAddr(py: Python<'_>, Global: rt::PtrArg, HasUnnamedAddr: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetUnnamedAddr(py: Python<'_>, Global: &Bound<'_, PyAny>, HasUnnamedAddr: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetUnnamedAddr");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_HasUnnamedAddr = HasUnnamedAddr.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6524,11 +6535,11 @@ fn LLVMSetUnnamedAddr(py: Python<'_>, Global: rt::PtrArg, HasUnnamedAddr: rt::CI
 rt::function!(F_LLVMGetAlignment, C_LLVMGetAlignment, c"LLVMGetAlignment", "LLVMGetAlignment",
     c"LLVMGetAlignment(V)\n--\n\nObtain the preferred alignment of the value.\nSee: llvm::AllocaInst::getAlignment()\nSee: llvm::LoadInst::getAlignment()\nSee: llvm::StoreInst::getAlignment()\nSee: llvm::AtomicRMWInst::setAlignment()\nSee: llvm::AtomicCmpXchgInst::setAlignment()\nSee: llvm::GlobalValue::getAlignment()\n\nArgs:\n    V\n\nReturns: a tuple of 1 item(s):\n    int",
     ["V"],
-    |py, [x0]| LLVMGetAlignment(py, rt::call::extract(x0, "V")?));
+    |py, [x0]| LLVMGetAlignment(py, &x0));
 
-fn LLVMGetAlignment(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetAlignment(py: Python<'_>, V: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAlignment");
-    let a_V = V.addr();
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6541,11 +6552,11 @@ fn LLVMGetAlignment(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetAlignment, C_LLVMSetAlignment, c"LLVMSetAlignment", "LLVMSetAlignment",
     c"LLVMSetAlignment(V, Bytes)\n--\n\nSet the preferred alignment of the value.\nSee: llvm::AllocaInst::setAlignment()\nSee: llvm::LoadInst::setAlignment()\nSee: llvm::StoreInst::setAlignment()\nSee: llvm::AtomicRMWInst::setAlignment()\nSee: llvm::AtomicCmpXchgInst::setAlignment()\nSee: llvm::GlobalValue::setAlignment()\n\nArgs:\n    V\n    Bytes",
     ["V", "Bytes"],
-    |py, [x0, x1]| LLVMSetAlignment(py, rt::call::extract(x0, "V")?, rt::call::extract(x1, "Bytes")?));
+    |py, [x0, x1]| LLVMSetAlignment(py, &x0, rt::call::extract(x1, "Bytes")?));
 
-fn LLVMSetAlignment(py: Python<'_>, V: rt::PtrArg, Bytes: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetAlignment(py: Python<'_>, V: &Bound<'_, PyAny>, Bytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAlignment");
-    let a_V = V.addr();
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let a_Bytes = Bytes.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6559,13 +6570,13 @@ fn LLVMSetAlignment(py: Python<'_>, V: rt::PtrArg, Bytes: rt::CInt<u32>) -> PyRe
 rt::function!(F_LLVMGlobalSetMetadata, C_LLVMGlobalSetMetadata, c"LLVMGlobalSetMetadata", "LLVMGlobalSetMetadata",
     c"LLVMGlobalSetMetadata(Global, Kind, MD)\n--\n\nSets a metadata attachment, erasing the existing metadata attachment if\nit already exists for the given kind.\n\nSee: llvm::GlobalObject::setMetadata()\n\nArgs:\n    Global\n    Kind\n    MD",
     ["Global", "Kind", "MD"],
-    |py, [x0, x1, x2]| LLVMGlobalSetMetadata(py, rt::call::extract(x0, "Global")?, rt::call::extract(x1, "Kind")?, rt::call::extract(x2, "MD")?));
+    |py, [x0, x1, x2]| LLVMGlobalSetMetadata(py, &x0, rt::call::extract(x1, "Kind")?, &x2));
 
-fn LLVMGlobalSetMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: rt::CInt<u32>, MD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGlobalSetMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>, Kind: rt::CInt<u32>, MD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalSetMetadata");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_Kind = Kind.0;
-    let a_MD = MD.addr();
+    let a_MD = super::llvm_types::TYPES.handle_arg(6, MD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6578,11 +6589,11 @@ fn LLVMGlobalSetMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: rt::CInt<u32>
 rt::function!(F_LLVMGlobalEraseMetadata, C_LLVMGlobalEraseMetadata, c"LLVMGlobalEraseMetadata", "LLVMGlobalEraseMetadata",
     c"LLVMGlobalEraseMetadata(Global, Kind)\n--\n\nErases a metadata attachment of the given kind if it exists.\n\nSee: llvm::GlobalObject::eraseMetadata()\n\nArgs:\n    Global\n    Kind",
     ["Global", "Kind"],
-    |py, [x0, x1]| LLVMGlobalEraseMetadata(py, rt::call::extract(x0, "Global")?, rt::call::extract(x1, "Kind")?));
+    |py, [x0, x1]| LLVMGlobalEraseMetadata(py, &x0, rt::call::extract(x1, "Kind")?));
 
-fn LLVMGlobalEraseMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGlobalEraseMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>, Kind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalEraseMetadata");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_Kind = Kind.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6596,11 +6607,11 @@ fn LLVMGlobalEraseMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: rt::CInt<u3
 rt::function!(F_LLVMGlobalClearMetadata, C_LLVMGlobalClearMetadata, c"LLVMGlobalClearMetadata", "LLVMGlobalClearMetadata",
     c"LLVMGlobalClearMetadata(Global)\n--\n\nRemoves all metadata attachments from this value.\n\nSee: llvm::GlobalObject::clearMetadata()\n\nArgs:\n    Global",
     ["Global"],
-    |py, [x0]| LLVMGlobalClearMetadata(py, rt::call::extract(x0, "Global")?));
+    |py, [x0]| LLVMGlobalClearMetadata(py, &x0));
 
-fn LLVMGlobalClearMetadata(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGlobalClearMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalClearMetadata");
-    let a_Global = Global.addr();
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6613,11 +6624,11 @@ fn LLVMGlobalClearMetadata(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMGlobalCopyAllMetadata, C_LLVMGlobalCopyAllMetadata, c"LLVMGlobalCopyAllMetadata", "LLVMGlobalCopyAllMetadata",
     c"LLVMGlobalCopyAllMetadata(Value, NumEntries)\n--\n\nRetrieves an array of metadata entries representing the metadata attached to\nthis value. The caller is responsible for freeing this array by calling\n\nSee: llvm::GlobalObject::getAllMetadata()\n\nArgs:\n    Value\n    NumEntries\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["Value", "NumEntries"],
-    |py, [x0, x1]| LLVMGlobalCopyAllMetadata(py, rt::call::extract(x0, "Value")?, &x1));
+    |py, [x0, x1]| LLVMGlobalCopyAllMetadata(py, &x0, &x1));
 
-fn LLVMGlobalCopyAllMetadata(py: Python<'_>, Value: rt::PtrArg, NumEntries: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGlobalCopyAllMetadata(py: Python<'_>, Value: &Bound<'_, PyAny>, NumEntries: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalCopyAllMetadata");
-    let a_Value = Value.addr();
+    let a_Value = super::llvm_types::TYPES.handle_arg(4, Value)?;
     let p_NumEntries = rt::typed_ptr_arg(NumEntries, None, 8, true)?;
     let a_NumEntries = p_NumEntries.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -6687,12 +6698,12 @@ fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, I
 rt::function!(F_LLVMAddGlobal, C_LLVMAddGlobal, c"LLVMAddGlobal", "LLVMAddGlobal",
     c"LLVMAddGlobal(M, Ty, Name)\n--\n\nThis group contains functions that operate on global variable values.\n\nSee: llvm::GlobalVariable\n\nArgs:\n    M\n    Ty\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M", "Ty", "Name"],
-    |py, [x0, x1, x2]| LLVMAddGlobal(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMAddGlobal(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMAddGlobal(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMAddGlobal(py: Python<'_>, M: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobal");
-    let a_M = M.addr();
-    let a_Ty = Ty.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6701,17 +6712,17 @@ fn LLVMAddGlobal(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrAr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Ty, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
 }
 rt::function!(F_LLVMAddGlobalInAddressSpace, C_LLVMAddGlobalInAddressSpace, c"LLVMAddGlobalInAddressSpace", "LLVMAddGlobalInAddressSpace",
     c"LLVMAddGlobalInAddressSpace(M, Ty, Name, AddressSpace)\n--\n\nArgs:\n    M\n    Ty\n    Name\n    AddressSpace\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M", "Ty", "Name", "AddressSpace"],
-    |py, [x0, x1, x2, x3]| LLVMAddGlobalInAddressSpace(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "AddressSpace")?));
+    |py, [x0, x1, x2, x3]| LLVMAddGlobalInAddressSpace(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "AddressSpace")?));
 
-fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Name: rt::CStrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalInAddressSpace");
-    let a_M = M.addr();
-    let a_Ty = Ty.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Name = Name.addr();
     let a_AddressSpace = AddressSpace.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -6721,16 +6732,16 @@ fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Na
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Ty, a_Name, a_AddressSpace) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
 }
 rt::function!(F_LLVMGetNamedGlobal, C_LLVMGetNamedGlobal, c"LLVMGetNamedGlobal", "LLVMGetNamedGlobal",
     c"LLVMGetNamedGlobal(M, Name)\n--\n\nArgs:\n    M\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M", "Name"],
-    |py, [x0, x1]| LLVMGetNamedGlobal(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMGetNamedGlobal(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMGetNamedGlobal(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMGetNamedGlobal(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobal");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6739,16 +6750,16 @@ fn LLVMGetNamedGlobal(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
 }
 rt::function!(F_LLVMGetFirstGlobal, C_LLVMGetFirstGlobal, c"LLVMGetFirstGlobal", "LLVMGetFirstGlobal",
     c"LLVMGetFirstGlobal(M)\n--\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M"],
-    |py, [x0]| LLVMGetFirstGlobal(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetFirstGlobal(py, &x0));
 
-fn LLVMGetFirstGlobal(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFirstGlobal(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstGlobal");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6756,16 +6767,16 @@ fn LLVMGetFirstGlobal(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
 }
 rt::function!(F_LLVMGetLastGlobal, C_LLVMGetLastGlobal, c"LLVMGetLastGlobal", "LLVMGetLastGlobal",
     c"LLVMGetLastGlobal(M)\n--\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M"],
-    |py, [x0]| LLVMGetLastGlobal(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetLastGlobal(py, &x0));
 
-fn LLVMGetLastGlobal(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetLastGlobal(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastGlobal");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6773,16 +6784,16 @@ fn LLVMGetLastGlobal(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
 }
 rt::function!(F_LLVMGetNextGlobal, C_LLVMGetNextGlobal, c"LLVMGetNextGlobal", "LLVMGetNextGlobal",
     c"LLVMGetNextGlobal(GlobalVar)\n--\n\nArgs:\n    GlobalVar\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["GlobalVar"],
-    |py, [x0]| LLVMGetNextGlobal(py, rt::call::extract(x0, "GlobalVar")?));
+    |py, [x0]| LLVMGetNextGlobal(py, &x0));
 
-fn LLVMGetNextGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNextGlobal(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextGlobal");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6795,11 +6806,11 @@ fn LLVMGetNextGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMGetPreviousGlobal, C_LLVMGetPreviousGlobal, c"LLVMGetPreviousGlobal", "LLVMGetPreviousGlobal",
     c"LLVMGetPreviousGlobal(GlobalVar)\n--\n\nArgs:\n    GlobalVar\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["GlobalVar"],
-    |py, [x0]| LLVMGetPreviousGlobal(py, rt::call::extract(x0, "GlobalVar")?));
+    |py, [x0]| LLVMGetPreviousGlobal(py, &x0));
 
-fn LLVMGetPreviousGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPreviousGlobal(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousGlobal");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6812,11 +6823,11 @@ fn LLVMGetPreviousGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMDeleteGlobal, C_LLVMDeleteGlobal, c"LLVMDeleteGlobal", "LLVMDeleteGlobal",
     c"LLVMDeleteGlobal(GlobalVar)\n--\n\nArgs:\n    GlobalVar",
     ["GlobalVar"],
-    |py, [x0]| LLVMDeleteGlobal(py, rt::call::extract(x0, "GlobalVar")?));
+    |py, [x0]| LLVMDeleteGlobal(py, &x0));
 
-fn LLVMDeleteGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDeleteGlobal(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDeleteGlobal");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6829,11 +6840,11 @@ fn LLVMDeleteGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetInitializer, C_LLVMGetInitializer, c"LLVMGetInitializer", "LLVMGetInitializer",
     c"LLVMGetInitializer(GlobalVar)\n--\n\nArgs:\n    GlobalVar\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["GlobalVar"],
-    |py, [x0]| LLVMGetInitializer(py, rt::call::extract(x0, "GlobalVar")?));
+    |py, [x0]| LLVMGetInitializer(py, &x0));
 
-fn LLVMGetInitializer(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInitializer(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInitializer");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6846,12 +6857,12 @@ fn LLVMGetInitializer(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMSetInitializer, C_LLVMSetInitializer, c"LLVMSetInitializer", "LLVMSetInitializer",
     c"LLVMSetInitializer(GlobalVar, ConstantVal)\n--\n\nArgs:\n    GlobalVar\n    ConstantVal",
     ["GlobalVar", "ConstantVal"],
-    |py, [x0, x1]| LLVMSetInitializer(py, rt::call::extract(x0, "GlobalVar")?, rt::call::extract(x1, "ConstantVal")?));
+    |py, [x0, x1]| LLVMSetInitializer(py, &x0, &x1));
 
-fn LLVMSetInitializer(py: Python<'_>, GlobalVar: rt::PtrArg, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetInitializer(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInitializer");
-    let a_GlobalVar = GlobalVar.addr();
-    let a_ConstantVal = ConstantVal.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6864,11 +6875,11 @@ fn LLVMSetInitializer(py: Python<'_>, GlobalVar: rt::PtrArg, ConstantVal: rt::Pt
 rt::function!(F_LLVMIsThreadLocal, C_LLVMIsThreadLocal, c"LLVMIsThreadLocal", "LLVMIsThreadLocal",
     c"LLVMIsThreadLocal(GlobalVar)\n--\n\nArgs:\n    GlobalVar\n\nReturns: a tuple of 1 item(s):\n    int",
     ["GlobalVar"],
-    |py, [x0]| LLVMIsThreadLocal(py, rt::call::extract(x0, "GlobalVar")?));
+    |py, [x0]| LLVMIsThreadLocal(py, &x0));
 
-fn LLVMIsThreadLocal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsThreadLocal(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsThreadLocal");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6881,11 +6892,11 @@ fn LLVMIsThreadLocal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMSetThreadLocal, C_LLVMSetThreadLocal, c"LLVMSetThreadLocal", "LLVMSetThreadLocal",
     c"LLVMSetThreadLocal(GlobalVar, IsThreadLocal)\n--\n\nArgs:\n    GlobalVar\n    IsThreadLocal",
     ["GlobalVar", "IsThreadLocal"],
-    |py, [x0, x1]| LLVMSetThreadLocal(py, rt::call::extract(x0, "GlobalVar")?, rt::call::extract(x1, "IsThreadLocal")?));
+    |py, [x0, x1]| LLVMSetThreadLocal(py, &x0, rt::call::extract(x1, "IsThreadLocal")?));
 
-fn LLVMSetThreadLocal(py: Python<'_>, GlobalVar: rt::PtrArg, IsThreadLocal: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetThreadLocal(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsThreadLocal: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetThreadLocal");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     let a_IsThreadLocal = IsThreadLocal.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6899,11 +6910,11 @@ fn LLVMSetThreadLocal(py: Python<'_>, GlobalVar: rt::PtrArg, IsThreadLocal: rt::
 rt::function!(F_LLVMIsGlobalConstant, C_LLVMIsGlobalConstant, c"LLVMIsGlobalConstant", "LLVMIsGlobalConstant",
     c"LLVMIsGlobalConstant(GlobalVar)\n--\n\nArgs:\n    GlobalVar\n\nReturns: a tuple of 1 item(s):\n    int",
     ["GlobalVar"],
-    |py, [x0]| LLVMIsGlobalConstant(py, rt::call::extract(x0, "GlobalVar")?));
+    |py, [x0]| LLVMIsGlobalConstant(py, &x0));
 
-fn LLVMIsGlobalConstant(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsGlobalConstant(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsGlobalConstant");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6916,11 +6927,11 @@ fn LLVMIsGlobalConstant(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMSetGlobalConstant, C_LLVMSetGlobalConstant, c"LLVMSetGlobalConstant", "LLVMSetGlobalConstant",
     c"LLVMSetGlobalConstant(GlobalVar, IsConstant)\n--\n\nArgs:\n    GlobalVar\n    IsConstant",
     ["GlobalVar", "IsConstant"],
-    |py, [x0, x1]| LLVMSetGlobalConstant(py, rt::call::extract(x0, "GlobalVar")?, rt::call::extract(x1, "IsConstant")?));
+    |py, [x0, x1]| LLVMSetGlobalConstant(py, &x0, rt::call::extract(x1, "IsConstant")?));
 
-fn LLVMSetGlobalConstant(py: Python<'_>, GlobalVar: rt::PtrArg, IsConstant: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetGlobalConstant(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsConstant: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetGlobalConstant");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     let a_IsConstant = IsConstant.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6934,11 +6945,11 @@ fn LLVMSetGlobalConstant(py: Python<'_>, GlobalVar: rt::PtrArg, IsConstant: rt::
 rt::function!(F_LLVMGetThreadLocalMode, C_LLVMGetThreadLocalMode, c"LLVMGetThreadLocalMode", "LLVMGetThreadLocalMode",
     c"LLVMGetThreadLocalMode(GlobalVar)\n--\n\nArgs:\n    GlobalVar\n\nReturns: a tuple of 1 item(s):\n    LLVMThreadLocalMode",
     ["GlobalVar"],
-    |py, [x0]| LLVMGetThreadLocalMode(py, rt::call::extract(x0, "GlobalVar")?));
+    |py, [x0]| LLVMGetThreadLocalMode(py, &x0));
 
-fn LLVMGetThreadLocalMode(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetThreadLocalMode(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetThreadLocalMode");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6951,11 +6962,11 @@ fn LLVMGetThreadLocalMode(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMSetThreadLocalMode, C_LLVMSetThreadLocalMode, c"LLVMSetThreadLocalMode", "LLVMSetThreadLocalMode",
     c"LLVMSetThreadLocalMode(GlobalVar, Mode)\n--\n\nArgs:\n    GlobalVar\n    Mode",
     ["GlobalVar", "Mode"],
-    |py, [x0, x1]| LLVMSetThreadLocalMode(py, rt::call::extract(x0, "GlobalVar")?, &x1));
+    |py, [x0, x1]| LLVMSetThreadLocalMode(py, &x0, &x1));
 
-fn LLVMSetThreadLocalMode(py: Python<'_>, GlobalVar: rt::PtrArg, Mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetThreadLocalMode(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, Mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetThreadLocalMode");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     let a_Mode = rt::narrow::<u32>(TYPES.enum_arg(11, Mode)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6969,11 +6980,11 @@ fn LLVMSetThreadLocalMode(py: Python<'_>, GlobalVar: rt::PtrArg, Mode: &Bound<'_
 rt::function!(F_LLVMIsExternallyInitialized, C_LLVMIsExternallyInitialized, c"LLVMIsExternallyInitialized", "LLVMIsExternallyInitialized",
     c"LLVMIsExternallyInitialized(GlobalVar)\n--\n\nArgs:\n    GlobalVar\n\nReturns: a tuple of 1 item(s):\n    int",
     ["GlobalVar"],
-    |py, [x0]| LLVMIsExternallyInitialized(py, rt::call::extract(x0, "GlobalVar")?));
+    |py, [x0]| LLVMIsExternallyInitialized(py, &x0));
 
-fn LLVMIsExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsExternallyInitialized(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsExternallyInitialized");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6986,11 +6997,11 @@ fn LLVMIsExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResul
 rt::function!(F_LLVMSetExternallyInitialized, C_LLVMSetExternallyInitialized, c"LLVMSetExternallyInitialized", "LLVMSetExternallyInitialized",
     c"LLVMSetExternallyInitialized(GlobalVar, IsExtInit)\n--\n\nArgs:\n    GlobalVar\n    IsExtInit",
     ["GlobalVar", "IsExtInit"],
-    |py, [x0, x1]| LLVMSetExternallyInitialized(py, rt::call::extract(x0, "GlobalVar")?, rt::call::extract(x1, "IsExtInit")?));
+    |py, [x0, x1]| LLVMSetExternallyInitialized(py, &x0, rt::call::extract(x1, "IsExtInit")?));
 
-fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg, IsExtInit: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsExtInit: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetExternallyInitialized");
-    let a_GlobalVar = GlobalVar.addr();
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     let a_IsExtInit = IsExtInit.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7004,14 +7015,14 @@ fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg, IsExtInit
 rt::function!(F_LLVMAddAlias2, C_LLVMAddAlias2, c"LLVMAddAlias2", "LLVMAddAlias2",
     c"LLVMAddAlias2(M, ValueTy, AddrSpace, Aliasee, Name)\n--\n\nAdd a GlobalAlias with the given value type, address space and aliasee.\n\nSee: llvm::GlobalAlias::create()\n\nArgs:\n    M\n    ValueTy\n    AddrSpace\n    Aliasee\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M", "ValueTy", "AddrSpace", "Aliasee", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMAddAlias2(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "ValueTy")?, rt::call::extract(x2, "AddrSpace")?, rt::call::extract(x3, "Aliasee")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMAddAlias2(py, &x0, &x1, rt::call::extract(x2, "AddrSpace")?, &x3, rt::call::extract(x4, "Name")?));
 
-fn LLVMAddAlias2(py: Python<'_>, M: rt::PtrArg, ValueTy: rt::PtrArg, AddrSpace: rt::CInt<u32>, Aliasee: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMAddAlias2(py: Python<'_>, M: &Bound<'_, PyAny>, ValueTy: &Bound<'_, PyAny>, AddrSpace: rt::CInt<u32>, Aliasee: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAlias2");
-    let a_M = M.addr();
-    let a_ValueTy = ValueTy.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
+    let a_ValueTy = super::llvm_types::TYPES.handle_arg(3, ValueTy)?;
     let a_AddrSpace = AddrSpace.0;
-    let a_Aliasee = Aliasee.addr();
+    let a_Aliasee = super::llvm_types::TYPES.handle_arg(4, Aliasee)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7020,16 +7031,16 @@ fn LLVMAddAlias2(py: Python<'_>, M: rt::PtrArg, ValueTy: rt::PtrArg, AddrSpace: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_ValueTy, a_AddrSpace, a_Aliasee, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
 }
 rt::function!(F_LLVMGetNamedGlobalAlias, C_LLVMGetNamedGlobalAlias, c"LLVMGetNamedGlobalAlias", "LLVMGetNamedGlobalAlias",
     c"LLVMGetNamedGlobalAlias(M, Name, NameLen)\n--\n\nObtain a GlobalAlias value from a Module by its name.\n\nThe returned value corresponds to a llvm::GlobalAlias value.\n\nSee: llvm::Module::getNamedAlias()\n\nArgs:\n    M\n    Name\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M", "Name", "NameLen"],
-    |py, [x0, x1, x2]| LLVMGetNamedGlobalAlias(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
+    |py, [x0, x1, x2]| LLVMGetNamedGlobalAlias(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobalAlias");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7044,11 +7055,11 @@ fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Nam
 rt::function!(F_LLVMGetFirstGlobalAlias, C_LLVMGetFirstGlobalAlias, c"LLVMGetFirstGlobalAlias", "LLVMGetFirstGlobalAlias",
     c"LLVMGetFirstGlobalAlias(M)\n--\n\nObtain an iterator to the first GlobalAlias in a Module.\n\nSee: llvm::Module::alias_begin()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M"],
-    |py, [x0]| LLVMGetFirstGlobalAlias(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetFirstGlobalAlias(py, &x0));
 
-fn LLVMGetFirstGlobalAlias(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFirstGlobalAlias(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstGlobalAlias");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7061,11 +7072,11 @@ fn LLVMGetFirstGlobalAlias(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetLastGlobalAlias, C_LLVMGetLastGlobalAlias, c"LLVMGetLastGlobalAlias", "LLVMGetLastGlobalAlias",
     c"LLVMGetLastGlobalAlias(M)\n--\n\nObtain an iterator to the last GlobalAlias in a Module.\n\nSee: llvm::Module::alias_end()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M"],
-    |py, [x0]| LLVMGetLastGlobalAlias(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetLastGlobalAlias(py, &x0));
 
-fn LLVMGetLastGlobalAlias(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetLastGlobalAlias(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastGlobalAlias");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7078,11 +7089,11 @@ fn LLVMGetLastGlobalAlias(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetNextGlobalAlias, C_LLVMGetNextGlobalAlias, c"LLVMGetNextGlobalAlias", "LLVMGetNextGlobalAlias",
     c"LLVMGetNextGlobalAlias(GA)\n--\n\nAdvance a GlobalAlias iterator to the next GlobalAlias.\n\nReturns NULL if the iterator was already at the end and there are no more\nglobal aliases.\n\nArgs:\n    GA\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["GA"],
-    |py, [x0]| LLVMGetNextGlobalAlias(py, rt::call::extract(x0, "GA")?));
+    |py, [x0]| LLVMGetNextGlobalAlias(py, &x0));
 
-fn LLVMGetNextGlobalAlias(py: Python<'_>, GA: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNextGlobalAlias(py: Python<'_>, GA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextGlobalAlias");
-    let a_GA = GA.addr();
+    let a_GA = super::llvm_types::TYPES.handle_arg(4, GA)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7095,11 +7106,11 @@ fn LLVMGetNextGlobalAlias(py: Python<'_>, GA: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetPreviousGlobalAlias, C_LLVMGetPreviousGlobalAlias, c"LLVMGetPreviousGlobalAlias", "LLVMGetPreviousGlobalAlias",
     c"LLVMGetPreviousGlobalAlias(GA)\n--\n\nDecrement a GlobalAlias iterator to the previous GlobalAlias.\n\nReturns NULL if the iterator was already at the beginning and there are\nno previous global aliases.\n\nArgs:\n    GA\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["GA"],
-    |py, [x0]| LLVMGetPreviousGlobalAlias(py, rt::call::extract(x0, "GA")?));
+    |py, [x0]| LLVMGetPreviousGlobalAlias(py, &x0));
 
-fn LLVMGetPreviousGlobalAlias(py: Python<'_>, GA: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPreviousGlobalAlias(py: Python<'_>, GA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousGlobalAlias");
-    let a_GA = GA.addr();
+    let a_GA = super::llvm_types::TYPES.handle_arg(4, GA)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7112,11 +7123,11 @@ fn LLVMGetPreviousGlobalAlias(py: Python<'_>, GA: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMAliasGetAliasee, C_LLVMAliasGetAliasee, c"LLVMAliasGetAliasee", "LLVMAliasGetAliasee",
     c"LLVMAliasGetAliasee(Alias)\n--\n\nRetrieve the target value of an alias.\n\nArgs:\n    Alias\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Alias"],
-    |py, [x0]| LLVMAliasGetAliasee(py, rt::call::extract(x0, "Alias")?));
+    |py, [x0]| LLVMAliasGetAliasee(py, &x0));
 
-fn LLVMAliasGetAliasee(py: Python<'_>, Alias: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAliasGetAliasee(py: Python<'_>, Alias: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAliasGetAliasee");
-    let a_Alias = Alias.addr();
+    let a_Alias = super::llvm_types::TYPES.handle_arg(4, Alias)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7129,12 +7140,12 @@ fn LLVMAliasGetAliasee(py: Python<'_>, Alias: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMAliasSetAliasee, C_LLVMAliasSetAliasee, c"LLVMAliasSetAliasee", "LLVMAliasSetAliasee",
     c"LLVMAliasSetAliasee(Alias, Aliasee)\n--\n\nSet the target value of an alias.\n\nArgs:\n    Alias\n    Aliasee",
     ["Alias", "Aliasee"],
-    |py, [x0, x1]| LLVMAliasSetAliasee(py, rt::call::extract(x0, "Alias")?, rt::call::extract(x1, "Aliasee")?));
+    |py, [x0, x1]| LLVMAliasSetAliasee(py, &x0, &x1));
 
-fn LLVMAliasSetAliasee(py: Python<'_>, Alias: rt::PtrArg, Aliasee: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAliasSetAliasee(py: Python<'_>, Alias: &Bound<'_, PyAny>, Aliasee: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAliasSetAliasee");
-    let a_Alias = Alias.addr();
-    let a_Aliasee = Aliasee.addr();
+    let a_Alias = super::llvm_types::TYPES.handle_arg(4, Alias)?;
+    let a_Aliasee = super::llvm_types::TYPES.handle_arg(4, Aliasee)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7147,11 +7158,11 @@ fn LLVMAliasSetAliasee(py: Python<'_>, Alias: rt::PtrArg, Aliasee: rt::PtrArg) -
 rt::function!(F_LLVMDeleteFunction, C_LLVMDeleteFunction, c"LLVMDeleteFunction", "LLVMDeleteFunction",
     c"LLVMDeleteFunction(Fn)\n--\n\nRemove a function from its containing module and deletes it.\n\nSee: llvm::Function::eraseFromParent()\n\nArgs:\n    Fn",
     ["Fn"],
-    |py, [x0]| LLVMDeleteFunction(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMDeleteFunction(py, &x0));
 
-fn LLVMDeleteFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDeleteFunction(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDeleteFunction");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7164,11 +7175,11 @@ fn LLVMDeleteFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMHasPersonalityFn, C_LLVMHasPersonalityFn, c"LLVMHasPersonalityFn", "LLVMHasPersonalityFn",
     c"LLVMHasPersonalityFn(Fn)\n--\n\nCheck whether the given function has a personality function.\n\nSee: llvm::Function::hasPersonalityFn()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Fn"],
-    |py, [x0]| LLVMHasPersonalityFn(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMHasPersonalityFn(py, &x0));
 
-fn LLVMHasPersonalityFn(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMHasPersonalityFn(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHasPersonalityFn");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7181,11 +7192,11 @@ fn LLVMHasPersonalityFn(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetPersonalityFn, C_LLVMGetPersonalityFn, c"LLVMGetPersonalityFn", "LLVMGetPersonalityFn",
     c"LLVMGetPersonalityFn(Fn)\n--\n\nObtain the personality function attached to the function.\n\nSee: llvm::Function::getPersonalityFn()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Fn"],
-    |py, [x0]| LLVMGetPersonalityFn(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetPersonalityFn(py, &x0));
 
-fn LLVMGetPersonalityFn(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPersonalityFn(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPersonalityFn");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7198,12 +7209,12 @@ fn LLVMGetPersonalityFn(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetPersonalityFn, C_LLVMSetPersonalityFn, c"LLVMSetPersonalityFn", "LLVMSetPersonalityFn",
     c"LLVMSetPersonalityFn(Fn, PersonalityFn)\n--\n\nSet the personality function attached to the function.\n\nSee: llvm::Function::setPersonalityFn()\n\nArgs:\n    Fn\n    PersonalityFn",
     ["Fn", "PersonalityFn"],
-    |py, [x0, x1]| LLVMSetPersonalityFn(py, rt::call::extract(x0, "Fn")?, rt::call::extract(x1, "PersonalityFn")?));
+    |py, [x0, x1]| LLVMSetPersonalityFn(py, &x0, &x1));
 
-fn LLVMSetPersonalityFn(py: Python<'_>, Fn: rt::PtrArg, PersonalityFn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetPersonalityFn(py: Python<'_>, Fn: &Bound<'_, PyAny>, PersonalityFn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetPersonalityFn");
-    let a_Fn = Fn.addr();
-    let a_PersonalityFn = PersonalityFn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
+    let a_PersonalityFn = super::llvm_types::TYPES.handle_arg(4, PersonalityFn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7234,11 +7245,11 @@ fn LLVMLookupIntrinsicID(py: Python<'_>, Name: rt::CStrArg, NameLen: rt::CInt<u6
 rt::function!(F_LLVMGetIntrinsicID, C_LLVMGetIntrinsicID, c"LLVMGetIntrinsicID", "LLVMGetIntrinsicID",
     c"LLVMGetIntrinsicID(Fn)\n--\n\nObtain the ID number from a function instance.\n\nSee: llvm::Function::getIntrinsicID()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Fn"],
-    |py, [x0]| LLVMGetIntrinsicID(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetIntrinsicID(py, &x0));
 
-fn LLVMGetIntrinsicID(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetIntrinsicID(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIntrinsicID");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7251,15 +7262,16 @@ fn LLVMGetIntrinsicID(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetIntrinsicDeclaration, C_LLVMGetIntrinsicDeclaration, c"LLVMGetIntrinsicDeclaration", "LLVMGetIntrinsicDeclaration",
     c"LLVMGetIntrinsicDeclaration(Mod, ID, ParamTypes, ParamCount)\n--\n\nCreate or insert the declaration of an intrinsic.  For overloaded intrinsics,\nparameter types must be provided to uniquely identify an overload.\n\nSee: llvm::Intrinsic::getDeclaration()\n\nArgs:\n    Mod\n    ID\n    ParamTypes\n    ParamCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Mod", "ID", "ParamTypes", "ParamCount"],
-    |py, [x0, x1, x2, x3]| LLVMGetIntrinsicDeclaration(py, rt::call::extract(x0, "Mod")?, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?));
+    |py, [x0, x1, x2, x3]| LLVMGetIntrinsicDeclaration(py, &x0, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?));
 
-fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIntrinsicDeclaration");
-    let a_Mod = Mod.addr();
+    let a_Mod = super::llvm_types::TYPES.handle_arg(2, Mod)?;
     let a_ID = ID.0;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
+    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7272,15 +7284,16 @@ fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CInt<u32
 rt::function!(F_LLVMIntrinsicGetType, C_LLVMIntrinsicGetType, c"LLVMIntrinsicGetType", "LLVMIntrinsicGetType",
     c"LLVMIntrinsicGetType(Ctx, ID, ParamTypes, ParamCount)\n--\n\nRetrieves the type of an intrinsic.  For overloaded intrinsics, parameter\ntypes must be provided to uniquely identify an overload.\n\nSee: llvm::Intrinsic::getType()\n\nArgs:\n    Ctx\n    ID\n    ParamTypes\n    ParamCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["Ctx", "ID", "ParamTypes", "ParamCount"],
-    |py, [x0, x1, x2, x3]| LLVMIntrinsicGetType(py, rt::call::extract(x0, "Ctx")?, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?));
+    |py, [x0, x1, x2, x3]| LLVMIntrinsicGetType(py, &x0, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?));
 
-fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: rt::PtrArg, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: &Bound<'_, PyAny>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicGetType");
-    let a_Ctx = Ctx.addr();
+    let a_Ctx = super::llvm_types::TYPES.handle_arg(1, Ctx)?;
     let a_ID = ID.0;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
+    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7322,6 +7335,7 @@ fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes
     let a_ParamCount = ParamCount.0;
     let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
     let a_NameLength = p_NameLength.addr();
+    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7334,17 +7348,18 @@ fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes
 rt::function!(F_LLVMIntrinsicCopyOverloadedName2, C_LLVMIntrinsicCopyOverloadedName2, c"LLVMIntrinsicCopyOverloadedName2", "LLVMIntrinsicCopyOverloadedName2",
     c"LLVMIntrinsicCopyOverloadedName2(Mod, ID, ParamTypes, ParamCount, NameLength)\n--\n\nCopies the name of an overloaded intrinsic identified by a given list of\nparameter types.\n\nUnlike LLVMIntrinsicGetName, the caller is responsible for freeing the\nreturned string.\n\nThis version also supports unnamed types.\n\nSee: llvm::Intrinsic::getName()\n\nArgs:\n    Mod\n    ID\n    ParamTypes\n    ParamCount\n    NameLength\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Mod", "ID", "ParamTypes", "ParamCount", "NameLength"],
-    |py, [x0, x1, x2, x3, x4]| LLVMIntrinsicCopyOverloadedName2(py, rt::call::extract(x0, "Mod")?, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| LLVMIntrinsicCopyOverloadedName2(py, &x0, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?, &x4));
 
-fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName2");
-    let a_Mod = Mod.addr();
+    let a_Mod = super::llvm_types::TYPES.handle_arg(2, Mod)?;
     let a_ID = ID.0;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
     let a_NameLength = p_NameLength.addr();
+    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7374,11 +7389,11 @@ fn LLVMIntrinsicIsOverloaded(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyOb
 rt::function!(F_LLVMGetFunctionCallConv, C_LLVMGetFunctionCallConv, c"LLVMGetFunctionCallConv", "LLVMGetFunctionCallConv",
     c"LLVMGetFunctionCallConv(Fn)\n--\n\nObtain the calling function of a function.\n\nThe returned value corresponds to the LLVMCallConv enumeration.\n\nSee: llvm::Function::getCallingConv()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Fn"],
-    |py, [x0]| LLVMGetFunctionCallConv(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetFunctionCallConv(py, &x0));
 
-fn LLVMGetFunctionCallConv(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFunctionCallConv(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFunctionCallConv");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7391,11 +7406,11 @@ fn LLVMGetFunctionCallConv(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMSetFunctionCallConv, C_LLVMSetFunctionCallConv, c"LLVMSetFunctionCallConv", "LLVMSetFunctionCallConv",
     c"LLVMSetFunctionCallConv(Fn, CC)\n--\n\nSet the calling convention of a function.\n\nSee: llvm::Function::setCallingConv()\n\nArgs:\n    Fn: Function to operate on\n    CC: LLVMCallConv to set calling convention to",
     ["Fn", "CC"],
-    |py, [x0, x1]| LLVMSetFunctionCallConv(py, rt::call::extract(x0, "Fn")?, rt::call::extract(x1, "CC")?));
+    |py, [x0, x1]| LLVMSetFunctionCallConv(py, &x0, rt::call::extract(x1, "CC")?));
 
-fn LLVMSetFunctionCallConv(py: Python<'_>, Fn: rt::PtrArg, CC: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetFunctionCallConv(py: Python<'_>, Fn: &Bound<'_, PyAny>, CC: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetFunctionCallConv");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_CC = CC.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7409,11 +7424,11 @@ fn LLVMSetFunctionCallConv(py: Python<'_>, Fn: rt::PtrArg, CC: rt::CInt<u32>) ->
 rt::function!(F_LLVMGetGC, C_LLVMGetGC, c"LLVMGetGC", "LLVMGetGC",
     c"LLVMGetGC(Fn)\n--\n\nObtain the name of the garbage collector to use during code\ngeneration.\n\nSee: llvm::Function::getGC()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Fn"],
-    |py, [x0]| LLVMGetGC(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetGC(py, &x0));
 
-fn LLVMGetGC(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetGC(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGC");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7426,11 +7441,11 @@ fn LLVMGetGC(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetGC, C_LLVMSetGC, c"LLVMSetGC", "LLVMSetGC",
     c"LLVMSetGC(Fn, Name)\n--\n\nDefine the garbage collector to use during code generation.\n\nSee: llvm::Function::setGC()\n\nArgs:\n    Fn\n    Name",
     ["Fn", "Name"],
-    |py, [x0, x1]| LLVMSetGC(py, rt::call::extract(x0, "Fn")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMSetGC(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMSetGC(py: Python<'_>, Fn: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMSetGC(py: Python<'_>, Fn: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetGC");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7444,11 +7459,11 @@ fn LLVMSetGC(py: Python<'_>, Fn: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyOb
 rt::function!(F_LLVMGetPrefixData, C_LLVMGetPrefixData, c"LLVMGetPrefixData", "LLVMGetPrefixData",
     c"LLVMGetPrefixData(Fn)\n--\n\nGets the prefix data associated with a function. Only valid on functions, and\nonly if LLVMHasPrefixData returns true.\nSee https://llvm.org/docs/LangRef.html#prefix-data\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Fn"],
-    |py, [x0]| LLVMGetPrefixData(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetPrefixData(py, &x0));
 
-fn LLVMGetPrefixData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPrefixData(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPrefixData");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7461,11 +7476,11 @@ fn LLVMGetPrefixData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMHasPrefixData, C_LLVMHasPrefixData, c"LLVMHasPrefixData", "LLVMHasPrefixData",
     c"LLVMHasPrefixData(Fn)\n--\n\nCheck if a given function has prefix data. Only valid on functions.\nSee https://llvm.org/docs/LangRef.html#prefix-data\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Fn"],
-    |py, [x0]| LLVMHasPrefixData(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMHasPrefixData(py, &x0));
 
-fn LLVMHasPrefixData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMHasPrefixData(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHasPrefixData");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7478,12 +7493,12 @@ fn LLVMHasPrefixData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetPrefixData, C_LLVMSetPrefixData, c"LLVMSetPrefixData", "LLVMSetPrefixData",
     c"LLVMSetPrefixData(Fn, prefixData)\n--\n\nSets the prefix data for the function. Only valid on functions.\nSee https://llvm.org/docs/LangRef.html#prefix-data\n\nArgs:\n    Fn\n    prefixData",
     ["Fn", "prefixData"],
-    |py, [x0, x1]| LLVMSetPrefixData(py, rt::call::extract(x0, "Fn")?, rt::call::extract(x1, "prefixData")?));
+    |py, [x0, x1]| LLVMSetPrefixData(py, &x0, &x1));
 
-fn LLVMSetPrefixData(py: Python<'_>, Fn: rt::PtrArg, prefixData: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetPrefixData(py: Python<'_>, Fn: &Bound<'_, PyAny>, prefixData: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetPrefixData");
-    let a_Fn = Fn.addr();
-    let a_prefixData = prefixData.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
+    let a_prefixData = super::llvm_types::TYPES.handle_arg(4, prefixData)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7496,11 +7511,11 @@ fn LLVMSetPrefixData(py: Python<'_>, Fn: rt::PtrArg, prefixData: rt::PtrArg) -> 
 rt::function!(F_LLVMGetPrologueData, C_LLVMGetPrologueData, c"LLVMGetPrologueData", "LLVMGetPrologueData",
     c"LLVMGetPrologueData(Fn)\n--\n\nGets the prologue data associated with a function. Only valid on functions,\nand only if LLVMHasPrologueData returns true.\nSee https://llvm.org/docs/LangRef.html#prologue-data\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Fn"],
-    |py, [x0]| LLVMGetPrologueData(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetPrologueData(py, &x0));
 
-fn LLVMGetPrologueData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPrologueData(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPrologueData");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7513,11 +7528,11 @@ fn LLVMGetPrologueData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMHasPrologueData, C_LLVMHasPrologueData, c"LLVMHasPrologueData", "LLVMHasPrologueData",
     c"LLVMHasPrologueData(Fn)\n--\n\nCheck if a given function has prologue data. Only valid on functions.\nSee https://llvm.org/docs/LangRef.html#prologue-data\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Fn"],
-    |py, [x0]| LLVMHasPrologueData(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMHasPrologueData(py, &x0));
 
-fn LLVMHasPrologueData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMHasPrologueData(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHasPrologueData");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7530,12 +7545,12 @@ fn LLVMHasPrologueData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetPrologueData, C_LLVMSetPrologueData, c"LLVMSetPrologueData", "LLVMSetPrologueData",
     c"LLVMSetPrologueData(Fn, prologueData)\n--\n\nSets the prologue data for the function. Only valid on functions.\nSee https://llvm.org/docs/LangRef.html#prologue-data\n\nArgs:\n    Fn\n    prologueData",
     ["Fn", "prologueData"],
-    |py, [x0, x1]| LLVMSetPrologueData(py, rt::call::extract(x0, "Fn")?, rt::call::extract(x1, "prologueData")?));
+    |py, [x0, x1]| LLVMSetPrologueData(py, &x0, &x1));
 
-fn LLVMSetPrologueData(py: Python<'_>, Fn: rt::PtrArg, prologueData: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetPrologueData(py: Python<'_>, Fn: &Bound<'_, PyAny>, prologueData: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetPrologueData");
-    let a_Fn = Fn.addr();
-    let a_prologueData = prologueData.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
+    let a_prologueData = super::llvm_types::TYPES.handle_arg(4, prologueData)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7548,13 +7563,13 @@ fn LLVMSetPrologueData(py: Python<'_>, Fn: rt::PtrArg, prologueData: rt::PtrArg)
 rt::function!(F_LLVMAddAttributeAtIndex, C_LLVMAddAttributeAtIndex, c"LLVMAddAttributeAtIndex", "LLVMAddAttributeAtIndex",
     c"LLVMAddAttributeAtIndex(F, Idx, A)\n--\n\nAdd an attribute to a function.\n\nSee: llvm::Function::addAttribute()\n\nArgs:\n    F\n    Idx\n    A",
     ["F", "Idx", "A"],
-    |py, [x0, x1, x2]| LLVMAddAttributeAtIndex(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "A")?));
+    |py, [x0, x1, x2]| LLVMAddAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMAddAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAttributeAtIndex");
-    let a_F = F.addr();
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
-    let a_A = A.addr();
+    let a_A = super::llvm_types::TYPES.handle_arg(14, A)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7567,11 +7582,11 @@ fn LLVMAddAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, A:
 rt::function!(F_LLVMGetAttributeCountAtIndex, C_LLVMGetAttributeCountAtIndex, c"LLVMGetAttributeCountAtIndex", "LLVMGetAttributeCountAtIndex",
     c"LLVMGetAttributeCountAtIndex(F, Idx)\n--\n\nArgs:\n    F\n    Idx\n\nReturns: a tuple of 1 item(s):\n    int",
     ["F", "Idx"],
-    |py, [x0, x1]| LLVMGetAttributeCountAtIndex(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Idx")?));
+    |py, [x0, x1]| LLVMGetAttributeCountAtIndex(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributeCountAtIndex");
-    let a_F = F.addr();
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7585,11 +7600,11 @@ fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32
 rt::function!(F_LLVMGetAttributesAtIndex, C_LLVMGetAttributesAtIndex, c"LLVMGetAttributesAtIndex", "LLVMGetAttributesAtIndex",
     c"LLVMGetAttributesAtIndex(F, Idx, Attrs)\n--\n\nArgs:\n    F\n    Idx\n    Attrs",
     ["F", "Idx", "Attrs"],
-    |py, [x0, x1, x2]| LLVMGetAttributesAtIndex(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Idx")?, &x2));
+    |py, [x0, x1, x2]| LLVMGetAttributesAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMGetAttributesAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetAttributesAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributesAtIndex");
-    let a_F = F.addr();
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
     let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true)?;
     let a_Attrs = h_Attrs.addr();
@@ -7605,11 +7620,11 @@ fn LLVMGetAttributesAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, A
 rt::function!(F_LLVMGetEnumAttributeAtIndex, C_LLVMGetEnumAttributeAtIndex, c"LLVMGetEnumAttributeAtIndex", "LLVMGetEnumAttributeAtIndex",
     c"LLVMGetEnumAttributeAtIndex(F, Idx, KindID)\n--\n\nArgs:\n    F\n    Idx\n    KindID\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
     ["F", "Idx", "KindID"],
-    |py, [x0, x1, x2]| LLVMGetEnumAttributeAtIndex(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
+    |py, [x0, x1, x2]| LLVMGetEnumAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeAtIndex");
-    let a_F = F.addr();
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
     let a_KindID = KindID.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7624,11 +7639,11 @@ fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>
 rt::function!(F_LLVMGetStringAttributeAtIndex, C_LLVMGetStringAttributeAtIndex, c"LLVMGetStringAttributeAtIndex", "LLVMGetStringAttributeAtIndex",
     c"LLVMGetStringAttributeAtIndex(F, Idx, K, KLen)\n--\n\nArgs:\n    F\n    Idx\n    K\n    KLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
     ["F", "Idx", "K", "KLen"],
-    |py, [x0, x1, x2, x3]| LLVMGetStringAttributeAtIndex(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
+    |py, [x0, x1, x2, x3]| LLVMGetStringAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringAttributeAtIndex");
-    let a_F = F.addr();
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
     let a_K = K.addr();
     let a_KLen = KLen.0;
@@ -7644,11 +7659,11 @@ fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u3
 rt::function!(F_LLVMRemoveEnumAttributeAtIndex, C_LLVMRemoveEnumAttributeAtIndex, c"LLVMRemoveEnumAttributeAtIndex", "LLVMRemoveEnumAttributeAtIndex",
     c"LLVMRemoveEnumAttributeAtIndex(F, Idx, KindID)\n--\n\nArgs:\n    F\n    Idx\n    KindID",
     ["F", "Idx", "KindID"],
-    |py, [x0, x1, x2]| LLVMRemoveEnumAttributeAtIndex(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
+    |py, [x0, x1, x2]| LLVMRemoveEnumAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveEnumAttributeAtIndex");
-    let a_F = F.addr();
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
     let a_KindID = KindID.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7663,11 +7678,11 @@ fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u
 rt::function!(F_LLVMRemoveStringAttributeAtIndex, C_LLVMRemoveStringAttributeAtIndex, c"LLVMRemoveStringAttributeAtIndex", "LLVMRemoveStringAttributeAtIndex",
     c"LLVMRemoveStringAttributeAtIndex(F, Idx, K, KLen)\n--\n\nArgs:\n    F\n    Idx\n    K\n    KLen",
     ["F", "Idx", "K", "KLen"],
-    |py, [x0, x1, x2, x3]| LLVMRemoveStringAttributeAtIndex(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
+    |py, [x0, x1, x2, x3]| LLVMRemoveStringAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMRemoveStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveStringAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveStringAttributeAtIndex");
-    let a_F = F.addr();
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
     let a_K = K.addr();
     let a_KLen = KLen.0;
@@ -7683,11 +7698,11 @@ fn LLVMRemoveStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt
 rt::function!(F_LLVMAddTargetDependentFunctionAttr, C_LLVMAddTargetDependentFunctionAttr, c"LLVMAddTargetDependentFunctionAttr", "LLVMAddTargetDependentFunctionAttr",
     c"LLVMAddTargetDependentFunctionAttr(Fn, A, V)\n--\n\nAdd a target-dependent attribute to a function\nSee: llvm::AttrBuilder::addAttribute()\n\nArgs:\n    Fn\n    A\n    V",
     ["Fn", "A", "V"],
-    |py, [x0, x1, x2]| LLVMAddTargetDependentFunctionAttr(py, rt::call::extract(x0, "Fn")?, rt::call::extract(x1, "A")?, rt::call::extract(x2, "V")?));
+    |py, [x0, x1, x2]| LLVMAddTargetDependentFunctionAttr(py, &x0, rt::call::extract(x1, "A")?, rt::call::extract(x2, "V")?));
 
-fn LLVMAddTargetDependentFunctionAttr(py: Python<'_>, Fn: rt::PtrArg, A: rt::CStrArg, V: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMAddTargetDependentFunctionAttr(py: Python<'_>, Fn: &Bound<'_, PyAny>, A: rt::CStrArg, V: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddTargetDependentFunctionAttr");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_A = A.addr();
     let a_V = V.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7702,11 +7717,11 @@ fn LLVMAddTargetDependentFunctionAttr(py: Python<'_>, Fn: rt::PtrArg, A: rt::CSt
 rt::function!(F_LLVMCountParams, C_LLVMCountParams, c"LLVMCountParams", "LLVMCountParams",
     c"LLVMCountParams(Fn)\n--\n\nObtain the number of parameters in a function.\n\nSee: llvm::Function::arg_size()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Fn"],
-    |py, [x0]| LLVMCountParams(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMCountParams(py, &x0));
 
-fn LLVMCountParams(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCountParams(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountParams");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7719,11 +7734,11 @@ fn LLVMCountParams(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetParams, C_LLVMGetParams, c"LLVMGetParams", "LLVMGetParams",
     c"LLVMGetParams(Fn, Params)\n--\n\nObtain the parameters in a function.\n\nThe takes a pointer to a pre-allocated array of LLVMValueRef that is\nat least LLVMCountParams() long. This array will be filled with\nLLVMValueRef instances which correspond to the parameters the\nfunction receives. Each LLVMValueRef corresponds to a llvm::Argument\ninstance.\n\nSee: llvm::Function::arg_begin()\n\nArgs:\n    Fn\n    Params",
     ["Fn", "Params"],
-    |py, [x0, x1]| LLVMGetParams(py, rt::call::extract(x0, "Fn")?, &x1));
+    |py, [x0, x1]| LLVMGetParams(py, &x0, &x1));
 
-fn LLVMGetParams(py: Python<'_>, Fn: rt::PtrArg, Params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetParams(py: Python<'_>, Fn: &Bound<'_, PyAny>, Params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParams");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, false)?;
     let a_Params = h_Params.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7738,11 +7753,11 @@ fn LLVMGetParams(py: Python<'_>, Fn: rt::PtrArg, Params: &Bound<'_, PyAny>) -> P
 rt::function!(F_LLVMGetParam, C_LLVMGetParam, c"LLVMGetParam", "LLVMGetParam",
     c"LLVMGetParam(Fn, Index)\n--\n\nObtain the parameter at the specified index.\n\nParameters are indexed from 0.\n\nSee: llvm::Function::arg_begin()\n\nArgs:\n    Fn\n    Index\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Fn", "Index"],
-    |py, [x0, x1]| LLVMGetParam(py, rt::call::extract(x0, "Fn")?, rt::call::extract(x1, "Index")?));
+    |py, [x0, x1]| LLVMGetParam(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetParam(py: Python<'_>, Fn: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetParam(py: Python<'_>, Fn: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParam");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_Index = Index.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7756,11 +7771,11 @@ fn LLVMGetParam(py: Python<'_>, Fn: rt::PtrArg, Index: rt::CInt<u32>) -> PyResul
 rt::function!(F_LLVMGetParamParent, C_LLVMGetParamParent, c"LLVMGetParamParent", "LLVMGetParamParent",
     c"LLVMGetParamParent(Inst)\n--\n\nObtain the function to which this argument belongs.\n\nUnlike other functions in this group, this one takes an LLVMValueRef\nthat corresponds to a llvm::Attribute.\n\nThe returned LLVMValueRef is the llvm::Function to which this\nargument belongs.\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Inst"],
-    |py, [x0]| LLVMGetParamParent(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMGetParamParent(py, &x0));
 
-fn LLVMGetParamParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetParamParent(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParamParent");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7773,11 +7788,11 @@ fn LLVMGetParamParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetFirstParam, C_LLVMGetFirstParam, c"LLVMGetFirstParam", "LLVMGetFirstParam",
     c"LLVMGetFirstParam(Fn)\n--\n\nObtain the first parameter to a function.\n\nSee: llvm::Function::arg_begin()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Fn"],
-    |py, [x0]| LLVMGetFirstParam(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetFirstParam(py, &x0));
 
-fn LLVMGetFirstParam(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFirstParam(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstParam");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7790,11 +7805,11 @@ fn LLVMGetFirstParam(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetLastParam, C_LLVMGetLastParam, c"LLVMGetLastParam", "LLVMGetLastParam",
     c"LLVMGetLastParam(Fn)\n--\n\nObtain the last parameter to a function.\n\nSee: llvm::Function::arg_end()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Fn"],
-    |py, [x0]| LLVMGetLastParam(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetLastParam(py, &x0));
 
-fn LLVMGetLastParam(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetLastParam(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastParam");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7807,11 +7822,11 @@ fn LLVMGetLastParam(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetNextParam, C_LLVMGetNextParam, c"LLVMGetNextParam", "LLVMGetNextParam",
     c"LLVMGetNextParam(Arg)\n--\n\nObtain the next parameter to a function.\n\nThis takes an LLVMValueRef obtained from LLVMGetFirstParam() (which is\nactually a wrapped iterator) and obtains the next parameter from the\nunderlying iterator.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Arg"],
-    |py, [x0]| LLVMGetNextParam(py, rt::call::extract(x0, "Arg")?));
+    |py, [x0]| LLVMGetNextParam(py, &x0));
 
-fn LLVMGetNextParam(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNextParam(py: Python<'_>, Arg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextParam");
-    let a_Arg = Arg.addr();
+    let a_Arg = super::llvm_types::TYPES.handle_arg(4, Arg)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7824,11 +7839,11 @@ fn LLVMGetNextParam(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetPreviousParam, C_LLVMGetPreviousParam, c"LLVMGetPreviousParam", "LLVMGetPreviousParam",
     c"LLVMGetPreviousParam(Arg)\n--\n\nObtain the previous parameter to a function.\n\nThis is the opposite of LLVMGetNextParam().\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Arg"],
-    |py, [x0]| LLVMGetPreviousParam(py, rt::call::extract(x0, "Arg")?));
+    |py, [x0]| LLVMGetPreviousParam(py, &x0));
 
-fn LLVMGetPreviousParam(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPreviousParam(py: Python<'_>, Arg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousParam");
-    let a_Arg = Arg.addr();
+    let a_Arg = super::llvm_types::TYPES.handle_arg(4, Arg)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7841,11 +7856,11 @@ fn LLVMGetPreviousParam(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetParamAlignment, C_LLVMSetParamAlignment, c"LLVMSetParamAlignment", "LLVMSetParamAlignment",
     c"LLVMSetParamAlignment(Arg, Align)\n--\n\nSet the alignment for a function parameter.\n\nSee: llvm::Argument::addAttr()\nSee: llvm::AttrBuilder::addAlignmentAttr()\n\nArgs:\n    Arg\n    Align",
     ["Arg", "Align"],
-    |py, [x0, x1]| LLVMSetParamAlignment(py, rt::call::extract(x0, "Arg")?, rt::call::extract(x1, "Align")?));
+    |py, [x0, x1]| LLVMSetParamAlignment(py, &x0, rt::call::extract(x1, "Align")?));
 
-fn LLVMSetParamAlignment(py: Python<'_>, Arg: rt::PtrArg, Align: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetParamAlignment(py: Python<'_>, Arg: &Bound<'_, PyAny>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetParamAlignment");
-    let a_Arg = Arg.addr();
+    let a_Arg = super::llvm_types::TYPES.handle_arg(4, Arg)?;
     let a_Align = Align.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7859,16 +7874,16 @@ fn LLVMSetParamAlignment(py: Python<'_>, Arg: rt::PtrArg, Align: rt::CInt<u32>) 
 rt::function!(F_LLVMAddGlobalIFunc, C_LLVMAddGlobalIFunc, c"LLVMAddGlobalIFunc", "LLVMAddGlobalIFunc",
     c"LLVMAddGlobalIFunc(M, Name, NameLen, Ty, AddrSpace, Resolver)\n--\n\nAdd a global indirect function to a module under a specified name.\n\nSee: llvm::GlobalIFunc::create()\n\nArgs:\n    M\n    Name\n    NameLen\n    Ty\n    AddrSpace\n    Resolver\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M", "Name", "NameLen", "Ty", "AddrSpace", "Resolver"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMAddGlobalIFunc(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "Ty")?, rt::call::extract(x4, "AddrSpace")?, rt::call::extract(x5, "Resolver")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMAddGlobalIFunc(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, &x3, rt::call::extract(x4, "AddrSpace")?, &x5));
 
-fn LLVMAddGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Ty: rt::PtrArg, AddrSpace: rt::CInt<u32>, Resolver: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Ty: &Bound<'_, PyAny>, AddrSpace: rt::CInt<u32>, Resolver: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalIFunc");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_AddrSpace = AddrSpace.0;
-    let a_Resolver = Resolver.addr();
+    let a_Resolver = super::llvm_types::TYPES.handle_arg(4, Resolver)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7881,11 +7896,11 @@ fn LLVMAddGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen:
 rt::function!(F_LLVMGetNamedGlobalIFunc, C_LLVMGetNamedGlobalIFunc, c"LLVMGetNamedGlobalIFunc", "LLVMGetNamedGlobalIFunc",
     c"LLVMGetNamedGlobalIFunc(M, Name, NameLen)\n--\n\nObtain a GlobalIFunc value from a Module by its name.\n\nThe returned value corresponds to a llvm::GlobalIFunc value.\n\nSee: llvm::Module::getNamedIFunc()\n\nArgs:\n    M\n    Name\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M", "Name", "NameLen"],
-    |py, [x0, x1, x2]| LLVMGetNamedGlobalIFunc(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
+    |py, [x0, x1, x2]| LLVMGetNamedGlobalIFunc(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobalIFunc");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7900,11 +7915,11 @@ fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Nam
 rt::function!(F_LLVMGetFirstGlobalIFunc, C_LLVMGetFirstGlobalIFunc, c"LLVMGetFirstGlobalIFunc", "LLVMGetFirstGlobalIFunc",
     c"LLVMGetFirstGlobalIFunc(M)\n--\n\nObtain an iterator to the first GlobalIFunc in a Module.\n\nSee: llvm::Module::ifunc_begin()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M"],
-    |py, [x0]| LLVMGetFirstGlobalIFunc(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetFirstGlobalIFunc(py, &x0));
 
-fn LLVMGetFirstGlobalIFunc(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFirstGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstGlobalIFunc");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7917,11 +7932,11 @@ fn LLVMGetFirstGlobalIFunc(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetLastGlobalIFunc, C_LLVMGetLastGlobalIFunc, c"LLVMGetLastGlobalIFunc", "LLVMGetLastGlobalIFunc",
     c"LLVMGetLastGlobalIFunc(M)\n--\n\nObtain an iterator to the last GlobalIFunc in a Module.\n\nSee: llvm::Module::ifunc_end()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M"],
-    |py, [x0]| LLVMGetLastGlobalIFunc(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetLastGlobalIFunc(py, &x0));
 
-fn LLVMGetLastGlobalIFunc(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetLastGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastGlobalIFunc");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7934,11 +7949,11 @@ fn LLVMGetLastGlobalIFunc(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetNextGlobalIFunc, C_LLVMGetNextGlobalIFunc, c"LLVMGetNextGlobalIFunc", "LLVMGetNextGlobalIFunc",
     c"LLVMGetNextGlobalIFunc(IFunc)\n--\n\nAdvance a GlobalIFunc iterator to the next GlobalIFunc.\n\nReturns NULL if the iterator was already at the end and there are no more\nglobal aliases.\n\nArgs:\n    IFunc\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["IFunc"],
-    |py, [x0]| LLVMGetNextGlobalIFunc(py, rt::call::extract(x0, "IFunc")?));
+    |py, [x0]| LLVMGetNextGlobalIFunc(py, &x0));
 
-fn LLVMGetNextGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNextGlobalIFunc(py: Python<'_>, IFunc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextGlobalIFunc");
-    let a_IFunc = IFunc.addr();
+    let a_IFunc = super::llvm_types::TYPES.handle_arg(4, IFunc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7951,11 +7966,11 @@ fn LLVMGetNextGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMGetPreviousGlobalIFunc, C_LLVMGetPreviousGlobalIFunc, c"LLVMGetPreviousGlobalIFunc", "LLVMGetPreviousGlobalIFunc",
     c"LLVMGetPreviousGlobalIFunc(IFunc)\n--\n\nDecrement a GlobalIFunc iterator to the previous GlobalIFunc.\n\nReturns NULL if the iterator was already at the beginning and there are\nno previous global aliases.\n\nArgs:\n    IFunc\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["IFunc"],
-    |py, [x0]| LLVMGetPreviousGlobalIFunc(py, rt::call::extract(x0, "IFunc")?));
+    |py, [x0]| LLVMGetPreviousGlobalIFunc(py, &x0));
 
-fn LLVMGetPreviousGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPreviousGlobalIFunc(py: Python<'_>, IFunc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousGlobalIFunc");
-    let a_IFunc = IFunc.addr();
+    let a_IFunc = super::llvm_types::TYPES.handle_arg(4, IFunc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7968,11 +7983,11 @@ fn LLVMGetPreviousGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMGetGlobalIFuncResolver, C_LLVMGetGlobalIFuncResolver, c"LLVMGetGlobalIFuncResolver", "LLVMGetGlobalIFuncResolver",
     c"LLVMGetGlobalIFuncResolver(IFunc)\n--\n\nRetrieves the resolver function associated with this indirect function, or\nNULL if it doesn't not exist.\n\nSee: llvm::GlobalIFunc::getResolver()\n\nArgs:\n    IFunc\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["IFunc"],
-    |py, [x0]| LLVMGetGlobalIFuncResolver(py, rt::call::extract(x0, "IFunc")?));
+    |py, [x0]| LLVMGetGlobalIFuncResolver(py, &x0));
 
-fn LLVMGetGlobalIFuncResolver(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetGlobalIFuncResolver(py: Python<'_>, IFunc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGlobalIFuncResolver");
-    let a_IFunc = IFunc.addr();
+    let a_IFunc = super::llvm_types::TYPES.handle_arg(4, IFunc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7985,12 +8000,12 @@ fn LLVMGetGlobalIFuncResolver(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMSetGlobalIFuncResolver, C_LLVMSetGlobalIFuncResolver, c"LLVMSetGlobalIFuncResolver", "LLVMSetGlobalIFuncResolver",
     c"LLVMSetGlobalIFuncResolver(IFunc, Resolver)\n--\n\nSets the resolver function associated with this indirect function.\n\nSee: llvm::GlobalIFunc::setResolver()\n\nArgs:\n    IFunc\n    Resolver",
     ["IFunc", "Resolver"],
-    |py, [x0, x1]| LLVMSetGlobalIFuncResolver(py, rt::call::extract(x0, "IFunc")?, rt::call::extract(x1, "Resolver")?));
+    |py, [x0, x1]| LLVMSetGlobalIFuncResolver(py, &x0, &x1));
 
-fn LLVMSetGlobalIFuncResolver(py: Python<'_>, IFunc: rt::PtrArg, Resolver: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetGlobalIFuncResolver(py: Python<'_>, IFunc: &Bound<'_, PyAny>, Resolver: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetGlobalIFuncResolver");
-    let a_IFunc = IFunc.addr();
-    let a_Resolver = Resolver.addr();
+    let a_IFunc = super::llvm_types::TYPES.handle_arg(4, IFunc)?;
+    let a_Resolver = super::llvm_types::TYPES.handle_arg(4, Resolver)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8003,11 +8018,11 @@ fn LLVMSetGlobalIFuncResolver(py: Python<'_>, IFunc: rt::PtrArg, Resolver: rt::P
 rt::function!(F_LLVMEraseGlobalIFunc, C_LLVMEraseGlobalIFunc, c"LLVMEraseGlobalIFunc", "LLVMEraseGlobalIFunc",
     c"LLVMEraseGlobalIFunc(IFunc)\n--\n\nRemove a global indirect function from its parent module and delete it.\n\nSee: llvm::GlobalIFunc::eraseFromParent()\n\nArgs:\n    IFunc",
     ["IFunc"],
-    |py, [x0]| LLVMEraseGlobalIFunc(py, rt::call::extract(x0, "IFunc")?));
+    |py, [x0]| LLVMEraseGlobalIFunc(py, &x0));
 
-fn LLVMEraseGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMEraseGlobalIFunc(py: Python<'_>, IFunc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMEraseGlobalIFunc");
-    let a_IFunc = IFunc.addr();
+    let a_IFunc = super::llvm_types::TYPES.handle_arg(4, IFunc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8020,11 +8035,11 @@ fn LLVMEraseGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMRemoveGlobalIFunc, C_LLVMRemoveGlobalIFunc, c"LLVMRemoveGlobalIFunc", "LLVMRemoveGlobalIFunc",
     c"LLVMRemoveGlobalIFunc(IFunc)\n--\n\nRemove a global indirect function from its parent module.\n\nThis unlinks the global indirect function from its containing module but\nkeeps it alive.\n\nSee: llvm::GlobalIFunc::removeFromParent()\n\nArgs:\n    IFunc",
     ["IFunc"],
-    |py, [x0]| LLVMRemoveGlobalIFunc(py, rt::call::extract(x0, "IFunc")?));
+    |py, [x0]| LLVMRemoveGlobalIFunc(py, &x0));
 
-fn LLVMRemoveGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemoveGlobalIFunc(py: Python<'_>, IFunc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveGlobalIFunc");
-    let a_IFunc = IFunc.addr();
+    let a_IFunc = super::llvm_types::TYPES.handle_arg(4, IFunc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8037,11 +8052,11 @@ fn LLVMRemoveGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMMDStringInContext2, C_LLVMMDStringInContext2, c"LLVMMDStringInContext2", "LLVMMDStringInContext2",
     c"LLVMMDStringInContext2(C, Str, SLen)\n--\n\nCreate an MDString value from a given string value.\n\nThe MDString value does not take ownership of the given string, it remains\nthe responsibility of the caller to free it.\n\nSee: llvm::MDString::get()\n\nArgs:\n    C\n    Str\n    SLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["C", "Str", "SLen"],
-    |py, [x0, x1, x2]| LLVMMDStringInContext2(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "SLen")?));
+    |py, [x0, x1, x2]| LLVMMDStringInContext2(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMMDStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMMDStringInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, SLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDStringInContext2");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
     let a_SLen = SLen.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8051,19 +8066,20 @@ fn LLVMMDStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_SLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, C))
 }
 rt::function!(F_LLVMMDNodeInContext2, C_LLVMMDNodeInContext2, c"LLVMMDNodeInContext2", "LLVMMDNodeInContext2",
     c"LLVMMDNodeInContext2(C, MDs, Count)\n--\n\nCreate an MDNode value with the given array of operands.\n\nSee: llvm::MDNode::get()\n\nArgs:\n    C\n    MDs\n    Count\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["C", "MDs", "Count"],
-    |py, [x0, x1, x2]| LLVMMDNodeInContext2(py, rt::call::extract(x0, "C")?, &x1, rt::call::extract(x2, "Count")?));
+    |py, [x0, x1, x2]| LLVMMDNodeInContext2(py, &x0, &x1, rt::call::extract(x2, "Count")?));
 
-fn LLVMMDNodeInContext2(py: Python<'_>, C: rt::PtrArg, MDs: &Bound<'_, PyAny>, Count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMMDNodeInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, MDs: &Bound<'_, PyAny>, Count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext2");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let mut h_MDs = super::llvm_types::TYPES.handle_ref(6, MDs, true)?;
     let a_MDs = h_MDs.addr();
     let a_Count = Count.0;
+    rt::check_count(a_Count as i128, "Count", h_MDs.item_count(), "MDs")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8071,17 +8087,17 @@ fn LLVMMDNodeInContext2(py: Python<'_>, C: rt::PtrArg, MDs: &Bound<'_, PyAny>, C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_MDs, a_Count) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, C))
 }
 rt::function!(F_LLVMMetadataAsValue, C_LLVMMetadataAsValue, c"LLVMMetadataAsValue", "LLVMMetadataAsValue",
     c"LLVMMetadataAsValue(C, MD)\n--\n\nObtain a Metadata as a Value.\n\nArgs:\n    C\n    MD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["C", "MD"],
-    |py, [x0, x1]| LLVMMetadataAsValue(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "MD")?));
+    |py, [x0, x1]| LLVMMetadataAsValue(py, &x0, &x1));
 
-fn LLVMMetadataAsValue(py: Python<'_>, C: rt::PtrArg, MD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMMetadataAsValue(py: Python<'_>, C: &Bound<'_, PyAny>, MD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMetadataAsValue");
-    let a_C = C.addr();
-    let a_MD = MD.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
+    let a_MD = super::llvm_types::TYPES.handle_arg(6, MD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8094,11 +8110,11 @@ fn LLVMMetadataAsValue(py: Python<'_>, C: rt::PtrArg, MD: rt::PtrArg) -> PyResul
 rt::function!(F_LLVMValueAsMetadata, C_LLVMValueAsMetadata, c"LLVMValueAsMetadata", "LLVMValueAsMetadata",
     c"LLVMValueAsMetadata(Val)\n--\n\nObtain a Value as a Metadata.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Val"],
-    |py, [x0]| LLVMValueAsMetadata(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMValueAsMetadata(py, &x0));
 
-fn LLVMValueAsMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMValueAsMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueAsMetadata");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8111,11 +8127,11 @@ fn LLVMValueAsMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetMDString, C_LLVMGetMDString, c"LLVMGetMDString", "LLVMGetMDString",
     c"LLVMGetMDString(V, Length)\n--\n\nObtain the underlying string from a MDString value.\n\nArgs:\n    V: Instance to obtain string from.\n    Length: Memory address which will hold length of returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes\n    String data in MDString.",
     ["V", "Length"],
-    |py, [x0, x1]| LLVMGetMDString(py, rt::call::extract(x0, "V")?, &x1));
+    |py, [x0, x1]| LLVMGetMDString(py, &x0, &x1));
 
-fn LLVMGetMDString(py: Python<'_>, V: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetMDString(py: Python<'_>, V: &Bound<'_, PyAny>, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDString");
-    let a_V = V.addr();
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let p_Length = rt::typed_ptr_arg(Length, None, 4, true)?;
     let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8130,11 +8146,11 @@ fn LLVMGetMDString(py: Python<'_>, V: rt::PtrArg, Length: &Bound<'_, PyAny>) -> 
 rt::function!(F_LLVMGetMDNodeNumOperands, C_LLVMGetMDNodeNumOperands, c"LLVMGetMDNodeNumOperands", "LLVMGetMDNodeNumOperands",
     c"LLVMGetMDNodeNumOperands(V)\n--\n\nObtain the number of operands from an MDNode value.\n\nArgs:\n    V: MDNode to get number of operands from.\n\nReturns: a tuple of 1 item(s):\n    int\n    Number of operands of the MDNode.",
     ["V"],
-    |py, [x0]| LLVMGetMDNodeNumOperands(py, rt::call::extract(x0, "V")?));
+    |py, [x0]| LLVMGetMDNodeNumOperands(py, &x0));
 
-fn LLVMGetMDNodeNumOperands(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetMDNodeNumOperands(py: Python<'_>, V: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDNodeNumOperands");
-    let a_V = V.addr();
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8147,11 +8163,11 @@ fn LLVMGetMDNodeNumOperands(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetMDNodeOperands, C_LLVMGetMDNodeOperands, c"LLVMGetMDNodeOperands", "LLVMGetMDNodeOperands",
     c"LLVMGetMDNodeOperands(V, Dest)\n--\n\nObtain the given MDNode's operands.\n\nThe passed LLVMValueRef pointer should point to enough memory to hold all of\nthe operands of the given MDNode (see LLVMGetMDNodeNumOperands) as\nLLVMValueRefs. This memory will be populated with the LLVMValueRefs of the\nMDNode's operands.\n\nArgs:\n    V: MDNode to get the operands from.\n    Dest: Destination array for operands.",
     ["V", "Dest"],
-    |py, [x0, x1]| LLVMGetMDNodeOperands(py, rt::call::extract(x0, "V")?, &x1));
+    |py, [x0, x1]| LLVMGetMDNodeOperands(py, &x0, &x1));
 
-fn LLVMGetMDNodeOperands(py: Python<'_>, V: rt::PtrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetMDNodeOperands(py: Python<'_>, V: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDNodeOperands");
-    let a_V = V.addr();
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true)?;
     let a_Dest = h_Dest.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8166,13 +8182,13 @@ fn LLVMGetMDNodeOperands(py: Python<'_>, V: rt::PtrArg, Dest: &Bound<'_, PyAny>)
 rt::function!(F_LLVMReplaceMDNodeOperandWith, C_LLVMReplaceMDNodeOperandWith, c"LLVMReplaceMDNodeOperandWith", "LLVMReplaceMDNodeOperandWith",
     c"LLVMReplaceMDNodeOperandWith(V, Index, Replacement)\n--\n\nReplace an operand at a specific index in a llvm::MDNode value.\n\nSee: llvm::MDNode::replaceOperandWith()\n\nArgs:\n    V\n    Index\n    Replacement",
     ["V", "Index", "Replacement"],
-    |py, [x0, x1, x2]| LLVMReplaceMDNodeOperandWith(py, rt::call::extract(x0, "V")?, rt::call::extract(x1, "Index")?, rt::call::extract(x2, "Replacement")?));
+    |py, [x0, x1, x2]| LLVMReplaceMDNodeOperandWith(py, &x0, rt::call::extract(x1, "Index")?, &x2));
 
-fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: rt::PtrArg, Index: rt::CInt<u32>, Replacement: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Replacement: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMReplaceMDNodeOperandWith");
-    let a_V = V.addr();
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let a_Index = Index.0;
-    let a_Replacement = Replacement.addr();
+    let a_Replacement = super::llvm_types::TYPES.handle_arg(6, Replacement)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8185,11 +8201,11 @@ fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: rt::PtrArg, Index: rt::CInt<u
 rt::function!(F_LLVMMDStringInContext, C_LLVMMDStringInContext, c"LLVMMDStringInContext", "LLVMMDStringInContext",
     c"LLVMMDStringInContext(C, Str, SLen)\n--\n\nDeprecated: Use LLVMMDStringInContext2 instead.\n\nArgs:\n    C\n    Str\n    SLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["C", "Str", "SLen"],
-    |py, [x0, x1, x2]| LLVMMDStringInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "SLen")?));
+    |py, [x0, x1, x2]| LLVMMDStringInContext(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMMDStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMMDStringInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDStringInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
     let a_SLen = SLen.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8199,7 +8215,7 @@ fn LLVMMDStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_SLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, C))
 }
 rt::function!(F_LLVMMDString, C_LLVMMDString, c"LLVMMDString", "LLVMMDString",
     c"LLVMMDString(Str, SLen)\n--\n\nDeprecated: Use LLVMMDStringInContext2 instead.\n\nArgs:\n    Str\n    SLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -8222,14 +8238,15 @@ fn LLVMMDString(py: Python<'_>, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResu
 rt::function!(F_LLVMMDNodeInContext, C_LLVMMDNodeInContext, c"LLVMMDNodeInContext", "LLVMMDNodeInContext",
     c"LLVMMDNodeInContext(C, Vals, Count)\n--\n\nDeprecated: Use LLVMMDNodeInContext2 instead.\n\nArgs:\n    C\n    Vals\n    Count\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["C", "Vals", "Count"],
-    |py, [x0, x1, x2]| LLVMMDNodeInContext(py, rt::call::extract(x0, "C")?, &x1, rt::call::extract(x2, "Count")?));
+    |py, [x0, x1, x2]| LLVMMDNodeInContext(py, &x0, &x1, rt::call::extract(x2, "Count")?));
 
-fn LLVMMDNodeInContext(py: Python<'_>, C: rt::PtrArg, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMMDNodeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true)?;
     let a_Vals = h_Vals.addr();
     let a_Count = Count.0;
+    rt::check_count(a_Count as i128, "Count", h_Vals.item_count(), "Vals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8237,7 +8254,7 @@ fn LLVMMDNodeInContext(py: Python<'_>, C: rt::PtrArg, Vals: &Bound<'_, PyAny>, C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Vals, a_Count) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, C))
 }
 rt::function!(F_LLVMMDNode, C_LLVMMDNode, c"LLVMMDNode", "LLVMMDNode",
     c"LLVMMDNode(Vals, Count)\n--\n\nDeprecated: Use LLVMMDNodeInContext2 instead.\n\nArgs:\n    Vals\n    Count\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -8249,6 +8266,7 @@ fn LLVMMDNode(py: Python<'_>, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> 
     let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true)?;
     let a_Vals = h_Vals.addr();
     let a_Count = Count.0;
+    rt::check_count(a_Count as i128, "Count", h_Vals.item_count(), "Vals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8270,6 +8288,7 @@ fn LLVMCreateOperandBundle(py: Python<'_>, Tag: rt::CStrArg, TagLen: rt::CInt<u6
     let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
+    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8286,8 +8305,7 @@ rt::function!(F_LLVMDisposeOperandBundle, C_LLVMDisposeOperandBundle, c"LLVMDisp
 
 fn LLVMDisposeOperandBundle(py: Python<'_>, Bundle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeOperandBundle");
-    let p_Bundle = rt::PtrArg::convert(Bundle, false)?;
-    let a_Bundle = p_Bundle.addr();
+    let a_Bundle = super::llvm_types::TYPES.handle_arg(13, Bundle)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8301,11 +8319,11 @@ fn LLVMDisposeOperandBundle(py: Python<'_>, Bundle: &Bound<'_, PyAny>) -> PyResu
 rt::function!(F_LLVMGetOperandBundleTag, C_LLVMGetOperandBundleTag, c"LLVMGetOperandBundleTag", "LLVMGetOperandBundleTag",
     c"LLVMGetOperandBundleTag(Bundle, Len)\n--\n\nObtain the tag of an operand bundle as a string.\n\nSee: OperandBundleDef::getTag()\n\nArgs:\n    Bundle: Operand bundle to obtain tag of.\n    Len: Out parameter which holds the length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes\n    The tag name of Bundle.",
     ["Bundle", "Len"],
-    |py, [x0, x1]| LLVMGetOperandBundleTag(py, rt::call::extract(x0, "Bundle")?, &x1));
+    |py, [x0, x1]| LLVMGetOperandBundleTag(py, &x0, &x1));
 
-fn LLVMGetOperandBundleTag(py: Python<'_>, Bundle: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetOperandBundleTag(py: Python<'_>, Bundle: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleTag");
-    let a_Bundle = Bundle.addr();
+    let a_Bundle = super::llvm_types::TYPES.handle_arg(13, Bundle)?;
     let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
     let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8320,11 +8338,11 @@ fn LLVMGetOperandBundleTag(py: Python<'_>, Bundle: rt::PtrArg, Len: &Bound<'_, P
 rt::function!(F_LLVMGetNumOperandBundleArgs, C_LLVMGetNumOperandBundleArgs, c"LLVMGetNumOperandBundleArgs", "LLVMGetNumOperandBundleArgs",
     c"LLVMGetNumOperandBundleArgs(Bundle)\n--\n\nObtain the number of operands for an operand bundle.\n\nSee: OperandBundleDef::input_size()\n\nArgs:\n    Bundle: Operand bundle to obtain operand count of.\n\nReturns: a tuple of 1 item(s):\n    int\n    The number of operands.",
     ["Bundle"],
-    |py, [x0]| LLVMGetNumOperandBundleArgs(py, rt::call::extract(x0, "Bundle")?));
+    |py, [x0]| LLVMGetNumOperandBundleArgs(py, &x0));
 
-fn LLVMGetNumOperandBundleArgs(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNumOperandBundleArgs(py: Python<'_>, Bundle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumOperandBundleArgs");
-    let a_Bundle = Bundle.addr();
+    let a_Bundle = super::llvm_types::TYPES.handle_arg(13, Bundle)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8337,11 +8355,11 @@ fn LLVMGetNumOperandBundleArgs(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMGetOperandBundleArgAtIndex, C_LLVMGetOperandBundleArgAtIndex, c"LLVMGetOperandBundleArgAtIndex", "LLVMGetOperandBundleArgAtIndex",
     c"LLVMGetOperandBundleArgAtIndex(Bundle, Index)\n--\n\nObtain the operand for an operand bundle at the given index.\n\nArgs:\n    Bundle: Operand bundle to obtain operand of.\n    Index: An operand index, must be less than\n        LLVMGetNumOperandBundleArgs().\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue\n    The operand.",
     ["Bundle", "Index"],
-    |py, [x0, x1]| LLVMGetOperandBundleArgAtIndex(py, rt::call::extract(x0, "Bundle")?, rt::call::extract(x1, "Index")?));
+    |py, [x0, x1]| LLVMGetOperandBundleArgAtIndex(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleArgAtIndex");
-    let a_Bundle = Bundle.addr();
+    let a_Bundle = super::llvm_types::TYPES.handle_arg(13, Bundle)?;
     let a_Index = Index.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8355,11 +8373,11 @@ fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: rt::PtrArg, Index: rt:
 rt::function!(F_LLVMBasicBlockAsValue, C_LLVMBasicBlockAsValue, c"LLVMBasicBlockAsValue", "LLVMBasicBlockAsValue",
     c"LLVMBasicBlockAsValue(BB)\n--\n\nConvert a basic block instance to a value type.\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["BB"],
-    |py, [x0]| LLVMBasicBlockAsValue(py, rt::call::extract(x0, "BB")?));
+    |py, [x0]| LLVMBasicBlockAsValue(py, &x0));
 
-fn LLVMBasicBlockAsValue(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBasicBlockAsValue(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBasicBlockAsValue");
-    let a_BB = BB.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8372,11 +8390,11 @@ fn LLVMBasicBlockAsValue(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMValueIsBasicBlock, C_LLVMValueIsBasicBlock, c"LLVMValueIsBasicBlock", "LLVMValueIsBasicBlock",
     c"LLVMValueIsBasicBlock(Val)\n--\n\nDetermine whether an LLVMValueRef is itself a basic block.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Val"],
-    |py, [x0]| LLVMValueIsBasicBlock(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMValueIsBasicBlock(py, &x0));
 
-fn LLVMValueIsBasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMValueIsBasicBlock(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueIsBasicBlock");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8389,11 +8407,11 @@ fn LLVMValueIsBasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMValueAsBasicBlock, C_LLVMValueAsBasicBlock, c"LLVMValueAsBasicBlock", "LLVMValueAsBasicBlock",
     c"LLVMValueAsBasicBlock(Val)\n--\n\nConvert an LLVMValueRef to an LLVMBasicBlockRef instance.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["Val"],
-    |py, [x0]| LLVMValueAsBasicBlock(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMValueAsBasicBlock(py, &x0));
 
-fn LLVMValueAsBasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMValueAsBasicBlock(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueAsBasicBlock");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8406,11 +8424,11 @@ fn LLVMValueAsBasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetBasicBlockName, C_LLVMGetBasicBlockName, c"LLVMGetBasicBlockName", "LLVMGetBasicBlockName",
     c"LLVMGetBasicBlockName(BB)\n--\n\nObtain the string name of a basic block.\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["BB"],
-    |py, [x0]| LLVMGetBasicBlockName(py, rt::call::extract(x0, "BB")?));
+    |py, [x0]| LLVMGetBasicBlockName(py, &x0));
 
-fn LLVMGetBasicBlockName(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetBasicBlockName(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBasicBlockName");
-    let a_BB = BB.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8423,11 +8441,11 @@ fn LLVMGetBasicBlockName(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetBasicBlockParent, C_LLVMGetBasicBlockParent, c"LLVMGetBasicBlockParent", "LLVMGetBasicBlockParent",
     c"LLVMGetBasicBlockParent(BB)\n--\n\nObtain the function to which a basic block belongs.\n\nSee: llvm::BasicBlock::getParent()\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["BB"],
-    |py, [x0]| LLVMGetBasicBlockParent(py, rt::call::extract(x0, "BB")?));
+    |py, [x0]| LLVMGetBasicBlockParent(py, &x0));
 
-fn LLVMGetBasicBlockParent(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetBasicBlockParent(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBasicBlockParent");
-    let a_BB = BB.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8440,11 +8458,11 @@ fn LLVMGetBasicBlockParent(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetBasicBlockTerminator, C_LLVMGetBasicBlockTerminator, c"LLVMGetBasicBlockTerminator", "LLVMGetBasicBlockTerminator",
     c"LLVMGetBasicBlockTerminator(BB)\n--\n\nObtain the terminator instruction for a basic block.\n\nIf the basic block does not have a terminator (it is not well-formed\nif it doesn't), then NULL is returned.\n\nThe returned LLVMValueRef corresponds to an llvm::Instruction.\n\nSee: llvm::BasicBlock::getTerminator()\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["BB"],
-    |py, [x0]| LLVMGetBasicBlockTerminator(py, rt::call::extract(x0, "BB")?));
+    |py, [x0]| LLVMGetBasicBlockTerminator(py, &x0));
 
-fn LLVMGetBasicBlockTerminator(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetBasicBlockTerminator(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBasicBlockTerminator");
-    let a_BB = BB.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8457,11 +8475,11 @@ fn LLVMGetBasicBlockTerminator(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMCountBasicBlocks, C_LLVMCountBasicBlocks, c"LLVMCountBasicBlocks", "LLVMCountBasicBlocks",
     c"LLVMCountBasicBlocks(Fn)\n--\n\nObtain the number of basic blocks in a function.\n\nArgs:\n    Fn: Function value to operate on.\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Fn"],
-    |py, [x0]| LLVMCountBasicBlocks(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMCountBasicBlocks(py, &x0));
 
-fn LLVMCountBasicBlocks(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCountBasicBlocks(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountBasicBlocks");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8474,11 +8492,11 @@ fn LLVMCountBasicBlocks(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetBasicBlocks, C_LLVMGetBasicBlocks, c"LLVMGetBasicBlocks", "LLVMGetBasicBlocks",
     c"LLVMGetBasicBlocks(Fn, BasicBlocks)\n--\n\nObtain all of the basic blocks in a function.\n\nThis operates on a function value. The BasicBlocks parameter is a\npointer to a pre-allocated array of LLVMBasicBlockRef of at least\nLLVMCountBasicBlocks() in length. This array is populated with\nLLVMBasicBlockRef instances.\n\nArgs:\n    Fn\n    BasicBlocks",
     ["Fn", "BasicBlocks"],
-    |py, [x0, x1]| LLVMGetBasicBlocks(py, rt::call::extract(x0, "Fn")?, &x1));
+    |py, [x0, x1]| LLVMGetBasicBlocks(py, &x0, &x1));
 
-fn LLVMGetBasicBlocks(py: Python<'_>, Fn: rt::PtrArg, BasicBlocks: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetBasicBlocks(py: Python<'_>, Fn: &Bound<'_, PyAny>, BasicBlocks: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBasicBlocks");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let mut h_BasicBlocks = super::llvm_types::TYPES.handle_ref(5, BasicBlocks, true)?;
     let a_BasicBlocks = h_BasicBlocks.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8493,11 +8511,11 @@ fn LLVMGetBasicBlocks(py: Python<'_>, Fn: rt::PtrArg, BasicBlocks: &Bound<'_, Py
 rt::function!(F_LLVMGetFirstBasicBlock, C_LLVMGetFirstBasicBlock, c"LLVMGetFirstBasicBlock", "LLVMGetFirstBasicBlock",
     c"LLVMGetFirstBasicBlock(Fn)\n--\n\nObtain the first basic block in a function.\n\nThe returned basic block can be used as an iterator. You will likely\neventually call into LLVMGetNextBasicBlock() with it.\n\nSee: llvm::Function::begin()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["Fn"],
-    |py, [x0]| LLVMGetFirstBasicBlock(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetFirstBasicBlock(py, &x0));
 
-fn LLVMGetFirstBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFirstBasicBlock(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstBasicBlock");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8510,11 +8528,11 @@ fn LLVMGetFirstBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetLastBasicBlock, C_LLVMGetLastBasicBlock, c"LLVMGetLastBasicBlock", "LLVMGetLastBasicBlock",
     c"LLVMGetLastBasicBlock(Fn)\n--\n\nObtain the last basic block in a function.\n\nSee: llvm::Function::end()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["Fn"],
-    |py, [x0]| LLVMGetLastBasicBlock(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetLastBasicBlock(py, &x0));
 
-fn LLVMGetLastBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetLastBasicBlock(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastBasicBlock");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8527,11 +8545,11 @@ fn LLVMGetLastBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetNextBasicBlock, C_LLVMGetNextBasicBlock, c"LLVMGetNextBasicBlock", "LLVMGetNextBasicBlock",
     c"LLVMGetNextBasicBlock(BB)\n--\n\nAdvance a basic block iterator.\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["BB"],
-    |py, [x0]| LLVMGetNextBasicBlock(py, rt::call::extract(x0, "BB")?));
+    |py, [x0]| LLVMGetNextBasicBlock(py, &x0));
 
-fn LLVMGetNextBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNextBasicBlock(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextBasicBlock");
-    let a_BB = BB.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8544,11 +8562,11 @@ fn LLVMGetNextBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetPreviousBasicBlock, C_LLVMGetPreviousBasicBlock, c"LLVMGetPreviousBasicBlock", "LLVMGetPreviousBasicBlock",
     c"LLVMGetPreviousBasicBlock(BB)\n--\n\nGo backwards in a basic block iterator.\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["BB"],
-    |py, [x0]| LLVMGetPreviousBasicBlock(py, rt::call::extract(x0, "BB")?));
+    |py, [x0]| LLVMGetPreviousBasicBlock(py, &x0));
 
-fn LLVMGetPreviousBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPreviousBasicBlock(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousBasicBlock");
-    let a_BB = BB.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8561,11 +8579,11 @@ fn LLVMGetPreviousBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMGetEntryBasicBlock, C_LLVMGetEntryBasicBlock, c"LLVMGetEntryBasicBlock", "LLVMGetEntryBasicBlock",
     c"LLVMGetEntryBasicBlock(Fn)\n--\n\nObtain the basic block that corresponds to the entry point of a\nfunction.\n\nSee: llvm::Function::getEntryBlock()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["Fn"],
-    |py, [x0]| LLVMGetEntryBasicBlock(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMGetEntryBasicBlock(py, &x0));
 
-fn LLVMGetEntryBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetEntryBasicBlock(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEntryBasicBlock");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8578,12 +8596,12 @@ fn LLVMGetEntryBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMInsertExistingBasicBlockAfterInsertBlock, C_LLVMInsertExistingBasicBlockAfterInsertBlock, c"LLVMInsertExistingBasicBlockAfterInsertBlock", "LLVMInsertExistingBasicBlockAfterInsertBlock",
     c"LLVMInsertExistingBasicBlockAfterInsertBlock(Builder, BB)\n--\n\nInsert the given basic block after the insertion point of the given builder.\n\nThe insertion point must be valid.\n\nSee: llvm::Function::BasicBlockListType::insertAfter()\n\nArgs:\n    Builder\n    BB",
     ["Builder", "BB"],
-    |py, [x0, x1]| LLVMInsertExistingBasicBlockAfterInsertBlock(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "BB")?));
+    |py, [x0, x1]| LLVMInsertExistingBasicBlockAfterInsertBlock(py, &x0, &x1));
 
-fn LLVMInsertExistingBasicBlockAfterInsertBlock(py: Python<'_>, Builder: rt::PtrArg, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInsertExistingBasicBlockAfterInsertBlock(py: Python<'_>, Builder: &Bound<'_, PyAny>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInsertExistingBasicBlockAfterInsertBlock");
-    let a_Builder = Builder.addr();
-    let a_BB = BB.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8596,12 +8614,12 @@ fn LLVMInsertExistingBasicBlockAfterInsertBlock(py: Python<'_>, Builder: rt::Ptr
 rt::function!(F_LLVMAppendExistingBasicBlock, C_LLVMAppendExistingBasicBlock, c"LLVMAppendExistingBasicBlock", "LLVMAppendExistingBasicBlock",
     c"LLVMAppendExistingBasicBlock(Fn, BB)\n--\n\nAppend the given basic block to the basic block list of the given function.\n\nSee: llvm::Function::BasicBlockListType::push_back()\n\nArgs:\n    Fn\n    BB",
     ["Fn", "BB"],
-    |py, [x0, x1]| LLVMAppendExistingBasicBlock(py, rt::call::extract(x0, "Fn")?, rt::call::extract(x1, "BB")?));
+    |py, [x0, x1]| LLVMAppendExistingBasicBlock(py, &x0, &x1));
 
-fn LLVMAppendExistingBasicBlock(py: Python<'_>, Fn: rt::PtrArg, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAppendExistingBasicBlock(py: Python<'_>, Fn: &Bound<'_, PyAny>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAppendExistingBasicBlock");
-    let a_Fn = Fn.addr();
-    let a_BB = BB.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8614,11 +8632,11 @@ fn LLVMAppendExistingBasicBlock(py: Python<'_>, Fn: rt::PtrArg, BB: rt::PtrArg) 
 rt::function!(F_LLVMCreateBasicBlockInContext, C_LLVMCreateBasicBlockInContext, c"LLVMCreateBasicBlockInContext", "LLVMCreateBasicBlockInContext",
     c"LLVMCreateBasicBlockInContext(C, Name)\n--\n\nCreate a new basic block without inserting it into a function.\n\nSee: llvm::BasicBlock::Create()\n\nArgs:\n    C\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["C", "Name"],
-    |py, [x0, x1]| LLVMCreateBasicBlockInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMCreateBasicBlockInContext(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMCreateBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMCreateBasicBlockInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateBasicBlockInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8627,17 +8645,17 @@ fn LLVMCreateBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrAr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, C))
 }
 rt::function!(F_LLVMAppendBasicBlockInContext, C_LLVMAppendBasicBlockInContext, c"LLVMAppendBasicBlockInContext", "LLVMAppendBasicBlockInContext",
     c"LLVMAppendBasicBlockInContext(C, Fn, Name)\n--\n\nAppend a basic block to the end of a function.\n\nSee: llvm::BasicBlock::Create()\n\nArgs:\n    C\n    Fn\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["C", "Fn", "Name"],
-    |py, [x0, x1, x2]| LLVMAppendBasicBlockInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Fn")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMAppendBasicBlockInContext(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMAppendBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, Fn: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMAppendBasicBlockInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAppendBasicBlockInContext");
-    let a_C = C.addr();
-    let a_Fn = Fn.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8646,16 +8664,16 @@ fn LLVMAppendBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, Fn: rt::PtrArg, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Fn, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, C))
 }
 rt::function!(F_LLVMAppendBasicBlock, C_LLVMAppendBasicBlock, c"LLVMAppendBasicBlock", "LLVMAppendBasicBlock",
     c"LLVMAppendBasicBlock(Fn, Name)\n--\n\nAppend a basic block to the end of a function using the global\ncontext.\n\nSee: llvm::BasicBlock::Create()\n\nArgs:\n    Fn\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["Fn", "Name"],
-    |py, [x0, x1]| LLVMAppendBasicBlock(py, rt::call::extract(x0, "Fn")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMAppendBasicBlock(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMAppendBasicBlock(py: Python<'_>, Fn: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMAppendBasicBlock(py: Python<'_>, Fn: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAppendBasicBlock");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8669,12 +8687,12 @@ fn LLVMAppendBasicBlock(py: Python<'_>, Fn: rt::PtrArg, Name: rt::CStrArg) -> Py
 rt::function!(F_LLVMInsertBasicBlockInContext, C_LLVMInsertBasicBlockInContext, c"LLVMInsertBasicBlockInContext", "LLVMInsertBasicBlockInContext",
     c"LLVMInsertBasicBlockInContext(C, BB, Name)\n--\n\nInsert a basic block in a function before another basic block.\n\nThe function to add to is determined by the function of the\npassed basic block.\n\nSee: llvm::BasicBlock::Create()\n\nArgs:\n    C\n    BB\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["C", "BB", "Name"],
-    |py, [x0, x1, x2]| LLVMInsertBasicBlockInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "BB")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMInsertBasicBlockInContext(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMInsertBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, BB: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMInsertBasicBlockInContext(py: Python<'_>, C: &Bound<'_, PyAny>, BB: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInsertBasicBlockInContext");
-    let a_C = C.addr();
-    let a_BB = BB.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8683,16 +8701,16 @@ fn LLVMInsertBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, BB: rt::PtrArg, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_BB, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, C))
 }
 rt::function!(F_LLVMInsertBasicBlock, C_LLVMInsertBasicBlock, c"LLVMInsertBasicBlock", "LLVMInsertBasicBlock",
     c"LLVMInsertBasicBlock(InsertBeforeBB, Name)\n--\n\nInsert a basic block in a function using the global context.\n\nSee: llvm::BasicBlock::Create()\n\nArgs:\n    InsertBeforeBB\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["InsertBeforeBB", "Name"],
-    |py, [x0, x1]| LLVMInsertBasicBlock(py, rt::call::extract(x0, "InsertBeforeBB")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMInsertBasicBlock(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMInsertBasicBlock(py: Python<'_>, InsertBeforeBB: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMInsertBasicBlock(py: Python<'_>, InsertBeforeBB: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInsertBasicBlock");
-    let a_InsertBeforeBB = InsertBeforeBB.addr();
+    let a_InsertBeforeBB = super::llvm_types::TYPES.handle_arg(5, InsertBeforeBB)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8706,11 +8724,11 @@ fn LLVMInsertBasicBlock(py: Python<'_>, InsertBeforeBB: rt::PtrArg, Name: rt::CS
 rt::function!(F_LLVMDeleteBasicBlock, C_LLVMDeleteBasicBlock, c"LLVMDeleteBasicBlock", "LLVMDeleteBasicBlock",
     c"LLVMDeleteBasicBlock(BB)\n--\n\nRemove a basic block from a function and delete it.\n\nThis deletes the basic block from its containing function and deletes\nthe basic block itself.\n\nSee: llvm::BasicBlock::eraseFromParent()\n\nArgs:\n    BB",
     ["BB"],
-    |py, [x0]| LLVMDeleteBasicBlock(py, rt::call::extract(x0, "BB")?));
+    |py, [x0]| LLVMDeleteBasicBlock(py, &x0));
 
-fn LLVMDeleteBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDeleteBasicBlock(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDeleteBasicBlock");
-    let a_BB = BB.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8723,11 +8741,11 @@ fn LLVMDeleteBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMRemoveBasicBlockFromParent, C_LLVMRemoveBasicBlockFromParent, c"LLVMRemoveBasicBlockFromParent", "LLVMRemoveBasicBlockFromParent",
     c"LLVMRemoveBasicBlockFromParent(BB)\n--\n\nRemove a basic block from a function.\n\nThis deletes the basic block from its containing function but keep\nthe basic block alive.\n\nSee: llvm::BasicBlock::removeFromParent()\n\nArgs:\n    BB",
     ["BB"],
-    |py, [x0]| LLVMRemoveBasicBlockFromParent(py, rt::call::extract(x0, "BB")?));
+    |py, [x0]| LLVMRemoveBasicBlockFromParent(py, &x0));
 
-fn LLVMRemoveBasicBlockFromParent(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemoveBasicBlockFromParent(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveBasicBlockFromParent");
-    let a_BB = BB.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8740,12 +8758,12 @@ fn LLVMRemoveBasicBlockFromParent(py: Python<'_>, BB: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMMoveBasicBlockBefore, C_LLVMMoveBasicBlockBefore, c"LLVMMoveBasicBlockBefore", "LLVMMoveBasicBlockBefore",
     c"LLVMMoveBasicBlockBefore(BB, MovePos)\n--\n\nMove a basic block to before another one.\n\nSee: llvm::BasicBlock::moveBefore()\n\nArgs:\n    BB\n    MovePos",
     ["BB", "MovePos"],
-    |py, [x0, x1]| LLVMMoveBasicBlockBefore(py, rt::call::extract(x0, "BB")?, rt::call::extract(x1, "MovePos")?));
+    |py, [x0, x1]| LLVMMoveBasicBlockBefore(py, &x0, &x1));
 
-fn LLVMMoveBasicBlockBefore(py: Python<'_>, BB: rt::PtrArg, MovePos: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMMoveBasicBlockBefore(py: Python<'_>, BB: &Bound<'_, PyAny>, MovePos: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveBasicBlockBefore");
-    let a_BB = BB.addr();
-    let a_MovePos = MovePos.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
+    let a_MovePos = super::llvm_types::TYPES.handle_arg(5, MovePos)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8758,12 +8776,12 @@ fn LLVMMoveBasicBlockBefore(py: Python<'_>, BB: rt::PtrArg, MovePos: rt::PtrArg)
 rt::function!(F_LLVMMoveBasicBlockAfter, C_LLVMMoveBasicBlockAfter, c"LLVMMoveBasicBlockAfter", "LLVMMoveBasicBlockAfter",
     c"LLVMMoveBasicBlockAfter(BB, MovePos)\n--\n\nMove a basic block to after another one.\n\nSee: llvm::BasicBlock::moveAfter()\n\nArgs:\n    BB\n    MovePos",
     ["BB", "MovePos"],
-    |py, [x0, x1]| LLVMMoveBasicBlockAfter(py, rt::call::extract(x0, "BB")?, rt::call::extract(x1, "MovePos")?));
+    |py, [x0, x1]| LLVMMoveBasicBlockAfter(py, &x0, &x1));
 
-fn LLVMMoveBasicBlockAfter(py: Python<'_>, BB: rt::PtrArg, MovePos: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMMoveBasicBlockAfter(py: Python<'_>, BB: &Bound<'_, PyAny>, MovePos: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveBasicBlockAfter");
-    let a_BB = BB.addr();
-    let a_MovePos = MovePos.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
+    let a_MovePos = super::llvm_types::TYPES.handle_arg(5, MovePos)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8776,11 +8794,11 @@ fn LLVMMoveBasicBlockAfter(py: Python<'_>, BB: rt::PtrArg, MovePos: rt::PtrArg) 
 rt::function!(F_LLVMGetFirstInstruction, C_LLVMGetFirstInstruction, c"LLVMGetFirstInstruction", "LLVMGetFirstInstruction",
     c"LLVMGetFirstInstruction(BB)\n--\n\nObtain the first instruction in a basic block.\n\nThe returned LLVMValueRef corresponds to a llvm::Instruction\ninstance.\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["BB"],
-    |py, [x0]| LLVMGetFirstInstruction(py, rt::call::extract(x0, "BB")?));
+    |py, [x0]| LLVMGetFirstInstruction(py, &x0));
 
-fn LLVMGetFirstInstruction(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFirstInstruction(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstInstruction");
-    let a_BB = BB.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8793,11 +8811,11 @@ fn LLVMGetFirstInstruction(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetLastInstruction, C_LLVMGetLastInstruction, c"LLVMGetLastInstruction", "LLVMGetLastInstruction",
     c"LLVMGetLastInstruction(BB)\n--\n\nObtain the last instruction in a basic block.\n\nThe returned LLVMValueRef corresponds to an LLVM:Instruction.\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["BB"],
-    |py, [x0]| LLVMGetLastInstruction(py, rt::call::extract(x0, "BB")?));
+    |py, [x0]| LLVMGetLastInstruction(py, &x0));
 
-fn LLVMGetLastInstruction(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetLastInstruction(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastInstruction");
-    let a_BB = BB.addr();
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8810,11 +8828,11 @@ fn LLVMGetLastInstruction(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMHasMetadata, C_LLVMHasMetadata, c"LLVMHasMetadata", "LLVMHasMetadata",
     c"LLVMHasMetadata(Val)\n--\n\nDetermine whether an instruction has any metadata attached.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Val"],
-    |py, [x0]| LLVMHasMetadata(py, rt::call::extract(x0, "Val")?));
+    |py, [x0]| LLVMHasMetadata(py, &x0));
 
-fn LLVMHasMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMHasMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHasMetadata");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8827,11 +8845,11 @@ fn LLVMHasMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetMetadata, C_LLVMGetMetadata, c"LLVMGetMetadata", "LLVMGetMetadata",
     c"LLVMGetMetadata(Val, KindID)\n--\n\nReturn metadata associated with an instruction value.\n\nArgs:\n    Val\n    KindID\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Val", "KindID"],
-    |py, [x0, x1]| LLVMGetMetadata(py, rt::call::extract(x0, "Val")?, rt::call::extract(x1, "KindID")?));
+    |py, [x0, x1]| LLVMGetMetadata(py, &x0, rt::call::extract(x1, "KindID")?));
 
-fn LLVMGetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMetadata");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_KindID = KindID.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8845,13 +8863,13 @@ fn LLVMGetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: rt::CInt<u32>) -> Py
 rt::function!(F_LLVMSetMetadata, C_LLVMSetMetadata, c"LLVMSetMetadata", "LLVMSetMetadata",
     c"LLVMSetMetadata(Val, KindID, Node)\n--\n\nSet metadata associated with an instruction value.\n\nArgs:\n    Val\n    KindID\n    Node",
     ["Val", "KindID", "Node"],
-    |py, [x0, x1, x2]| LLVMSetMetadata(py, rt::call::extract(x0, "Val")?, rt::call::extract(x1, "KindID")?, rt::call::extract(x2, "Node")?));
+    |py, [x0, x1, x2]| LLVMSetMetadata(py, &x0, rt::call::extract(x1, "KindID")?, &x2));
 
-fn LLVMSetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: rt::CInt<u32>, Node: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, Node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetMetadata");
-    let a_Val = Val.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_KindID = KindID.0;
-    let a_Node = Node.addr();
+    let a_Node = super::llvm_types::TYPES.handle_arg(4, Node)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8864,11 +8882,11 @@ fn LLVMSetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: rt::CInt<u32>, Node:
 rt::function!(F_LLVMInstructionGetAllMetadataOtherThanDebugLoc, C_LLVMInstructionGetAllMetadataOtherThanDebugLoc, c"LLVMInstructionGetAllMetadataOtherThanDebugLoc", "LLVMInstructionGetAllMetadataOtherThanDebugLoc",
     c"LLVMInstructionGetAllMetadataOtherThanDebugLoc(Instr, NumEntries)\n--\n\nReturns the metadata associated with an instruction value, but filters out\nall the debug locations.\n\nSee: llvm::Instruction::getAllMetadataOtherThanDebugLoc()\n\nArgs:\n    Instr\n    NumEntries\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["Instr", "NumEntries"],
-    |py, [x0, x1]| LLVMInstructionGetAllMetadataOtherThanDebugLoc(py, rt::call::extract(x0, "Instr")?, &x1));
+    |py, [x0, x1]| LLVMInstructionGetAllMetadataOtherThanDebugLoc(py, &x0, &x1));
 
-fn LLVMInstructionGetAllMetadataOtherThanDebugLoc(py: Python<'_>, Instr: rt::PtrArg, NumEntries: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMInstructionGetAllMetadataOtherThanDebugLoc(py: Python<'_>, Instr: &Bound<'_, PyAny>, NumEntries: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionGetAllMetadataOtherThanDebugLoc");
-    let a_Instr = Instr.addr();
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     let p_NumEntries = rt::typed_ptr_arg(NumEntries, None, 8, true)?;
     let a_NumEntries = p_NumEntries.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8883,11 +8901,11 @@ fn LLVMInstructionGetAllMetadataOtherThanDebugLoc(py: Python<'_>, Instr: rt::Ptr
 rt::function!(F_LLVMGetInstructionParent, C_LLVMGetInstructionParent, c"LLVMGetInstructionParent", "LLVMGetInstructionParent",
     c"LLVMGetInstructionParent(Inst)\n--\n\nObtain the basic block to which an instruction belongs.\n\nSee: llvm::Instruction::getParent()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["Inst"],
-    |py, [x0]| LLVMGetInstructionParent(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMGetInstructionParent(py, &x0));
 
-fn LLVMGetInstructionParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInstructionParent(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInstructionParent");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8900,11 +8918,11 @@ fn LLVMGetInstructionParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMGetNextInstruction, C_LLVMGetNextInstruction, c"LLVMGetNextInstruction", "LLVMGetNextInstruction",
     c"LLVMGetNextInstruction(Inst)\n--\n\nObtain the instruction that occurs after the one specified.\n\nThe next instruction will be from the same basic block.\n\nIf this is the last instruction in a basic block, NULL will be\nreturned.\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Inst"],
-    |py, [x0]| LLVMGetNextInstruction(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMGetNextInstruction(py, &x0));
 
-fn LLVMGetNextInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNextInstruction(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextInstruction");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8917,11 +8935,11 @@ fn LLVMGetNextInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMGetPreviousInstruction, C_LLVMGetPreviousInstruction, c"LLVMGetPreviousInstruction", "LLVMGetPreviousInstruction",
     c"LLVMGetPreviousInstruction(Inst)\n--\n\nObtain the instruction that occurred before this one.\n\nIf the instruction is the first instruction in a basic block, NULL\nwill be returned.\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Inst"],
-    |py, [x0]| LLVMGetPreviousInstruction(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMGetPreviousInstruction(py, &x0));
 
-fn LLVMGetPreviousInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPreviousInstruction(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousInstruction");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8934,11 +8952,11 @@ fn LLVMGetPreviousInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMInstructionRemoveFromParent, C_LLVMInstructionRemoveFromParent, c"LLVMInstructionRemoveFromParent", "LLVMInstructionRemoveFromParent",
     c"LLVMInstructionRemoveFromParent(Inst)\n--\n\nRemove an instruction.\n\nThe instruction specified is removed from its containing building\nblock but is kept alive.\n\nSee: llvm::Instruction::removeFromParent()\n\nArgs:\n    Inst",
     ["Inst"],
-    |py, [x0]| LLVMInstructionRemoveFromParent(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMInstructionRemoveFromParent(py, &x0));
 
-fn LLVMInstructionRemoveFromParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInstructionRemoveFromParent(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionRemoveFromParent");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8951,11 +8969,11 @@ fn LLVMInstructionRemoveFromParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMInstructionEraseFromParent, C_LLVMInstructionEraseFromParent, c"LLVMInstructionEraseFromParent", "LLVMInstructionEraseFromParent",
     c"LLVMInstructionEraseFromParent(Inst)\n--\n\nRemove and delete an instruction.\n\nThe instruction specified is removed from its containing building\nblock and then deleted.\n\nSee: llvm::Instruction::eraseFromParent()\n\nArgs:\n    Inst",
     ["Inst"],
-    |py, [x0]| LLVMInstructionEraseFromParent(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMInstructionEraseFromParent(py, &x0));
 
-fn LLVMInstructionEraseFromParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInstructionEraseFromParent(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionEraseFromParent");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8968,11 +8986,11 @@ fn LLVMInstructionEraseFromParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<
 rt::function!(F_LLVMDeleteInstruction, C_LLVMDeleteInstruction, c"LLVMDeleteInstruction", "LLVMDeleteInstruction",
     c"LLVMDeleteInstruction(Inst)\n--\n\nDelete an instruction.\n\nThe instruction specified is deleted. It must have previously been\nremoved from its containing building block.\n\nSee: llvm::Value::deleteValue()\n\nArgs:\n    Inst",
     ["Inst"],
-    |py, [x0]| LLVMDeleteInstruction(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMDeleteInstruction(py, &x0));
 
-fn LLVMDeleteInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDeleteInstruction(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDeleteInstruction");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8985,11 +9003,11 @@ fn LLVMDeleteInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetInstructionOpcode, C_LLVMGetInstructionOpcode, c"LLVMGetInstructionOpcode", "LLVMGetInstructionOpcode",
     c"LLVMGetInstructionOpcode(Inst)\n--\n\nObtain the code opcode for an individual instruction.\n\nSee: llvm::Instruction::getOpCode()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpcode",
     ["Inst"],
-    |py, [x0]| LLVMGetInstructionOpcode(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMGetInstructionOpcode(py, &x0));
 
-fn LLVMGetInstructionOpcode(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInstructionOpcode(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInstructionOpcode");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9002,11 +9020,11 @@ fn LLVMGetInstructionOpcode(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMGetICmpPredicate, C_LLVMGetICmpPredicate, c"LLVMGetICmpPredicate", "LLVMGetICmpPredicate",
     c"LLVMGetICmpPredicate(Inst)\n--\n\nObtain the predicate of an instruction.\n\nThis is only valid for instructions that correspond to llvm::ICmpInst.\n\nSee: llvm::ICmpInst::getPredicate()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMIntPredicate",
     ["Inst"],
-    |py, [x0]| LLVMGetICmpPredicate(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMGetICmpPredicate(py, &x0));
 
-fn LLVMGetICmpPredicate(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetICmpPredicate(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetICmpPredicate");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9019,11 +9037,11 @@ fn LLVMGetICmpPredicate(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetFCmpPredicate, C_LLVMGetFCmpPredicate, c"LLVMGetFCmpPredicate", "LLVMGetFCmpPredicate",
     c"LLVMGetFCmpPredicate(Inst)\n--\n\nObtain the float predicate of an instruction.\n\nThis is only valid for instructions that correspond to llvm::FCmpInst.\n\nSee: llvm::FCmpInst::getPredicate()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMRealPredicate",
     ["Inst"],
-    |py, [x0]| LLVMGetFCmpPredicate(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMGetFCmpPredicate(py, &x0));
 
-fn LLVMGetFCmpPredicate(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFCmpPredicate(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFCmpPredicate");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9036,11 +9054,11 @@ fn LLVMGetFCmpPredicate(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMInstructionClone, C_LLVMInstructionClone, c"LLVMInstructionClone", "LLVMInstructionClone",
     c"LLVMInstructionClone(Inst)\n--\n\nCreate a copy of 'this' instruction that is identical in all ways\nexcept the following:\n* The instruction has no parent\n* The instruction has no name\n\nSee: llvm::Instruction::clone()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Inst"],
-    |py, [x0]| LLVMInstructionClone(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMInstructionClone(py, &x0));
 
-fn LLVMInstructionClone(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInstructionClone(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionClone");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9053,11 +9071,11 @@ fn LLVMInstructionClone(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMIsATerminatorInst, C_LLVMIsATerminatorInst, c"LLVMIsATerminatorInst", "LLVMIsATerminatorInst",
     c"LLVMIsATerminatorInst(Inst)\n--\n\nDetermine whether an instruction is a terminator. This routine is named to\nbe compatible with historical functions that did this by querying the\nunderlying C++ type.\n\nSee: llvm::Instruction::isTerminator()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Inst"],
-    |py, [x0]| LLVMIsATerminatorInst(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMIsATerminatorInst(py, &x0));
 
-fn LLVMIsATerminatorInst(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsATerminatorInst(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsATerminatorInst");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9070,11 +9088,11 @@ fn LLVMIsATerminatorInst(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetNumArgOperands, C_LLVMGetNumArgOperands, c"LLVMGetNumArgOperands", "LLVMGetNumArgOperands",
     c"LLVMGetNumArgOperands(Instr)\n--\n\nObtain the argument count for a call instruction.\n\nThis expects an LLVMValueRef that corresponds to a llvm::CallInst,\nllvm::InvokeInst, or llvm:FuncletPadInst.\n\nSee: llvm::CallInst::getNumArgOperands()\nSee: llvm::InvokeInst::getNumArgOperands()\nSee: llvm::FuncletPadInst::getNumArgOperands()\n\nArgs:\n    Instr\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Instr"],
-    |py, [x0]| LLVMGetNumArgOperands(py, rt::call::extract(x0, "Instr")?));
+    |py, [x0]| LLVMGetNumArgOperands(py, &x0));
 
-fn LLVMGetNumArgOperands(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNumArgOperands(py: Python<'_>, Instr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumArgOperands");
-    let a_Instr = Instr.addr();
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9087,11 +9105,11 @@ fn LLVMGetNumArgOperands(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMSetInstructionCallConv, C_LLVMSetInstructionCallConv, c"LLVMSetInstructionCallConv", "LLVMSetInstructionCallConv",
     c"LLVMSetInstructionCallConv(Instr, CC)\n--\n\nSet the calling convention for a call instruction.\n\nThis expects an LLVMValueRef that corresponds to a llvm::CallInst or\nllvm::InvokeInst.\n\nSee: llvm::CallInst::setCallingConv()\nSee: llvm::InvokeInst::setCallingConv()\n\nArgs:\n    Instr\n    CC",
     ["Instr", "CC"],
-    |py, [x0, x1]| LLVMSetInstructionCallConv(py, rt::call::extract(x0, "Instr")?, rt::call::extract(x1, "CC")?));
+    |py, [x0, x1]| LLVMSetInstructionCallConv(py, &x0, rt::call::extract(x1, "CC")?));
 
-fn LLVMSetInstructionCallConv(py: Python<'_>, Instr: rt::PtrArg, CC: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetInstructionCallConv(py: Python<'_>, Instr: &Bound<'_, PyAny>, CC: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstructionCallConv");
-    let a_Instr = Instr.addr();
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     let a_CC = CC.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9105,11 +9123,11 @@ fn LLVMSetInstructionCallConv(py: Python<'_>, Instr: rt::PtrArg, CC: rt::CInt<u3
 rt::function!(F_LLVMGetInstructionCallConv, C_LLVMGetInstructionCallConv, c"LLVMGetInstructionCallConv", "LLVMGetInstructionCallConv",
     c"LLVMGetInstructionCallConv(Instr)\n--\n\nObtain the calling convention for a call instruction.\n\nThis is the opposite of LLVMSetInstructionCallConv(). Reads its\nusage.\n\nSee: LLVMSetInstructionCallConv()\n\nArgs:\n    Instr\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Instr"],
-    |py, [x0]| LLVMGetInstructionCallConv(py, rt::call::extract(x0, "Instr")?));
+    |py, [x0]| LLVMGetInstructionCallConv(py, &x0));
 
-fn LLVMGetInstructionCallConv(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInstructionCallConv(py: Python<'_>, Instr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInstructionCallConv");
-    let a_Instr = Instr.addr();
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9122,11 +9140,11 @@ fn LLVMGetInstructionCallConv(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMSetInstrParamAlignment, C_LLVMSetInstrParamAlignment, c"LLVMSetInstrParamAlignment", "LLVMSetInstrParamAlignment",
     c"LLVMSetInstrParamAlignment(Instr, Idx, Align)\n--\n\nArgs:\n    Instr\n    Idx\n    Align",
     ["Instr", "Idx", "Align"],
-    |py, [x0, x1, x2]| LLVMSetInstrParamAlignment(py, rt::call::extract(x0, "Instr")?, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "Align")?));
+    |py, [x0, x1, x2]| LLVMSetInstrParamAlignment(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "Align")?));
 
-fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: rt::PtrArg, Idx: rt::CInt<u32>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstrParamAlignment");
-    let a_Instr = Instr.addr();
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     let a_Idx = Idx.0;
     let a_Align = Align.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -9141,13 +9159,13 @@ fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: rt::PtrArg, Idx: rt::CInt<u
 rt::function!(F_LLVMAddCallSiteAttribute, C_LLVMAddCallSiteAttribute, c"LLVMAddCallSiteAttribute", "LLVMAddCallSiteAttribute",
     c"LLVMAddCallSiteAttribute(C, Idx, A)\n--\n\nArgs:\n    C\n    Idx\n    A",
     ["C", "Idx", "A"],
-    |py, [x0, x1, x2]| LLVMAddCallSiteAttribute(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "A")?));
+    |py, [x0, x1, x2]| LLVMAddCallSiteAttribute(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMAddCallSiteAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddCallSiteAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddCallSiteAttribute");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
-    let a_A = A.addr();
+    let a_A = super::llvm_types::TYPES.handle_arg(14, A)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9160,11 +9178,11 @@ fn LLVMAddCallSiteAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, A
 rt::function!(F_LLVMGetCallSiteAttributeCount, C_LLVMGetCallSiteAttributeCount, c"LLVMGetCallSiteAttributeCount", "LLVMGetCallSiteAttributeCount",
     c"LLVMGetCallSiteAttributeCount(C, Idx)\n--\n\nArgs:\n    C\n    Idx\n\nReturns: a tuple of 1 item(s):\n    int",
     ["C", "Idx"],
-    |py, [x0, x1]| LLVMGetCallSiteAttributeCount(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Idx")?));
+    |py, [x0, x1]| LLVMGetCallSiteAttributeCount(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributeCount");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9178,11 +9196,11 @@ fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u3
 rt::function!(F_LLVMGetCallSiteAttributes, C_LLVMGetCallSiteAttributes, c"LLVMGetCallSiteAttributes", "LLVMGetCallSiteAttributes",
     c"LLVMGetCallSiteAttributes(C, Idx, Attrs)\n--\n\nArgs:\n    C\n    Idx\n    Attrs",
     ["C", "Idx", "Attrs"],
-    |py, [x0, x1, x2]| LLVMGetCallSiteAttributes(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Idx")?, &x2));
+    |py, [x0, x1, x2]| LLVMGetCallSiteAttributes(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMGetCallSiteAttributes(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteAttributes(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributes");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
     let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true)?;
     let a_Attrs = h_Attrs.addr();
@@ -9198,11 +9216,11 @@ fn LLVMGetCallSiteAttributes(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, 
 rt::function!(F_LLVMGetCallSiteEnumAttribute, C_LLVMGetCallSiteEnumAttribute, c"LLVMGetCallSiteEnumAttribute", "LLVMGetCallSiteEnumAttribute",
     c"LLVMGetCallSiteEnumAttribute(C, Idx, KindID)\n--\n\nArgs:\n    C\n    Idx\n    KindID\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
     ["C", "Idx", "KindID"],
-    |py, [x0, x1, x2]| LLVMGetCallSiteEnumAttribute(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
+    |py, [x0, x1, x2]| LLVMGetCallSiteEnumAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteEnumAttribute");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
     let a_KindID = KindID.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -9217,11 +9235,11 @@ fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32
 rt::function!(F_LLVMGetCallSiteStringAttribute, C_LLVMGetCallSiteStringAttribute, c"LLVMGetCallSiteStringAttribute", "LLVMGetCallSiteStringAttribute",
     c"LLVMGetCallSiteStringAttribute(C, Idx, K, KLen)\n--\n\nArgs:\n    C\n    Idx\n    K\n    KLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
     ["C", "Idx", "K", "KLen"],
-    |py, [x0, x1, x2, x3]| LLVMGetCallSiteStringAttribute(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
+    |py, [x0, x1, x2, x3]| LLVMGetCallSiteStringAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteStringAttribute");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
     let a_K = K.addr();
     let a_KLen = KLen.0;
@@ -9237,11 +9255,11 @@ fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u
 rt::function!(F_LLVMRemoveCallSiteEnumAttribute, C_LLVMRemoveCallSiteEnumAttribute, c"LLVMRemoveCallSiteEnumAttribute", "LLVMRemoveCallSiteEnumAttribute",
     c"LLVMRemoveCallSiteEnumAttribute(C, Idx, KindID)\n--\n\nArgs:\n    C\n    Idx\n    KindID",
     ["C", "Idx", "KindID"],
-    |py, [x0, x1, x2]| LLVMRemoveCallSiteEnumAttribute(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
+    |py, [x0, x1, x2]| LLVMRemoveCallSiteEnumAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveCallSiteEnumAttribute");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
     let a_KindID = KindID.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -9256,11 +9274,11 @@ fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<
 rt::function!(F_LLVMRemoveCallSiteStringAttribute, C_LLVMRemoveCallSiteStringAttribute, c"LLVMRemoveCallSiteStringAttribute", "LLVMRemoveCallSiteStringAttribute",
     c"LLVMRemoveCallSiteStringAttribute(C, Idx, K, KLen)\n--\n\nArgs:\n    C\n    Idx\n    K\n    KLen",
     ["C", "Idx", "K", "KLen"],
-    |py, [x0, x1, x2, x3]| LLVMRemoveCallSiteStringAttribute(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
+    |py, [x0, x1, x2, x3]| LLVMRemoveCallSiteStringAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMRemoveCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveCallSiteStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveCallSiteStringAttribute");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
     let a_K = K.addr();
     let a_KLen = KLen.0;
@@ -9276,11 +9294,11 @@ fn LLVMRemoveCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CIn
 rt::function!(F_LLVMGetCalledFunctionType, C_LLVMGetCalledFunctionType, c"LLVMGetCalledFunctionType", "LLVMGetCalledFunctionType",
     c"LLVMGetCalledFunctionType(C)\n--\n\nObtain the function type called by this instruction.\n\nSee: llvm::CallBase::getFunctionType()\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
-    |py, [x0]| LLVMGetCalledFunctionType(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMGetCalledFunctionType(py, &x0));
 
-fn LLVMGetCalledFunctionType(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetCalledFunctionType(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCalledFunctionType");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9293,11 +9311,11 @@ fn LLVMGetCalledFunctionType(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMGetCalledValue, C_LLVMGetCalledValue, c"LLVMGetCalledValue", "LLVMGetCalledValue",
     c"LLVMGetCalledValue(Instr)\n--\n\nObtain the pointer to the function invoked by this instruction.\n\nThis expects an LLVMValueRef that corresponds to a llvm::CallInst or\nllvm::InvokeInst.\n\nSee: llvm::CallInst::getCalledOperand()\nSee: llvm::InvokeInst::getCalledOperand()\n\nArgs:\n    Instr\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Instr"],
-    |py, [x0]| LLVMGetCalledValue(py, rt::call::extract(x0, "Instr")?));
+    |py, [x0]| LLVMGetCalledValue(py, &x0));
 
-fn LLVMGetCalledValue(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetCalledValue(py: Python<'_>, Instr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCalledValue");
-    let a_Instr = Instr.addr();
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9310,11 +9328,11 @@ fn LLVMGetCalledValue(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetNumOperandBundles, C_LLVMGetNumOperandBundles, c"LLVMGetNumOperandBundles", "LLVMGetNumOperandBundles",
     c"LLVMGetNumOperandBundles(C)\n--\n\nObtain the number of operand bundles attached to this instruction.\n\nThis only works on llvm::CallInst and llvm::InvokeInst instructions.\n\nSee: llvm::CallBase::getNumOperandBundles()\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    int",
     ["C"],
-    |py, [x0]| LLVMGetNumOperandBundles(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMGetNumOperandBundles(py, &x0));
 
-fn LLVMGetNumOperandBundles(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNumOperandBundles(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumOperandBundles");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9327,11 +9345,11 @@ fn LLVMGetNumOperandBundles(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetOperandBundleAtIndex, C_LLVMGetOperandBundleAtIndex, c"LLVMGetOperandBundleAtIndex", "LLVMGetOperandBundleAtIndex",
     c"LLVMGetOperandBundleAtIndex(C, Index)\n--\n\nObtain the operand bundle attached to this instruction at the given index.\nUse LLVMDisposeOperandBundle to free the operand bundle.\n\nThis only works on llvm::CallInst and llvm::InvokeInst instructions.\n\nArgs:\n    C\n    Index\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueOperandBundle",
     ["C", "Index"],
-    |py, [x0, x1]| LLVMGetOperandBundleAtIndex(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Index")?));
+    |py, [x0, x1]| LLVMGetOperandBundleAtIndex(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleAtIndex");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Index = Index.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9345,11 +9363,11 @@ fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: rt::PtrArg, Index: rt::CInt<u3
 rt::function!(F_LLVMIsTailCall, C_LLVMIsTailCall, c"LLVMIsTailCall", "LLVMIsTailCall",
     c"LLVMIsTailCall(CallInst)\n--\n\nObtain whether a call instruction is a tail call.\n\nThis only works on llvm::CallInst instructions.\n\nSee: llvm::CallInst::isTailCall()\n\nArgs:\n    CallInst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["CallInst"],
-    |py, [x0]| LLVMIsTailCall(py, rt::call::extract(x0, "CallInst")?));
+    |py, [x0]| LLVMIsTailCall(py, &x0));
 
-fn LLVMIsTailCall(py: Python<'_>, CallInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsTailCall(py: Python<'_>, CallInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsTailCall");
-    let a_CallInst = CallInst.addr();
+    let a_CallInst = super::llvm_types::TYPES.handle_arg(4, CallInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9362,11 +9380,11 @@ fn LLVMIsTailCall(py: Python<'_>, CallInst: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetTailCall, C_LLVMSetTailCall, c"LLVMSetTailCall", "LLVMSetTailCall",
     c"LLVMSetTailCall(CallInst, IsTailCall)\n--\n\nSet whether a call instruction is a tail call.\n\nThis only works on llvm::CallInst instructions.\n\nSee: llvm::CallInst::setTailCall()\n\nArgs:\n    CallInst\n    IsTailCall",
     ["CallInst", "IsTailCall"],
-    |py, [x0, x1]| LLVMSetTailCall(py, rt::call::extract(x0, "CallInst")?, rt::call::extract(x1, "IsTailCall")?));
+    |py, [x0, x1]| LLVMSetTailCall(py, &x0, rt::call::extract(x1, "IsTailCall")?));
 
-fn LLVMSetTailCall(py: Python<'_>, CallInst: rt::PtrArg, IsTailCall: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetTailCall(py: Python<'_>, CallInst: &Bound<'_, PyAny>, IsTailCall: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTailCall");
-    let a_CallInst = CallInst.addr();
+    let a_CallInst = super::llvm_types::TYPES.handle_arg(4, CallInst)?;
     let a_IsTailCall = IsTailCall.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9380,11 +9398,11 @@ fn LLVMSetTailCall(py: Python<'_>, CallInst: rt::PtrArg, IsTailCall: rt::CInt<i3
 rt::function!(F_LLVMGetTailCallKind, C_LLVMGetTailCallKind, c"LLVMGetTailCallKind", "LLVMGetTailCallKind",
     c"LLVMGetTailCallKind(CallInst)\n--\n\nObtain a tail call kind of the call instruction.\n\nSee: llvm::CallInst::setTailCallKind()\n\nArgs:\n    CallInst\n\nReturns: a tuple of 1 item(s):\n    LLVMTailCallKind",
     ["CallInst"],
-    |py, [x0]| LLVMGetTailCallKind(py, rt::call::extract(x0, "CallInst")?));
+    |py, [x0]| LLVMGetTailCallKind(py, &x0));
 
-fn LLVMGetTailCallKind(py: Python<'_>, CallInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTailCallKind(py: Python<'_>, CallInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTailCallKind");
-    let a_CallInst = CallInst.addr();
+    let a_CallInst = super::llvm_types::TYPES.handle_arg(4, CallInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9397,11 +9415,11 @@ fn LLVMGetTailCallKind(py: Python<'_>, CallInst: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMSetTailCallKind, C_LLVMSetTailCallKind, c"LLVMSetTailCallKind", "LLVMSetTailCallKind",
     c"LLVMSetTailCallKind(CallInst, kind)\n--\n\nSet the call kind of the call instruction.\n\nSee: llvm::CallInst::getTailCallKind()\n\nArgs:\n    CallInst\n    kind",
     ["CallInst", "kind"],
-    |py, [x0, x1]| LLVMSetTailCallKind(py, rt::call::extract(x0, "CallInst")?, &x1));
+    |py, [x0, x1]| LLVMSetTailCallKind(py, &x0, &x1));
 
-fn LLVMSetTailCallKind(py: Python<'_>, CallInst: rt::PtrArg, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetTailCallKind(py: Python<'_>, CallInst: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTailCallKind");
-    let a_CallInst = CallInst.addr();
+    let a_CallInst = super::llvm_types::TYPES.handle_arg(4, CallInst)?;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(17, kind)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9415,11 +9433,11 @@ fn LLVMSetTailCallKind(py: Python<'_>, CallInst: rt::PtrArg, kind: &Bound<'_, Py
 rt::function!(F_LLVMGetNormalDest, C_LLVMGetNormalDest, c"LLVMGetNormalDest", "LLVMGetNormalDest",
     c"LLVMGetNormalDest(InvokeInst)\n--\n\nReturn the normal destination basic block.\n\nThis only works on llvm::InvokeInst instructions.\n\nSee: llvm::InvokeInst::getNormalDest()\n\nArgs:\n    InvokeInst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["InvokeInst"],
-    |py, [x0]| LLVMGetNormalDest(py, rt::call::extract(x0, "InvokeInst")?));
+    |py, [x0]| LLVMGetNormalDest(py, &x0));
 
-fn LLVMGetNormalDest(py: Python<'_>, InvokeInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNormalDest(py: Python<'_>, InvokeInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNormalDest");
-    let a_InvokeInst = InvokeInst.addr();
+    let a_InvokeInst = super::llvm_types::TYPES.handle_arg(4, InvokeInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9432,11 +9450,11 @@ fn LLVMGetNormalDest(py: Python<'_>, InvokeInst: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMGetUnwindDest, C_LLVMGetUnwindDest, c"LLVMGetUnwindDest", "LLVMGetUnwindDest",
     c"LLVMGetUnwindDest(InvokeInst)\n--\n\nReturn the unwind destination basic block.\n\nWorks on llvm::InvokeInst, llvm::CleanupReturnInst, and\nllvm::CatchSwitchInst instructions.\n\nSee: llvm::InvokeInst::getUnwindDest()\nSee: llvm::CleanupReturnInst::getUnwindDest()\nSee: llvm::CatchSwitchInst::getUnwindDest()\n\nArgs:\n    InvokeInst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["InvokeInst"],
-    |py, [x0]| LLVMGetUnwindDest(py, rt::call::extract(x0, "InvokeInst")?));
+    |py, [x0]| LLVMGetUnwindDest(py, &x0));
 
-fn LLVMGetUnwindDest(py: Python<'_>, InvokeInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetUnwindDest(py: Python<'_>, InvokeInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetUnwindDest");
-    let a_InvokeInst = InvokeInst.addr();
+    let a_InvokeInst = super::llvm_types::TYPES.handle_arg(4, InvokeInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9449,12 +9467,12 @@ fn LLVMGetUnwindDest(py: Python<'_>, InvokeInst: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMSetNormalDest, C_LLVMSetNormalDest, c"LLVMSetNormalDest", "LLVMSetNormalDest",
     c"LLVMSetNormalDest(InvokeInst, B)\n--\n\nSet the normal destination basic block.\n\nThis only works on llvm::InvokeInst instructions.\n\nSee: llvm::InvokeInst::setNormalDest()\n\nArgs:\n    InvokeInst\n    B",
     ["InvokeInst", "B"],
-    |py, [x0, x1]| LLVMSetNormalDest(py, rt::call::extract(x0, "InvokeInst")?, rt::call::extract(x1, "B")?));
+    |py, [x0, x1]| LLVMSetNormalDest(py, &x0, &x1));
 
-fn LLVMSetNormalDest(py: Python<'_>, InvokeInst: rt::PtrArg, B: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetNormalDest(py: Python<'_>, InvokeInst: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNormalDest");
-    let a_InvokeInst = InvokeInst.addr();
-    let a_B = B.addr();
+    let a_InvokeInst = super::llvm_types::TYPES.handle_arg(4, InvokeInst)?;
+    let a_B = super::llvm_types::TYPES.handle_arg(5, B)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9467,12 +9485,12 @@ fn LLVMSetNormalDest(py: Python<'_>, InvokeInst: rt::PtrArg, B: rt::PtrArg) -> P
 rt::function!(F_LLVMSetUnwindDest, C_LLVMSetUnwindDest, c"LLVMSetUnwindDest", "LLVMSetUnwindDest",
     c"LLVMSetUnwindDest(InvokeInst, B)\n--\n\nSet the unwind destination basic block.\n\nWorks on llvm::InvokeInst, llvm::CleanupReturnInst, and\nllvm::CatchSwitchInst instructions.\n\nSee: llvm::InvokeInst::setUnwindDest()\nSee: llvm::CleanupReturnInst::setUnwindDest()\nSee: llvm::CatchSwitchInst::setUnwindDest()\n\nArgs:\n    InvokeInst\n    B",
     ["InvokeInst", "B"],
-    |py, [x0, x1]| LLVMSetUnwindDest(py, rt::call::extract(x0, "InvokeInst")?, rt::call::extract(x1, "B")?));
+    |py, [x0, x1]| LLVMSetUnwindDest(py, &x0, &x1));
 
-fn LLVMSetUnwindDest(py: Python<'_>, InvokeInst: rt::PtrArg, B: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetUnwindDest(py: Python<'_>, InvokeInst: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetUnwindDest");
-    let a_InvokeInst = InvokeInst.addr();
-    let a_B = B.addr();
+    let a_InvokeInst = super::llvm_types::TYPES.handle_arg(4, InvokeInst)?;
+    let a_B = super::llvm_types::TYPES.handle_arg(5, B)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9485,11 +9503,11 @@ fn LLVMSetUnwindDest(py: Python<'_>, InvokeInst: rt::PtrArg, B: rt::PtrArg) -> P
 rt::function!(F_LLVMGetCallBrDefaultDest, C_LLVMGetCallBrDefaultDest, c"LLVMGetCallBrDefaultDest", "LLVMGetCallBrDefaultDest",
     c"LLVMGetCallBrDefaultDest(CallBr)\n--\n\nGet the default destination of a CallBr instruction.\n\nSee: llvm::CallBrInst::getDefaultDest()\n\nArgs:\n    CallBr\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["CallBr"],
-    |py, [x0]| LLVMGetCallBrDefaultDest(py, rt::call::extract(x0, "CallBr")?));
+    |py, [x0]| LLVMGetCallBrDefaultDest(py, &x0));
 
-fn LLVMGetCallBrDefaultDest(py: Python<'_>, CallBr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetCallBrDefaultDest(py: Python<'_>, CallBr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallBrDefaultDest");
-    let a_CallBr = CallBr.addr();
+    let a_CallBr = super::llvm_types::TYPES.handle_arg(4, CallBr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9502,11 +9520,11 @@ fn LLVMGetCallBrDefaultDest(py: Python<'_>, CallBr: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMGetCallBrNumIndirectDests, C_LLVMGetCallBrNumIndirectDests, c"LLVMGetCallBrNumIndirectDests", "LLVMGetCallBrNumIndirectDests",
     c"LLVMGetCallBrNumIndirectDests(CallBr)\n--\n\nGet the number of indirect destinations of a CallBr instruction.\n\nSee: llvm::CallBrInst::getNumIndirectDests()\n\nArgs:\n    CallBr\n\nReturns: a tuple of 1 item(s):\n    int",
     ["CallBr"],
-    |py, [x0]| LLVMGetCallBrNumIndirectDests(py, rt::call::extract(x0, "CallBr")?));
+    |py, [x0]| LLVMGetCallBrNumIndirectDests(py, &x0));
 
-fn LLVMGetCallBrNumIndirectDests(py: Python<'_>, CallBr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetCallBrNumIndirectDests(py: Python<'_>, CallBr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallBrNumIndirectDests");
-    let a_CallBr = CallBr.addr();
+    let a_CallBr = super::llvm_types::TYPES.handle_arg(4, CallBr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9519,11 +9537,11 @@ fn LLVMGetCallBrNumIndirectDests(py: Python<'_>, CallBr: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMGetCallBrIndirectDest, C_LLVMGetCallBrIndirectDest, c"LLVMGetCallBrIndirectDest", "LLVMGetCallBrIndirectDest",
     c"LLVMGetCallBrIndirectDest(CallBr, Idx)\n--\n\nGet the indirect destination of a CallBr instruction at the given index.\n\nSee: llvm::CallBrInst::getIndirectDest()\n\nArgs:\n    CallBr\n    Idx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["CallBr", "Idx"],
-    |py, [x0, x1]| LLVMGetCallBrIndirectDest(py, rt::call::extract(x0, "CallBr")?, rt::call::extract(x1, "Idx")?));
+    |py, [x0, x1]| LLVMGetCallBrIndirectDest(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallBrIndirectDest");
-    let a_CallBr = CallBr.addr();
+    let a_CallBr = super::llvm_types::TYPES.handle_arg(4, CallBr)?;
     let a_Idx = Idx.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9537,11 +9555,11 @@ fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: rt::PtrArg, Idx: rt::CInt<u
 rt::function!(F_LLVMGetNumSuccessors, C_LLVMGetNumSuccessors, c"LLVMGetNumSuccessors", "LLVMGetNumSuccessors",
     c"LLVMGetNumSuccessors(Term)\n--\n\nReturn the number of successors that this terminator has.\n\nSee: llvm::Instruction::getNumSuccessors\n\nArgs:\n    Term\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Term"],
-    |py, [x0]| LLVMGetNumSuccessors(py, rt::call::extract(x0, "Term")?));
+    |py, [x0]| LLVMGetNumSuccessors(py, &x0));
 
-fn LLVMGetNumSuccessors(py: Python<'_>, Term: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNumSuccessors(py: Python<'_>, Term: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumSuccessors");
-    let a_Term = Term.addr();
+    let a_Term = super::llvm_types::TYPES.handle_arg(4, Term)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9554,11 +9572,11 @@ fn LLVMGetNumSuccessors(py: Python<'_>, Term: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetSuccessor, C_LLVMGetSuccessor, c"LLVMGetSuccessor", "LLVMGetSuccessor",
     c"LLVMGetSuccessor(Term, i)\n--\n\nReturn the specified successor.\n\nSee: llvm::Instruction::getSuccessor\n\nArgs:\n    Term\n    i\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["Term", "i"],
-    |py, [x0, x1]| LLVMGetSuccessor(py, rt::call::extract(x0, "Term")?, rt::call::extract(x1, "i")?));
+    |py, [x0, x1]| LLVMGetSuccessor(py, &x0, rt::call::extract(x1, "i")?));
 
-fn LLVMGetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetSuccessor(py: Python<'_>, Term: &Bound<'_, PyAny>, i: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSuccessor");
-    let a_Term = Term.addr();
+    let a_Term = super::llvm_types::TYPES.handle_arg(4, Term)?;
     let a_i = i.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9572,13 +9590,13 @@ fn LLVMGetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: rt::CInt<u32>) -> PyRes
 rt::function!(F_LLVMSetSuccessor, C_LLVMSetSuccessor, c"LLVMSetSuccessor", "LLVMSetSuccessor",
     c"LLVMSetSuccessor(Term, i, block)\n--\n\nUpdate the specified successor to point at the provided block.\n\nSee: llvm::Instruction::setSuccessor\n\nArgs:\n    Term\n    i\n    block",
     ["Term", "i", "block"],
-    |py, [x0, x1, x2]| LLVMSetSuccessor(py, rt::call::extract(x0, "Term")?, rt::call::extract(x1, "i")?, rt::call::extract(x2, "block")?));
+    |py, [x0, x1, x2]| LLVMSetSuccessor(py, &x0, rt::call::extract(x1, "i")?, &x2));
 
-fn LLVMSetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: rt::CInt<u32>, block: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetSuccessor(py: Python<'_>, Term: &Bound<'_, PyAny>, i: rt::CInt<u32>, block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSuccessor");
-    let a_Term = Term.addr();
+    let a_Term = super::llvm_types::TYPES.handle_arg(4, Term)?;
     let a_i = i.0;
-    let a_block = block.addr();
+    let a_block = super::llvm_types::TYPES.handle_arg(5, block)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9591,11 +9609,11 @@ fn LLVMSetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: rt::CInt<u32>, block: r
 rt::function!(F_LLVMIsConditional, C_LLVMIsConditional, c"LLVMIsConditional", "LLVMIsConditional",
     c"LLVMIsConditional(Branch)\n--\n\nReturn if a branch is conditional.\n\nThis only works on llvm::BranchInst instructions.\n\nSee: llvm::BranchInst::isConditional\n\nArgs:\n    Branch\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Branch"],
-    |py, [x0]| LLVMIsConditional(py, rt::call::extract(x0, "Branch")?));
+    |py, [x0]| LLVMIsConditional(py, &x0));
 
-fn LLVMIsConditional(py: Python<'_>, Branch: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsConditional(py: Python<'_>, Branch: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsConditional");
-    let a_Branch = Branch.addr();
+    let a_Branch = super::llvm_types::TYPES.handle_arg(4, Branch)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9608,11 +9626,11 @@ fn LLVMIsConditional(py: Python<'_>, Branch: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetCondition, C_LLVMGetCondition, c"LLVMGetCondition", "LLVMGetCondition",
     c"LLVMGetCondition(Branch)\n--\n\nReturn the condition of a branch instruction.\n\nThis only works on llvm::BranchInst instructions.\n\nSee: llvm::BranchInst::getCondition\n\nArgs:\n    Branch\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Branch"],
-    |py, [x0]| LLVMGetCondition(py, rt::call::extract(x0, "Branch")?));
+    |py, [x0]| LLVMGetCondition(py, &x0));
 
-fn LLVMGetCondition(py: Python<'_>, Branch: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetCondition(py: Python<'_>, Branch: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCondition");
-    let a_Branch = Branch.addr();
+    let a_Branch = super::llvm_types::TYPES.handle_arg(4, Branch)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9625,12 +9643,12 @@ fn LLVMGetCondition(py: Python<'_>, Branch: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetCondition, C_LLVMSetCondition, c"LLVMSetCondition", "LLVMSetCondition",
     c"LLVMSetCondition(Branch, Cond)\n--\n\nSet the condition of a branch instruction.\n\nThis only works on llvm::BranchInst instructions.\n\nSee: llvm::BranchInst::setCondition\n\nArgs:\n    Branch\n    Cond",
     ["Branch", "Cond"],
-    |py, [x0, x1]| LLVMSetCondition(py, rt::call::extract(x0, "Branch")?, rt::call::extract(x1, "Cond")?));
+    |py, [x0, x1]| LLVMSetCondition(py, &x0, &x1));
 
-fn LLVMSetCondition(py: Python<'_>, Branch: rt::PtrArg, Cond: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetCondition(py: Python<'_>, Branch: &Bound<'_, PyAny>, Cond: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCondition");
-    let a_Branch = Branch.addr();
-    let a_Cond = Cond.addr();
+    let a_Branch = super::llvm_types::TYPES.handle_arg(4, Branch)?;
+    let a_Cond = super::llvm_types::TYPES.handle_arg(4, Cond)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9643,11 +9661,11 @@ fn LLVMSetCondition(py: Python<'_>, Branch: rt::PtrArg, Cond: rt::PtrArg) -> PyR
 rt::function!(F_LLVMGetSwitchDefaultDest, C_LLVMGetSwitchDefaultDest, c"LLVMGetSwitchDefaultDest", "LLVMGetSwitchDefaultDest",
     c"LLVMGetSwitchDefaultDest(SwitchInstr)\n--\n\nObtain the default destination basic block of a switch instruction.\n\nThis only works on llvm::SwitchInst instructions.\n\nSee: llvm::SwitchInst::getDefaultDest()\n\nArgs:\n    SwitchInstr\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["SwitchInstr"],
-    |py, [x0]| LLVMGetSwitchDefaultDest(py, rt::call::extract(x0, "SwitchInstr")?));
+    |py, [x0]| LLVMGetSwitchDefaultDest(py, &x0));
 
-fn LLVMGetSwitchDefaultDest(py: Python<'_>, SwitchInstr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSwitchDefaultDest(py: Python<'_>, SwitchInstr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSwitchDefaultDest");
-    let a_SwitchInstr = SwitchInstr.addr();
+    let a_SwitchInstr = super::llvm_types::TYPES.handle_arg(4, SwitchInstr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9660,11 +9678,11 @@ fn LLVMGetSwitchDefaultDest(py: Python<'_>, SwitchInstr: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMGetAllocatedType, C_LLVMGetAllocatedType, c"LLVMGetAllocatedType", "LLVMGetAllocatedType",
     c"LLVMGetAllocatedType(Alloca)\n--\n\nObtain the type that is being allocated by the alloca instruction.\n\nArgs:\n    Alloca\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["Alloca"],
-    |py, [x0]| LLVMGetAllocatedType(py, rt::call::extract(x0, "Alloca")?));
+    |py, [x0]| LLVMGetAllocatedType(py, &x0));
 
-fn LLVMGetAllocatedType(py: Python<'_>, Alloca: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetAllocatedType(py: Python<'_>, Alloca: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAllocatedType");
-    let a_Alloca = Alloca.addr();
+    let a_Alloca = super::llvm_types::TYPES.handle_arg(4, Alloca)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9677,11 +9695,11 @@ fn LLVMGetAllocatedType(py: Python<'_>, Alloca: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMIsInBounds, C_LLVMIsInBounds, c"LLVMIsInBounds", "LLVMIsInBounds",
     c"LLVMIsInBounds(GEP)\n--\n\nCheck whether the given GEP operator is inbounds.\n\nArgs:\n    GEP\n\nReturns: a tuple of 1 item(s):\n    int",
     ["GEP"],
-    |py, [x0]| LLVMIsInBounds(py, rt::call::extract(x0, "GEP")?));
+    |py, [x0]| LLVMIsInBounds(py, &x0));
 
-fn LLVMIsInBounds(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsInBounds(py: Python<'_>, GEP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsInBounds");
-    let a_GEP = GEP.addr();
+    let a_GEP = super::llvm_types::TYPES.handle_arg(4, GEP)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9694,11 +9712,11 @@ fn LLVMIsInBounds(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetIsInBounds, C_LLVMSetIsInBounds, c"LLVMSetIsInBounds", "LLVMSetIsInBounds",
     c"LLVMSetIsInBounds(GEP, InBounds)\n--\n\nSet the given GEP instruction to be inbounds or not.\n\nArgs:\n    GEP\n    InBounds",
     ["GEP", "InBounds"],
-    |py, [x0, x1]| LLVMSetIsInBounds(py, rt::call::extract(x0, "GEP")?, rt::call::extract(x1, "InBounds")?));
+    |py, [x0, x1]| LLVMSetIsInBounds(py, &x0, rt::call::extract(x1, "InBounds")?));
 
-fn LLVMSetIsInBounds(py: Python<'_>, GEP: rt::PtrArg, InBounds: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetIsInBounds(py: Python<'_>, GEP: &Bound<'_, PyAny>, InBounds: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsInBounds");
-    let a_GEP = GEP.addr();
+    let a_GEP = super::llvm_types::TYPES.handle_arg(4, GEP)?;
     let a_InBounds = InBounds.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9712,11 +9730,11 @@ fn LLVMSetIsInBounds(py: Python<'_>, GEP: rt::PtrArg, InBounds: rt::CInt<i32>) -
 rt::function!(F_LLVMGetGEPSourceElementType, C_LLVMGetGEPSourceElementType, c"LLVMGetGEPSourceElementType", "LLVMGetGEPSourceElementType",
     c"LLVMGetGEPSourceElementType(GEP)\n--\n\nGet the source element type of the given GEP operator.\n\nArgs:\n    GEP\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["GEP"],
-    |py, [x0]| LLVMGetGEPSourceElementType(py, rt::call::extract(x0, "GEP")?));
+    |py, [x0]| LLVMGetGEPSourceElementType(py, &x0));
 
-fn LLVMGetGEPSourceElementType(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetGEPSourceElementType(py: Python<'_>, GEP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGEPSourceElementType");
-    let a_GEP = GEP.addr();
+    let a_GEP = super::llvm_types::TYPES.handle_arg(4, GEP)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9729,11 +9747,11 @@ fn LLVMGetGEPSourceElementType(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMGEPGetNoWrapFlags, C_LLVMGEPGetNoWrapFlags, c"LLVMGEPGetNoWrapFlags", "LLVMGEPGetNoWrapFlags",
     c"LLVMGEPGetNoWrapFlags(GEP)\n--\n\nGet the no-wrap related flags for the given GEP instruction.\n\nSee: llvm::GetElementPtrInst::getNoWrapFlags\n\nArgs:\n    GEP\n\nReturns: a tuple of 1 item(s):\n    int",
     ["GEP"],
-    |py, [x0]| LLVMGEPGetNoWrapFlags(py, rt::call::extract(x0, "GEP")?));
+    |py, [x0]| LLVMGEPGetNoWrapFlags(py, &x0));
 
-fn LLVMGEPGetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGEPGetNoWrapFlags(py: Python<'_>, GEP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGEPGetNoWrapFlags");
-    let a_GEP = GEP.addr();
+    let a_GEP = super::llvm_types::TYPES.handle_arg(4, GEP)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9746,11 +9764,11 @@ fn LLVMGEPGetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGEPSetNoWrapFlags, C_LLVMGEPSetNoWrapFlags, c"LLVMGEPSetNoWrapFlags", "LLVMGEPSetNoWrapFlags",
     c"LLVMGEPSetNoWrapFlags(GEP, NoWrapFlags)\n--\n\nSet the no-wrap related flags for the given GEP instruction.\n\nSee: llvm::GetElementPtrInst::setNoWrapFlags\n\nArgs:\n    GEP\n    NoWrapFlags",
     ["GEP", "NoWrapFlags"],
-    |py, [x0, x1]| LLVMGEPSetNoWrapFlags(py, rt::call::extract(x0, "GEP")?, rt::call::extract(x1, "NoWrapFlags")?));
+    |py, [x0, x1]| LLVMGEPSetNoWrapFlags(py, &x0, rt::call::extract(x1, "NoWrapFlags")?));
 
-fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: &Bound<'_, PyAny>, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGEPSetNoWrapFlags");
-    let a_GEP = GEP.addr();
+    let a_GEP = super::llvm_types::TYPES.handle_arg(4, GEP)?;
     let a_NoWrapFlags = NoWrapFlags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9764,16 +9782,17 @@ fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg, NoWrapFlags: rt::CInt<
 rt::function!(F_LLVMAddIncoming, C_LLVMAddIncoming, c"LLVMAddIncoming", "LLVMAddIncoming",
     c"LLVMAddIncoming(PhiNode, IncomingValues, IncomingBlocks, Count)\n--\n\nAdd an incoming value to the end of a PHI list.\n\nArgs:\n    PhiNode\n    IncomingValues\n    IncomingBlocks\n    Count",
     ["PhiNode", "IncomingValues", "IncomingBlocks", "Count"],
-    |py, [x0, x1, x2, x3]| LLVMAddIncoming(py, rt::call::extract(x0, "PhiNode")?, &x1, &x2, rt::call::extract(x3, "Count")?));
+    |py, [x0, x1, x2, x3]| LLVMAddIncoming(py, &x0, &x1, &x2, rt::call::extract(x3, "Count")?));
 
-fn LLVMAddIncoming(py: Python<'_>, PhiNode: rt::PtrArg, IncomingValues: &Bound<'_, PyAny>, IncomingBlocks: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMAddIncoming(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, IncomingValues: &Bound<'_, PyAny>, IncomingBlocks: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddIncoming");
-    let a_PhiNode = PhiNode.addr();
+    let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
     let mut h_IncomingValues = super::llvm_types::TYPES.handle_ref(4, IncomingValues, true)?;
     let a_IncomingValues = h_IncomingValues.addr();
     let mut h_IncomingBlocks = super::llvm_types::TYPES.handle_ref(5, IncomingBlocks, true)?;
     let a_IncomingBlocks = h_IncomingBlocks.addr();
     let a_Count = Count.0;
+    rt::check_count(a_Count as i128, "Count", h_IncomingBlocks.item_count(), "IncomingBlocks")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9786,11 +9805,11 @@ fn LLVMAddIncoming(py: Python<'_>, PhiNode: rt::PtrArg, IncomingValues: &Bound<'
 rt::function!(F_LLVMCountIncoming, C_LLVMCountIncoming, c"LLVMCountIncoming", "LLVMCountIncoming",
     c"LLVMCountIncoming(PhiNode)\n--\n\nObtain the number of incoming basic blocks to a PHI node.\n\nArgs:\n    PhiNode\n\nReturns: a tuple of 1 item(s):\n    int",
     ["PhiNode"],
-    |py, [x0]| LLVMCountIncoming(py, rt::call::extract(x0, "PhiNode")?));
+    |py, [x0]| LLVMCountIncoming(py, &x0));
 
-fn LLVMCountIncoming(py: Python<'_>, PhiNode: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCountIncoming(py: Python<'_>, PhiNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountIncoming");
-    let a_PhiNode = PhiNode.addr();
+    let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9803,11 +9822,11 @@ fn LLVMCountIncoming(py: Python<'_>, PhiNode: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetIncomingValue, C_LLVMGetIncomingValue, c"LLVMGetIncomingValue", "LLVMGetIncomingValue",
     c"LLVMGetIncomingValue(PhiNode, Index)\n--\n\nObtain an incoming value to a PHI node as an LLVMValueRef.\n\nArgs:\n    PhiNode\n    Index\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["PhiNode", "Index"],
-    |py, [x0, x1]| LLVMGetIncomingValue(py, rt::call::extract(x0, "PhiNode")?, rt::call::extract(x1, "Index")?));
+    |py, [x0, x1]| LLVMGetIncomingValue(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIncomingValue");
-    let a_PhiNode = PhiNode.addr();
+    let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
     let a_Index = Index.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9821,11 +9840,11 @@ fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: rt::PtrArg, Index: rt::CInt<u32
 rt::function!(F_LLVMGetIncomingBlock, C_LLVMGetIncomingBlock, c"LLVMGetIncomingBlock", "LLVMGetIncomingBlock",
     c"LLVMGetIncomingBlock(PhiNode, Index)\n--\n\nObtain an incoming value to a PHI node as an LLVMBasicBlockRef.\n\nArgs:\n    PhiNode\n    Index\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["PhiNode", "Index"],
-    |py, [x0, x1]| LLVMGetIncomingBlock(py, rt::call::extract(x0, "PhiNode")?, rt::call::extract(x1, "Index")?));
+    |py, [x0, x1]| LLVMGetIncomingBlock(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIncomingBlock");
-    let a_PhiNode = PhiNode.addr();
+    let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
     let a_Index = Index.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9839,11 +9858,11 @@ fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: rt::PtrArg, Index: rt::CInt<u32
 rt::function!(F_LLVMGetNumIndices, C_LLVMGetNumIndices, c"LLVMGetNumIndices", "LLVMGetNumIndices",
     c"LLVMGetNumIndices(Inst)\n--\n\nObtain the number of indices.\nNB: This also works on GEP operators.\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Inst"],
-    |py, [x0]| LLVMGetNumIndices(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMGetNumIndices(py, &x0));
 
-fn LLVMGetNumIndices(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNumIndices(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumIndices");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9856,11 +9875,11 @@ fn LLVMGetNumIndices(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetIndices, C_LLVMGetIndices, c"LLVMGetIndices", "LLVMGetIndices",
     c"LLVMGetIndices(Inst)\n--\n\nObtain the indices as an array.\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["Inst"],
-    |py, [x0]| LLVMGetIndices(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMGetIndices(py, &x0));
 
-fn LLVMGetIndices(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetIndices(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIndices");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9873,11 +9892,11 @@ fn LLVMGetIndices(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMCreateBuilderInContext, C_LLVMCreateBuilderInContext, c"LLVMCreateBuilderInContext", "LLVMCreateBuilderInContext",
     c"LLVMCreateBuilderInContext(C)\n--\n\nAn instruction builder represents a point within a basic block and is\nthe exclusive means of building instructions using the C interface.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBuilder",
     ["C"],
-    |py, [x0]| LLVMCreateBuilderInContext(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMCreateBuilderInContext(py, &x0));
 
-fn LLVMCreateBuilderInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateBuilderInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateBuilderInContext");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9885,7 +9904,7 @@ fn LLVMCreateBuilderInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 8, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 8, __r, None)?, C))
 }
 rt::function!(F_LLVMCreateBuilder, C_LLVMCreateBuilder, c"LLVMCreateBuilder", "LLVMCreateBuilder",
     c"LLVMCreateBuilder()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBuilder",
@@ -9906,13 +9925,13 @@ fn LLVMCreateBuilder(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMPositionBuilder, C_LLVMPositionBuilder, c"LLVMPositionBuilder", "LLVMPositionBuilder",
     c"LLVMPositionBuilder(Builder, Block, Instr)\n--\n\nSet the builder position before Instr but after any attached debug records,\nor if Instr is null set the position to the end of Block.\n\nArgs:\n    Builder\n    Block\n    Instr",
     ["Builder", "Block", "Instr"],
-    |py, [x0, x1, x2]| LLVMPositionBuilder(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Block")?, rt::call::extract(x2, "Instr")?));
+    |py, [x0, x1, x2]| LLVMPositionBuilder(py, &x0, &x1, &x2));
 
-fn LLVMPositionBuilder(py: Python<'_>, Builder: rt::PtrArg, Block: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPositionBuilder(py: Python<'_>, Builder: &Bound<'_, PyAny>, Block: &Bound<'_, PyAny>, Instr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPositionBuilder");
-    let a_Builder = Builder.addr();
-    let a_Block = Block.addr();
-    let a_Instr = Instr.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_Block = super::llvm_types::TYPES.handle_arg(5, Block)?;
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9925,13 +9944,13 @@ fn LLVMPositionBuilder(py: Python<'_>, Builder: rt::PtrArg, Block: rt::PtrArg, I
 rt::function!(F_LLVMPositionBuilderBeforeDbgRecords, C_LLVMPositionBuilderBeforeDbgRecords, c"LLVMPositionBuilderBeforeDbgRecords", "LLVMPositionBuilderBeforeDbgRecords",
     c"LLVMPositionBuilderBeforeDbgRecords(Builder, Block, Inst)\n--\n\nSet the builder position before Instr and any attached debug records,\nor if Instr is null set the position to the end of Block.\n\nArgs:\n    Builder\n    Block\n    Inst",
     ["Builder", "Block", "Inst"],
-    |py, [x0, x1, x2]| LLVMPositionBuilderBeforeDbgRecords(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Block")?, rt::call::extract(x2, "Inst")?));
+    |py, [x0, x1, x2]| LLVMPositionBuilderBeforeDbgRecords(py, &x0, &x1, &x2));
 
-fn LLVMPositionBuilderBeforeDbgRecords(py: Python<'_>, Builder: rt::PtrArg, Block: rt::PtrArg, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPositionBuilderBeforeDbgRecords(py: Python<'_>, Builder: &Bound<'_, PyAny>, Block: &Bound<'_, PyAny>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPositionBuilderBeforeDbgRecords");
-    let a_Builder = Builder.addr();
-    let a_Block = Block.addr();
-    let a_Inst = Inst.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_Block = super::llvm_types::TYPES.handle_arg(5, Block)?;
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9944,12 +9963,12 @@ fn LLVMPositionBuilderBeforeDbgRecords(py: Python<'_>, Builder: rt::PtrArg, Bloc
 rt::function!(F_LLVMPositionBuilderBefore, C_LLVMPositionBuilderBefore, c"LLVMPositionBuilderBefore", "LLVMPositionBuilderBefore",
     c"LLVMPositionBuilderBefore(Builder, Instr)\n--\n\nSet the builder position before Instr but after any attached debug records.\n\nArgs:\n    Builder\n    Instr",
     ["Builder", "Instr"],
-    |py, [x0, x1]| LLVMPositionBuilderBefore(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Instr")?));
+    |py, [x0, x1]| LLVMPositionBuilderBefore(py, &x0, &x1));
 
-fn LLVMPositionBuilderBefore(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPositionBuilderBefore(py: Python<'_>, Builder: &Bound<'_, PyAny>, Instr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPositionBuilderBefore");
-    let a_Builder = Builder.addr();
-    let a_Instr = Instr.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9962,12 +9981,12 @@ fn LLVMPositionBuilderBefore(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::Ptr
 rt::function!(F_LLVMPositionBuilderBeforeInstrAndDbgRecords, C_LLVMPositionBuilderBeforeInstrAndDbgRecords, c"LLVMPositionBuilderBeforeInstrAndDbgRecords", "LLVMPositionBuilderBeforeInstrAndDbgRecords",
     c"LLVMPositionBuilderBeforeInstrAndDbgRecords(Builder, Instr)\n--\n\nSet the builder position before Instr and any attached debug records.\n\nArgs:\n    Builder\n    Instr",
     ["Builder", "Instr"],
-    |py, [x0, x1]| LLVMPositionBuilderBeforeInstrAndDbgRecords(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Instr")?));
+    |py, [x0, x1]| LLVMPositionBuilderBeforeInstrAndDbgRecords(py, &x0, &x1));
 
-fn LLVMPositionBuilderBeforeInstrAndDbgRecords(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPositionBuilderBeforeInstrAndDbgRecords(py: Python<'_>, Builder: &Bound<'_, PyAny>, Instr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPositionBuilderBeforeInstrAndDbgRecords");
-    let a_Builder = Builder.addr();
-    let a_Instr = Instr.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9980,12 +9999,12 @@ fn LLVMPositionBuilderBeforeInstrAndDbgRecords(py: Python<'_>, Builder: rt::PtrA
 rt::function!(F_LLVMPositionBuilderAtEnd, C_LLVMPositionBuilderAtEnd, c"LLVMPositionBuilderAtEnd", "LLVMPositionBuilderAtEnd",
     c"LLVMPositionBuilderAtEnd(Builder, Block)\n--\n\nArgs:\n    Builder\n    Block",
     ["Builder", "Block"],
-    |py, [x0, x1]| LLVMPositionBuilderAtEnd(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Block")?));
+    |py, [x0, x1]| LLVMPositionBuilderAtEnd(py, &x0, &x1));
 
-fn LLVMPositionBuilderAtEnd(py: Python<'_>, Builder: rt::PtrArg, Block: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPositionBuilderAtEnd(py: Python<'_>, Builder: &Bound<'_, PyAny>, Block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPositionBuilderAtEnd");
-    let a_Builder = Builder.addr();
-    let a_Block = Block.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_Block = super::llvm_types::TYPES.handle_arg(5, Block)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9998,11 +10017,11 @@ fn LLVMPositionBuilderAtEnd(py: Python<'_>, Builder: rt::PtrArg, Block: rt::PtrA
 rt::function!(F_LLVMGetInsertBlock, C_LLVMGetInsertBlock, c"LLVMGetInsertBlock", "LLVMGetInsertBlock",
     c"LLVMGetInsertBlock(Builder)\n--\n\nArgs:\n    Builder\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
     ["Builder"],
-    |py, [x0]| LLVMGetInsertBlock(py, rt::call::extract(x0, "Builder")?));
+    |py, [x0]| LLVMGetInsertBlock(py, &x0));
 
-fn LLVMGetInsertBlock(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInsertBlock(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInsertBlock");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10015,11 +10034,11 @@ fn LLVMGetInsertBlock(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMClearInsertionPosition, C_LLVMClearInsertionPosition, c"LLVMClearInsertionPosition", "LLVMClearInsertionPosition",
     c"LLVMClearInsertionPosition(Builder)\n--\n\nArgs:\n    Builder",
     ["Builder"],
-    |py, [x0]| LLVMClearInsertionPosition(py, rt::call::extract(x0, "Builder")?));
+    |py, [x0]| LLVMClearInsertionPosition(py, &x0));
 
-fn LLVMClearInsertionPosition(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMClearInsertionPosition(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMClearInsertionPosition");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10032,12 +10051,12 @@ fn LLVMClearInsertionPosition(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMInsertIntoBuilder, C_LLVMInsertIntoBuilder, c"LLVMInsertIntoBuilder", "LLVMInsertIntoBuilder",
     c"LLVMInsertIntoBuilder(Builder, Instr)\n--\n\nArgs:\n    Builder\n    Instr",
     ["Builder", "Instr"],
-    |py, [x0, x1]| LLVMInsertIntoBuilder(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Instr")?));
+    |py, [x0, x1]| LLVMInsertIntoBuilder(py, &x0, &x1));
 
-fn LLVMInsertIntoBuilder(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInsertIntoBuilder(py: Python<'_>, Builder: &Bound<'_, PyAny>, Instr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInsertIntoBuilder");
-    let a_Builder = Builder.addr();
-    let a_Instr = Instr.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10050,12 +10069,12 @@ fn LLVMInsertIntoBuilder(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::PtrArg)
 rt::function!(F_LLVMInsertIntoBuilderWithName, C_LLVMInsertIntoBuilderWithName, c"LLVMInsertIntoBuilderWithName", "LLVMInsertIntoBuilderWithName",
     c"LLVMInsertIntoBuilderWithName(Builder, Instr, Name)\n--\n\nArgs:\n    Builder\n    Instr\n    Name",
     ["Builder", "Instr", "Name"],
-    |py, [x0, x1, x2]| LLVMInsertIntoBuilderWithName(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Instr")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMInsertIntoBuilderWithName(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMInsertIntoBuilderWithName(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMInsertIntoBuilderWithName(py: Python<'_>, Builder: &Bound<'_, PyAny>, Instr: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInsertIntoBuilderWithName");
-    let a_Builder = Builder.addr();
-    let a_Instr = Instr.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10073,8 +10092,7 @@ rt::function!(F_LLVMDisposeBuilder, C_LLVMDisposeBuilder, c"LLVMDisposeBuilder",
 
 fn LLVMDisposeBuilder(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeBuilder");
-    let p_Builder = rt::PtrArg::convert(Builder, false)?;
-    let a_Builder = p_Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10088,11 +10106,11 @@ fn LLVMDisposeBuilder(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<Py
 rt::function!(F_LLVMGetCurrentDebugLocation2, C_LLVMGetCurrentDebugLocation2, c"LLVMGetCurrentDebugLocation2", "LLVMGetCurrentDebugLocation2",
     c"LLVMGetCurrentDebugLocation2(Builder)\n--\n\nGet location information used by debugging information.\n\nSee: llvm::IRBuilder::getCurrentDebugLocation()\n\nArgs:\n    Builder\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder"],
-    |py, [x0]| LLVMGetCurrentDebugLocation2(py, rt::call::extract(x0, "Builder")?));
+    |py, [x0]| LLVMGetCurrentDebugLocation2(py, &x0));
 
-fn LLVMGetCurrentDebugLocation2(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetCurrentDebugLocation2(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCurrentDebugLocation2");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10105,12 +10123,12 @@ fn LLVMGetCurrentDebugLocation2(py: Python<'_>, Builder: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMSetCurrentDebugLocation2, C_LLVMSetCurrentDebugLocation2, c"LLVMSetCurrentDebugLocation2", "LLVMSetCurrentDebugLocation2",
     c"LLVMSetCurrentDebugLocation2(Builder, Loc)\n--\n\nSet location information used by debugging information.\n\nTo clear the location metadata of the given instruction, pass NULL to Loc.\n\nSee: llvm::IRBuilder::SetCurrentDebugLocation()\n\nArgs:\n    Builder\n    Loc",
     ["Builder", "Loc"],
-    |py, [x0, x1]| LLVMSetCurrentDebugLocation2(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Loc")?));
+    |py, [x0, x1]| LLVMSetCurrentDebugLocation2(py, &x0, &x1));
 
-fn LLVMSetCurrentDebugLocation2(py: Python<'_>, Builder: rt::PtrArg, Loc: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetCurrentDebugLocation2(py: Python<'_>, Builder: &Bound<'_, PyAny>, Loc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCurrentDebugLocation2");
-    let a_Builder = Builder.addr();
-    let a_Loc = Loc.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_Loc = super::llvm_types::TYPES.handle_arg(6, Loc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10123,12 +10141,12 @@ fn LLVMSetCurrentDebugLocation2(py: Python<'_>, Builder: rt::PtrArg, Loc: rt::Pt
 rt::function!(F_LLVMSetInstDebugLocation, C_LLVMSetInstDebugLocation, c"LLVMSetInstDebugLocation", "LLVMSetInstDebugLocation",
     c"LLVMSetInstDebugLocation(Builder, Inst)\n--\n\nAttempts to set the debug location for the given instruction using the\ncurrent debug location for the given builder.  If the builder has no current\ndebug location, this function is a no-op.\n\nDeprecated: LLVMSetInstDebugLocation is deprecated in favor of the more general\nLLVMAddMetadataToInst.\n\nSee: llvm::IRBuilder::SetInstDebugLocation()\n\nArgs:\n    Builder\n    Inst",
     ["Builder", "Inst"],
-    |py, [x0, x1]| LLVMSetInstDebugLocation(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Inst")?));
+    |py, [x0, x1]| LLVMSetInstDebugLocation(py, &x0, &x1));
 
-fn LLVMSetInstDebugLocation(py: Python<'_>, Builder: rt::PtrArg, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetInstDebugLocation(py: Python<'_>, Builder: &Bound<'_, PyAny>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstDebugLocation");
-    let a_Builder = Builder.addr();
-    let a_Inst = Inst.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10141,12 +10159,12 @@ fn LLVMSetInstDebugLocation(py: Python<'_>, Builder: rt::PtrArg, Inst: rt::PtrAr
 rt::function!(F_LLVMAddMetadataToInst, C_LLVMAddMetadataToInst, c"LLVMAddMetadataToInst", "LLVMAddMetadataToInst",
     c"LLVMAddMetadataToInst(Builder, Inst)\n--\n\nAdds the metadata registered with the given builder to the given instruction.\n\nSee: llvm::IRBuilder::AddMetadataToInst()\n\nArgs:\n    Builder\n    Inst",
     ["Builder", "Inst"],
-    |py, [x0, x1]| LLVMAddMetadataToInst(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Inst")?));
+    |py, [x0, x1]| LLVMAddMetadataToInst(py, &x0, &x1));
 
-fn LLVMAddMetadataToInst(py: Python<'_>, Builder: rt::PtrArg, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddMetadataToInst(py: Python<'_>, Builder: &Bound<'_, PyAny>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddMetadataToInst");
-    let a_Builder = Builder.addr();
-    let a_Inst = Inst.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10159,11 +10177,11 @@ fn LLVMAddMetadataToInst(py: Python<'_>, Builder: rt::PtrArg, Inst: rt::PtrArg) 
 rt::function!(F_LLVMBuilderGetDefaultFPMathTag, C_LLVMBuilderGetDefaultFPMathTag, c"LLVMBuilderGetDefaultFPMathTag", "LLVMBuilderGetDefaultFPMathTag",
     c"LLVMBuilderGetDefaultFPMathTag(Builder)\n--\n\nGet the dafult floating-point math metadata for a given builder.\n\nSee: llvm::IRBuilder::getDefaultFPMathTag()\n\nArgs:\n    Builder\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder"],
-    |py, [x0]| LLVMBuilderGetDefaultFPMathTag(py, rt::call::extract(x0, "Builder")?));
+    |py, [x0]| LLVMBuilderGetDefaultFPMathTag(py, &x0));
 
-fn LLVMBuilderGetDefaultFPMathTag(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuilderGetDefaultFPMathTag(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuilderGetDefaultFPMathTag");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10176,12 +10194,12 @@ fn LLVMBuilderGetDefaultFPMathTag(py: Python<'_>, Builder: rt::PtrArg) -> PyResu
 rt::function!(F_LLVMBuilderSetDefaultFPMathTag, C_LLVMBuilderSetDefaultFPMathTag, c"LLVMBuilderSetDefaultFPMathTag", "LLVMBuilderSetDefaultFPMathTag",
     c"LLVMBuilderSetDefaultFPMathTag(Builder, FPMathTag)\n--\n\nSet the default floating-point math metadata for the given builder.\n\nTo clear the metadata, pass NULL to FPMathTag.\n\nSee: llvm::IRBuilder::setDefaultFPMathTag()\n\nArgs:\n    Builder\n    FPMathTag",
     ["Builder", "FPMathTag"],
-    |py, [x0, x1]| LLVMBuilderSetDefaultFPMathTag(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "FPMathTag")?));
+    |py, [x0, x1]| LLVMBuilderSetDefaultFPMathTag(py, &x0, &x1));
 
-fn LLVMBuilderSetDefaultFPMathTag(py: Python<'_>, Builder: rt::PtrArg, FPMathTag: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuilderSetDefaultFPMathTag(py: Python<'_>, Builder: &Bound<'_, PyAny>, FPMathTag: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuilderSetDefaultFPMathTag");
-    let a_Builder = Builder.addr();
-    let a_FPMathTag = FPMathTag.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_FPMathTag = super::llvm_types::TYPES.handle_arg(6, FPMathTag)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10194,12 +10212,12 @@ fn LLVMBuilderSetDefaultFPMathTag(py: Python<'_>, Builder: rt::PtrArg, FPMathTag
 rt::function!(F_LLVMSetCurrentDebugLocation, C_LLVMSetCurrentDebugLocation, c"LLVMSetCurrentDebugLocation", "LLVMSetCurrentDebugLocation",
     c"LLVMSetCurrentDebugLocation(Builder, L)\n--\n\nDeprecated: Passing the NULL location will crash.\nUse LLVMGetCurrentDebugLocation2 instead.\n\nArgs:\n    Builder\n    L",
     ["Builder", "L"],
-    |py, [x0, x1]| LLVMSetCurrentDebugLocation(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "L")?));
+    |py, [x0, x1]| LLVMSetCurrentDebugLocation(py, &x0, &x1));
 
-fn LLVMSetCurrentDebugLocation(py: Python<'_>, Builder: rt::PtrArg, L: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetCurrentDebugLocation(py: Python<'_>, Builder: &Bound<'_, PyAny>, L: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCurrentDebugLocation");
-    let a_Builder = Builder.addr();
-    let a_L = L.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    let a_L = super::llvm_types::TYPES.handle_arg(4, L)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10212,11 +10230,11 @@ fn LLVMSetCurrentDebugLocation(py: Python<'_>, Builder: rt::PtrArg, L: rt::PtrAr
 rt::function!(F_LLVMGetCurrentDebugLocation, C_LLVMGetCurrentDebugLocation, c"LLVMGetCurrentDebugLocation", "LLVMGetCurrentDebugLocation",
     c"LLVMGetCurrentDebugLocation(Builder)\n--\n\nDeprecated: Returning the NULL location will crash.\nUse LLVMGetCurrentDebugLocation2 instead.\n\nArgs:\n    Builder\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Builder"],
-    |py, [x0]| LLVMGetCurrentDebugLocation(py, rt::call::extract(x0, "Builder")?));
+    |py, [x0]| LLVMGetCurrentDebugLocation(py, &x0));
 
-fn LLVMGetCurrentDebugLocation(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetCurrentDebugLocation(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCurrentDebugLocation");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10229,11 +10247,11 @@ fn LLVMGetCurrentDebugLocation(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<
 rt::function!(F_LLVMBuildRetVoid, C_LLVMBuildRetVoid, c"LLVMBuildRetVoid", "LLVMBuildRetVoid",
     c"LLVMBuildRetVoid(arg0)\n--\n\nArgs:\n    arg0\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0"],
-    |py, [x0]| LLVMBuildRetVoid(py, rt::call::extract(x0, "arg0")?));
+    |py, [x0]| LLVMBuildRetVoid(py, &x0));
 
-fn LLVMBuildRetVoid(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildRetVoid(py: Python<'_>, arg0: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildRetVoid");
-    let a_arg0 = arg0.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10246,12 +10264,12 @@ fn LLVMBuildRetVoid(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMBuildRet, C_LLVMBuildRet, c"LLVMBuildRet", "LLVMBuildRet",
     c"LLVMBuildRet(arg0, V)\n--\n\nArgs:\n    arg0\n    V\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "V"],
-    |py, [x0, x1]| LLVMBuildRet(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "V")?));
+    |py, [x0, x1]| LLVMBuildRet(py, &x0, &x1));
 
-fn LLVMBuildRet(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildRet(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildRet");
-    let a_arg0 = arg0.addr();
-    let a_V = V.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10264,14 +10282,15 @@ fn LLVMBuildRet(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMBuildAggregateRet, C_LLVMBuildAggregateRet, c"LLVMBuildAggregateRet", "LLVMBuildAggregateRet",
     c"LLVMBuildAggregateRet(arg0, RetVals, N)\n--\n\nArgs:\n    arg0\n    RetVals\n    N\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "RetVals", "N"],
-    |py, [x0, x1, x2]| LLVMBuildAggregateRet(py, rt::call::extract(x0, "arg0")?, &x1, rt::call::extract(x2, "N")?));
+    |py, [x0, x1, x2]| LLVMBuildAggregateRet(py, &x0, &x1, rt::call::extract(x2, "N")?));
 
-fn LLVMBuildAggregateRet(py: Python<'_>, arg0: rt::PtrArg, RetVals: &Bound<'_, PyAny>, N: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildAggregateRet(py: Python<'_>, arg0: &Bound<'_, PyAny>, RetVals: &Bound<'_, PyAny>, N: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAggregateRet");
-    let a_arg0 = arg0.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let mut h_RetVals = super::llvm_types::TYPES.handle_ref(4, RetVals, true)?;
     let a_RetVals = h_RetVals.addr();
     let a_N = N.0;
+    rt::check_count(a_N as i128, "N", h_RetVals.item_count(), "RetVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10284,12 +10303,12 @@ fn LLVMBuildAggregateRet(py: Python<'_>, arg0: rt::PtrArg, RetVals: &Bound<'_, P
 rt::function!(F_LLVMBuildBr, C_LLVMBuildBr, c"LLVMBuildBr", "LLVMBuildBr",
     c"LLVMBuildBr(arg0, Dest)\n--\n\nArgs:\n    arg0\n    Dest\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Dest"],
-    |py, [x0, x1]| LLVMBuildBr(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Dest")?));
+    |py, [x0, x1]| LLVMBuildBr(py, &x0, &x1));
 
-fn LLVMBuildBr(py: Python<'_>, arg0: rt::PtrArg, Dest: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildBr(py: Python<'_>, arg0: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildBr");
-    let a_arg0 = arg0.addr();
-    let a_Dest = Dest.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Dest = super::llvm_types::TYPES.handle_arg(5, Dest)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10302,14 +10321,14 @@ fn LLVMBuildBr(py: Python<'_>, arg0: rt::PtrArg, Dest: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMBuildCondBr, C_LLVMBuildCondBr, c"LLVMBuildCondBr", "LLVMBuildCondBr",
     c"LLVMBuildCondBr(arg0, If, Then, Else)\n--\n\nArgs:\n    arg0\n    If\n    Then\n    Else\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "If", "Then", "Else"],
-    |py, [x0, x1, x2, x3]| LLVMBuildCondBr(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "If")?, rt::call::extract(x2, "Then")?, rt::call::extract(x3, "Else")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildCondBr(py, &x0, &x1, &x2, &x3));
 
-fn LLVMBuildCondBr(py: Python<'_>, arg0: rt::PtrArg, If: rt::PtrArg, Then: rt::PtrArg, Else: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildCondBr(py: Python<'_>, arg0: &Bound<'_, PyAny>, If: &Bound<'_, PyAny>, Then: &Bound<'_, PyAny>, Else: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCondBr");
-    let a_arg0 = arg0.addr();
-    let a_If = If.addr();
-    let a_Then = Then.addr();
-    let a_Else = Else.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_If = super::llvm_types::TYPES.handle_arg(4, If)?;
+    let a_Then = super::llvm_types::TYPES.handle_arg(5, Then)?;
+    let a_Else = super::llvm_types::TYPES.handle_arg(5, Else)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10322,13 +10341,13 @@ fn LLVMBuildCondBr(py: Python<'_>, arg0: rt::PtrArg, If: rt::PtrArg, Then: rt::P
 rt::function!(F_LLVMBuildSwitch, C_LLVMBuildSwitch, c"LLVMBuildSwitch", "LLVMBuildSwitch",
     c"LLVMBuildSwitch(arg0, V, Else, NumCases)\n--\n\nArgs:\n    arg0\n    V\n    Else\n    NumCases\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "V", "Else", "NumCases"],
-    |py, [x0, x1, x2, x3]| LLVMBuildSwitch(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "V")?, rt::call::extract(x2, "Else")?, rt::call::extract(x3, "NumCases")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildSwitch(py, &x0, &x1, &x2, rt::call::extract(x3, "NumCases")?));
 
-fn LLVMBuildSwitch(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Else: rt::PtrArg, NumCases: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildSwitch(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, Else: &Bound<'_, PyAny>, NumCases: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSwitch");
-    let a_arg0 = arg0.addr();
-    let a_V = V.addr();
-    let a_Else = Else.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
+    let a_Else = super::llvm_types::TYPES.handle_arg(5, Else)?;
     let a_NumCases = NumCases.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10342,12 +10361,12 @@ fn LLVMBuildSwitch(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Else: rt::Pt
 rt::function!(F_LLVMBuildIndirectBr, C_LLVMBuildIndirectBr, c"LLVMBuildIndirectBr", "LLVMBuildIndirectBr",
     c"LLVMBuildIndirectBr(B, Addr, NumDests)\n--\n\nArgs:\n    B\n    Addr\n    NumDests\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Addr", "NumDests"],
-    |py, [x0, x1, x2]| LLVMBuildIndirectBr(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Addr")?, rt::call::extract(x2, "NumDests")?));
+    |py, [x0, x1, x2]| LLVMBuildIndirectBr(py, &x0, &x1, rt::call::extract(x2, "NumDests")?));
 
-fn LLVMBuildIndirectBr(py: Python<'_>, B: rt::PtrArg, Addr: rt::PtrArg, NumDests: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildIndirectBr(py: Python<'_>, B: &Bound<'_, PyAny>, Addr: &Bound<'_, PyAny>, NumDests: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIndirectBr");
-    let a_B = B.addr();
-    let a_Addr = Addr.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Addr = super::llvm_types::TYPES.handle_arg(4, Addr)?;
     let a_NumDests = NumDests.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10361,14 +10380,14 @@ fn LLVMBuildIndirectBr(py: Python<'_>, B: rt::PtrArg, Addr: rt::PtrArg, NumDests
 rt::function!(F_LLVMBuildCallBr, C_LLVMBuildCallBr, c"LLVMBuildCallBr", "LLVMBuildCallBr",
     c"LLVMBuildCallBr(B, Ty, Fn, DefaultDest, IndirectDests, NumIndirectDests, Args, NumArgs, Bundles, NumBundles, Name)\n--\n\nArgs:\n    B\n    Ty\n    Fn\n    DefaultDest\n    IndirectDests\n    NumIndirectDests\n    Args\n    NumArgs\n    Bundles\n    NumBundles\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Ty", "Fn", "DefaultDest", "IndirectDests", "NumIndirectDests", "Args", "NumArgs", "Bundles", "NumBundles", "Name"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMBuildCallBr(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Fn")?, rt::call::extract(x3, "DefaultDest")?, &x4, rt::call::extract(x5, "NumIndirectDests")?, &x6, rt::call::extract(x7, "NumArgs")?, &x8, rt::call::extract(x9, "NumBundles")?, rt::call::extract(x10, "Name")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMBuildCallBr(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "NumIndirectDests")?, &x6, rt::call::extract(x7, "NumArgs")?, &x8, rt::call::extract(x9, "NumBundles")?, rt::call::extract(x10, "Name")?));
 
-fn LLVMBuildCallBr(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, DefaultDest: rt::PtrArg, IndirectDests: &Bound<'_, PyAny>, NumIndirectDests: rt::CInt<u32>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCallBr(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, DefaultDest: &Bound<'_, PyAny>, IndirectDests: &Bound<'_, PyAny>, NumIndirectDests: rt::CInt<u32>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCallBr");
-    let a_B = B.addr();
-    let a_Ty = Ty.addr();
-    let a_Fn = Fn.addr();
-    let a_DefaultDest = DefaultDest.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
+    let a_DefaultDest = super::llvm_types::TYPES.handle_arg(5, DefaultDest)?;
     let mut h_IndirectDests = super::llvm_types::TYPES.handle_ref(5, IndirectDests, true)?;
     let a_IndirectDests = h_IndirectDests.addr();
     let a_NumIndirectDests = NumIndirectDests.0;
@@ -10379,6 +10398,9 @@ fn LLVMBuildCallBr(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
+    rt::check_count(a_NumIndirectDests as i128, "NumIndirectDests", h_IndirectDests.item_count(), "IndirectDests")?;
+    rt::check_count(a_NumIndirectDests as i128, "NumIndirectDests", h_Args.item_count(), "Args")?;
+    rt::check_count(a_NumArgs as i128, "NumArgs", h_Bundles.item_count(), "Bundles")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10391,19 +10413,20 @@ fn LLVMBuildCallBr(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg
 rt::function!(F_LLVMBuildInvoke2, C_LLVMBuildInvoke2, c"LLVMBuildInvoke2", "LLVMBuildInvoke2",
     c"LLVMBuildInvoke2(arg0, Ty, Fn, Args, NumArgs, Then, Catch, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Fn\n    Args\n    NumArgs\n    Then\n    Catch\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Ty", "Fn", "Args", "NumArgs", "Then", "Catch", "Name"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMBuildInvoke2(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Fn")?, &x3, rt::call::extract(x4, "NumArgs")?, rt::call::extract(x5, "Then")?, rt::call::extract(x6, "Catch")?, rt::call::extract(x7, "Name")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMBuildInvoke2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, &x5, &x6, rt::call::extract(x7, "Name")?));
 
-fn LLVMBuildInvoke2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: rt::PtrArg, Catch: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInvoke2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: &Bound<'_, PyAny>, Catch: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInvoke2");
-    let a_arg0 = arg0.addr();
-    let a_Ty = Ty.addr();
-    let a_Fn = Fn.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
-    let a_Then = Then.addr();
-    let a_Catch = Catch.addr();
+    let a_Then = super::llvm_types::TYPES.handle_arg(5, Then)?;
+    let a_Catch = super::llvm_types::TYPES.handle_arg(5, Catch)?;
     let a_Name = Name.addr();
+    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10416,22 +10439,24 @@ fn LLVMBuildInvoke2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::Pt
 rt::function!(F_LLVMBuildInvokeWithOperandBundles, C_LLVMBuildInvokeWithOperandBundles, c"LLVMBuildInvokeWithOperandBundles", "LLVMBuildInvokeWithOperandBundles",
     c"LLVMBuildInvokeWithOperandBundles(arg0, Ty, Fn, Args, NumArgs, Then, Catch, Bundles, NumBundles, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Fn\n    Args\n    NumArgs\n    Then\n    Catch\n    Bundles\n    NumBundles\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Ty", "Fn", "Args", "NumArgs", "Then", "Catch", "Bundles", "NumBundles", "Name"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMBuildInvokeWithOperandBundles(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Fn")?, &x3, rt::call::extract(x4, "NumArgs")?, rt::call::extract(x5, "Then")?, rt::call::extract(x6, "Catch")?, &x7, rt::call::extract(x8, "NumBundles")?, rt::call::extract(x9, "Name")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMBuildInvokeWithOperandBundles(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, &x5, &x6, &x7, rt::call::extract(x8, "NumBundles")?, rt::call::extract(x9, "Name")?));
 
-fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: rt::PtrArg, Catch: rt::PtrArg, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: &Bound<'_, PyAny>, Catch: &Bound<'_, PyAny>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInvokeWithOperandBundles");
-    let a_arg0 = arg0.addr();
-    let a_Ty = Ty.addr();
-    let a_Fn = Fn.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
-    let a_Then = Then.addr();
-    let a_Catch = Catch.addr();
+    let a_Then = super::llvm_types::TYPES.handle_arg(5, Then)?;
+    let a_Catch = super::llvm_types::TYPES.handle_arg(5, Catch)?;
     let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true)?;
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
+    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    rt::check_count(a_NumBundles as i128, "NumBundles", h_Bundles.item_count(), "Bundles")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10444,11 +10469,11 @@ fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::P
 rt::function!(F_LLVMBuildUnreachable, C_LLVMBuildUnreachable, c"LLVMBuildUnreachable", "LLVMBuildUnreachable",
     c"LLVMBuildUnreachable(arg0)\n--\n\nArgs:\n    arg0\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0"],
-    |py, [x0]| LLVMBuildUnreachable(py, rt::call::extract(x0, "arg0")?));
+    |py, [x0]| LLVMBuildUnreachable(py, &x0));
 
-fn LLVMBuildUnreachable(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildUnreachable(py: Python<'_>, arg0: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildUnreachable");
-    let a_arg0 = arg0.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10461,12 +10486,12 @@ fn LLVMBuildUnreachable(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMBuildResume, C_LLVMBuildResume, c"LLVMBuildResume", "LLVMBuildResume",
     c"LLVMBuildResume(B, Exn)\n--\n\nArgs:\n    B\n    Exn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Exn"],
-    |py, [x0, x1]| LLVMBuildResume(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Exn")?));
+    |py, [x0, x1]| LLVMBuildResume(py, &x0, &x1));
 
-fn LLVMBuildResume(py: Python<'_>, B: rt::PtrArg, Exn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildResume(py: Python<'_>, B: &Bound<'_, PyAny>, Exn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildResume");
-    let a_B = B.addr();
-    let a_Exn = Exn.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Exn = super::llvm_types::TYPES.handle_arg(4, Exn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10479,13 +10504,13 @@ fn LLVMBuildResume(py: Python<'_>, B: rt::PtrArg, Exn: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMBuildLandingPad, C_LLVMBuildLandingPad, c"LLVMBuildLandingPad", "LLVMBuildLandingPad",
     c"LLVMBuildLandingPad(B, Ty, PersFn, NumClauses, Name)\n--\n\nArgs:\n    B\n    Ty\n    PersFn\n    NumClauses\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Ty", "PersFn", "NumClauses", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildLandingPad(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "PersFn")?, rt::call::extract(x3, "NumClauses")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildLandingPad(py, &x0, &x1, &x2, rt::call::extract(x3, "NumClauses")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildLandingPad(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, PersFn: rt::PtrArg, NumClauses: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildLandingPad(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, PersFn: &Bound<'_, PyAny>, NumClauses: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildLandingPad");
-    let a_B = B.addr();
-    let a_Ty = Ty.addr();
-    let a_PersFn = PersFn.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_PersFn = super::llvm_types::TYPES.handle_arg(4, PersFn)?;
     let a_NumClauses = NumClauses.0;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -10500,13 +10525,13 @@ fn LLVMBuildLandingPad(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, PersFn: rt
 rt::function!(F_LLVMBuildCleanupRet, C_LLVMBuildCleanupRet, c"LLVMBuildCleanupRet", "LLVMBuildCleanupRet",
     c"LLVMBuildCleanupRet(B, CatchPad, BB)\n--\n\nArgs:\n    B\n    CatchPad\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "CatchPad", "BB"],
-    |py, [x0, x1, x2]| LLVMBuildCleanupRet(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "CatchPad")?, rt::call::extract(x2, "BB")?));
+    |py, [x0, x1, x2]| LLVMBuildCleanupRet(py, &x0, &x1, &x2));
 
-fn LLVMBuildCleanupRet(py: Python<'_>, B: rt::PtrArg, CatchPad: rt::PtrArg, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildCleanupRet(py: Python<'_>, B: &Bound<'_, PyAny>, CatchPad: &Bound<'_, PyAny>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCleanupRet");
-    let a_B = B.addr();
-    let a_CatchPad = CatchPad.addr();
-    let a_BB = BB.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_CatchPad = super::llvm_types::TYPES.handle_arg(4, CatchPad)?;
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10519,13 +10544,13 @@ fn LLVMBuildCleanupRet(py: Python<'_>, B: rt::PtrArg, CatchPad: rt::PtrArg, BB: 
 rt::function!(F_LLVMBuildCatchRet, C_LLVMBuildCatchRet, c"LLVMBuildCatchRet", "LLVMBuildCatchRet",
     c"LLVMBuildCatchRet(B, CatchPad, BB)\n--\n\nArgs:\n    B\n    CatchPad\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "CatchPad", "BB"],
-    |py, [x0, x1, x2]| LLVMBuildCatchRet(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "CatchPad")?, rt::call::extract(x2, "BB")?));
+    |py, [x0, x1, x2]| LLVMBuildCatchRet(py, &x0, &x1, &x2));
 
-fn LLVMBuildCatchRet(py: Python<'_>, B: rt::PtrArg, CatchPad: rt::PtrArg, BB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildCatchRet(py: Python<'_>, B: &Bound<'_, PyAny>, CatchPad: &Bound<'_, PyAny>, BB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchRet");
-    let a_B = B.addr();
-    let a_CatchPad = CatchPad.addr();
-    let a_BB = BB.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_CatchPad = super::llvm_types::TYPES.handle_arg(4, CatchPad)?;
+    let a_BB = super::llvm_types::TYPES.handle_arg(5, BB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10538,16 +10563,17 @@ fn LLVMBuildCatchRet(py: Python<'_>, B: rt::PtrArg, CatchPad: rt::PtrArg, BB: rt
 rt::function!(F_LLVMBuildCatchPad, C_LLVMBuildCatchPad, c"LLVMBuildCatchPad", "LLVMBuildCatchPad",
     c"LLVMBuildCatchPad(B, ParentPad, Args, NumArgs, Name)\n--\n\nArgs:\n    B\n    ParentPad\n    Args\n    NumArgs\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "ParentPad", "Args", "NumArgs", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildCatchPad(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "ParentPad")?, &x2, rt::call::extract(x3, "NumArgs")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildCatchPad(py, &x0, &x1, &x2, rt::call::extract(x3, "NumArgs")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildCatchPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCatchPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchPad");
-    let a_B = B.addr();
-    let a_ParentPad = ParentPad.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_ParentPad = super::llvm_types::TYPES.handle_arg(4, ParentPad)?;
     let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
+    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10560,16 +10586,17 @@ fn LLVMBuildCatchPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Args:
 rt::function!(F_LLVMBuildCleanupPad, C_LLVMBuildCleanupPad, c"LLVMBuildCleanupPad", "LLVMBuildCleanupPad",
     c"LLVMBuildCleanupPad(B, ParentPad, Args, NumArgs, Name)\n--\n\nArgs:\n    B\n    ParentPad\n    Args\n    NumArgs\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "ParentPad", "Args", "NumArgs", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildCleanupPad(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "ParentPad")?, &x2, rt::call::extract(x3, "NumArgs")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildCleanupPad(py, &x0, &x1, &x2, rt::call::extract(x3, "NumArgs")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildCleanupPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCleanupPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCleanupPad");
-    let a_B = B.addr();
-    let a_ParentPad = ParentPad.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_ParentPad = super::llvm_types::TYPES.handle_arg(4, ParentPad)?;
     let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
+    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10582,13 +10609,13 @@ fn LLVMBuildCleanupPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Arg
 rt::function!(F_LLVMBuildCatchSwitch, C_LLVMBuildCatchSwitch, c"LLVMBuildCatchSwitch", "LLVMBuildCatchSwitch",
     c"LLVMBuildCatchSwitch(B, ParentPad, UnwindBB, NumHandlers, Name)\n--\n\nArgs:\n    B\n    ParentPad\n    UnwindBB\n    NumHandlers\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "ParentPad", "UnwindBB", "NumHandlers", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildCatchSwitch(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "ParentPad")?, rt::call::extract(x2, "UnwindBB")?, rt::call::extract(x3, "NumHandlers")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildCatchSwitch(py, &x0, &x1, &x2, rt::call::extract(x3, "NumHandlers")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildCatchSwitch(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, UnwindBB: rt::PtrArg, NumHandlers: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCatchSwitch(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, UnwindBB: &Bound<'_, PyAny>, NumHandlers: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchSwitch");
-    let a_B = B.addr();
-    let a_ParentPad = ParentPad.addr();
-    let a_UnwindBB = UnwindBB.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_ParentPad = super::llvm_types::TYPES.handle_arg(4, ParentPad)?;
+    let a_UnwindBB = super::llvm_types::TYPES.handle_arg(5, UnwindBB)?;
     let a_NumHandlers = NumHandlers.0;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -10603,13 +10630,13 @@ fn LLVMBuildCatchSwitch(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Un
 rt::function!(F_LLVMAddCase, C_LLVMAddCase, c"LLVMAddCase", "LLVMAddCase",
     c"LLVMAddCase(Switch, OnVal, Dest)\n--\n\nArgs:\n    Switch\n    OnVal\n    Dest",
     ["Switch", "OnVal", "Dest"],
-    |py, [x0, x1, x2]| LLVMAddCase(py, rt::call::extract(x0, "Switch")?, rt::call::extract(x1, "OnVal")?, rt::call::extract(x2, "Dest")?));
+    |py, [x0, x1, x2]| LLVMAddCase(py, &x0, &x1, &x2));
 
-fn LLVMAddCase(py: Python<'_>, Switch: rt::PtrArg, OnVal: rt::PtrArg, Dest: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddCase(py: Python<'_>, Switch: &Bound<'_, PyAny>, OnVal: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddCase");
-    let a_Switch = Switch.addr();
-    let a_OnVal = OnVal.addr();
-    let a_Dest = Dest.addr();
+    let a_Switch = super::llvm_types::TYPES.handle_arg(4, Switch)?;
+    let a_OnVal = super::llvm_types::TYPES.handle_arg(4, OnVal)?;
+    let a_Dest = super::llvm_types::TYPES.handle_arg(5, Dest)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10622,12 +10649,12 @@ fn LLVMAddCase(py: Python<'_>, Switch: rt::PtrArg, OnVal: rt::PtrArg, Dest: rt::
 rt::function!(F_LLVMAddDestination, C_LLVMAddDestination, c"LLVMAddDestination", "LLVMAddDestination",
     c"LLVMAddDestination(IndirectBr, Dest)\n--\n\nArgs:\n    IndirectBr\n    Dest",
     ["IndirectBr", "Dest"],
-    |py, [x0, x1]| LLVMAddDestination(py, rt::call::extract(x0, "IndirectBr")?, rt::call::extract(x1, "Dest")?));
+    |py, [x0, x1]| LLVMAddDestination(py, &x0, &x1));
 
-fn LLVMAddDestination(py: Python<'_>, IndirectBr: rt::PtrArg, Dest: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddDestination(py: Python<'_>, IndirectBr: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddDestination");
-    let a_IndirectBr = IndirectBr.addr();
-    let a_Dest = Dest.addr();
+    let a_IndirectBr = super::llvm_types::TYPES.handle_arg(4, IndirectBr)?;
+    let a_Dest = super::llvm_types::TYPES.handle_arg(5, Dest)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10640,11 +10667,11 @@ fn LLVMAddDestination(py: Python<'_>, IndirectBr: rt::PtrArg, Dest: rt::PtrArg) 
 rt::function!(F_LLVMGetNumClauses, C_LLVMGetNumClauses, c"LLVMGetNumClauses", "LLVMGetNumClauses",
     c"LLVMGetNumClauses(LandingPad)\n--\n\nArgs:\n    LandingPad\n\nReturns: a tuple of 1 item(s):\n    int",
     ["LandingPad"],
-    |py, [x0]| LLVMGetNumClauses(py, rt::call::extract(x0, "LandingPad")?));
+    |py, [x0]| LLVMGetNumClauses(py, &x0));
 
-fn LLVMGetNumClauses(py: Python<'_>, LandingPad: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNumClauses(py: Python<'_>, LandingPad: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumClauses");
-    let a_LandingPad = LandingPad.addr();
+    let a_LandingPad = super::llvm_types::TYPES.handle_arg(4, LandingPad)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10657,11 +10684,11 @@ fn LLVMGetNumClauses(py: Python<'_>, LandingPad: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMGetClause, C_LLVMGetClause, c"LLVMGetClause", "LLVMGetClause",
     c"LLVMGetClause(LandingPad, Idx)\n--\n\nArgs:\n    LandingPad\n    Idx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LandingPad", "Idx"],
-    |py, [x0, x1]| LLVMGetClause(py, rt::call::extract(x0, "LandingPad")?, rt::call::extract(x1, "Idx")?));
+    |py, [x0, x1]| LLVMGetClause(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetClause(py: Python<'_>, LandingPad: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetClause(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetClause");
-    let a_LandingPad = LandingPad.addr();
+    let a_LandingPad = super::llvm_types::TYPES.handle_arg(4, LandingPad)?;
     let a_Idx = Idx.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10675,12 +10702,12 @@ fn LLVMGetClause(py: Python<'_>, LandingPad: rt::PtrArg, Idx: rt::CInt<u32>) -> 
 rt::function!(F_LLVMAddClause, C_LLVMAddClause, c"LLVMAddClause", "LLVMAddClause",
     c"LLVMAddClause(LandingPad, ClauseVal)\n--\n\nArgs:\n    LandingPad\n    ClauseVal",
     ["LandingPad", "ClauseVal"],
-    |py, [x0, x1]| LLVMAddClause(py, rt::call::extract(x0, "LandingPad")?, rt::call::extract(x1, "ClauseVal")?));
+    |py, [x0, x1]| LLVMAddClause(py, &x0, &x1));
 
-fn LLVMAddClause(py: Python<'_>, LandingPad: rt::PtrArg, ClauseVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddClause(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, ClauseVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddClause");
-    let a_LandingPad = LandingPad.addr();
-    let a_ClauseVal = ClauseVal.addr();
+    let a_LandingPad = super::llvm_types::TYPES.handle_arg(4, LandingPad)?;
+    let a_ClauseVal = super::llvm_types::TYPES.handle_arg(4, ClauseVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10693,11 +10720,11 @@ fn LLVMAddClause(py: Python<'_>, LandingPad: rt::PtrArg, ClauseVal: rt::PtrArg) 
 rt::function!(F_LLVMIsCleanup, C_LLVMIsCleanup, c"LLVMIsCleanup", "LLVMIsCleanup",
     c"LLVMIsCleanup(LandingPad)\n--\n\nArgs:\n    LandingPad\n\nReturns: a tuple of 1 item(s):\n    int",
     ["LandingPad"],
-    |py, [x0]| LLVMIsCleanup(py, rt::call::extract(x0, "LandingPad")?));
+    |py, [x0]| LLVMIsCleanup(py, &x0));
 
-fn LLVMIsCleanup(py: Python<'_>, LandingPad: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsCleanup(py: Python<'_>, LandingPad: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsCleanup");
-    let a_LandingPad = LandingPad.addr();
+    let a_LandingPad = super::llvm_types::TYPES.handle_arg(4, LandingPad)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10710,11 +10737,11 @@ fn LLVMIsCleanup(py: Python<'_>, LandingPad: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetCleanup, C_LLVMSetCleanup, c"LLVMSetCleanup", "LLVMSetCleanup",
     c"LLVMSetCleanup(LandingPad, Val)\n--\n\nArgs:\n    LandingPad\n    Val",
     ["LandingPad", "Val"],
-    |py, [x0, x1]| LLVMSetCleanup(py, rt::call::extract(x0, "LandingPad")?, rt::call::extract(x1, "Val")?));
+    |py, [x0, x1]| LLVMSetCleanup(py, &x0, rt::call::extract(x1, "Val")?));
 
-fn LLVMSetCleanup(py: Python<'_>, LandingPad: rt::PtrArg, Val: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetCleanup(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, Val: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCleanup");
-    let a_LandingPad = LandingPad.addr();
+    let a_LandingPad = super::llvm_types::TYPES.handle_arg(4, LandingPad)?;
     let a_Val = Val.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10728,12 +10755,12 @@ fn LLVMSetCleanup(py: Python<'_>, LandingPad: rt::PtrArg, Val: rt::CInt<i32>) ->
 rt::function!(F_LLVMAddHandler, C_LLVMAddHandler, c"LLVMAddHandler", "LLVMAddHandler",
     c"LLVMAddHandler(CatchSwitch, Dest)\n--\n\nArgs:\n    CatchSwitch\n    Dest",
     ["CatchSwitch", "Dest"],
-    |py, [x0, x1]| LLVMAddHandler(py, rt::call::extract(x0, "CatchSwitch")?, rt::call::extract(x1, "Dest")?));
+    |py, [x0, x1]| LLVMAddHandler(py, &x0, &x1));
 
-fn LLVMAddHandler(py: Python<'_>, CatchSwitch: rt::PtrArg, Dest: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddHandler(py: Python<'_>, CatchSwitch: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddHandler");
-    let a_CatchSwitch = CatchSwitch.addr();
-    let a_Dest = Dest.addr();
+    let a_CatchSwitch = super::llvm_types::TYPES.handle_arg(4, CatchSwitch)?;
+    let a_Dest = super::llvm_types::TYPES.handle_arg(5, Dest)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10746,11 +10773,11 @@ fn LLVMAddHandler(py: Python<'_>, CatchSwitch: rt::PtrArg, Dest: rt::PtrArg) -> 
 rt::function!(F_LLVMGetNumHandlers, C_LLVMGetNumHandlers, c"LLVMGetNumHandlers", "LLVMGetNumHandlers",
     c"LLVMGetNumHandlers(CatchSwitch)\n--\n\nArgs:\n    CatchSwitch\n\nReturns: a tuple of 1 item(s):\n    int",
     ["CatchSwitch"],
-    |py, [x0]| LLVMGetNumHandlers(py, rt::call::extract(x0, "CatchSwitch")?));
+    |py, [x0]| LLVMGetNumHandlers(py, &x0));
 
-fn LLVMGetNumHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNumHandlers(py: Python<'_>, CatchSwitch: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumHandlers");
-    let a_CatchSwitch = CatchSwitch.addr();
+    let a_CatchSwitch = super::llvm_types::TYPES.handle_arg(4, CatchSwitch)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10763,11 +10790,11 @@ fn LLVMGetNumHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMGetHandlers, C_LLVMGetHandlers, c"LLVMGetHandlers", "LLVMGetHandlers",
     c"LLVMGetHandlers(CatchSwitch, Handlers)\n--\n\nObtain the basic blocks acting as handlers for a catchswitch instruction.\n\nThe Handlers parameter should point to a pre-allocated array of\nLLVMBasicBlockRefs at least LLVMGetNumHandlers() large. On return, the\nfirst LLVMGetNumHandlers() entries in the array will be populated\nwith LLVMBasicBlockRef instances.\n\nArgs:\n    CatchSwitch: The catchswitch instruction to operate on.\n    Handlers: Memory address of an array to be filled with basic blocks.",
     ["CatchSwitch", "Handlers"],
-    |py, [x0, x1]| LLVMGetHandlers(py, rt::call::extract(x0, "CatchSwitch")?, &x1));
+    |py, [x0, x1]| LLVMGetHandlers(py, &x0, &x1));
 
-fn LLVMGetHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg, Handlers: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetHandlers(py: Python<'_>, CatchSwitch: &Bound<'_, PyAny>, Handlers: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetHandlers");
-    let a_CatchSwitch = CatchSwitch.addr();
+    let a_CatchSwitch = super::llvm_types::TYPES.handle_arg(4, CatchSwitch)?;
     let mut h_Handlers = super::llvm_types::TYPES.handle_ref(5, Handlers, true)?;
     let a_Handlers = h_Handlers.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -10782,11 +10809,11 @@ fn LLVMGetHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg, Handlers: &Bound<'_,
 rt::function!(F_LLVMGetArgOperand, C_LLVMGetArgOperand, c"LLVMGetArgOperand", "LLVMGetArgOperand",
     c"LLVMGetArgOperand(Funclet, i)\n--\n\nArgs:\n    Funclet\n    i\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Funclet", "i"],
-    |py, [x0, x1]| LLVMGetArgOperand(py, rt::call::extract(x0, "Funclet")?, rt::call::extract(x1, "i")?));
+    |py, [x0, x1]| LLVMGetArgOperand(py, &x0, rt::call::extract(x1, "i")?));
 
-fn LLVMGetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetArgOperand(py: Python<'_>, Funclet: &Bound<'_, PyAny>, i: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetArgOperand");
-    let a_Funclet = Funclet.addr();
+    let a_Funclet = super::llvm_types::TYPES.handle_arg(4, Funclet)?;
     let a_i = i.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10800,13 +10827,13 @@ fn LLVMGetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: rt::CInt<u32>) -> P
 rt::function!(F_LLVMSetArgOperand, C_LLVMSetArgOperand, c"LLVMSetArgOperand", "LLVMSetArgOperand",
     c"LLVMSetArgOperand(Funclet, i, value)\n--\n\nArgs:\n    Funclet\n    i\n    value",
     ["Funclet", "i", "value"],
-    |py, [x0, x1, x2]| LLVMSetArgOperand(py, rt::call::extract(x0, "Funclet")?, rt::call::extract(x1, "i")?, rt::call::extract(x2, "value")?));
+    |py, [x0, x1, x2]| LLVMSetArgOperand(py, &x0, rt::call::extract(x1, "i")?, &x2));
 
-fn LLVMSetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: rt::CInt<u32>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetArgOperand(py: Python<'_>, Funclet: &Bound<'_, PyAny>, i: rt::CInt<u32>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetArgOperand");
-    let a_Funclet = Funclet.addr();
+    let a_Funclet = super::llvm_types::TYPES.handle_arg(4, Funclet)?;
     let a_i = i.0;
-    let a_value = value.addr();
+    let a_value = super::llvm_types::TYPES.handle_arg(4, value)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10819,11 +10846,11 @@ fn LLVMSetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: rt::CInt<u32>, valu
 rt::function!(F_LLVMGetParentCatchSwitch, C_LLVMGetParentCatchSwitch, c"LLVMGetParentCatchSwitch", "LLVMGetParentCatchSwitch",
     c"LLVMGetParentCatchSwitch(CatchPad)\n--\n\nGet the parent catchswitch instruction of a catchpad instruction.\n\nThis only works on llvm::CatchPadInst instructions.\n\nSee: llvm::CatchPadInst::getCatchSwitch()\n\nArgs:\n    CatchPad\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["CatchPad"],
-    |py, [x0]| LLVMGetParentCatchSwitch(py, rt::call::extract(x0, "CatchPad")?));
+    |py, [x0]| LLVMGetParentCatchSwitch(py, &x0));
 
-fn LLVMGetParentCatchSwitch(py: Python<'_>, CatchPad: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetParentCatchSwitch(py: Python<'_>, CatchPad: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParentCatchSwitch");
-    let a_CatchPad = CatchPad.addr();
+    let a_CatchPad = super::llvm_types::TYPES.handle_arg(4, CatchPad)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10836,12 +10863,12 @@ fn LLVMGetParentCatchSwitch(py: Python<'_>, CatchPad: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMSetParentCatchSwitch, C_LLVMSetParentCatchSwitch, c"LLVMSetParentCatchSwitch", "LLVMSetParentCatchSwitch",
     c"LLVMSetParentCatchSwitch(CatchPad, CatchSwitch)\n--\n\nSet the parent catchswitch instruction of a catchpad instruction.\n\nThis only works on llvm::CatchPadInst instructions.\n\nSee: llvm::CatchPadInst::setCatchSwitch()\n\nArgs:\n    CatchPad\n    CatchSwitch",
     ["CatchPad", "CatchSwitch"],
-    |py, [x0, x1]| LLVMSetParentCatchSwitch(py, rt::call::extract(x0, "CatchPad")?, rt::call::extract(x1, "CatchSwitch")?));
+    |py, [x0, x1]| LLVMSetParentCatchSwitch(py, &x0, &x1));
 
-fn LLVMSetParentCatchSwitch(py: Python<'_>, CatchPad: rt::PtrArg, CatchSwitch: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetParentCatchSwitch(py: Python<'_>, CatchPad: &Bound<'_, PyAny>, CatchSwitch: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetParentCatchSwitch");
-    let a_CatchPad = CatchPad.addr();
-    let a_CatchSwitch = CatchSwitch.addr();
+    let a_CatchPad = super::llvm_types::TYPES.handle_arg(4, CatchPad)?;
+    let a_CatchSwitch = super::llvm_types::TYPES.handle_arg(4, CatchSwitch)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10854,13 +10881,13 @@ fn LLVMSetParentCatchSwitch(py: Python<'_>, CatchPad: rt::PtrArg, CatchSwitch: r
 rt::function!(F_LLVMBuildAdd, C_LLVMBuildAdd, c"LLVMBuildAdd", "LLVMBuildAdd",
     c"LLVMBuildAdd(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildAdd(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildAdd(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildAdd(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAdd");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10874,13 +10901,13 @@ fn LLVMBuildAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 rt::function!(F_LLVMBuildNSWAdd, C_LLVMBuildNSWAdd, c"LLVMBuildNSWAdd", "LLVMBuildNSWAdd",
     c"LLVMBuildNSWAdd(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildNSWAdd(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildNSWAdd(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildNSWAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildNSWAdd(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNSWAdd");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10894,13 +10921,13 @@ fn LLVMBuildNSWAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 rt::function!(F_LLVMBuildNUWAdd, C_LLVMBuildNUWAdd, c"LLVMBuildNUWAdd", "LLVMBuildNUWAdd",
     c"LLVMBuildNUWAdd(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildNUWAdd(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildNUWAdd(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildNUWAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildNUWAdd(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNUWAdd");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10914,13 +10941,13 @@ fn LLVMBuildNUWAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 rt::function!(F_LLVMBuildFAdd, C_LLVMBuildFAdd, c"LLVMBuildFAdd", "LLVMBuildFAdd",
     c"LLVMBuildFAdd(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildFAdd(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildFAdd(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFAdd(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFAdd");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10934,13 +10961,13 @@ fn LLVMBuildFAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 rt::function!(F_LLVMBuildSub, C_LLVMBuildSub, c"LLVMBuildSub", "LLVMBuildSub",
     c"LLVMBuildSub(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildSub(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildSub(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildSub(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSub");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10954,13 +10981,13 @@ fn LLVMBuildSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 rt::function!(F_LLVMBuildNSWSub, C_LLVMBuildNSWSub, c"LLVMBuildNSWSub", "LLVMBuildNSWSub",
     c"LLVMBuildNSWSub(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildNSWSub(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildNSWSub(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildNSWSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildNSWSub(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNSWSub");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10974,13 +11001,13 @@ fn LLVMBuildNSWSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 rt::function!(F_LLVMBuildNUWSub, C_LLVMBuildNUWSub, c"LLVMBuildNUWSub", "LLVMBuildNUWSub",
     c"LLVMBuildNUWSub(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildNUWSub(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildNUWSub(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildNUWSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildNUWSub(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNUWSub");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10994,13 +11021,13 @@ fn LLVMBuildNUWSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 rt::function!(F_LLVMBuildFSub, C_LLVMBuildFSub, c"LLVMBuildFSub", "LLVMBuildFSub",
     c"LLVMBuildFSub(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildFSub(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildFSub(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFSub(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFSub");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11014,13 +11041,13 @@ fn LLVMBuildFSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 rt::function!(F_LLVMBuildMul, C_LLVMBuildMul, c"LLVMBuildMul", "LLVMBuildMul",
     c"LLVMBuildMul(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildMul(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildMul(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildMul(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMul");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11034,13 +11061,13 @@ fn LLVMBuildMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 rt::function!(F_LLVMBuildNSWMul, C_LLVMBuildNSWMul, c"LLVMBuildNSWMul", "LLVMBuildNSWMul",
     c"LLVMBuildNSWMul(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildNSWMul(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildNSWMul(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildNSWMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildNSWMul(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNSWMul");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11054,13 +11081,13 @@ fn LLVMBuildNSWMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 rt::function!(F_LLVMBuildNUWMul, C_LLVMBuildNUWMul, c"LLVMBuildNUWMul", "LLVMBuildNUWMul",
     c"LLVMBuildNUWMul(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildNUWMul(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildNUWMul(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildNUWMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildNUWMul(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNUWMul");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11074,13 +11101,13 @@ fn LLVMBuildNUWMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 rt::function!(F_LLVMBuildFMul, C_LLVMBuildFMul, c"LLVMBuildFMul", "LLVMBuildFMul",
     c"LLVMBuildFMul(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildFMul(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildFMul(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFMul(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFMul");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11094,13 +11121,13 @@ fn LLVMBuildFMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 rt::function!(F_LLVMBuildUDiv, C_LLVMBuildUDiv, c"LLVMBuildUDiv", "LLVMBuildUDiv",
     c"LLVMBuildUDiv(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildUDiv(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildUDiv(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildUDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildUDiv(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildUDiv");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11114,13 +11141,13 @@ fn LLVMBuildUDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 rt::function!(F_LLVMBuildExactUDiv, C_LLVMBuildExactUDiv, c"LLVMBuildExactUDiv", "LLVMBuildExactUDiv",
     c"LLVMBuildExactUDiv(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildExactUDiv(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildExactUDiv(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildExactUDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildExactUDiv(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildExactUDiv");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11134,13 +11161,13 @@ fn LLVMBuildExactUDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt
 rt::function!(F_LLVMBuildSDiv, C_LLVMBuildSDiv, c"LLVMBuildSDiv", "LLVMBuildSDiv",
     c"LLVMBuildSDiv(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildSDiv(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildSDiv(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildSDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildSDiv(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSDiv");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11154,13 +11181,13 @@ fn LLVMBuildSDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 rt::function!(F_LLVMBuildExactSDiv, C_LLVMBuildExactSDiv, c"LLVMBuildExactSDiv", "LLVMBuildExactSDiv",
     c"LLVMBuildExactSDiv(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildExactSDiv(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildExactSDiv(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildExactSDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildExactSDiv(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildExactSDiv");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11174,13 +11201,13 @@ fn LLVMBuildExactSDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt
 rt::function!(F_LLVMBuildFDiv, C_LLVMBuildFDiv, c"LLVMBuildFDiv", "LLVMBuildFDiv",
     c"LLVMBuildFDiv(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildFDiv(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildFDiv(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFDiv(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFDiv");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11194,13 +11221,13 @@ fn LLVMBuildFDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 rt::function!(F_LLVMBuildURem, C_LLVMBuildURem, c"LLVMBuildURem", "LLVMBuildURem",
     c"LLVMBuildURem(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildURem(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildURem(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildURem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildURem(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildURem");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11214,13 +11241,13 @@ fn LLVMBuildURem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 rt::function!(F_LLVMBuildSRem, C_LLVMBuildSRem, c"LLVMBuildSRem", "LLVMBuildSRem",
     c"LLVMBuildSRem(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildSRem(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildSRem(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildSRem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildSRem(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSRem");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11234,13 +11261,13 @@ fn LLVMBuildSRem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 rt::function!(F_LLVMBuildFRem, C_LLVMBuildFRem, c"LLVMBuildFRem", "LLVMBuildFRem",
     c"LLVMBuildFRem(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildFRem(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildFRem(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFRem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFRem(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFRem");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11254,13 +11281,13 @@ fn LLVMBuildFRem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 rt::function!(F_LLVMBuildShl, C_LLVMBuildShl, c"LLVMBuildShl", "LLVMBuildShl",
     c"LLVMBuildShl(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildShl(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildShl(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildShl(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildShl(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildShl");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11274,13 +11301,13 @@ fn LLVMBuildShl(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 rt::function!(F_LLVMBuildLShr, C_LLVMBuildLShr, c"LLVMBuildLShr", "LLVMBuildLShr",
     c"LLVMBuildLShr(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildLShr(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildLShr(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildLShr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildLShr(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildLShr");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11294,13 +11321,13 @@ fn LLVMBuildLShr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 rt::function!(F_LLVMBuildAShr, C_LLVMBuildAShr, c"LLVMBuildAShr", "LLVMBuildAShr",
     c"LLVMBuildAShr(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildAShr(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildAShr(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildAShr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildAShr(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAShr");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11314,13 +11341,13 @@ fn LLVMBuildAShr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 rt::function!(F_LLVMBuildAnd, C_LLVMBuildAnd, c"LLVMBuildAnd", "LLVMBuildAnd",
     c"LLVMBuildAnd(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildAnd(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildAnd(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildAnd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildAnd(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAnd");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11334,13 +11361,13 @@ fn LLVMBuildAnd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 rt::function!(F_LLVMBuildOr, C_LLVMBuildOr, c"LLVMBuildOr", "LLVMBuildOr",
     c"LLVMBuildOr(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildOr(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildOr(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildOr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildOr(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildOr");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11354,13 +11381,13 @@ fn LLVMBuildOr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrAr
 rt::function!(F_LLVMBuildXor, C_LLVMBuildXor, c"LLVMBuildXor", "LLVMBuildXor",
     c"LLVMBuildXor(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildXor(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "LHS")?, rt::call::extract(x2, "RHS")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildXor(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildXor(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildXor(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildXor");
-    let a_arg0 = arg0.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11374,14 +11401,14 @@ fn LLVMBuildXor(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 rt::function!(F_LLVMBuildBinOp, C_LLVMBuildBinOp, c"LLVMBuildBinOp", "LLVMBuildBinOp",
     c"LLVMBuildBinOp(B, Op, LHS, RHS, Name)\n--\n\nArgs:\n    B\n    Op\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Op", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildBinOp(py, rt::call::extract(x0, "B")?, &x1, rt::call::extract(x2, "LHS")?, rt::call::extract(x3, "RHS")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildBinOp(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildBinOp(py: Python<'_>, B: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildBinOp(py: Python<'_>, B: &Bound<'_, PyAny>, Op: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildBinOp");
-    let a_B = B.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Op = rt::narrow::<u32>(TYPES.enum_arg(0, Op)?)?;
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11395,12 +11422,12 @@ fn LLVMBuildBinOp(py: Python<'_>, B: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: rt:
 rt::function!(F_LLVMBuildNeg, C_LLVMBuildNeg, c"LLVMBuildNeg", "LLVMBuildNeg",
     c"LLVMBuildNeg(arg0, V, Name)\n--\n\nArgs:\n    arg0\n    V\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "V", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildNeg(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "V")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildNeg(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildNeg(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildNeg(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNeg");
-    let a_arg0 = arg0.addr();
-    let a_V = V.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11414,12 +11441,12 @@ fn LLVMBuildNeg(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrA
 rt::function!(F_LLVMBuildNSWNeg, C_LLVMBuildNSWNeg, c"LLVMBuildNSWNeg", "LLVMBuildNSWNeg",
     c"LLVMBuildNSWNeg(B, V, Name)\n--\n\nArgs:\n    B\n    V\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "V", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildNSWNeg(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "V")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildNSWNeg(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildNSWNeg(py: Python<'_>, B: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildNSWNeg(py: Python<'_>, B: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNSWNeg");
-    let a_B = B.addr();
-    let a_V = V.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11433,12 +11460,12 @@ fn LLVMBuildNSWNeg(py: Python<'_>, B: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrA
 rt::function!(F_LLVMBuildNUWNeg, C_LLVMBuildNUWNeg, c"LLVMBuildNUWNeg", "LLVMBuildNUWNeg",
     c"LLVMBuildNUWNeg(B, V, Name)\n--\n\nArgs:\n    B\n    V\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue\n\nDeprecated in the C API.",
     ["B", "V", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildNUWNeg(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "V")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildNUWNeg(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildNUWNeg(py: Python<'_>, B: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildNUWNeg(py: Python<'_>, B: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNUWNeg");
-    let a_B = B.addr();
-    let a_V = V.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11452,12 +11479,12 @@ fn LLVMBuildNUWNeg(py: Python<'_>, B: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrA
 rt::function!(F_LLVMBuildFNeg, C_LLVMBuildFNeg, c"LLVMBuildFNeg", "LLVMBuildFNeg",
     c"LLVMBuildFNeg(arg0, V, Name)\n--\n\nArgs:\n    arg0\n    V\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "V", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildFNeg(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "V")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildFNeg(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildFNeg(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFNeg(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFNeg");
-    let a_arg0 = arg0.addr();
-    let a_V = V.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11471,12 +11498,12 @@ fn LLVMBuildFNeg(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStr
 rt::function!(F_LLVMBuildNot, C_LLVMBuildNot, c"LLVMBuildNot", "LLVMBuildNot",
     c"LLVMBuildNot(arg0, V, Name)\n--\n\nArgs:\n    arg0\n    V\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "V", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildNot(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "V")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildNot(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildNot(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildNot(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNot");
-    let a_arg0 = arg0.addr();
-    let a_V = V.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11490,11 +11517,11 @@ fn LLVMBuildNot(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrA
 rt::function!(F_LLVMGetNUW, C_LLVMGetNUW, c"LLVMGetNUW", "LLVMGetNUW",
     c"LLVMGetNUW(ArithInst)\n--\n\nArgs:\n    ArithInst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["ArithInst"],
-    |py, [x0]| LLVMGetNUW(py, rt::call::extract(x0, "ArithInst")?));
+    |py, [x0]| LLVMGetNUW(py, &x0));
 
-fn LLVMGetNUW(py: Python<'_>, ArithInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNUW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNUW");
-    let a_ArithInst = ArithInst.addr();
+    let a_ArithInst = super::llvm_types::TYPES.handle_arg(4, ArithInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11507,11 +11534,11 @@ fn LLVMGetNUW(py: Python<'_>, ArithInst: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetNUW, C_LLVMSetNUW, c"LLVMSetNUW", "LLVMSetNUW",
     c"LLVMSetNUW(ArithInst, HasNUW)\n--\n\nArgs:\n    ArithInst\n    HasNUW",
     ["ArithInst", "HasNUW"],
-    |py, [x0, x1]| LLVMSetNUW(py, rt::call::extract(x0, "ArithInst")?, rt::call::extract(x1, "HasNUW")?));
+    |py, [x0, x1]| LLVMSetNUW(py, &x0, rt::call::extract(x1, "HasNUW")?));
 
-fn LLVMSetNUW(py: Python<'_>, ArithInst: rt::PtrArg, HasNUW: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetNUW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>, HasNUW: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNUW");
-    let a_ArithInst = ArithInst.addr();
+    let a_ArithInst = super::llvm_types::TYPES.handle_arg(4, ArithInst)?;
     let a_HasNUW = HasNUW.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11525,11 +11552,11 @@ fn LLVMSetNUW(py: Python<'_>, ArithInst: rt::PtrArg, HasNUW: rt::CInt<i32>) -> P
 rt::function!(F_LLVMGetNSW, C_LLVMGetNSW, c"LLVMGetNSW", "LLVMGetNSW",
     c"LLVMGetNSW(ArithInst)\n--\n\nArgs:\n    ArithInst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["ArithInst"],
-    |py, [x0]| LLVMGetNSW(py, rt::call::extract(x0, "ArithInst")?));
+    |py, [x0]| LLVMGetNSW(py, &x0));
 
-fn LLVMGetNSW(py: Python<'_>, ArithInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNSW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNSW");
-    let a_ArithInst = ArithInst.addr();
+    let a_ArithInst = super::llvm_types::TYPES.handle_arg(4, ArithInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11542,11 +11569,11 @@ fn LLVMGetNSW(py: Python<'_>, ArithInst: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetNSW, C_LLVMSetNSW, c"LLVMSetNSW", "LLVMSetNSW",
     c"LLVMSetNSW(ArithInst, HasNSW)\n--\n\nArgs:\n    ArithInst\n    HasNSW",
     ["ArithInst", "HasNSW"],
-    |py, [x0, x1]| LLVMSetNSW(py, rt::call::extract(x0, "ArithInst")?, rt::call::extract(x1, "HasNSW")?));
+    |py, [x0, x1]| LLVMSetNSW(py, &x0, rt::call::extract(x1, "HasNSW")?));
 
-fn LLVMSetNSW(py: Python<'_>, ArithInst: rt::PtrArg, HasNSW: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetNSW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>, HasNSW: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNSW");
-    let a_ArithInst = ArithInst.addr();
+    let a_ArithInst = super::llvm_types::TYPES.handle_arg(4, ArithInst)?;
     let a_HasNSW = HasNSW.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11560,11 +11587,11 @@ fn LLVMSetNSW(py: Python<'_>, ArithInst: rt::PtrArg, HasNSW: rt::CInt<i32>) -> P
 rt::function!(F_LLVMGetExact, C_LLVMGetExact, c"LLVMGetExact", "LLVMGetExact",
     c"LLVMGetExact(DivOrShrInst)\n--\n\nArgs:\n    DivOrShrInst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["DivOrShrInst"],
-    |py, [x0]| LLVMGetExact(py, rt::call::extract(x0, "DivOrShrInst")?));
+    |py, [x0]| LLVMGetExact(py, &x0));
 
-fn LLVMGetExact(py: Python<'_>, DivOrShrInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetExact(py: Python<'_>, DivOrShrInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetExact");
-    let a_DivOrShrInst = DivOrShrInst.addr();
+    let a_DivOrShrInst = super::llvm_types::TYPES.handle_arg(4, DivOrShrInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11577,11 +11604,11 @@ fn LLVMGetExact(py: Python<'_>, DivOrShrInst: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMSetExact, C_LLVMSetExact, c"LLVMSetExact", "LLVMSetExact",
     c"LLVMSetExact(DivOrShrInst, IsExact)\n--\n\nArgs:\n    DivOrShrInst\n    IsExact",
     ["DivOrShrInst", "IsExact"],
-    |py, [x0, x1]| LLVMSetExact(py, rt::call::extract(x0, "DivOrShrInst")?, rt::call::extract(x1, "IsExact")?));
+    |py, [x0, x1]| LLVMSetExact(py, &x0, rt::call::extract(x1, "IsExact")?));
 
-fn LLVMSetExact(py: Python<'_>, DivOrShrInst: rt::PtrArg, IsExact: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetExact(py: Python<'_>, DivOrShrInst: &Bound<'_, PyAny>, IsExact: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetExact");
-    let a_DivOrShrInst = DivOrShrInst.addr();
+    let a_DivOrShrInst = super::llvm_types::TYPES.handle_arg(4, DivOrShrInst)?;
     let a_IsExact = IsExact.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11595,11 +11622,11 @@ fn LLVMSetExact(py: Python<'_>, DivOrShrInst: rt::PtrArg, IsExact: rt::CInt<i32>
 rt::function!(F_LLVMGetNNeg, C_LLVMGetNNeg, c"LLVMGetNNeg", "LLVMGetNNeg",
     c"LLVMGetNNeg(NonNegInst)\n--\n\nGets if the instruction has the non-negative flag set.\nOnly valid for zext instructions.\n\nArgs:\n    NonNegInst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["NonNegInst"],
-    |py, [x0]| LLVMGetNNeg(py, rt::call::extract(x0, "NonNegInst")?));
+    |py, [x0]| LLVMGetNNeg(py, &x0));
 
-fn LLVMGetNNeg(py: Python<'_>, NonNegInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNNeg(py: Python<'_>, NonNegInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNNeg");
-    let a_NonNegInst = NonNegInst.addr();
+    let a_NonNegInst = super::llvm_types::TYPES.handle_arg(4, NonNegInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11612,11 +11639,11 @@ fn LLVMGetNNeg(py: Python<'_>, NonNegInst: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetNNeg, C_LLVMSetNNeg, c"LLVMSetNNeg", "LLVMSetNNeg",
     c"LLVMSetNNeg(NonNegInst, IsNonNeg)\n--\n\nSets the non-negative flag for the instruction.\nOnly valid for zext instructions.\n\nArgs:\n    NonNegInst\n    IsNonNeg",
     ["NonNegInst", "IsNonNeg"],
-    |py, [x0, x1]| LLVMSetNNeg(py, rt::call::extract(x0, "NonNegInst")?, rt::call::extract(x1, "IsNonNeg")?));
+    |py, [x0, x1]| LLVMSetNNeg(py, &x0, rt::call::extract(x1, "IsNonNeg")?));
 
-fn LLVMSetNNeg(py: Python<'_>, NonNegInst: rt::PtrArg, IsNonNeg: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetNNeg(py: Python<'_>, NonNegInst: &Bound<'_, PyAny>, IsNonNeg: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNNeg");
-    let a_NonNegInst = NonNegInst.addr();
+    let a_NonNegInst = super::llvm_types::TYPES.handle_arg(4, NonNegInst)?;
     let a_IsNonNeg = IsNonNeg.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11630,11 +11657,11 @@ fn LLVMSetNNeg(py: Python<'_>, NonNegInst: rt::PtrArg, IsNonNeg: rt::CInt<i32>) 
 rt::function!(F_LLVMGetFastMathFlags, C_LLVMGetFastMathFlags, c"LLVMGetFastMathFlags", "LLVMGetFastMathFlags",
     c"LLVMGetFastMathFlags(FPMathInst)\n--\n\nGet the flags for which fast-math-style optimizations are allowed for this\nvalue.\n\nOnly valid on floating point instructions.\nSee: LLVMCanValueUseFastMathFlags\n\nArgs:\n    FPMathInst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["FPMathInst"],
-    |py, [x0]| LLVMGetFastMathFlags(py, rt::call::extract(x0, "FPMathInst")?));
+    |py, [x0]| LLVMGetFastMathFlags(py, &x0));
 
-fn LLVMGetFastMathFlags(py: Python<'_>, FPMathInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetFastMathFlags(py: Python<'_>, FPMathInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFastMathFlags");
-    let a_FPMathInst = FPMathInst.addr();
+    let a_FPMathInst = super::llvm_types::TYPES.handle_arg(4, FPMathInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11647,11 +11674,11 @@ fn LLVMGetFastMathFlags(py: Python<'_>, FPMathInst: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMSetFastMathFlags, C_LLVMSetFastMathFlags, c"LLVMSetFastMathFlags", "LLVMSetFastMathFlags",
     c"LLVMSetFastMathFlags(FPMathInst, FMF)\n--\n\nSets the flags for which fast-math-style optimizations are allowed for this\nvalue.\n\nOnly valid on floating point instructions.\nSee: LLVMCanValueUseFastMathFlags\n\nArgs:\n    FPMathInst\n    FMF",
     ["FPMathInst", "FMF"],
-    |py, [x0, x1]| LLVMSetFastMathFlags(py, rt::call::extract(x0, "FPMathInst")?, rt::call::extract(x1, "FMF")?));
+    |py, [x0, x1]| LLVMSetFastMathFlags(py, &x0, rt::call::extract(x1, "FMF")?));
 
-fn LLVMSetFastMathFlags(py: Python<'_>, FPMathInst: rt::PtrArg, FMF: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetFastMathFlags(py: Python<'_>, FPMathInst: &Bound<'_, PyAny>, FMF: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetFastMathFlags");
-    let a_FPMathInst = FPMathInst.addr();
+    let a_FPMathInst = super::llvm_types::TYPES.handle_arg(4, FPMathInst)?;
     let a_FMF = FMF.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11665,11 +11692,11 @@ fn LLVMSetFastMathFlags(py: Python<'_>, FPMathInst: rt::PtrArg, FMF: rt::CInt<u3
 rt::function!(F_LLVMCanValueUseFastMathFlags, C_LLVMCanValueUseFastMathFlags, c"LLVMCanValueUseFastMathFlags", "LLVMCanValueUseFastMathFlags",
     c"LLVMCanValueUseFastMathFlags(Inst)\n--\n\nCheck if a given value can potentially have fast math flags.\n\nWill return true for floating point arithmetic instructions, and for select,\nphi, and call instructions whose type is a floating point type, or a vector\nor array thereof. See https://llvm.org/docs/LangRef.html#fast-math-flags\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Inst"],
-    |py, [x0]| LLVMCanValueUseFastMathFlags(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMCanValueUseFastMathFlags(py, &x0));
 
-fn LLVMCanValueUseFastMathFlags(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCanValueUseFastMathFlags(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCanValueUseFastMathFlags");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11682,11 +11709,11 @@ fn LLVMCanValueUseFastMathFlags(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMGetIsDisjoint, C_LLVMGetIsDisjoint, c"LLVMGetIsDisjoint", "LLVMGetIsDisjoint",
     c"LLVMGetIsDisjoint(Inst)\n--\n\nGets whether the instruction has the disjoint flag set.\nOnly valid for or instructions.\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Inst"],
-    |py, [x0]| LLVMGetIsDisjoint(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMGetIsDisjoint(py, &x0));
 
-fn LLVMGetIsDisjoint(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetIsDisjoint(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIsDisjoint");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11699,11 +11726,11 @@ fn LLVMGetIsDisjoint(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetIsDisjoint, C_LLVMSetIsDisjoint, c"LLVMSetIsDisjoint", "LLVMSetIsDisjoint",
     c"LLVMSetIsDisjoint(Inst, IsDisjoint)\n--\n\nSets the disjoint flag for the instruction.\nOnly valid for or instructions.\n\nArgs:\n    Inst\n    IsDisjoint",
     ["Inst", "IsDisjoint"],
-    |py, [x0, x1]| LLVMSetIsDisjoint(py, rt::call::extract(x0, "Inst")?, rt::call::extract(x1, "IsDisjoint")?));
+    |py, [x0, x1]| LLVMSetIsDisjoint(py, &x0, rt::call::extract(x1, "IsDisjoint")?));
 
-fn LLVMSetIsDisjoint(py: Python<'_>, Inst: rt::PtrArg, IsDisjoint: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetIsDisjoint(py: Python<'_>, Inst: &Bound<'_, PyAny>, IsDisjoint: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsDisjoint");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     let a_IsDisjoint = IsDisjoint.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11717,12 +11744,12 @@ fn LLVMSetIsDisjoint(py: Python<'_>, Inst: rt::PtrArg, IsDisjoint: rt::CInt<i32>
 rt::function!(F_LLVMBuildMalloc, C_LLVMBuildMalloc, c"LLVMBuildMalloc", "LLVMBuildMalloc",
     c"LLVMBuildMalloc(arg0, Ty, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Ty", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildMalloc(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildMalloc(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildMalloc(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildMalloc(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMalloc");
-    let a_arg0 = arg0.addr();
-    let a_Ty = Ty.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11736,13 +11763,13 @@ fn LLVMBuildMalloc(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::C
 rt::function!(F_LLVMBuildArrayMalloc, C_LLVMBuildArrayMalloc, c"LLVMBuildArrayMalloc", "LLVMBuildArrayMalloc",
     c"LLVMBuildArrayMalloc(arg0, Ty, Val, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Val\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Ty", "Val", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildArrayMalloc(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Val")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildArrayMalloc(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildArrayMalloc(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildArrayMalloc(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildArrayMalloc");
-    let a_arg0 = arg0.addr();
-    let a_Ty = Ty.addr();
-    let a_Val = Val.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11756,14 +11783,14 @@ fn LLVMBuildArrayMalloc(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Val: r
 rt::function!(F_LLVMBuildMemSet, C_LLVMBuildMemSet, c"LLVMBuildMemSet", "LLVMBuildMemSet",
     c"LLVMBuildMemSet(B, Ptr, Val, Len, Align)\n--\n\nCreates and inserts a memset to the specified pointer and the\nspecified value.\n\nSee: llvm::IRRBuilder::CreateMemSet()\n\nArgs:\n    B\n    Ptr\n    Val\n    Len\n    Align\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Ptr", "Val", "Len", "Align"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildMemSet(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Ptr")?, rt::call::extract(x2, "Val")?, rt::call::extract(x3, "Len")?, rt::call::extract(x4, "Align")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildMemSet(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Align")?));
 
-fn LLVMBuildMemSet(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Val: rt::PtrArg, Len: rt::PtrArg, Align: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildMemSet(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemSet");
-    let a_B = B.addr();
-    let a_Ptr = Ptr.addr();
-    let a_Val = Val.addr();
-    let a_Len = Len.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Ptr = super::llvm_types::TYPES.handle_arg(4, Ptr)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_Len = super::llvm_types::TYPES.handle_arg(4, Len)?;
     let a_Align = Align.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11777,16 +11804,16 @@ fn LLVMBuildMemSet(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Val: rt::PtrA
 rt::function!(F_LLVMBuildMemCpy, C_LLVMBuildMemCpy, c"LLVMBuildMemCpy", "LLVMBuildMemCpy",
     c"LLVMBuildMemCpy(B, Dst, DstAlign, Src, SrcAlign, Size)\n--\n\nCreates and inserts a memcpy between the specified pointers.\n\nSee: llvm::IRRBuilder::CreateMemCpy()\n\nArgs:\n    B\n    Dst\n    DstAlign\n    Src\n    SrcAlign\n    Size\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Dst", "DstAlign", "Src", "SrcAlign", "Size"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildMemCpy(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Dst")?, rt::call::extract(x2, "DstAlign")?, rt::call::extract(x3, "Src")?, rt::call::extract(x4, "SrcAlign")?, rt::call::extract(x5, "Size")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildMemCpy(py, &x0, &x1, rt::call::extract(x2, "DstAlign")?, &x3, rt::call::extract(x4, "SrcAlign")?, &x5));
 
-fn LLVMBuildMemCpy(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: rt::CInt<u32>, Src: rt::PtrArg, SrcAlign: rt::CInt<u32>, Size: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildMemCpy(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>, DstAlign: rt::CInt<u32>, Src: &Bound<'_, PyAny>, SrcAlign: rt::CInt<u32>, Size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemCpy");
-    let a_B = B.addr();
-    let a_Dst = Dst.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Dst = super::llvm_types::TYPES.handle_arg(4, Dst)?;
     let a_DstAlign = DstAlign.0;
-    let a_Src = Src.addr();
+    let a_Src = super::llvm_types::TYPES.handle_arg(4, Src)?;
     let a_SrcAlign = SrcAlign.0;
-    let a_Size = Size.addr();
+    let a_Size = super::llvm_types::TYPES.handle_arg(4, Size)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11799,16 +11826,16 @@ fn LLVMBuildMemCpy(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: rt:
 rt::function!(F_LLVMBuildMemMove, C_LLVMBuildMemMove, c"LLVMBuildMemMove", "LLVMBuildMemMove",
     c"LLVMBuildMemMove(B, Dst, DstAlign, Src, SrcAlign, Size)\n--\n\nCreates and inserts a memmove between the specified pointers.\n\nSee: llvm::IRRBuilder::CreateMemMove()\n\nArgs:\n    B\n    Dst\n    DstAlign\n    Src\n    SrcAlign\n    Size\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Dst", "DstAlign", "Src", "SrcAlign", "Size"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildMemMove(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Dst")?, rt::call::extract(x2, "DstAlign")?, rt::call::extract(x3, "Src")?, rt::call::extract(x4, "SrcAlign")?, rt::call::extract(x5, "Size")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildMemMove(py, &x0, &x1, rt::call::extract(x2, "DstAlign")?, &x3, rt::call::extract(x4, "SrcAlign")?, &x5));
 
-fn LLVMBuildMemMove(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: rt::CInt<u32>, Src: rt::PtrArg, SrcAlign: rt::CInt<u32>, Size: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildMemMove(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>, DstAlign: rt::CInt<u32>, Src: &Bound<'_, PyAny>, SrcAlign: rt::CInt<u32>, Size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemMove");
-    let a_B = B.addr();
-    let a_Dst = Dst.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Dst = super::llvm_types::TYPES.handle_arg(4, Dst)?;
     let a_DstAlign = DstAlign.0;
-    let a_Src = Src.addr();
+    let a_Src = super::llvm_types::TYPES.handle_arg(4, Src)?;
     let a_SrcAlign = SrcAlign.0;
-    let a_Size = Size.addr();
+    let a_Size = super::llvm_types::TYPES.handle_arg(4, Size)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11821,12 +11848,12 @@ fn LLVMBuildMemMove(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: rt
 rt::function!(F_LLVMBuildAlloca, C_LLVMBuildAlloca, c"LLVMBuildAlloca", "LLVMBuildAlloca",
     c"LLVMBuildAlloca(arg0, Ty, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Ty", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildAlloca(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildAlloca(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildAlloca(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildAlloca(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAlloca");
-    let a_arg0 = arg0.addr();
-    let a_Ty = Ty.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11840,13 +11867,13 @@ fn LLVMBuildAlloca(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::C
 rt::function!(F_LLVMBuildArrayAlloca, C_LLVMBuildArrayAlloca, c"LLVMBuildArrayAlloca", "LLVMBuildArrayAlloca",
     c"LLVMBuildArrayAlloca(arg0, Ty, Val, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Val\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Ty", "Val", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildArrayAlloca(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Val")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildArrayAlloca(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildArrayAlloca(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildArrayAlloca(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildArrayAlloca");
-    let a_arg0 = arg0.addr();
-    let a_Ty = Ty.addr();
-    let a_Val = Val.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11860,12 +11887,12 @@ fn LLVMBuildArrayAlloca(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Val: r
 rt::function!(F_LLVMBuildFree, C_LLVMBuildFree, c"LLVMBuildFree", "LLVMBuildFree",
     c"LLVMBuildFree(arg0, PointerVal)\n--\n\nArgs:\n    arg0\n    PointerVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "PointerVal"],
-    |py, [x0, x1]| LLVMBuildFree(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "PointerVal")?));
+    |py, [x0, x1]| LLVMBuildFree(py, &x0, &x1));
 
-fn LLVMBuildFree(py: Python<'_>, arg0: rt::PtrArg, PointerVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildFree(py: Python<'_>, arg0: &Bound<'_, PyAny>, PointerVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFree");
-    let a_arg0 = arg0.addr();
-    let a_PointerVal = PointerVal.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_PointerVal = super::llvm_types::TYPES.handle_arg(4, PointerVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11878,13 +11905,13 @@ fn LLVMBuildFree(py: Python<'_>, arg0: rt::PtrArg, PointerVal: rt::PtrArg) -> Py
 rt::function!(F_LLVMBuildLoad2, C_LLVMBuildLoad2, c"LLVMBuildLoad2", "LLVMBuildLoad2",
     c"LLVMBuildLoad2(arg0, Ty, PointerVal, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    PointerVal\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Ty", "PointerVal", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildLoad2(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "PointerVal")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildLoad2(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildLoad2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, PointerVal: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildLoad2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, PointerVal: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildLoad2");
-    let a_arg0 = arg0.addr();
-    let a_Ty = Ty.addr();
-    let a_PointerVal = PointerVal.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_PointerVal = super::llvm_types::TYPES.handle_arg(4, PointerVal)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -11898,13 +11925,13 @@ fn LLVMBuildLoad2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, PointerVal: 
 rt::function!(F_LLVMBuildStore, C_LLVMBuildStore, c"LLVMBuildStore", "LLVMBuildStore",
     c"LLVMBuildStore(arg0, Val, Ptr)\n--\n\nArgs:\n    arg0\n    Val\n    Ptr\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "Ptr"],
-    |py, [x0, x1, x2]| LLVMBuildStore(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "Ptr")?));
+    |py, [x0, x1, x2]| LLVMBuildStore(py, &x0, &x1, &x2));
 
-fn LLVMBuildStore(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildStore(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildStore");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_Ptr = Ptr.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_Ptr = super::llvm_types::TYPES.handle_arg(4, Ptr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11917,17 +11944,18 @@ fn LLVMBuildStore(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Ptr: rt::Pt
 rt::function!(F_LLVMBuildGEP2, C_LLVMBuildGEP2, c"LLVMBuildGEP2", "LLVMBuildGEP2",
     c"LLVMBuildGEP2(B, Ty, Pointer, Indices, NumIndices, Name)\n--\n\nArgs:\n    B\n    Ty\n    Pointer\n    Indices\n    NumIndices\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Ty", "Pointer", "Indices", "NumIndices", "Name"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildGEP2(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Pointer")?, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildGEP2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?));
 
-fn LLVMBuildGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGEP2");
-    let a_B = B.addr();
-    let a_Ty = Ty.addr();
-    let a_Pointer = Pointer.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
     let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
+    rt::check_count(a_NumIndices as i128, "NumIndices", h_Indices.item_count(), "Indices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11940,17 +11968,18 @@ fn LLVMBuildGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::Ptr
 rt::function!(F_LLVMBuildInBoundsGEP2, C_LLVMBuildInBoundsGEP2, c"LLVMBuildInBoundsGEP2", "LLVMBuildInBoundsGEP2",
     c"LLVMBuildInBoundsGEP2(B, Ty, Pointer, Indices, NumIndices, Name)\n--\n\nArgs:\n    B\n    Ty\n    Pointer\n    Indices\n    NumIndices\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Ty", "Pointer", "Indices", "NumIndices", "Name"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildInBoundsGEP2(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Pointer")?, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildInBoundsGEP2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?));
 
-fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInBoundsGEP2");
-    let a_B = B.addr();
-    let a_Ty = Ty.addr();
-    let a_Pointer = Pointer.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
     let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
+    rt::check_count(a_NumIndices as i128, "NumIndices", h_Indices.item_count(), "Indices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11963,18 +11992,19 @@ fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer:
 rt::function!(F_LLVMBuildGEPWithNoWrapFlags, C_LLVMBuildGEPWithNoWrapFlags, c"LLVMBuildGEPWithNoWrapFlags", "LLVMBuildGEPWithNoWrapFlags",
     c"LLVMBuildGEPWithNoWrapFlags(B, Ty, Pointer, Indices, NumIndices, Name, NoWrapFlags)\n--\n\nCreates a GetElementPtr instruction. Similar to LLVMBuildGEP2, but allows\nspecifying the no-wrap flags.\n\nSee: llvm::IRBuilder::CreateGEP()\n\nArgs:\n    B\n    Ty\n    Pointer\n    Indices\n    NumIndices\n    Name\n    NoWrapFlags\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Ty", "Pointer", "Indices", "NumIndices", "Name", "NoWrapFlags"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMBuildGEPWithNoWrapFlags(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Pointer")?, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NoWrapFlags")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMBuildGEPWithNoWrapFlags(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NoWrapFlags")?));
 
-fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGEPWithNoWrapFlags");
-    let a_B = B.addr();
-    let a_Ty = Ty.addr();
-    let a_Pointer = Pointer.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
     let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
     let a_NoWrapFlags = NoWrapFlags.0;
+    rt::check_count(a_NumIndices as i128, "NumIndices", h_Indices.item_count(), "Indices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11987,13 +12017,13 @@ fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Po
 rt::function!(F_LLVMBuildStructGEP2, C_LLVMBuildStructGEP2, c"LLVMBuildStructGEP2", "LLVMBuildStructGEP2",
     c"LLVMBuildStructGEP2(B, Ty, Pointer, Idx, Name)\n--\n\nArgs:\n    B\n    Ty\n    Pointer\n    Idx\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Ty", "Pointer", "Idx", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildStructGEP2(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Pointer")?, rt::call::extract(x3, "Idx")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildStructGEP2(py, &x0, &x1, &x2, rt::call::extract(x3, "Idx")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildStructGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Idx: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildStructGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildStructGEP2");
-    let a_B = B.addr();
-    let a_Ty = Ty.addr();
-    let a_Pointer = Pointer.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
     let a_Idx = Idx.0;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -12008,11 +12038,11 @@ fn LLVMBuildStructGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: r
 rt::function!(F_LLVMBuildGlobalString, C_LLVMBuildGlobalString, c"LLVMBuildGlobalString", "LLVMBuildGlobalString",
     c"LLVMBuildGlobalString(B, Str, Name)\n--\n\nArgs:\n    B\n    Str\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Str", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildGlobalString(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildGlobalString(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildGlobalString(py: Python<'_>, B: rt::PtrArg, Str: rt::CStrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildGlobalString(py: Python<'_>, B: &Bound<'_, PyAny>, Str: rt::CStrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGlobalString");
-    let a_B = B.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Str = Str.addr();
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -12027,11 +12057,11 @@ fn LLVMBuildGlobalString(py: Python<'_>, B: rt::PtrArg, Str: rt::CStrArg, Name: 
 rt::function!(F_LLVMBuildGlobalStringPtr, C_LLVMBuildGlobalStringPtr, c"LLVMBuildGlobalStringPtr", "LLVMBuildGlobalStringPtr",
     c"LLVMBuildGlobalStringPtr(B, Str, Name)\n--\n\nArgs:\n    B\n    Str\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Str", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildGlobalStringPtr(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildGlobalStringPtr(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildGlobalStringPtr(py: Python<'_>, B: rt::PtrArg, Str: rt::CStrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildGlobalStringPtr(py: Python<'_>, B: &Bound<'_, PyAny>, Str: rt::CStrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGlobalStringPtr");
-    let a_B = B.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Str = Str.addr();
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -12046,11 +12076,11 @@ fn LLVMBuildGlobalStringPtr(py: Python<'_>, B: rt::PtrArg, Str: rt::CStrArg, Nam
 rt::function!(F_LLVMGetVolatile, C_LLVMGetVolatile, c"LLVMGetVolatile", "LLVMGetVolatile",
     c"LLVMGetVolatile(MemoryAccessInst)\n--\n\nArgs:\n    MemoryAccessInst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["MemoryAccessInst"],
-    |py, [x0]| LLVMGetVolatile(py, rt::call::extract(x0, "MemoryAccessInst")?));
+    |py, [x0]| LLVMGetVolatile(py, &x0));
 
-fn LLVMGetVolatile(py: Python<'_>, MemoryAccessInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetVolatile(py: Python<'_>, MemoryAccessInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetVolatile");
-    let a_MemoryAccessInst = MemoryAccessInst.addr();
+    let a_MemoryAccessInst = super::llvm_types::TYPES.handle_arg(4, MemoryAccessInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12063,11 +12093,11 @@ fn LLVMGetVolatile(py: Python<'_>, MemoryAccessInst: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMSetVolatile, C_LLVMSetVolatile, c"LLVMSetVolatile", "LLVMSetVolatile",
     c"LLVMSetVolatile(MemoryAccessInst, IsVolatile)\n--\n\nArgs:\n    MemoryAccessInst\n    IsVolatile",
     ["MemoryAccessInst", "IsVolatile"],
-    |py, [x0, x1]| LLVMSetVolatile(py, rt::call::extract(x0, "MemoryAccessInst")?, rt::call::extract(x1, "IsVolatile")?));
+    |py, [x0, x1]| LLVMSetVolatile(py, &x0, rt::call::extract(x1, "IsVolatile")?));
 
-fn LLVMSetVolatile(py: Python<'_>, MemoryAccessInst: rt::PtrArg, IsVolatile: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetVolatile(py: Python<'_>, MemoryAccessInst: &Bound<'_, PyAny>, IsVolatile: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetVolatile");
-    let a_MemoryAccessInst = MemoryAccessInst.addr();
+    let a_MemoryAccessInst = super::llvm_types::TYPES.handle_arg(4, MemoryAccessInst)?;
     let a_IsVolatile = IsVolatile.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12081,11 +12111,11 @@ fn LLVMSetVolatile(py: Python<'_>, MemoryAccessInst: rt::PtrArg, IsVolatile: rt:
 rt::function!(F_LLVMGetWeak, C_LLVMGetWeak, c"LLVMGetWeak", "LLVMGetWeak",
     c"LLVMGetWeak(CmpXchgInst)\n--\n\nArgs:\n    CmpXchgInst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["CmpXchgInst"],
-    |py, [x0]| LLVMGetWeak(py, rt::call::extract(x0, "CmpXchgInst")?));
+    |py, [x0]| LLVMGetWeak(py, &x0));
 
-fn LLVMGetWeak(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetWeak(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetWeak");
-    let a_CmpXchgInst = CmpXchgInst.addr();
+    let a_CmpXchgInst = super::llvm_types::TYPES.handle_arg(4, CmpXchgInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12098,11 +12128,11 @@ fn LLVMGetWeak(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetWeak, C_LLVMSetWeak, c"LLVMSetWeak", "LLVMSetWeak",
     c"LLVMSetWeak(CmpXchgInst, IsWeak)\n--\n\nArgs:\n    CmpXchgInst\n    IsWeak",
     ["CmpXchgInst", "IsWeak"],
-    |py, [x0, x1]| LLVMSetWeak(py, rt::call::extract(x0, "CmpXchgInst")?, rt::call::extract(x1, "IsWeak")?));
+    |py, [x0, x1]| LLVMSetWeak(py, &x0, rt::call::extract(x1, "IsWeak")?));
 
-fn LLVMSetWeak(py: Python<'_>, CmpXchgInst: rt::PtrArg, IsWeak: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetWeak(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>, IsWeak: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetWeak");
-    let a_CmpXchgInst = CmpXchgInst.addr();
+    let a_CmpXchgInst = super::llvm_types::TYPES.handle_arg(4, CmpXchgInst)?;
     let a_IsWeak = IsWeak.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12116,11 +12146,11 @@ fn LLVMSetWeak(py: Python<'_>, CmpXchgInst: rt::PtrArg, IsWeak: rt::CInt<i32>) -
 rt::function!(F_LLVMGetOrdering, C_LLVMGetOrdering, c"LLVMGetOrdering", "LLVMGetOrdering",
     c"LLVMGetOrdering(MemoryAccessInst)\n--\n\nArgs:\n    MemoryAccessInst\n\nReturns: a tuple of 1 item(s):\n    LLVMAtomicOrdering",
     ["MemoryAccessInst"],
-    |py, [x0]| LLVMGetOrdering(py, rt::call::extract(x0, "MemoryAccessInst")?));
+    |py, [x0]| LLVMGetOrdering(py, &x0));
 
-fn LLVMGetOrdering(py: Python<'_>, MemoryAccessInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetOrdering(py: Python<'_>, MemoryAccessInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrdering");
-    let a_MemoryAccessInst = MemoryAccessInst.addr();
+    let a_MemoryAccessInst = super::llvm_types::TYPES.handle_arg(4, MemoryAccessInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12133,11 +12163,11 @@ fn LLVMGetOrdering(py: Python<'_>, MemoryAccessInst: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMSetOrdering, C_LLVMSetOrdering, c"LLVMSetOrdering", "LLVMSetOrdering",
     c"LLVMSetOrdering(MemoryAccessInst, Ordering)\n--\n\nArgs:\n    MemoryAccessInst\n    Ordering",
     ["MemoryAccessInst", "Ordering"],
-    |py, [x0, x1]| LLVMSetOrdering(py, rt::call::extract(x0, "MemoryAccessInst")?, &x1));
+    |py, [x0, x1]| LLVMSetOrdering(py, &x0, &x1));
 
-fn LLVMSetOrdering(py: Python<'_>, MemoryAccessInst: rt::PtrArg, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetOrdering(py: Python<'_>, MemoryAccessInst: &Bound<'_, PyAny>, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetOrdering");
-    let a_MemoryAccessInst = MemoryAccessInst.addr();
+    let a_MemoryAccessInst = super::llvm_types::TYPES.handle_arg(4, MemoryAccessInst)?;
     let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12151,11 +12181,11 @@ fn LLVMSetOrdering(py: Python<'_>, MemoryAccessInst: rt::PtrArg, Ordering: &Boun
 rt::function!(F_LLVMGetAtomicRMWBinOp, C_LLVMGetAtomicRMWBinOp, c"LLVMGetAtomicRMWBinOp", "LLVMGetAtomicRMWBinOp",
     c"LLVMGetAtomicRMWBinOp(AtomicRMWInst)\n--\n\nArgs:\n    AtomicRMWInst\n\nReturns: a tuple of 1 item(s):\n    LLVMAtomicRMWBinOp",
     ["AtomicRMWInst"],
-    |py, [x0]| LLVMGetAtomicRMWBinOp(py, rt::call::extract(x0, "AtomicRMWInst")?));
+    |py, [x0]| LLVMGetAtomicRMWBinOp(py, &x0));
 
-fn LLVMGetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAtomicRMWBinOp");
-    let a_AtomicRMWInst = AtomicRMWInst.addr();
+    let a_AtomicRMWInst = super::llvm_types::TYPES.handle_arg(4, AtomicRMWInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12168,11 +12198,11 @@ fn LLVMGetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: rt::PtrArg) -> PyResult<
 rt::function!(F_LLVMSetAtomicRMWBinOp, C_LLVMSetAtomicRMWBinOp, c"LLVMSetAtomicRMWBinOp", "LLVMSetAtomicRMWBinOp",
     c"LLVMSetAtomicRMWBinOp(AtomicRMWInst, BinOp)\n--\n\nArgs:\n    AtomicRMWInst\n    BinOp",
     ["AtomicRMWInst", "BinOp"],
-    |py, [x0, x1]| LLVMSetAtomicRMWBinOp(py, rt::call::extract(x0, "AtomicRMWInst")?, &x1));
+    |py, [x0, x1]| LLVMSetAtomicRMWBinOp(py, &x0, &x1));
 
-fn LLVMSetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: rt::PtrArg, BinOp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: &Bound<'_, PyAny>, BinOp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAtomicRMWBinOp");
-    let a_AtomicRMWInst = AtomicRMWInst.addr();
+    let a_AtomicRMWInst = super::llvm_types::TYPES.handle_arg(4, AtomicRMWInst)?;
     let a_BinOp = rt::narrow::<u32>(TYPES.enum_arg(13, BinOp)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12186,13 +12216,13 @@ fn LLVMSetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: rt::PtrArg, BinOp: &Boun
 rt::function!(F_LLVMBuildTrunc, C_LLVMBuildTrunc, c"LLVMBuildTrunc", "LLVMBuildTrunc",
     c"LLVMBuildTrunc(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildTrunc(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildTrunc(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildTrunc(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildTrunc(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildTrunc");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12206,13 +12236,13 @@ fn LLVMBuildTrunc(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt:
 rt::function!(F_LLVMBuildZExt, C_LLVMBuildZExt, c"LLVMBuildZExt", "LLVMBuildZExt",
     c"LLVMBuildZExt(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildZExt(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildZExt(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildZExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildZExt(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildZExt");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12226,13 +12256,13 @@ fn LLVMBuildZExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::
 rt::function!(F_LLVMBuildSExt, C_LLVMBuildSExt, c"LLVMBuildSExt", "LLVMBuildSExt",
     c"LLVMBuildSExt(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildSExt(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildSExt(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildSExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildSExt(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSExt");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12246,13 +12276,13 @@ fn LLVMBuildSExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::
 rt::function!(F_LLVMBuildFPToUI, C_LLVMBuildFPToUI, c"LLVMBuildFPToUI", "LLVMBuildFPToUI",
     c"LLVMBuildFPToUI(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildFPToUI(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildFPToUI(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFPToUI(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFPToUI(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFPToUI");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12266,13 +12296,13 @@ fn LLVMBuildFPToUI(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt
 rt::function!(F_LLVMBuildFPToSI, C_LLVMBuildFPToSI, c"LLVMBuildFPToSI", "LLVMBuildFPToSI",
     c"LLVMBuildFPToSI(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildFPToSI(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildFPToSI(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFPToSI(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFPToSI(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFPToSI");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12286,13 +12316,13 @@ fn LLVMBuildFPToSI(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt
 rt::function!(F_LLVMBuildUIToFP, C_LLVMBuildUIToFP, c"LLVMBuildUIToFP", "LLVMBuildUIToFP",
     c"LLVMBuildUIToFP(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildUIToFP(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildUIToFP(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildUIToFP(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildUIToFP(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildUIToFP");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12306,13 +12336,13 @@ fn LLVMBuildUIToFP(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt
 rt::function!(F_LLVMBuildSIToFP, C_LLVMBuildSIToFP, c"LLVMBuildSIToFP", "LLVMBuildSIToFP",
     c"LLVMBuildSIToFP(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildSIToFP(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildSIToFP(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildSIToFP(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildSIToFP(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSIToFP");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12326,13 +12356,13 @@ fn LLVMBuildSIToFP(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt
 rt::function!(F_LLVMBuildFPTrunc, C_LLVMBuildFPTrunc, c"LLVMBuildFPTrunc", "LLVMBuildFPTrunc",
     c"LLVMBuildFPTrunc(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildFPTrunc(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildFPTrunc(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFPTrunc(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFPTrunc(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFPTrunc");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12346,13 +12376,13 @@ fn LLVMBuildFPTrunc(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: r
 rt::function!(F_LLVMBuildFPExt, C_LLVMBuildFPExt, c"LLVMBuildFPExt", "LLVMBuildFPExt",
     c"LLVMBuildFPExt(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildFPExt(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildFPExt(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFPExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFPExt(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFPExt");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12366,13 +12396,13 @@ fn LLVMBuildFPExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt:
 rt::function!(F_LLVMBuildPtrToInt, C_LLVMBuildPtrToInt, c"LLVMBuildPtrToInt", "LLVMBuildPtrToInt",
     c"LLVMBuildPtrToInt(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildPtrToInt(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildPtrToInt(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildPtrToInt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildPtrToInt(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildPtrToInt");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12386,13 +12416,13 @@ fn LLVMBuildPtrToInt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: 
 rt::function!(F_LLVMBuildIntToPtr, C_LLVMBuildIntToPtr, c"LLVMBuildIntToPtr", "LLVMBuildIntToPtr",
     c"LLVMBuildIntToPtr(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildIntToPtr(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildIntToPtr(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildIntToPtr(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildIntToPtr(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIntToPtr");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12406,13 +12436,13 @@ fn LLVMBuildIntToPtr(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: 
 rt::function!(F_LLVMBuildBitCast, C_LLVMBuildBitCast, c"LLVMBuildBitCast", "LLVMBuildBitCast",
     c"LLVMBuildBitCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildBitCast(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildBitCast(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildBitCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildBitCast");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12426,13 +12456,13 @@ fn LLVMBuildBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: r
 rt::function!(F_LLVMBuildAddrSpaceCast, C_LLVMBuildAddrSpaceCast, c"LLVMBuildAddrSpaceCast", "LLVMBuildAddrSpaceCast",
     c"LLVMBuildAddrSpaceCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildAddrSpaceCast(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildAddrSpaceCast(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildAddrSpaceCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildAddrSpaceCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAddrSpaceCast");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12446,13 +12476,13 @@ fn LLVMBuildAddrSpaceCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Des
 rt::function!(F_LLVMBuildZExtOrBitCast, C_LLVMBuildZExtOrBitCast, c"LLVMBuildZExtOrBitCast", "LLVMBuildZExtOrBitCast",
     c"LLVMBuildZExtOrBitCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildZExtOrBitCast(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildZExtOrBitCast(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildZExtOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildZExtOrBitCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildZExtOrBitCast");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12466,13 +12496,13 @@ fn LLVMBuildZExtOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Des
 rt::function!(F_LLVMBuildSExtOrBitCast, C_LLVMBuildSExtOrBitCast, c"LLVMBuildSExtOrBitCast", "LLVMBuildSExtOrBitCast",
     c"LLVMBuildSExtOrBitCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildSExtOrBitCast(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildSExtOrBitCast(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildSExtOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildSExtOrBitCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSExtOrBitCast");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12486,13 +12516,13 @@ fn LLVMBuildSExtOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Des
 rt::function!(F_LLVMBuildTruncOrBitCast, C_LLVMBuildTruncOrBitCast, c"LLVMBuildTruncOrBitCast", "LLVMBuildTruncOrBitCast",
     c"LLVMBuildTruncOrBitCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildTruncOrBitCast(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildTruncOrBitCast(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildTruncOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildTruncOrBitCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildTruncOrBitCast");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12506,14 +12536,14 @@ fn LLVMBuildTruncOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, De
 rt::function!(F_LLVMBuildCast, C_LLVMBuildCast, c"LLVMBuildCast", "LLVMBuildCast",
     c"LLVMBuildCast(B, Op, Val, DestTy, Name)\n--\n\nArgs:\n    B\n    Op\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Op", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildCast(py, rt::call::extract(x0, "B")?, &x1, rt::call::extract(x2, "Val")?, rt::call::extract(x3, "DestTy")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildCast(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildCast(py: Python<'_>, B: rt::PtrArg, Op: &Bound<'_, PyAny>, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCast(py: Python<'_>, B: &Bound<'_, PyAny>, Op: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCast");
-    let a_B = B.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Op = rt::narrow::<u32>(TYPES.enum_arg(0, Op)?)?;
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12527,13 +12557,13 @@ fn LLVMBuildCast(py: Python<'_>, B: rt::PtrArg, Op: &Bound<'_, PyAny>, Val: rt::
 rt::function!(F_LLVMBuildPointerCast, C_LLVMBuildPointerCast, c"LLVMBuildPointerCast", "LLVMBuildPointerCast",
     c"LLVMBuildPointerCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildPointerCast(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildPointerCast(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildPointerCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildPointerCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildPointerCast");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12547,13 +12577,13 @@ fn LLVMBuildPointerCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestT
 rt::function!(F_LLVMBuildIntCast2, C_LLVMBuildIntCast2, c"LLVMBuildIntCast2", "LLVMBuildIntCast2",
     c"LLVMBuildIntCast2(arg0, Val, DestTy, IsSigned, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    IsSigned\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "IsSigned", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildIntCast2(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "IsSigned")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildIntCast2(py, &x0, &x1, &x2, rt::call::extract(x3, "IsSigned")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildIntCast2(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, IsSigned: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildIntCast2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, IsSigned: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIntCast2");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_IsSigned = IsSigned.0;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -12568,13 +12598,13 @@ fn LLVMBuildIntCast2(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: 
 rt::function!(F_LLVMBuildFPCast, C_LLVMBuildFPCast, c"LLVMBuildFPCast", "LLVMBuildFPCast",
     c"LLVMBuildFPCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildFPCast(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildFPCast(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFPCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFPCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFPCast");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12588,13 +12618,13 @@ fn LLVMBuildFPCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt
 rt::function!(F_LLVMBuildIntCast, C_LLVMBuildIntCast, c"LLVMBuildIntCast", "LLVMBuildIntCast",
     c"LLVMBuildIntCast(arg0, Val, DestTy, Name)\n--\n\nDeprecated: This cast is always signed. Use LLVMBuildIntCast2 instead.\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "DestTy", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildIntCast(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildIntCast(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildIntCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildIntCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIntCast");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
-    let a_DestTy = DestTy.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12608,13 +12638,13 @@ fn LLVMBuildIntCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: r
 rt::function!(F_LLVMGetCastOpcode, C_LLVMGetCastOpcode, c"LLVMGetCastOpcode", "LLVMGetCastOpcode",
     c"LLVMGetCastOpcode(Src, SrcIsSigned, DestTy, DestIsSigned)\n--\n\nArgs:\n    Src\n    SrcIsSigned\n    DestTy\n    DestIsSigned\n\nReturns: a tuple of 1 item(s):\n    LLVMOpcode",
     ["Src", "SrcIsSigned", "DestTy", "DestIsSigned"],
-    |py, [x0, x1, x2, x3]| LLVMGetCastOpcode(py, rt::call::extract(x0, "Src")?, rt::call::extract(x1, "SrcIsSigned")?, rt::call::extract(x2, "DestTy")?, rt::call::extract(x3, "DestIsSigned")?));
+    |py, [x0, x1, x2, x3]| LLVMGetCastOpcode(py, &x0, rt::call::extract(x1, "SrcIsSigned")?, &x2, rt::call::extract(x3, "DestIsSigned")?));
 
-fn LLVMGetCastOpcode(py: Python<'_>, Src: rt::PtrArg, SrcIsSigned: rt::CInt<i32>, DestTy: rt::PtrArg, DestIsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMGetCastOpcode(py: Python<'_>, Src: &Bound<'_, PyAny>, SrcIsSigned: rt::CInt<i32>, DestTy: &Bound<'_, PyAny>, DestIsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCastOpcode");
-    let a_Src = Src.addr();
+    let a_Src = super::llvm_types::TYPES.handle_arg(4, Src)?;
     let a_SrcIsSigned = SrcIsSigned.0;
-    let a_DestTy = DestTy.addr();
+    let a_DestTy = super::llvm_types::TYPES.handle_arg(3, DestTy)?;
     let a_DestIsSigned = DestIsSigned.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12628,14 +12658,14 @@ fn LLVMGetCastOpcode(py: Python<'_>, Src: rt::PtrArg, SrcIsSigned: rt::CInt<i32>
 rt::function!(F_LLVMBuildICmp, C_LLVMBuildICmp, c"LLVMBuildICmp", "LLVMBuildICmp",
     c"LLVMBuildICmp(arg0, Op, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    Op\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Op", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildICmp(py, rt::call::extract(x0, "arg0")?, &x1, rt::call::extract(x2, "LHS")?, rt::call::extract(x3, "RHS")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildICmp(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildICmp(py: Python<'_>, arg0: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildICmp(py: Python<'_>, arg0: &Bound<'_, PyAny>, Op: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildICmp");
-    let a_arg0 = arg0.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_Op = rt::narrow::<u32>(TYPES.enum_arg(8, Op)?)?;
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12649,14 +12679,14 @@ fn LLVMBuildICmp(py: Python<'_>, arg0: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: r
 rt::function!(F_LLVMBuildFCmp, C_LLVMBuildFCmp, c"LLVMBuildFCmp", "LLVMBuildFCmp",
     c"LLVMBuildFCmp(arg0, Op, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    Op\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Op", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildFCmp(py, rt::call::extract(x0, "arg0")?, &x1, rt::call::extract(x2, "LHS")?, rt::call::extract(x3, "RHS")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildFCmp(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildFCmp(py: Python<'_>, arg0: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFCmp(py: Python<'_>, arg0: &Bound<'_, PyAny>, Op: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFCmp");
-    let a_arg0 = arg0.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_Op = rt::narrow::<u32>(TYPES.enum_arg(9, Op)?)?;
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12670,12 +12700,12 @@ fn LLVMBuildFCmp(py: Python<'_>, arg0: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: r
 rt::function!(F_LLVMBuildPhi, C_LLVMBuildPhi, c"LLVMBuildPhi", "LLVMBuildPhi",
     c"LLVMBuildPhi(arg0, Ty, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Ty", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildPhi(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildPhi(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildPhi(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildPhi(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildPhi");
-    let a_arg0 = arg0.addr();
-    let a_Ty = Ty.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12689,17 +12719,18 @@ fn LLVMBuildPhi(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStr
 rt::function!(F_LLVMBuildCall2, C_LLVMBuildCall2, c"LLVMBuildCall2", "LLVMBuildCall2",
     c"LLVMBuildCall2(arg0, arg1, Fn, Args, NumArgs, Name)\n--\n\nArgs:\n    arg0\n    arg1\n    Fn\n    Args\n    NumArgs\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "arg1", "Fn", "Args", "NumArgs", "Name"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildCall2(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "Fn")?, &x3, rt::call::extract(x4, "NumArgs")?, rt::call::extract(x5, "Name")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildCall2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, rt::call::extract(x5, "Name")?));
 
-fn LLVMBuildCall2(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCall2(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCall2");
-    let a_arg0 = arg0.addr();
-    let a_arg1 = arg1.addr();
-    let a_Fn = Fn.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_arg1 = super::llvm_types::TYPES.handle_arg(3, arg1)?;
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
+    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12712,13 +12743,13 @@ fn LLVMBuildCall2(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::Pt
 rt::function!(F_LLVMBuildCallWithOperandBundles, C_LLVMBuildCallWithOperandBundles, c"LLVMBuildCallWithOperandBundles", "LLVMBuildCallWithOperandBundles",
     c"LLVMBuildCallWithOperandBundles(arg0, arg1, Fn, Args, NumArgs, Bundles, NumBundles, Name)\n--\n\nArgs:\n    arg0\n    arg1\n    Fn\n    Args\n    NumArgs\n    Bundles\n    NumBundles\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "arg1", "Fn", "Args", "NumArgs", "Bundles", "NumBundles", "Name"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMBuildCallWithOperandBundles(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "Fn")?, &x3, rt::call::extract(x4, "NumArgs")?, &x5, rt::call::extract(x6, "NumBundles")?, rt::call::extract(x7, "Name")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMBuildCallWithOperandBundles(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, &x5, rt::call::extract(x6, "NumBundles")?, rt::call::extract(x7, "Name")?));
 
-fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCallWithOperandBundles");
-    let a_arg0 = arg0.addr();
-    let a_arg1 = arg1.addr();
-    let a_Fn = Fn.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_arg1 = super::llvm_types::TYPES.handle_arg(3, arg1)?;
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
@@ -12726,6 +12757,8 @@ fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::P
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
+    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    rt::check_count(a_NumArgs as i128, "NumArgs", h_Bundles.item_count(), "Bundles")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12738,14 +12771,14 @@ fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::P
 rt::function!(F_LLVMBuildSelect, C_LLVMBuildSelect, c"LLVMBuildSelect", "LLVMBuildSelect",
     c"LLVMBuildSelect(arg0, If, Then, Else, Name)\n--\n\nArgs:\n    arg0\n    If\n    Then\n    Else\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "If", "Then", "Else", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildSelect(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "If")?, rt::call::extract(x2, "Then")?, rt::call::extract(x3, "Else")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildSelect(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildSelect(py: Python<'_>, arg0: rt::PtrArg, If: rt::PtrArg, Then: rt::PtrArg, Else: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildSelect(py: Python<'_>, arg0: &Bound<'_, PyAny>, If: &Bound<'_, PyAny>, Then: &Bound<'_, PyAny>, Else: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSelect");
-    let a_arg0 = arg0.addr();
-    let a_If = If.addr();
-    let a_Then = Then.addr();
-    let a_Else = Else.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_If = super::llvm_types::TYPES.handle_arg(4, If)?;
+    let a_Then = super::llvm_types::TYPES.handle_arg(4, Then)?;
+    let a_Else = super::llvm_types::TYPES.handle_arg(4, Else)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12759,13 +12792,13 @@ fn LLVMBuildSelect(py: Python<'_>, arg0: rt::PtrArg, If: rt::PtrArg, Then: rt::P
 rt::function!(F_LLVMBuildVAArg, C_LLVMBuildVAArg, c"LLVMBuildVAArg", "LLVMBuildVAArg",
     c"LLVMBuildVAArg(arg0, List, Ty, Name)\n--\n\nArgs:\n    arg0\n    List\n    Ty\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "List", "Ty", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildVAArg(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "List")?, rt::call::extract(x2, "Ty")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildVAArg(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildVAArg(py: Python<'_>, arg0: rt::PtrArg, List: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildVAArg(py: Python<'_>, arg0: &Bound<'_, PyAny>, List: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildVAArg");
-    let a_arg0 = arg0.addr();
-    let a_List = List.addr();
-    let a_Ty = Ty.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_List = super::llvm_types::TYPES.handle_arg(4, List)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12779,13 +12812,13 @@ fn LLVMBuildVAArg(py: Python<'_>, arg0: rt::PtrArg, List: rt::PtrArg, Ty: rt::Pt
 rt::function!(F_LLVMBuildExtractElement, C_LLVMBuildExtractElement, c"LLVMBuildExtractElement", "LLVMBuildExtractElement",
     c"LLVMBuildExtractElement(arg0, VecVal, Index, Name)\n--\n\nArgs:\n    arg0\n    VecVal\n    Index\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "VecVal", "Index", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildExtractElement(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "VecVal")?, rt::call::extract(x2, "Index")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildExtractElement(py, &x0, &x1, &x2, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildExtractElement(py: Python<'_>, arg0: rt::PtrArg, VecVal: rt::PtrArg, Index: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildExtractElement(py: Python<'_>, arg0: &Bound<'_, PyAny>, VecVal: &Bound<'_, PyAny>, Index: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildExtractElement");
-    let a_arg0 = arg0.addr();
-    let a_VecVal = VecVal.addr();
-    let a_Index = Index.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_VecVal = super::llvm_types::TYPES.handle_arg(4, VecVal)?;
+    let a_Index = super::llvm_types::TYPES.handle_arg(4, Index)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12799,14 +12832,14 @@ fn LLVMBuildExtractElement(py: Python<'_>, arg0: rt::PtrArg, VecVal: rt::PtrArg,
 rt::function!(F_LLVMBuildInsertElement, C_LLVMBuildInsertElement, c"LLVMBuildInsertElement", "LLVMBuildInsertElement",
     c"LLVMBuildInsertElement(arg0, VecVal, EltVal, Index, Name)\n--\n\nArgs:\n    arg0\n    VecVal\n    EltVal\n    Index\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "VecVal", "EltVal", "Index", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildInsertElement(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "VecVal")?, rt::call::extract(x2, "EltVal")?, rt::call::extract(x3, "Index")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildInsertElement(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildInsertElement(py: Python<'_>, arg0: rt::PtrArg, VecVal: rt::PtrArg, EltVal: rt::PtrArg, Index: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInsertElement(py: Python<'_>, arg0: &Bound<'_, PyAny>, VecVal: &Bound<'_, PyAny>, EltVal: &Bound<'_, PyAny>, Index: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInsertElement");
-    let a_arg0 = arg0.addr();
-    let a_VecVal = VecVal.addr();
-    let a_EltVal = EltVal.addr();
-    let a_Index = Index.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_VecVal = super::llvm_types::TYPES.handle_arg(4, VecVal)?;
+    let a_EltVal = super::llvm_types::TYPES.handle_arg(4, EltVal)?;
+    let a_Index = super::llvm_types::TYPES.handle_arg(4, Index)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12820,14 +12853,14 @@ fn LLVMBuildInsertElement(py: Python<'_>, arg0: rt::PtrArg, VecVal: rt::PtrArg, 
 rt::function!(F_LLVMBuildShuffleVector, C_LLVMBuildShuffleVector, c"LLVMBuildShuffleVector", "LLVMBuildShuffleVector",
     c"LLVMBuildShuffleVector(arg0, V1, V2, Mask, Name)\n--\n\nArgs:\n    arg0\n    V1\n    V2\n    Mask\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "V1", "V2", "Mask", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildShuffleVector(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "V1")?, rt::call::extract(x2, "V2")?, rt::call::extract(x3, "Mask")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildShuffleVector(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildShuffleVector(py: Python<'_>, arg0: rt::PtrArg, V1: rt::PtrArg, V2: rt::PtrArg, Mask: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildShuffleVector(py: Python<'_>, arg0: &Bound<'_, PyAny>, V1: &Bound<'_, PyAny>, V2: &Bound<'_, PyAny>, Mask: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildShuffleVector");
-    let a_arg0 = arg0.addr();
-    let a_V1 = V1.addr();
-    let a_V2 = V2.addr();
-    let a_Mask = Mask.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_V1 = super::llvm_types::TYPES.handle_arg(4, V1)?;
+    let a_V2 = super::llvm_types::TYPES.handle_arg(4, V2)?;
+    let a_Mask = super::llvm_types::TYPES.handle_arg(4, Mask)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12841,12 +12874,12 @@ fn LLVMBuildShuffleVector(py: Python<'_>, arg0: rt::PtrArg, V1: rt::PtrArg, V2: 
 rt::function!(F_LLVMBuildExtractValue, C_LLVMBuildExtractValue, c"LLVMBuildExtractValue", "LLVMBuildExtractValue",
     c"LLVMBuildExtractValue(arg0, AggVal, Index, Name)\n--\n\nArgs:\n    arg0\n    AggVal\n    Index\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "AggVal", "Index", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildExtractValue(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "AggVal")?, rt::call::extract(x2, "Index")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildExtractValue(py, &x0, &x1, rt::call::extract(x2, "Index")?, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildExtractValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildExtractValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildExtractValue");
-    let a_arg0 = arg0.addr();
-    let a_AggVal = AggVal.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_AggVal = super::llvm_types::TYPES.handle_arg(4, AggVal)?;
     let a_Index = Index.0;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -12861,13 +12894,13 @@ fn LLVMBuildExtractValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, I
 rt::function!(F_LLVMBuildInsertValue, C_LLVMBuildInsertValue, c"LLVMBuildInsertValue", "LLVMBuildInsertValue",
     c"LLVMBuildInsertValue(arg0, AggVal, EltVal, Index, Name)\n--\n\nArgs:\n    arg0\n    AggVal\n    EltVal\n    Index\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "AggVal", "EltVal", "Index", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildInsertValue(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "AggVal")?, rt::call::extract(x2, "EltVal")?, rt::call::extract(x3, "Index")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildInsertValue(py, &x0, &x1, &x2, rt::call::extract(x3, "Index")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildInsertValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, EltVal: rt::PtrArg, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInsertValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound<'_, PyAny>, EltVal: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInsertValue");
-    let a_arg0 = arg0.addr();
-    let a_AggVal = AggVal.addr();
-    let a_EltVal = EltVal.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_AggVal = super::llvm_types::TYPES.handle_arg(4, AggVal)?;
+    let a_EltVal = super::llvm_types::TYPES.handle_arg(4, EltVal)?;
     let a_Index = Index.0;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -12882,12 +12915,12 @@ fn LLVMBuildInsertValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, El
 rt::function!(F_LLVMBuildFreeze, C_LLVMBuildFreeze, c"LLVMBuildFreeze", "LLVMBuildFreeze",
     c"LLVMBuildFreeze(arg0, Val, Name)\n--\n\nArgs:\n    arg0\n    Val\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildFreeze(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildFreeze(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildFreeze(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFreeze(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFreeze");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12901,12 +12934,12 @@ fn LLVMBuildFreeze(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: rt::
 rt::function!(F_LLVMBuildIsNull, C_LLVMBuildIsNull, c"LLVMBuildIsNull", "LLVMBuildIsNull",
     c"LLVMBuildIsNull(arg0, Val, Name)\n--\n\nArgs:\n    arg0\n    Val\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildIsNull(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildIsNull(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildIsNull(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildIsNull(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIsNull");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12920,12 +12953,12 @@ fn LLVMBuildIsNull(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: rt::
 rt::function!(F_LLVMBuildIsNotNull, C_LLVMBuildIsNotNull, c"LLVMBuildIsNotNull", "LLVMBuildIsNotNull",
     c"LLVMBuildIsNotNull(arg0, Val, Name)\n--\n\nArgs:\n    arg0\n    Val\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "Val", "Name"],
-    |py, [x0, x1, x2]| LLVMBuildIsNotNull(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMBuildIsNotNull(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMBuildIsNotNull(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildIsNotNull(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIsNotNull");
-    let a_arg0 = arg0.addr();
-    let a_Val = Val.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12939,14 +12972,14 @@ fn LLVMBuildIsNotNull(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: r
 rt::function!(F_LLVMBuildPtrDiff2, C_LLVMBuildPtrDiff2, c"LLVMBuildPtrDiff2", "LLVMBuildPtrDiff2",
     c"LLVMBuildPtrDiff2(arg0, ElemTy, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    ElemTy\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["arg0", "ElemTy", "LHS", "RHS", "Name"],
-    |py, [x0, x1, x2, x3, x4]| LLVMBuildPtrDiff2(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "ElemTy")?, rt::call::extract(x2, "LHS")?, rt::call::extract(x3, "RHS")?, rt::call::extract(x4, "Name")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMBuildPtrDiff2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildPtrDiff2(py: Python<'_>, arg0: rt::PtrArg, ElemTy: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildPtrDiff2(py: Python<'_>, arg0: &Bound<'_, PyAny>, ElemTy: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, RHS: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildPtrDiff2");
-    let a_arg0 = arg0.addr();
-    let a_ElemTy = ElemTy.addr();
-    let a_LHS = LHS.addr();
-    let a_RHS = RHS.addr();
+    let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
+    let a_ElemTy = super::llvm_types::TYPES.handle_arg(3, ElemTy)?;
+    let a_LHS = super::llvm_types::TYPES.handle_arg(4, LHS)?;
+    let a_RHS = super::llvm_types::TYPES.handle_arg(4, RHS)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -12960,11 +12993,11 @@ fn LLVMBuildPtrDiff2(py: Python<'_>, arg0: rt::PtrArg, ElemTy: rt::PtrArg, LHS: 
 rt::function!(F_LLVMBuildFence, C_LLVMBuildFence, c"LLVMBuildFence", "LLVMBuildFence",
     c"LLVMBuildFence(B, ordering, singleThread, Name)\n--\n\nArgs:\n    B\n    ordering\n    singleThread\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "ordering", "singleThread", "Name"],
-    |py, [x0, x1, x2, x3]| LLVMBuildFence(py, rt::call::extract(x0, "B")?, &x1, rt::call::extract(x2, "singleThread")?, rt::call::extract(x3, "Name")?));
+    |py, [x0, x1, x2, x3]| LLVMBuildFence(py, &x0, &x1, rt::call::extract(x2, "singleThread")?, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFence(py: Python<'_>, B: rt::PtrArg, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFence(py: Python<'_>, B: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFence");
-    let a_B = B.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(12, ordering)?)?;
     let a_singleThread = singleThread.0;
     let a_Name = Name.addr();
@@ -12980,14 +13013,14 @@ fn LLVMBuildFence(py: Python<'_>, B: rt::PtrArg, ordering: &Bound<'_, PyAny>, si
 rt::function!(F_LLVMBuildAtomicRMW, C_LLVMBuildAtomicRMW, c"LLVMBuildAtomicRMW", "LLVMBuildAtomicRMW",
     c"LLVMBuildAtomicRMW(B, op, PTR, Val, ordering, singleThread)\n--\n\nArgs:\n    B\n    op\n    PTR\n    Val\n    ordering\n    singleThread\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "op", "PTR", "Val", "ordering", "singleThread"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildAtomicRMW(py, rt::call::extract(x0, "B")?, &x1, rt::call::extract(x2, "PTR")?, rt::call::extract(x3, "Val")?, &x4, rt::call::extract(x5, "singleThread")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildAtomicRMW(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "singleThread")?));
 
-fn LLVMBuildAtomicRMW(py: Python<'_>, B: rt::PtrArg, op: &Bound<'_, PyAny>, PTR: rt::PtrArg, Val: rt::PtrArg, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMBuildAtomicRMW(py: Python<'_>, B: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, PTR: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicRMW");
-    let a_B = B.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(13, op)?)?;
-    let a_PTR = PTR.addr();
-    let a_Val = Val.addr();
+    let a_PTR = super::llvm_types::TYPES.handle_arg(4, PTR)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(12, ordering)?)?;
     let a_singleThread = singleThread.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -13002,14 +13035,14 @@ fn LLVMBuildAtomicRMW(py: Python<'_>, B: rt::PtrArg, op: &Bound<'_, PyAny>, PTR:
 rt::function!(F_LLVMBuildAtomicCmpXchg, C_LLVMBuildAtomicCmpXchg, c"LLVMBuildAtomicCmpXchg", "LLVMBuildAtomicCmpXchg",
     c"LLVMBuildAtomicCmpXchg(B, Ptr, Cmp, New, SuccessOrdering, FailureOrdering, SingleThread)\n--\n\nArgs:\n    B\n    Ptr\n    Cmp\n    New\n    SuccessOrdering\n    FailureOrdering\n    SingleThread\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Ptr", "Cmp", "New", "SuccessOrdering", "FailureOrdering", "SingleThread"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMBuildAtomicCmpXchg(py, rt::call::extract(x0, "B")?, rt::call::extract(x1, "Ptr")?, rt::call::extract(x2, "Cmp")?, rt::call::extract(x3, "New")?, &x4, &x5, rt::call::extract(x6, "SingleThread")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMBuildAtomicCmpXchg(py, &x0, &x1, &x2, &x3, &x4, &x5, rt::call::extract(x6, "SingleThread")?));
 
-fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Cmp: rt::PtrArg, New: rt::PtrArg, SuccessOrdering: &Bound<'_, PyAny>, FailureOrdering: &Bound<'_, PyAny>, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>, Cmp: &Bound<'_, PyAny>, New: &Bound<'_, PyAny>, SuccessOrdering: &Bound<'_, PyAny>, FailureOrdering: &Bound<'_, PyAny>, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicCmpXchg");
-    let a_B = B.addr();
-    let a_Ptr = Ptr.addr();
-    let a_Cmp = Cmp.addr();
-    let a_New = New.addr();
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Ptr = super::llvm_types::TYPES.handle_arg(4, Ptr)?;
+    let a_Cmp = super::llvm_types::TYPES.handle_arg(4, Cmp)?;
+    let a_New = super::llvm_types::TYPES.handle_arg(4, New)?;
     let a_SuccessOrdering = rt::narrow::<u32>(TYPES.enum_arg(12, SuccessOrdering)?)?;
     let a_FailureOrdering = rt::narrow::<u32>(TYPES.enum_arg(12, FailureOrdering)?)?;
     let a_SingleThread = SingleThread.0;
@@ -13025,11 +13058,11 @@ fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Cmp: r
 rt::function!(F_LLVMGetNumMaskElements, C_LLVMGetNumMaskElements, c"LLVMGetNumMaskElements", "LLVMGetNumMaskElements",
     c"LLVMGetNumMaskElements(ShuffleVectorInst)\n--\n\nGet the number of elements in the mask of a ShuffleVector instruction.\n\nArgs:\n    ShuffleVectorInst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["ShuffleVectorInst"],
-    |py, [x0]| LLVMGetNumMaskElements(py, rt::call::extract(x0, "ShuffleVectorInst")?));
+    |py, [x0]| LLVMGetNumMaskElements(py, &x0));
 
-fn LLVMGetNumMaskElements(py: Python<'_>, ShuffleVectorInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNumMaskElements(py: Python<'_>, ShuffleVectorInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumMaskElements");
-    let a_ShuffleVectorInst = ShuffleVectorInst.addr();
+    let a_ShuffleVectorInst = super::llvm_types::TYPES.handle_arg(4, ShuffleVectorInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13058,11 +13091,11 @@ fn LLVMGetUndefMaskElem(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetMaskValue, C_LLVMGetMaskValue, c"LLVMGetMaskValue", "LLVMGetMaskValue",
     c"LLVMGetMaskValue(ShuffleVectorInst, Elt)\n--\n\nGet the mask value at position Elt in the mask of a ShuffleVector\ninstruction.\n\nArgs:\n    ShuffleVectorInst\n    Elt\n\nReturns: a tuple of 1 item(s):\n    int",
     ["ShuffleVectorInst", "Elt"],
-    |py, [x0, x1]| LLVMGetMaskValue(py, rt::call::extract(x0, "ShuffleVectorInst")?, rt::call::extract(x1, "Elt")?));
+    |py, [x0, x1]| LLVMGetMaskValue(py, &x0, rt::call::extract(x1, "Elt")?));
 
-fn LLVMGetMaskValue(py: Python<'_>, ShuffleVectorInst: rt::PtrArg, Elt: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetMaskValue(py: Python<'_>, ShuffleVectorInst: &Bound<'_, PyAny>, Elt: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMaskValue");
-    let a_ShuffleVectorInst = ShuffleVectorInst.addr();
+    let a_ShuffleVectorInst = super::llvm_types::TYPES.handle_arg(4, ShuffleVectorInst)?;
     let a_Elt = Elt.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -13076,11 +13109,11 @@ fn LLVMGetMaskValue(py: Python<'_>, ShuffleVectorInst: rt::PtrArg, Elt: rt::CInt
 rt::function!(F_LLVMIsAtomicSingleThread, C_LLVMIsAtomicSingleThread, c"LLVMIsAtomicSingleThread", "LLVMIsAtomicSingleThread",
     c"LLVMIsAtomicSingleThread(AtomicInst)\n--\n\nArgs:\n    AtomicInst\n\nReturns: a tuple of 1 item(s):\n    int",
     ["AtomicInst"],
-    |py, [x0]| LLVMIsAtomicSingleThread(py, rt::call::extract(x0, "AtomicInst")?));
+    |py, [x0]| LLVMIsAtomicSingleThread(py, &x0));
 
-fn LLVMIsAtomicSingleThread(py: Python<'_>, AtomicInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsAtomicSingleThread(py: Python<'_>, AtomicInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAtomicSingleThread");
-    let a_AtomicInst = AtomicInst.addr();
+    let a_AtomicInst = super::llvm_types::TYPES.handle_arg(4, AtomicInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13093,11 +13126,11 @@ fn LLVMIsAtomicSingleThread(py: Python<'_>, AtomicInst: rt::PtrArg) -> PyResult<
 rt::function!(F_LLVMSetAtomicSingleThread, C_LLVMSetAtomicSingleThread, c"LLVMSetAtomicSingleThread", "LLVMSetAtomicSingleThread",
     c"LLVMSetAtomicSingleThread(AtomicInst, SingleThread)\n--\n\nArgs:\n    AtomicInst\n    SingleThread",
     ["AtomicInst", "SingleThread"],
-    |py, [x0, x1]| LLVMSetAtomicSingleThread(py, rt::call::extract(x0, "AtomicInst")?, rt::call::extract(x1, "SingleThread")?));
+    |py, [x0, x1]| LLVMSetAtomicSingleThread(py, &x0, rt::call::extract(x1, "SingleThread")?));
 
-fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: rt::PtrArg, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: &Bound<'_, PyAny>, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAtomicSingleThread");
-    let a_AtomicInst = AtomicInst.addr();
+    let a_AtomicInst = super::llvm_types::TYPES.handle_arg(4, AtomicInst)?;
     let a_SingleThread = SingleThread.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -13111,11 +13144,11 @@ fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: rt::PtrArg, SingleThrea
 rt::function!(F_LLVMGetCmpXchgSuccessOrdering, C_LLVMGetCmpXchgSuccessOrdering, c"LLVMGetCmpXchgSuccessOrdering", "LLVMGetCmpXchgSuccessOrdering",
     c"LLVMGetCmpXchgSuccessOrdering(CmpXchgInst)\n--\n\nArgs:\n    CmpXchgInst\n\nReturns: a tuple of 1 item(s):\n    LLVMAtomicOrdering",
     ["CmpXchgInst"],
-    |py, [x0]| LLVMGetCmpXchgSuccessOrdering(py, rt::call::extract(x0, "CmpXchgInst")?));
+    |py, [x0]| LLVMGetCmpXchgSuccessOrdering(py, &x0));
 
-fn LLVMGetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCmpXchgSuccessOrdering");
-    let a_CmpXchgInst = CmpXchgInst.addr();
+    let a_CmpXchgInst = super::llvm_types::TYPES.handle_arg(4, CmpXchgInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13128,11 +13161,11 @@ fn LLVMGetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyR
 rt::function!(F_LLVMSetCmpXchgSuccessOrdering, C_LLVMSetCmpXchgSuccessOrdering, c"LLVMSetCmpXchgSuccessOrdering", "LLVMSetCmpXchgSuccessOrdering",
     c"LLVMSetCmpXchgSuccessOrdering(CmpXchgInst, Ordering)\n--\n\nArgs:\n    CmpXchgInst\n    Ordering",
     ["CmpXchgInst", "Ordering"],
-    |py, [x0, x1]| LLVMSetCmpXchgSuccessOrdering(py, rt::call::extract(x0, "CmpXchgInst")?, &x1));
+    |py, [x0, x1]| LLVMSetCmpXchgSuccessOrdering(py, &x0, &x1));
 
-fn LLVMSetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCmpXchgSuccessOrdering");
-    let a_CmpXchgInst = CmpXchgInst.addr();
+    let a_CmpXchgInst = super::llvm_types::TYPES.handle_arg(4, CmpXchgInst)?;
     let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -13146,11 +13179,11 @@ fn LLVMSetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg, Orderi
 rt::function!(F_LLVMGetCmpXchgFailureOrdering, C_LLVMGetCmpXchgFailureOrdering, c"LLVMGetCmpXchgFailureOrdering", "LLVMGetCmpXchgFailureOrdering",
     c"LLVMGetCmpXchgFailureOrdering(CmpXchgInst)\n--\n\nArgs:\n    CmpXchgInst\n\nReturns: a tuple of 1 item(s):\n    LLVMAtomicOrdering",
     ["CmpXchgInst"],
-    |py, [x0]| LLVMGetCmpXchgFailureOrdering(py, rt::call::extract(x0, "CmpXchgInst")?));
+    |py, [x0]| LLVMGetCmpXchgFailureOrdering(py, &x0));
 
-fn LLVMGetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCmpXchgFailureOrdering");
-    let a_CmpXchgInst = CmpXchgInst.addr();
+    let a_CmpXchgInst = super::llvm_types::TYPES.handle_arg(4, CmpXchgInst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13163,11 +13196,11 @@ fn LLVMGetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyR
 rt::function!(F_LLVMSetCmpXchgFailureOrdering, C_LLVMSetCmpXchgFailureOrdering, c"LLVMSetCmpXchgFailureOrdering", "LLVMSetCmpXchgFailureOrdering",
     c"LLVMSetCmpXchgFailureOrdering(CmpXchgInst, Ordering)\n--\n\nArgs:\n    CmpXchgInst\n    Ordering",
     ["CmpXchgInst", "Ordering"],
-    |py, [x0, x1]| LLVMSetCmpXchgFailureOrdering(py, rt::call::extract(x0, "CmpXchgInst")?, &x1));
+    |py, [x0, x1]| LLVMSetCmpXchgFailureOrdering(py, &x0, &x1));
 
-fn LLVMSetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCmpXchgFailureOrdering");
-    let a_CmpXchgInst = CmpXchgInst.addr();
+    let a_CmpXchgInst = super::llvm_types::TYPES.handle_arg(4, CmpXchgInst)?;
     let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -13181,11 +13214,11 @@ fn LLVMSetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg, Orderi
 rt::function!(F_LLVMCreateModuleProviderForExistingModule, C_LLVMCreateModuleProviderForExistingModule, c"LLVMCreateModuleProviderForExistingModule", "LLVMCreateModuleProviderForExistingModule",
     c"LLVMCreateModuleProviderForExistingModule(M)\n--\n\nChanges the type of M so it can be passed to FunctionPassManagers and the\nJIT.  They take ModuleProviders for historical reasons.\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueModuleProvider",
     ["M"],
-    |py, [x0]| LLVMCreateModuleProviderForExistingModule(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMCreateModuleProviderForExistingModule(py, &x0));
 
-fn LLVMCreateModuleProviderForExistingModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateModuleProviderForExistingModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateModuleProviderForExistingModule");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13202,8 +13235,7 @@ rt::function!(F_LLVMDisposeModuleProvider, C_LLVMDisposeModuleProvider, c"LLVMDi
 
 fn LLVMDisposeModuleProvider(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeModuleProvider");
-    let p_M = rt::PtrArg::convert(M, false)?;
-    let a_M = p_M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(10, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13297,11 +13329,11 @@ fn LLVMCreateMemoryBufferWithMemoryRangeCopy(py: Python<'_>, InputData: rt::CStr
 rt::function!(F_LLVMGetBufferStart, C_LLVMGetBufferStart, c"LLVMGetBufferStart", "LLVMGetBufferStart",
     c"LLVMGetBufferStart(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["MemBuf"],
-    |py, [x0]| LLVMGetBufferStart(py, rt::call::extract(x0, "MemBuf")?));
+    |py, [x0]| LLVMGetBufferStart(py, &x0));
 
-fn LLVMGetBufferStart(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetBufferStart(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBufferStart");
-    let a_MemBuf = MemBuf.addr();
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13314,11 +13346,11 @@ fn LLVMGetBufferStart(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetBufferSize, C_LLVMGetBufferSize, c"LLVMGetBufferSize", "LLVMGetBufferSize",
     c"LLVMGetBufferSize(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 1 item(s):\n    int",
     ["MemBuf"],
-    |py, [x0]| LLVMGetBufferSize(py, rt::call::extract(x0, "MemBuf")?));
+    |py, [x0]| LLVMGetBufferSize(py, &x0));
 
-fn LLVMGetBufferSize(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetBufferSize(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBufferSize");
-    let a_MemBuf = MemBuf.addr();
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13335,8 +13367,7 @@ rt::function!(F_LLVMDisposeMemoryBuffer, C_LLVMDisposeMemoryBuffer, c"LLVMDispos
 
 fn LLVMDisposeMemoryBuffer(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMemoryBuffer");
-    let p_MemBuf = rt::PtrArg::convert(MemBuf, false)?;
-    let a_MemBuf = p_MemBuf.addr();
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13366,11 +13397,11 @@ fn LLVMCreatePassManager(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMCreateFunctionPassManagerForModule, C_LLVMCreateFunctionPassManagerForModule, c"LLVMCreateFunctionPassManagerForModule", "LLVMCreateFunctionPassManagerForModule",
     c"LLVMCreateFunctionPassManagerForModule(M)\n--\n\nConstructs a new function-by-function pass pipeline over the module\nprovider. It does not take ownership of the module provider. This type of\npipeline is suitable for code generation and JIT compilation tasks.\nSee: llvm::FunctionPassManager::FunctionPassManager\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaquePassManager",
     ["M"],
-    |py, [x0]| LLVMCreateFunctionPassManagerForModule(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMCreateFunctionPassManagerForModule(py, &x0));
 
-fn LLVMCreateFunctionPassManagerForModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateFunctionPassManagerForModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateFunctionPassManagerForModule");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13383,11 +13414,11 @@ fn LLVMCreateFunctionPassManagerForModule(py: Python<'_>, M: rt::PtrArg) -> PyRe
 rt::function!(F_LLVMCreateFunctionPassManager, C_LLVMCreateFunctionPassManager, c"LLVMCreateFunctionPassManager", "LLVMCreateFunctionPassManager",
     c"LLVMCreateFunctionPassManager(MP)\n--\n\nDeprecated: Use LLVMCreateFunctionPassManagerForModule instead.\n\nArgs:\n    MP\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaquePassManager",
     ["MP"],
-    |py, [x0]| LLVMCreateFunctionPassManager(py, rt::call::extract(x0, "MP")?));
+    |py, [x0]| LLVMCreateFunctionPassManager(py, &x0));
 
-fn LLVMCreateFunctionPassManager(py: Python<'_>, MP: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateFunctionPassManager(py: Python<'_>, MP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateFunctionPassManager");
-    let a_MP = MP.addr();
+    let a_MP = super::llvm_types::TYPES.handle_arg(10, MP)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13400,12 +13431,12 @@ fn LLVMCreateFunctionPassManager(py: Python<'_>, MP: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMRunPassManager, C_LLVMRunPassManager, c"LLVMRunPassManager", "LLVMRunPassManager",
     c"LLVMRunPassManager(PM, M)\n--\n\nInitializes, executes on the provided module, and finalizes all of the\npasses scheduled in the pass manager. Returns 1 if any of the passes\nmodified the module, 0 otherwise.\nSee: llvm::PassManager::run(Module&)\n\nArgs:\n    PM\n    M\n\nReturns: a tuple of 1 item(s):\n    int",
     ["PM", "M"],
-    |py, [x0, x1]| LLVMRunPassManager(py, rt::call::extract(x0, "PM")?, rt::call::extract(x1, "M")?));
+    |py, [x0, x1]| LLVMRunPassManager(py, &x0, &x1));
 
-fn LLVMRunPassManager(py: Python<'_>, PM: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRunPassManager(py: Python<'_>, PM: &Bound<'_, PyAny>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunPassManager");
-    let a_PM = PM.addr();
-    let a_M = M.addr();
+    let a_PM = super::llvm_types::TYPES.handle_arg(11, PM)?;
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13418,11 +13449,11 @@ fn LLVMRunPassManager(py: Python<'_>, PM: rt::PtrArg, M: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMInitializeFunctionPassManager, C_LLVMInitializeFunctionPassManager, c"LLVMInitializeFunctionPassManager", "LLVMInitializeFunctionPassManager",
     c"LLVMInitializeFunctionPassManager(FPM)\n--\n\nInitializes all of the function passes scheduled in the function pass\nmanager. Returns 1 if any of the passes modified the module, 0 otherwise.\nSee: llvm::FunctionPassManager::doInitialization\n\nArgs:\n    FPM\n\nReturns: a tuple of 1 item(s):\n    int",
     ["FPM"],
-    |py, [x0]| LLVMInitializeFunctionPassManager(py, rt::call::extract(x0, "FPM")?));
+    |py, [x0]| LLVMInitializeFunctionPassManager(py, &x0));
 
-fn LLVMInitializeFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInitializeFunctionPassManager(py: Python<'_>, FPM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeFunctionPassManager");
-    let a_FPM = FPM.addr();
+    let a_FPM = super::llvm_types::TYPES.handle_arg(11, FPM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13435,12 +13466,12 @@ fn LLVMInitializeFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg) -> PyResul
 rt::function!(F_LLVMRunFunctionPassManager, C_LLVMRunFunctionPassManager, c"LLVMRunFunctionPassManager", "LLVMRunFunctionPassManager",
     c"LLVMRunFunctionPassManager(FPM, F)\n--\n\nExecutes all of the function passes scheduled in the function pass manager\non the provided function. Returns 1 if any of the passes modified the\nfunction, false otherwise.\nSee: llvm::FunctionPassManager::run(Function&)\n\nArgs:\n    FPM\n    F\n\nReturns: a tuple of 1 item(s):\n    int",
     ["FPM", "F"],
-    |py, [x0, x1]| LLVMRunFunctionPassManager(py, rt::call::extract(x0, "FPM")?, rt::call::extract(x1, "F")?));
+    |py, [x0, x1]| LLVMRunFunctionPassManager(py, &x0, &x1));
 
-fn LLVMRunFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg, F: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRunFunctionPassManager(py: Python<'_>, FPM: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunctionPassManager");
-    let a_FPM = FPM.addr();
-    let a_F = F.addr();
+    let a_FPM = super::llvm_types::TYPES.handle_arg(11, FPM)?;
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13453,11 +13484,11 @@ fn LLVMRunFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg, F: rt::PtrArg) ->
 rt::function!(F_LLVMFinalizeFunctionPassManager, C_LLVMFinalizeFunctionPassManager, c"LLVMFinalizeFunctionPassManager", "LLVMFinalizeFunctionPassManager",
     c"LLVMFinalizeFunctionPassManager(FPM)\n--\n\nFinalizes all of the function passes scheduled in the function pass\nmanager. Returns 1 if any of the passes modified the module, 0 otherwise.\nSee: llvm::FunctionPassManager::doFinalization\n\nArgs:\n    FPM\n\nReturns: a tuple of 1 item(s):\n    int",
     ["FPM"],
-    |py, [x0]| LLVMFinalizeFunctionPassManager(py, rt::call::extract(x0, "FPM")?));
+    |py, [x0]| LLVMFinalizeFunctionPassManager(py, &x0));
 
-fn LLVMFinalizeFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMFinalizeFunctionPassManager(py: Python<'_>, FPM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFinalizeFunctionPassManager");
-    let a_FPM = FPM.addr();
+    let a_FPM = super::llvm_types::TYPES.handle_arg(11, FPM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13474,8 +13505,7 @@ rt::function!(F_LLVMDisposePassManager, C_LLVMDisposePassManager, c"LLVMDisposeP
 
 fn LLVMDisposePassManager(py: Python<'_>, PM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposePassManager");
-    let p_PM = rt::PtrArg::convert(PM, false)?;
-    let a_PM = p_PM.addr();
+    let a_PM = super::llvm_types::TYPES.handle_arg(11, PM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -54,11 +54,11 @@ fn LLVMDebugMetadataVersion(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetModuleDebugMetadataVersion, C_LLVMGetModuleDebugMetadataVersion, c"LLVMGetModuleDebugMetadataVersion", "LLVMGetModuleDebugMetadataVersion",
     c"LLVMGetModuleDebugMetadataVersion(Module)\n--\n\nThe version of debug metadata that's present in the provided \\c Module.\n\nArgs:\n    Module\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Module"],
-    |py, [x0]| LLVMGetModuleDebugMetadataVersion(py, rt::call::extract(x0, "Module")?));
+    |py, [x0]| LLVMGetModuleDebugMetadataVersion(py, &x0));
 
-fn LLVMGetModuleDebugMetadataVersion(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetModuleDebugMetadataVersion(py: Python<'_>, Module: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleDebugMetadataVersion");
-    let a_Module = Module.addr();
+    let a_Module = super::llvm_types::TYPES.handle_arg(2, Module)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -71,11 +71,11 @@ fn LLVMGetModuleDebugMetadataVersion(py: Python<'_>, Module: rt::PtrArg) -> PyRe
 rt::function!(F_LLVMStripModuleDebugInfo, C_LLVMStripModuleDebugInfo, c"LLVMStripModuleDebugInfo", "LLVMStripModuleDebugInfo",
     c"LLVMStripModuleDebugInfo(Module)\n--\n\nStrip debug info in the module if it exists.\nTo do this, we remove all calls to the debugger intrinsics and any named\nmetadata for debugging. We also remove debug locations for instructions.\nReturn true if module is modified.\n\nArgs:\n    Module\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Module"],
-    |py, [x0]| LLVMStripModuleDebugInfo(py, rt::call::extract(x0, "Module")?));
+    |py, [x0]| LLVMStripModuleDebugInfo(py, &x0));
 
-fn LLVMStripModuleDebugInfo(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMStripModuleDebugInfo(py: Python<'_>, Module: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStripModuleDebugInfo");
-    let a_Module = Module.addr();
+    let a_Module = super::llvm_types::TYPES.handle_arg(2, Module)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -88,11 +88,11 @@ fn LLVMStripModuleDebugInfo(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMCreateDIBuilderDisallowUnresolved, C_LLVMCreateDIBuilderDisallowUnresolved, c"LLVMCreateDIBuilderDisallowUnresolved", "LLVMCreateDIBuilderDisallowUnresolved",
     c"LLVMCreateDIBuilderDisallowUnresolved(M)\n--\n\nConstruct a builder for a module, and do not allow for unresolved nodes\nattached to the module.\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDIBuilder",
     ["M"],
-    |py, [x0]| LLVMCreateDIBuilderDisallowUnresolved(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMCreateDIBuilderDisallowUnresolved(py, &x0));
 
-fn LLVMCreateDIBuilderDisallowUnresolved(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDIBuilderDisallowUnresolved(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDIBuilderDisallowUnresolved");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -105,11 +105,11 @@ fn LLVMCreateDIBuilderDisallowUnresolved(py: Python<'_>, M: rt::PtrArg) -> PyRes
 rt::function!(F_LLVMCreateDIBuilder, C_LLVMCreateDIBuilder, c"LLVMCreateDIBuilder", "LLVMCreateDIBuilder",
     c"LLVMCreateDIBuilder(M)\n--\n\nConstruct a builder for a module and collect unresolved nodes attached\nto the module in order to resolve cycles during a call to\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDIBuilder",
     ["M"],
-    |py, [x0]| LLVMCreateDIBuilder(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMCreateDIBuilder(py, &x0));
 
-fn LLVMCreateDIBuilder(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDIBuilder(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDIBuilder");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -126,8 +126,7 @@ rt::function!(F_LLVMDisposeDIBuilder, C_LLVMDisposeDIBuilder, c"LLVMDisposeDIBui
 
 fn LLVMDisposeDIBuilder(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeDIBuilder");
-    let p_Builder = rt::PtrArg::convert(Builder, false)?;
-    let a_Builder = p_Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -141,11 +140,11 @@ fn LLVMDisposeDIBuilder(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<
 rt::function!(F_LLVMDIBuilderFinalize, C_LLVMDIBuilderFinalize, c"LLVMDIBuilderFinalize", "LLVMDIBuilderFinalize",
     c"LLVMDIBuilderFinalize(Builder)\n--\n\nConstruct any deferred debug info descriptors.\n\nArgs:\n    Builder",
     ["Builder"],
-    |py, [x0]| LLVMDIBuilderFinalize(py, rt::call::extract(x0, "Builder")?));
+    |py, [x0]| LLVMDIBuilderFinalize(py, &x0));
 
-fn LLVMDIBuilderFinalize(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderFinalize(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderFinalize");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -158,12 +157,12 @@ fn LLVMDIBuilderFinalize(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMDIBuilderFinalizeSubprogram, C_LLVMDIBuilderFinalizeSubprogram, c"LLVMDIBuilderFinalizeSubprogram", "LLVMDIBuilderFinalizeSubprogram",
     c"LLVMDIBuilderFinalizeSubprogram(Builder, Subprogram)\n--\n\nFinalize a specific subprogram.\nNo new variables may be added to this subprogram afterwards.\n\nArgs:\n    Builder\n    Subprogram",
     ["Builder", "Subprogram"],
-    |py, [x0, x1]| LLVMDIBuilderFinalizeSubprogram(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Subprogram")?));
+    |py, [x0, x1]| LLVMDIBuilderFinalizeSubprogram(py, &x0, &x1));
 
-fn LLVMDIBuilderFinalizeSubprogram(py: Python<'_>, Builder: rt::PtrArg, Subprogram: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderFinalizeSubprogram(py: Python<'_>, Builder: &Bound<'_, PyAny>, Subprogram: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderFinalizeSubprogram");
-    let a_Builder = Builder.addr();
-    let a_Subprogram = Subprogram.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Subprogram = super::llvm_types::TYPES.handle_arg(6, Subprogram)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -176,13 +175,13 @@ fn LLVMDIBuilderFinalizeSubprogram(py: Python<'_>, Builder: rt::PtrArg, Subprogr
 rt::function!(F_LLVMDIBuilderCreateCompileUnit, C_LLVMDIBuilderCreateCompileUnit, c"LLVMDIBuilderCreateCompileUnit", "LLVMDIBuilderCreateCompileUnit",
     c"LLVMDIBuilderCreateCompileUnit(Builder, Lang, FileRef, Producer, ProducerLen, isOptimized, Flags, FlagsLen, RuntimeVer, SplitName, SplitNameLen, Kind, DWOId, SplitDebugInlining, DebugInfoForProfiling, SysRoot, SysRootLen, SDK, SDKLen)\n--\n\nA CompileUnit provides an anchor for all debugging\ninformation generated during this instance of compilation.\n\nArgs:\n    Builder\n    Lang: Source programming language, eg.\n    FileRef: File info.\n    Producer: Identify the producer of debugging information\n        and code.  Usually this is a compiler\n        version string.\n    ProducerLen: The length of the C string passed to \\c Producer.\n    isOptimized: A boolean flag which indicates whether optimization\n        is enabled or not.\n    Flags: This string lists command line options. This\n        string is directly embedded in debug info\n        output which may be used by a tool\n        analyzing generated debugging information.\n    FlagsLen: The length of the C string passed to \\c Flags.\n    RuntimeVer: This indicates runtime version for languages like\n        Objective-C.\n    SplitName: The name of the file that we'll split debug info\n        out into.\n    SplitNameLen: The length of the C string passed to \\c SplitName.\n    Kind: The kind of debug information to generate.\n    DWOId: The DWOId if this is a split skeleton compile unit.\n    SplitDebugInlining: Whether to emit inline debug info.\n    DebugInfoForProfiling: Whether to emit extra debug info for\n        profile collection.\n    SysRoot: The Clang system root (value of -isysroot).\n    SysRootLen: The length of the C string passed to \\c SysRoot.\n    SDK: The SDK. On Darwin, the last component of the sysroot.\n    SDKLen: The length of the C string passed to \\c SDK.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Lang", "FileRef", "Producer", "ProducerLen", "isOptimized", "Flags", "FlagsLen", "RuntimeVer", "SplitName", "SplitNameLen", "Kind", "DWOId", "SplitDebugInlining", "DebugInfoForProfiling", "SysRoot", "SysRootLen", "SDK", "SDKLen"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| LLVMDIBuilderCreateCompileUnit(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "FileRef")?, rt::call::extract(x3, "Producer")?, rt::call::extract(x4, "ProducerLen")?, rt::call::extract(x5, "isOptimized")?, rt::call::extract(x6, "Flags")?, rt::call::extract(x7, "FlagsLen")?, rt::call::extract(x8, "RuntimeVer")?, rt::call::extract(x9, "SplitName")?, rt::call::extract(x10, "SplitNameLen")?, &x11, rt::call::extract(x12, "DWOId")?, rt::call::extract(x13, "SplitDebugInlining")?, rt::call::extract(x14, "DebugInfoForProfiling")?, rt::call::extract(x15, "SysRoot")?, rt::call::extract(x16, "SysRootLen")?, rt::call::extract(x17, "SDK")?, rt::call::extract(x18, "SDKLen")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| LLVMDIBuilderCreateCompileUnit(py, &x0, &x1, &x2, rt::call::extract(x3, "Producer")?, rt::call::extract(x4, "ProducerLen")?, rt::call::extract(x5, "isOptimized")?, rt::call::extract(x6, "Flags")?, rt::call::extract(x7, "FlagsLen")?, rt::call::extract(x8, "RuntimeVer")?, rt::call::extract(x9, "SplitName")?, rt::call::extract(x10, "SplitNameLen")?, &x11, rt::call::extract(x12, "DWOId")?, rt::call::extract(x13, "SplitDebugInlining")?, rt::call::extract(x14, "DebugInfoForProfiling")?, rt::call::extract(x15, "SysRoot")?, rt::call::extract(x16, "SysRootLen")?, rt::call::extract(x17, "SDK")?, rt::call::extract(x18, "SDKLen")?));
 
-fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bound<'_, PyAny>, FileRef: rt::PtrArg, Producer: rt::CStrArg, ProducerLen: rt::CInt<u64>, isOptimized: rt::CInt<i32>, Flags: rt::CStrArg, FlagsLen: rt::CInt<u64>, RuntimeVer: rt::CInt<u32>, SplitName: rt::CStrArg, SplitNameLen: rt::CInt<u64>, Kind: &Bound<'_, PyAny>, DWOId: rt::CInt<u32>, SplitDebugInlining: rt::CInt<i32>, DebugInfoForProfiling: rt::CInt<i32>, SysRoot: rt::CStrArg, SysRootLen: rt::CInt<u64>, SDK: rt::CStrArg, SDKLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: &Bound<'_, PyAny>, Lang: &Bound<'_, PyAny>, FileRef: &Bound<'_, PyAny>, Producer: rt::CStrArg, ProducerLen: rt::CInt<u64>, isOptimized: rt::CInt<i32>, Flags: rt::CStrArg, FlagsLen: rt::CInt<u64>, RuntimeVer: rt::CInt<u32>, SplitName: rt::CStrArg, SplitNameLen: rt::CInt<u64>, Kind: &Bound<'_, PyAny>, DWOId: rt::CInt<u32>, SplitDebugInlining: rt::CInt<i32>, DebugInfoForProfiling: rt::CInt<i32>, SysRoot: rt::CStrArg, SysRootLen: rt::CInt<u64>, SDK: rt::CStrArg, SDKLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateCompileUnit");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Lang = rt::narrow::<u32>(TYPES.enum_arg(1, Lang)?)?;
-    let a_FileRef = FileRef.addr();
+    let a_FileRef = super::llvm_types::TYPES.handle_arg(6, FileRef)?;
     let a_Producer = Producer.addr();
     let a_ProducerLen = ProducerLen.0;
     let a_isOptimized = isOptimized.0;
@@ -211,11 +210,11 @@ fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bo
 rt::function!(F_LLVMDIBuilderCreateFile, C_LLVMDIBuilderCreateFile, c"LLVMDIBuilderCreateFile", "LLVMDIBuilderCreateFile",
     c"LLVMDIBuilderCreateFile(Builder, Filename, FilenameLen, Directory, DirectoryLen)\n--\n\nCreate a file descriptor to hold debugging information for a file.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Filename: File name.\n    FilenameLen: The length of the C string passed to \\c Filename.\n    Directory: Directory.\n    DirectoryLen: The length of the C string passed to \\c Directory.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Filename", "FilenameLen", "Directory", "DirectoryLen"],
-    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Filename")?, rt::call::extract(x2, "FilenameLen")?, rt::call::extract(x3, "Directory")?, rt::call::extract(x4, "DirectoryLen")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateFile(py, &x0, rt::call::extract(x1, "Filename")?, rt::call::extract(x2, "FilenameLen")?, rt::call::extract(x3, "Directory")?, rt::call::extract(x4, "DirectoryLen")?));
 
-fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: rt::PtrArg, Filename: rt::CStrArg, FilenameLen: rt::CInt<u64>, Directory: rt::CStrArg, DirectoryLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Filename: rt::CStrArg, FilenameLen: rt::CInt<u64>, Directory: rt::CStrArg, DirectoryLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFile");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Filename = Filename.addr();
     let a_FilenameLen = FilenameLen.0;
     let a_Directory = Directory.addr();
@@ -232,12 +231,12 @@ fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: rt::PtrArg, Filename: rt::CS
 rt::function!(F_LLVMDIBuilderCreateModule, C_LLVMDIBuilderCreateModule, c"LLVMDIBuilderCreateModule", "LLVMDIBuilderCreateModule",
     c"LLVMDIBuilderCreateModule(Builder, ParentScope, Name, NameLen, ConfigMacros, ConfigMacrosLen, IncludePath, IncludePathLen, APINotesFile, APINotesFileLen)\n--\n\nCreates a new descriptor for a module with the specified parent scope.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    ParentScope: The parent scope containing this module declaration.\n    Name: Module name.\n    NameLen: The length of the C string passed to \\c Name.\n    ConfigMacros: A space-separated shell-quoted list of -D macro\n        definitions as they would appear on a command line.\n    ConfigMacrosLen: The length of the C string passed to \\c ConfigMacros.\n    IncludePath: The path to the module map file.\n    IncludePathLen: The length of the C string passed to \\c IncludePath.\n    APINotesFile: The path to an API notes file for the module.\n    APINotesFileLen: The length of the C string passed to \\c APINotestFile.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "ParentScope", "Name", "NameLen", "ConfigMacros", "ConfigMacrosLen", "IncludePath", "IncludePathLen", "APINotesFile", "APINotesFileLen"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateModule(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentScope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ConfigMacros")?, rt::call::extract(x5, "ConfigMacrosLen")?, rt::call::extract(x6, "IncludePath")?, rt::call::extract(x7, "IncludePathLen")?, rt::call::extract(x8, "APINotesFile")?, rt::call::extract(x9, "APINotesFileLen")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateModule(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ConfigMacros")?, rt::call::extract(x5, "ConfigMacrosLen")?, rt::call::extract(x6, "IncludePath")?, rt::call::extract(x7, "IncludePathLen")?, rt::call::extract(x8, "APINotesFile")?, rt::call::extract(x9, "APINotesFileLen")?));
 
-fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ConfigMacros: rt::CStrArg, ConfigMacrosLen: rt::CInt<u64>, IncludePath: rt::CStrArg, IncludePathLen: rt::CInt<u64>, APINotesFile: rt::CStrArg, APINotesFileLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentScope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ConfigMacros: rt::CStrArg, ConfigMacrosLen: rt::CInt<u64>, IncludePath: rt::CStrArg, IncludePathLen: rt::CInt<u64>, APINotesFile: rt::CStrArg, APINotesFileLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateModule");
-    let a_Builder = Builder.addr();
-    let a_ParentScope = ParentScope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_ParentScope = super::llvm_types::TYPES.handle_arg(6, ParentScope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_ConfigMacros = ConfigMacros.addr();
@@ -258,12 +257,12 @@ fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: r
 rt::function!(F_LLVMDIBuilderCreateNameSpace, C_LLVMDIBuilderCreateNameSpace, c"LLVMDIBuilderCreateNameSpace", "LLVMDIBuilderCreateNameSpace",
     c"LLVMDIBuilderCreateNameSpace(Builder, ParentScope, Name, NameLen, ExportSymbols)\n--\n\nCreates a new descriptor for a namespace with the specified parent scope.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    ParentScope: The parent scope containing this module declaration.\n    Name: NameSpace name.\n    NameLen: The length of the C string passed to \\c Name.\n    ExportSymbols: Whether or not the namespace exports symbols, e.g.\n        this is true of C++ inline namespaces.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "ParentScope", "Name", "NameLen", "ExportSymbols"],
-    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateNameSpace(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentScope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ExportSymbols")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateNameSpace(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ExportSymbols")?));
 
-fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ExportSymbols: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentScope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ExportSymbols: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateNameSpace");
-    let a_Builder = Builder.addr();
-    let a_ParentScope = ParentScope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_ParentScope = super::llvm_types::TYPES.handle_arg(6, ParentScope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_ExportSymbols = ExportSymbols.0;
@@ -279,19 +278,19 @@ fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope
 rt::function!(F_LLVMDIBuilderCreateFunction, C_LLVMDIBuilderCreateFunction, c"LLVMDIBuilderCreateFunction", "LLVMDIBuilderCreateFunction",
     c"LLVMDIBuilderCreateFunction(Builder, Scope, Name, NameLen, LinkageName, LinkageNameLen, File, LineNo, Ty, IsLocalToUnit, IsDefinition, ScopeLine, Flags, IsOptimized)\n--\n\nCreate a new descriptor for the specified subprogram.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Function scope.\n    Name: Function name.\n    NameLen: Length of enumeration name.\n    LinkageName: Mangled function name.\n    LinkageNameLen: Length of linkage name.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Function type.\n    IsLocalToUnit: True if this function is not externally visible.\n    IsDefinition: True if this is a function definition.\n    ScopeLine: Set to the beginning of the scope this starts\n    Flags: E.g.: \\c LLVMDIFlagLValueReference. These flags are\n        used to emit dwarf attributes.\n    IsOptimized: True if optimization is ON.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "LinkageName", "LinkageNameLen", "File", "LineNo", "Ty", "IsLocalToUnit", "IsDefinition", "ScopeLine", "Flags", "IsOptimized"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| LLVMDIBuilderCreateFunction(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "LinkageName")?, rt::call::extract(x5, "LinkageNameLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "IsLocalToUnit")?, rt::call::extract(x10, "IsDefinition")?, rt::call::extract(x11, "ScopeLine")?, &x12, rt::call::extract(x13, "IsOptimized")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| LLVMDIBuilderCreateFunction(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "LinkageName")?, rt::call::extract(x5, "LinkageNameLen")?, &x6, rt::call::extract(x7, "LineNo")?, &x8, rt::call::extract(x9, "IsLocalToUnit")?, rt::call::extract(x10, "IsDefinition")?, rt::call::extract(x11, "ScopeLine")?, &x12, rt::call::extract(x13, "IsOptimized")?));
 
-fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, LinkageName: rt::CStrArg, LinkageNameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, IsLocalToUnit: rt::CInt<i32>, IsDefinition: rt::CInt<i32>, ScopeLine: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, IsOptimized: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, LinkageName: rt::CStrArg, LinkageNameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, IsLocalToUnit: rt::CInt<i32>, IsDefinition: rt::CInt<i32>, ScopeLine: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, IsOptimized: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFunction");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_LinkageName = LinkageName.addr();
     let a_LinkageNameLen = LinkageNameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNo = LineNo.0;
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
     let a_IsLocalToUnit = IsLocalToUnit.0;
     let a_IsDefinition = IsDefinition.0;
     let a_ScopeLine = ScopeLine.0;
@@ -309,13 +308,13 @@ fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::P
 rt::function!(F_LLVMDIBuilderCreateLexicalBlock, C_LLVMDIBuilderCreateLexicalBlock, c"LLVMDIBuilderCreateLexicalBlock", "LLVMDIBuilderCreateLexicalBlock",
     c"LLVMDIBuilderCreateLexicalBlock(Builder, Scope, File, Line, Column)\n--\n\nCreate a descriptor for a lexical block with the specified parent context.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Parent lexical block.\n    File: Source file.\n    Line: The line in the source file.\n    Column: The column in the source file.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "File", "Line", "Column"],
-    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateLexicalBlock(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "File")?, rt::call::extract(x3, "Line")?, rt::call::extract(x4, "Column")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateLexicalBlock(py, &x0, &x1, &x2, rt::call::extract(x3, "Line")?, rt::call::extract(x4, "Column")?));
 
-fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Column: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Column: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlock");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
-    let a_File = File.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
     let a_Column = Column.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -330,13 +329,13 @@ fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: r
 rt::function!(F_LLVMDIBuilderCreateLexicalBlockFile, C_LLVMDIBuilderCreateLexicalBlockFile, c"LLVMDIBuilderCreateLexicalBlockFile", "LLVMDIBuilderCreateLexicalBlockFile",
     c"LLVMDIBuilderCreateLexicalBlockFile(Builder, Scope, File, Discriminator)\n--\n\nCreate a descriptor for a lexical block with a new file attached.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Lexical block.\n    File: Source file.\n    Discriminator: DWARF path discriminator value.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "File", "Discriminator"],
-    |py, [x0, x1, x2, x3]| LLVMDIBuilderCreateLexicalBlockFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "File")?, rt::call::extract(x3, "Discriminator")?));
+    |py, [x0, x1, x2, x3]| LLVMDIBuilderCreateLexicalBlockFile(py, &x0, &x1, &x2, rt::call::extract(x3, "Discriminator")?));
 
-fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Discriminator: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Discriminator: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlockFile");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
-    let a_File = File.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Discriminator = Discriminator.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -350,14 +349,14 @@ fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scop
 rt::function!(F_LLVMDIBuilderCreateImportedModuleFromNamespace, C_LLVMDIBuilderCreateImportedModuleFromNamespace, c"LLVMDIBuilderCreateImportedModuleFromNamespace", "LLVMDIBuilderCreateImportedModuleFromNamespace",
     c"LLVMDIBuilderCreateImportedModuleFromNamespace(Builder, Scope, NS, File, Line)\n--\n\nCreate a descriptor for an imported namespace. Suitable for e.g. C++\nusing declarations.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    NS\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "NS", "File", "Line"],
-    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateImportedModuleFromNamespace(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "NS")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateImportedModuleFromNamespace(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?));
 
-fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, NS: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, NS: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromNamespace");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
-    let a_NS = NS.addr();
-    let a_File = File.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_NS = super::llvm_types::TYPES.handle_arg(6, NS)?;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -371,18 +370,19 @@ fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::P
 rt::function!(F_LLVMDIBuilderCreateImportedModuleFromAlias, C_LLVMDIBuilderCreateImportedModuleFromAlias, c"LLVMDIBuilderCreateImportedModuleFromAlias", "LLVMDIBuilderCreateImportedModuleFromAlias",
     c"LLVMDIBuilderCreateImportedModuleFromAlias(Builder, Scope, ImportedEntity, File, Line, Elements, NumElements)\n--\n\nCreate a descriptor for an imported module that aliases another\nimported entity descriptor.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    ImportedEntity: Previous imported entity to alias.\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "ImportedEntity", "File", "Line", "Elements", "NumElements"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreateImportedModuleFromAlias(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "ImportedEntity")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreateImportedModuleFromAlias(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?));
 
-fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, ImportedEntity: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, ImportedEntity: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromAlias");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
-    let a_ImportedEntity = ImportedEntity.addr();
-    let a_File = File.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_ImportedEntity = super::llvm_types::TYPES.handle_arg(6, ImportedEntity)?;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
     let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
+    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -395,18 +395,19 @@ fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrAr
 rt::function!(F_LLVMDIBuilderCreateImportedModuleFromModule, C_LLVMDIBuilderCreateImportedModuleFromModule, c"LLVMDIBuilderCreateImportedModuleFromModule", "LLVMDIBuilderCreateImportedModuleFromModule",
     c"LLVMDIBuilderCreateImportedModuleFromModule(Builder, Scope, M, File, Line, Elements, NumElements)\n--\n\nCreate a descriptor for an imported module.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    M: The module being imported here\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "M", "File", "Line", "Elements", "NumElements"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreateImportedModuleFromModule(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "M")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreateImportedModuleFromModule(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?));
 
-fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, M: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, M: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromModule");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
-    let a_M = M.addr();
-    let a_File = File.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_M = super::llvm_types::TYPES.handle_arg(6, M)?;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
     let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
+    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -419,20 +420,21 @@ fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrA
 rt::function!(F_LLVMDIBuilderCreateImportedDeclaration, C_LLVMDIBuilderCreateImportedDeclaration, c"LLVMDIBuilderCreateImportedDeclaration", "LLVMDIBuilderCreateImportedDeclaration",
     c"LLVMDIBuilderCreateImportedDeclaration(Builder, Scope, Decl, File, Line, Name, NameLen, Elements, NumElements)\n--\n\nCreate a descriptor for an imported function, type, or variable.  Suitable\nfor e.g. FORTRAN-style USE declarations.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The scope this module is imported into.\n    Decl: The declaration (or definition) of a function, type,\n        or variable.\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Name: A name that uniquely identifies this imported\n        declaration.\n    NameLen: The length of the C string passed to \\c Name.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Decl", "File", "Line", "Name", "NameLen", "Elements", "NumElements"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| LLVMDIBuilderCreateImportedDeclaration(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Decl")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?, &x7, rt::call::extract(x8, "NumElements")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| LLVMDIBuilderCreateImportedDeclaration(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?, &x7, rt::call::extract(x8, "NumElements")?));
 
-fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Decl: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Decl: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedDeclaration");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
-    let a_Decl = Decl.addr();
-    let a_File = File.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_Decl = super::llvm_types::TYPES.handle_arg(6, Decl)?;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
+    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -445,15 +447,15 @@ fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, S
 rt::function!(F_LLVMDIBuilderCreateDebugLocation, C_LLVMDIBuilderCreateDebugLocation, c"LLVMDIBuilderCreateDebugLocation", "LLVMDIBuilderCreateDebugLocation",
     c"LLVMDIBuilderCreateDebugLocation(Ctx, Line, Column, Scope, InlinedAt)\n--\n\nCreates a new DebugLocation that describes a source location.\nNote: If the item to which this location is attached cannot be\nattributed to a source line, pass 0 for the line and column.\n\nArgs:\n    Ctx\n    Line: The line in the source file.\n    Column: The column in the source file.\n    Scope: The scope in which the location resides.\n    InlinedAt: The scope where this location was inlined, if at all.\n        (optional).\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Ctx", "Line", "Column", "Scope", "InlinedAt"],
-    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateDebugLocation(py, rt::call::extract(x0, "Ctx")?, rt::call::extract(x1, "Line")?, rt::call::extract(x2, "Column")?, rt::call::extract(x3, "Scope")?, rt::call::extract(x4, "InlinedAt")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateDebugLocation(py, &x0, rt::call::extract(x1, "Line")?, rt::call::extract(x2, "Column")?, &x3, &x4));
 
-fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: rt::PtrArg, Line: rt::CInt<u32>, Column: rt::CInt<u32>, Scope: rt::PtrArg, InlinedAt: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Column: rt::CInt<u32>, Scope: &Bound<'_, PyAny>, InlinedAt: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateDebugLocation");
-    let a_Ctx = Ctx.addr();
+    let a_Ctx = super::llvm_types::TYPES.handle_arg(1, Ctx)?;
     let a_Line = Line.0;
     let a_Column = Column.0;
-    let a_Scope = Scope.addr();
-    let a_InlinedAt = InlinedAt.addr();
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_InlinedAt = super::llvm_types::TYPES.handle_arg(6, InlinedAt)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -466,11 +468,11 @@ fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: rt::PtrArg, Line: rt::C
 rt::function!(F_LLVMDILocationGetLine, C_LLVMDILocationGetLine, c"LLVMDILocationGetLine", "LLVMDILocationGetLine",
     c"LLVMDILocationGetLine(Location)\n--\n\nGet the line number of this debug location.\n\nSee: DILocation::getLine()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Location"],
-    |py, [x0]| LLVMDILocationGetLine(py, rt::call::extract(x0, "Location")?));
+    |py, [x0]| LLVMDILocationGetLine(py, &x0));
 
-fn LLVMDILocationGetLine(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDILocationGetLine(py: Python<'_>, Location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetLine");
-    let a_Location = Location.addr();
+    let a_Location = super::llvm_types::TYPES.handle_arg(6, Location)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -483,11 +485,11 @@ fn LLVMDILocationGetLine(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMDILocationGetColumn, C_LLVMDILocationGetColumn, c"LLVMDILocationGetColumn", "LLVMDILocationGetColumn",
     c"LLVMDILocationGetColumn(Location)\n--\n\nGet the column number of this debug location.\n\nSee: DILocation::getColumn()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Location"],
-    |py, [x0]| LLVMDILocationGetColumn(py, rt::call::extract(x0, "Location")?));
+    |py, [x0]| LLVMDILocationGetColumn(py, &x0));
 
-fn LLVMDILocationGetColumn(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDILocationGetColumn(py: Python<'_>, Location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetColumn");
-    let a_Location = Location.addr();
+    let a_Location = super::llvm_types::TYPES.handle_arg(6, Location)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -500,11 +502,11 @@ fn LLVMDILocationGetColumn(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMDILocationGetScope, C_LLVMDILocationGetScope, c"LLVMDILocationGetScope", "LLVMDILocationGetScope",
     c"LLVMDILocationGetScope(Location)\n--\n\nGet the local scope associated with this debug location.\n\nSee: DILocation::getScope()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Location"],
-    |py, [x0]| LLVMDILocationGetScope(py, rt::call::extract(x0, "Location")?));
+    |py, [x0]| LLVMDILocationGetScope(py, &x0));
 
-fn LLVMDILocationGetScope(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDILocationGetScope(py: Python<'_>, Location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetScope");
-    let a_Location = Location.addr();
+    let a_Location = super::llvm_types::TYPES.handle_arg(6, Location)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -517,11 +519,11 @@ fn LLVMDILocationGetScope(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMDILocationGetInlinedAt, C_LLVMDILocationGetInlinedAt, c"LLVMDILocationGetInlinedAt", "LLVMDILocationGetInlinedAt",
     c"LLVMDILocationGetInlinedAt(Location)\n--\n\nGet the \"inline at\" location associated with this debug location.\n\nSee: DILocation::getInlinedAt()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Location"],
-    |py, [x0]| LLVMDILocationGetInlinedAt(py, rt::call::extract(x0, "Location")?));
+    |py, [x0]| LLVMDILocationGetInlinedAt(py, &x0));
 
-fn LLVMDILocationGetInlinedAt(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDILocationGetInlinedAt(py: Python<'_>, Location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetInlinedAt");
-    let a_Location = Location.addr();
+    let a_Location = super::llvm_types::TYPES.handle_arg(6, Location)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -534,11 +536,11 @@ fn LLVMDILocationGetInlinedAt(py: Python<'_>, Location: rt::PtrArg) -> PyResult<
 rt::function!(F_LLVMDIScopeGetFile, C_LLVMDIScopeGetFile, c"LLVMDIScopeGetFile", "LLVMDIScopeGetFile",
     c"LLVMDIScopeGetFile(Scope)\n--\n\nGet the metadata of the file associated with a given scope.\n\nSee: DIScope::getFile()\n\nArgs:\n    Scope: The scope object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Scope"],
-    |py, [x0]| LLVMDIScopeGetFile(py, rt::call::extract(x0, "Scope")?));
+    |py, [x0]| LLVMDIScopeGetFile(py, &x0));
 
-fn LLVMDIScopeGetFile(py: Python<'_>, Scope: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIScopeGetFile(py: Python<'_>, Scope: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIScopeGetFile");
-    let a_Scope = Scope.addr();
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -551,11 +553,11 @@ fn LLVMDIScopeGetFile(py: Python<'_>, Scope: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMDIFileGetDirectory, C_LLVMDIFileGetDirectory, c"LLVMDIFileGetDirectory", "LLVMDIFileGetDirectory",
     c"LLVMDIFileGetDirectory(File, Len)\n--\n\nGet the directory of a given file.\n\nSee: DIFile::getDirectory()\n\nArgs:\n    File: The file object.\n    Len: The length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["File", "Len"],
-    |py, [x0, x1]| LLVMDIFileGetDirectory(py, rt::call::extract(x0, "File")?, &x1));
+    |py, [x0, x1]| LLVMDIFileGetDirectory(py, &x0, &x1));
 
-fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIFileGetDirectory(py: Python<'_>, File: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetDirectory");
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let p_Len = rt::typed_ptr_arg(Len, None, 4, true)?;
     let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -570,11 +572,11 @@ fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg, Len: &Bound<'_, PyAn
 rt::function!(F_LLVMDIFileGetFilename, C_LLVMDIFileGetFilename, c"LLVMDIFileGetFilename", "LLVMDIFileGetFilename",
     c"LLVMDIFileGetFilename(File, Len)\n--\n\nGet the name of a given file.\n\nSee: DIFile::getFilename()\n\nArgs:\n    File: The file object.\n    Len: The length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["File", "Len"],
-    |py, [x0, x1]| LLVMDIFileGetFilename(py, rt::call::extract(x0, "File")?, &x1));
+    |py, [x0, x1]| LLVMDIFileGetFilename(py, &x0, &x1));
 
-fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIFileGetFilename(py: Python<'_>, File: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetFilename");
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let p_Len = rt::typed_ptr_arg(Len, None, 4, true)?;
     let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -589,11 +591,11 @@ fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg, Len: &Bound<'_, PyAny
 rt::function!(F_LLVMDIFileGetSource, C_LLVMDIFileGetSource, c"LLVMDIFileGetSource", "LLVMDIFileGetSource",
     c"LLVMDIFileGetSource(File, Len)\n--\n\nGet the source of a given file.\n\nSee: DIFile::getSource()\n\nArgs:\n    File: The file object.\n    Len: The length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["File", "Len"],
-    |py, [x0, x1]| LLVMDIFileGetSource(py, rt::call::extract(x0, "File")?, &x1));
+    |py, [x0, x1]| LLVMDIFileGetSource(py, &x0, &x1));
 
-fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIFileGetSource(py: Python<'_>, File: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetSource");
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let p_Len = rt::typed_ptr_arg(Len, None, 4, true)?;
     let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -608,14 +610,15 @@ fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg, Len: &Bound<'_, PyAny>)
 rt::function!(F_LLVMDIBuilderGetOrCreateTypeArray, C_LLVMDIBuilderGetOrCreateTypeArray, c"LLVMDIBuilderGetOrCreateTypeArray", "LLVMDIBuilderGetOrCreateTypeArray",
     c"LLVMDIBuilderGetOrCreateTypeArray(Builder, Data, NumElements)\n--\n\nCreate a type array.\n\nArgs:\n    Builder: The DIBuilder.\n    Data: The type elements.\n    NumElements: Number of type elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Data", "NumElements"],
-    |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateTypeArray(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "NumElements")?));
+    |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateTypeArray(py, &x0, &x1, rt::call::extract(x2, "NumElements")?));
 
-fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateTypeArray");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
+    rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -628,16 +631,17 @@ fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: rt::PtrArg, Data: 
 rt::function!(F_LLVMDIBuilderCreateSubroutineType, C_LLVMDIBuilderCreateSubroutineType, c"LLVMDIBuilderCreateSubroutineType", "LLVMDIBuilderCreateSubroutineType",
     c"LLVMDIBuilderCreateSubroutineType(Builder, File, ParameterTypes, NumParameterTypes, Flags)\n--\n\nCreate subroutine type.\n\nArgs:\n    Builder: The DIBuilder.\n    File: The file in which the subroutine resides.\n    ParameterTypes: An array of subroutine parameter types. This\n        includes return type at 0th index.\n    NumParameterTypes: The number of parameter types in \\c ParameterTypes\n    Flags: E.g.: \\c LLVMDIFlagLValueReference.\n        These flags are used to emit dwarf attributes.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "File", "ParameterTypes", "NumParameterTypes", "Flags"],
-    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateSubroutineType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "File")?, &x2, rt::call::extract(x3, "NumParameterTypes")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateSubroutineType(py, &x0, &x1, &x2, rt::call::extract(x3, "NumParameterTypes")?, &x4));
 
-fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: rt::PtrArg, File: rt::PtrArg, ParameterTypes: &Bound<'_, PyAny>, NumParameterTypes: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, ParameterTypes: &Bound<'_, PyAny>, NumParameterTypes: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateSubroutineType");
-    let a_Builder = Builder.addr();
-    let a_File = File.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let mut h_ParameterTypes = super::llvm_types::TYPES.handle_ref(6, ParameterTypes, true)?;
     let a_ParameterTypes = h_ParameterTypes.addr();
     let a_NumParameterTypes = NumParameterTypes.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
+    rt::check_count(a_NumParameterTypes as i128, "NumParameterTypes", h_ParameterTypes.item_count(), "ParameterTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -650,12 +654,12 @@ fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: rt::PtrArg, File: 
 rt::function!(F_LLVMDIBuilderCreateMacro, C_LLVMDIBuilderCreateMacro, c"LLVMDIBuilderCreateMacro", "LLVMDIBuilderCreateMacro",
     c"LLVMDIBuilderCreateMacro(Builder, ParentMacroFile, Line, RecordType, Name, NameLen, Value, ValueLen)\n--\n\nCreate debugging information entry for a macro.\n\nArgs:\n    Builder: The DIBuilder.\n    ParentMacroFile: Macro parent (could be NULL).\n    Line: Source line number where the macro is defined.\n    RecordType: DW_MACINFO_define or DW_MACINFO_undef.\n    Name: Macro name.\n    NameLen: Macro name length.\n    Value: Macro value.\n    ValueLen: Macro value length.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "ParentMacroFile", "Line", "RecordType", "Name", "NameLen", "Value", "ValueLen"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMDIBuilderCreateMacro(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentMacroFile")?, rt::call::extract(x2, "Line")?, &x3, rt::call::extract(x4, "Name")?, rt::call::extract(x5, "NameLen")?, rt::call::extract(x6, "Value")?, rt::call::extract(x7, "ValueLen")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMDIBuilderCreateMacro(py, &x0, &x1, rt::call::extract(x2, "Line")?, &x3, rt::call::extract(x4, "Name")?, rt::call::extract(x5, "NameLen")?, rt::call::extract(x6, "Value")?, rt::call::extract(x7, "ValueLen")?));
 
-fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: rt::CInt<u32>, RecordType: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CStrArg, ValueLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentMacroFile: &Bound<'_, PyAny>, Line: rt::CInt<u32>, RecordType: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CStrArg, ValueLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMacro");
-    let a_Builder = Builder.addr();
-    let a_ParentMacroFile = ParentMacroFile.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_ParentMacroFile = super::llvm_types::TYPES.handle_arg(6, ParentMacroFile)?;
     let a_Line = Line.0;
     let a_RecordType = rt::narrow::<u32>(TYPES.enum_arg(3, RecordType)?)?;
     let a_Name = Name.addr();
@@ -674,14 +678,14 @@ fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile
 rt::function!(F_LLVMDIBuilderCreateTempMacroFile, C_LLVMDIBuilderCreateTempMacroFile, c"LLVMDIBuilderCreateTempMacroFile", "LLVMDIBuilderCreateTempMacroFile",
     c"LLVMDIBuilderCreateTempMacroFile(Builder, ParentMacroFile, Line, File)\n--\n\nCreate debugging information temporary entry for a macro file.\nList of macro node direct children will be calculated by DIBuilder,\nusing the ParentMacroFile relationship.\n\nArgs:\n    Builder: The DIBuilder.\n    ParentMacroFile: Macro parent (could be NULL).\n    Line: Source line number where the macro file is included.\n    File: File descriptor containing the name of the macro file.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "ParentMacroFile", "Line", "File"],
-    |py, [x0, x1, x2, x3]| LLVMDIBuilderCreateTempMacroFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentMacroFile")?, rt::call::extract(x2, "Line")?, rt::call::extract(x3, "File")?));
+    |py, [x0, x1, x2, x3]| LLVMDIBuilderCreateTempMacroFile(py, &x0, &x1, rt::call::extract(x2, "Line")?, &x3));
 
-fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: rt::CInt<u32>, File: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentMacroFile: &Bound<'_, PyAny>, Line: rt::CInt<u32>, File: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempMacroFile");
-    let a_Builder = Builder.addr();
-    let a_ParentMacroFile = ParentMacroFile.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_ParentMacroFile = super::llvm_types::TYPES.handle_arg(6, ParentMacroFile)?;
     let a_Line = Line.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -694,11 +698,11 @@ fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: rt::PtrArg, ParentM
 rt::function!(F_LLVMDIBuilderCreateEnumerator, C_LLVMDIBuilderCreateEnumerator, c"LLVMDIBuilderCreateEnumerator", "LLVMDIBuilderCreateEnumerator",
     c"LLVMDIBuilderCreateEnumerator(Builder, Name, NameLen, Value, IsUnsigned)\n--\n\nCreate debugging information entry for an enumerator.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Enumerator name.\n    NameLen: Length of enumerator name.\n    Value: Enumerator value.\n    IsUnsigned: True if the value is unsigned.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Name", "NameLen", "Value", "IsUnsigned"],
-    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateEnumerator(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "Value")?, rt::call::extract(x4, "IsUnsigned")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateEnumerator(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "Value")?, rt::call::extract(x4, "IsUnsigned")?));
 
-fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CInt<i64>, IsUnsigned: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CInt<i64>, IsUnsigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerator");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_Value = Value.0;
@@ -715,22 +719,23 @@ fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: rt::PtrArg, Name: rt::
 rt::function!(F_LLVMDIBuilderCreateEnumerationType, C_LLVMDIBuilderCreateEnumerationType, c"LLVMDIBuilderCreateEnumerationType", "LLVMDIBuilderCreateEnumerationType",
     c"LLVMDIBuilderCreateEnumerationType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Elements, NumElements, ClassTy)\n--\n\nCreate debugging information entry for an enumeration.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this enumeration is defined.\n    Name: Enumeration name.\n    NameLen: Length of enumeration name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Elements: Enumeration elements.\n    NumElements: Number of enumeration elements.\n    ClassTy: Underlying type of a C++11/ObjC fixed enum.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Elements", "NumElements", "ClassTy"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateEnumerationType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, rt::call::extract(x9, "NumElements")?, rt::call::extract(x10, "ClassTy")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateEnumerationType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, rt::call::extract(x9, "NumElements")?, &x10));
 
-fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, ClassTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, ClassTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerationType");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNumber = LineNumber.0;
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
     let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
-    let a_ClassTy = ClassTy.addr();
+    let a_ClassTy = super::llvm_types::TYPES.handle_arg(6, ClassTy)?;
+    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -743,15 +748,15 @@ fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope
 rt::function!(F_LLVMDIBuilderCreateUnionType, C_LLVMDIBuilderCreateUnionType, c"LLVMDIBuilderCreateUnionType", "LLVMDIBuilderCreateUnionType",
     c"LLVMDIBuilderCreateUnionType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, Elements, NumElements, RunTimeLang, UniqueId, UniqueIdLen)\n--\n\nCreate debugging information entry for a union.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this union is defined.\n    Name: Union name.\n    NameLen: Length of union name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags to encode member attribute, e.g. private\n    Elements: Union elements.\n    NumElements: Number of union elements.\n    RunTimeLang: Optional parameter, Objective-C runtime version.\n    UniqueId: A unique identifier for the union.\n    UniqueIdLen: Length of unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "Elements", "NumElements", "RunTimeLang", "UniqueId", "UniqueIdLen"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| LLVMDIBuilderCreateUnionType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, rt::call::extract(x10, "NumElements")?, rt::call::extract(x11, "RunTimeLang")?, rt::call::extract(x12, "UniqueId")?, rt::call::extract(x13, "UniqueIdLen")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| LLVMDIBuilderCreateUnionType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, rt::call::extract(x10, "NumElements")?, rt::call::extract(x11, "RunTimeLang")?, rt::call::extract(x12, "UniqueId")?, rt::call::extract(x13, "UniqueIdLen")?));
 
-fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnionType");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNumber = LineNumber.0;
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
@@ -762,6 +767,7 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
     let a_RunTimeLang = RunTimeLang.0;
     let a_UniqueId = UniqueId.addr();
     let a_UniqueIdLen = UniqueIdLen.0;
+    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -774,17 +780,18 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
 rt::function!(F_LLVMDIBuilderCreateArrayType, C_LLVMDIBuilderCreateArrayType, c"LLVMDIBuilderCreateArrayType", "LLVMDIBuilderCreateArrayType",
     c"LLVMDIBuilderCreateArrayType(Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts)\n--\n\nCreate debugging information entry for an array.\n\nArgs:\n    Builder: The DIBuilder.\n    Size: Array size.\n    AlignInBits: Alignment.\n    Ty: Element type.\n    Subscripts: Subscripts.\n    NumSubscripts: Number of subscripts.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateArrayType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, rt::call::extract(x3, "Ty")?, &x4, rt::call::extract(x5, "NumSubscripts")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateArrayType(py, &x0, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, &x3, &x4, rt::call::extract(x5, "NumSubscripts")?));
 
-fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: rt::PtrArg, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateArrayType");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Size = Size.0;
     let a_AlignInBits = AlignInBits.0;
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
     let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true)?;
     let a_Subscripts = h_Subscripts.addr();
     let a_NumSubscripts = NumSubscripts.0;
+    rt::check_count(a_NumSubscripts as i128, "NumSubscripts", h_Subscripts.item_count(), "Subscripts")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -797,17 +804,18 @@ fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::C
 rt::function!(F_LLVMDIBuilderCreateVectorType, C_LLVMDIBuilderCreateVectorType, c"LLVMDIBuilderCreateVectorType", "LLVMDIBuilderCreateVectorType",
     c"LLVMDIBuilderCreateVectorType(Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts)\n--\n\nCreate debugging information entry for a vector type.\n\nArgs:\n    Builder: The DIBuilder.\n    Size: Vector size.\n    AlignInBits: Alignment.\n    Ty: Element type.\n    Subscripts: Subscripts.\n    NumSubscripts: Number of subscripts.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateVectorType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, rt::call::extract(x3, "Ty")?, &x4, rt::call::extract(x5, "NumSubscripts")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateVectorType(py, &x0, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, &x3, &x4, rt::call::extract(x5, "NumSubscripts")?));
 
-fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: rt::PtrArg, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateVectorType");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Size = Size.0;
     let a_AlignInBits = AlignInBits.0;
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
     let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true)?;
     let a_Subscripts = h_Subscripts.addr();
     let a_NumSubscripts = NumSubscripts.0;
+    rt::check_count(a_NumSubscripts as i128, "NumSubscripts", h_Subscripts.item_count(), "Subscripts")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -820,11 +828,11 @@ fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::
 rt::function!(F_LLVMDIBuilderCreateUnspecifiedType, C_LLVMDIBuilderCreateUnspecifiedType, c"LLVMDIBuilderCreateUnspecifiedType", "LLVMDIBuilderCreateUnspecifiedType",
     c"LLVMDIBuilderCreateUnspecifiedType(Builder, Name, NameLen)\n--\n\nCreate a DWARF unspecified type.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: The unspecified type's name.\n    NameLen: Length of type name.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Name", "NameLen"],
-    |py, [x0, x1, x2]| LLVMDIBuilderCreateUnspecifiedType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
+    |py, [x0, x1, x2]| LLVMDIBuilderCreateUnspecifiedType(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnspecifiedType");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -839,11 +847,11 @@ fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: rt::PtrArg, Name:
 rt::function!(F_LLVMDIBuilderCreateBasicType, C_LLVMDIBuilderCreateBasicType, c"LLVMDIBuilderCreateBasicType", "LLVMDIBuilderCreateBasicType",
     c"LLVMDIBuilderCreateBasicType(Builder, Name, NameLen, SizeInBits, Encoding, Flags)\n--\n\nCreate debugging information entry for a basic\ntype.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Type name.\n    NameLen: Length of type name.\n    SizeInBits: Size of the type.\n    Encoding: DWARF encoding code, e.g. \\c LLVMDWARFTypeEncoding_float.\n    Flags: Flags to encode optional attribute like endianity\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Name", "NameLen", "SizeInBits", "Encoding", "Flags"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateBasicType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "Encoding")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateBasicType(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "Encoding")?, &x5));
 
-fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, SizeInBits: rt::CInt<u64>, Encoding: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, SizeInBits: rt::CInt<u64>, Encoding: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBasicType");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_SizeInBits = SizeInBits.0;
@@ -861,12 +869,12 @@ fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::C
 rt::function!(F_LLVMDIBuilderCreatePointerType, C_LLVMDIBuilderCreatePointerType, c"LLVMDIBuilderCreatePointerType", "LLVMDIBuilderCreatePointerType",
     c"LLVMDIBuilderCreatePointerType(Builder, PointeeTy, SizeInBits, AlignInBits, AddressSpace, Name, NameLen)\n--\n\nCreate debugging information entry for a pointer.\n\nArgs:\n    Builder: The DIBuilder.\n    PointeeTy: Type pointed by this pointer.\n    SizeInBits: Size.\n    AlignInBits: Alignment. (optional, pass 0 to ignore)\n    AddressSpace: DWARF address space. (optional, pass 0 to ignore)\n    Name: Pointer type name. (optional)\n    NameLen: Length of pointer type name. (optional)\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "PointeeTy", "SizeInBits", "AlignInBits", "AddressSpace", "Name", "NameLen"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreatePointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "PointeeTy")?, rt::call::extract(x2, "SizeInBits")?, rt::call::extract(x3, "AlignInBits")?, rt::call::extract(x4, "AddressSpace")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreatePointerType(py, &x0, &x1, rt::call::extract(x2, "SizeInBits")?, rt::call::extract(x3, "AlignInBits")?, rt::call::extract(x4, "AddressSpace")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?));
 
-fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy: rt::PtrArg, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, AddressSpace: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, PointeeTy: &Bound<'_, PyAny>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, AddressSpace: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreatePointerType");
-    let a_Builder = Builder.addr();
-    let a_PointeeTy = PointeeTy.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_PointeeTy = super::llvm_types::TYPES.handle_arg(6, PointeeTy)?;
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
     let a_AddressSpace = AddressSpace.0;
@@ -884,27 +892,28 @@ fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy
 rt::function!(F_LLVMDIBuilderCreateStructType, C_LLVMDIBuilderCreateStructType, c"LLVMDIBuilderCreateStructType", "LLVMDIBuilderCreateStructType",
     c"LLVMDIBuilderCreateStructType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, DerivedFrom, Elements, NumElements, RunTimeLang, VTableHolder, UniqueId, UniqueIdLen)\n--\n\nCreate debugging information entry for a struct.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this struct is defined.\n    Name: Struct name.\n    NameLen: Struct name length.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags to encode member attribute, e.g. private\n    DerivedFrom\n    Elements: Struct elements.\n    NumElements: Number of struct elements.\n    RunTimeLang: Optional parameter, Objective-C runtime version.\n    VTableHolder: The object containing the vtable for the struct.\n    UniqueId: A unique identifier for the struct.\n    UniqueIdLen: Length of the unique identifier for the struct.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "RunTimeLang", "VTableHolder", "UniqueId", "UniqueIdLen"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| LLVMDIBuilderCreateStructType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, rt::call::extract(x9, "DerivedFrom")?, &x10, rt::call::extract(x11, "NumElements")?, rt::call::extract(x12, "RunTimeLang")?, rt::call::extract(x13, "VTableHolder")?, rt::call::extract(x14, "UniqueId")?, rt::call::extract(x15, "UniqueIdLen")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| LLVMDIBuilderCreateStructType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, &x10, rt::call::extract(x11, "NumElements")?, rt::call::extract(x12, "RunTimeLang")?, &x13, rt::call::extract(x14, "UniqueId")?, rt::call::extract(x15, "UniqueIdLen")?));
 
-fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, VTableHolder: rt::PtrArg, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, DerivedFrom: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, VTableHolder: &Bound<'_, PyAny>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStructType");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNumber = LineNumber.0;
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let a_DerivedFrom = DerivedFrom.addr();
+    let a_DerivedFrom = super::llvm_types::TYPES.handle_arg(6, DerivedFrom)?;
     let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_RunTimeLang = RunTimeLang.0;
-    let a_VTableHolder = VTableHolder.addr();
+    let a_VTableHolder = super::llvm_types::TYPES.handle_arg(6, VTableHolder)?;
     let a_UniqueId = UniqueId.addr();
     let a_UniqueIdLen = UniqueIdLen.0;
+    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -917,21 +926,21 @@ fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
 rt::function!(F_LLVMDIBuilderCreateMemberType, C_LLVMDIBuilderCreateMemberType, c"LLVMDIBuilderCreateMemberType", "LLVMDIBuilderCreateMemberType",
     c"LLVMDIBuilderCreateMemberType(Builder, Scope, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty)\n--\n\nCreate debugging information entry for a member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is defined.\n    LineNo: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private\n    Ty: Parent type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, rt::call::extract(x10, "Ty")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateMemberType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, &x10));
 
-fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberType");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNo = LineNo.0;
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
     let a_OffsetInBits = OffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -944,19 +953,19 @@ fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
 rt::function!(F_LLVMDIBuilderCreateStaticMemberType, C_LLVMDIBuilderCreateStaticMemberType, c"LLVMDIBuilderCreateStaticMemberType", "LLVMDIBuilderCreateStaticMemberType",
     c"LLVMDIBuilderCreateStaticMemberType(Builder, Scope, Name, NameLen, File, LineNumber, Type, Flags, ConstantVal, AlignInBits)\n--\n\nCreate debugging information entry for a\nC++ static data member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is declared.\n    LineNumber: Line number.\n    Type: Type of the static member.\n    Flags: Flags to encode member attribute, e.g. private.\n    ConstantVal: Const initializer of the member.\n    AlignInBits: Member alignment.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "Type", "Flags", "ConstantVal", "AlignInBits"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateStaticMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "Type")?, &x7, rt::call::extract(x8, "ConstantVal")?, rt::call::extract(x9, "AlignInBits")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateStaticMemberType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, &x6, &x7, &x8, rt::call::extract(x9, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, Type: rt::PtrArg, Flags: &Bound<'_, PyAny>, ConstantVal: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, Type: &Bound<'_, PyAny>, Flags: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStaticMemberType");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNumber = LineNumber.0;
-    let a_Type = Type.addr();
+    let a_Type = super::llvm_types::TYPES.handle_arg(6, Type)?;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let a_ConstantVal = ConstantVal.addr();
+    let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
     let a_AlignInBits = AlignInBits.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -970,13 +979,13 @@ fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scop
 rt::function!(F_LLVMDIBuilderCreateMemberPointerType, C_LLVMDIBuilderCreateMemberPointerType, c"LLVMDIBuilderCreateMemberPointerType", "LLVMDIBuilderCreateMemberPointerType",
     c"LLVMDIBuilderCreateMemberPointerType(Builder, PointeeType, ClassType, SizeInBits, AlignInBits, Flags)\n--\n\nCreate debugging information entry for a pointer to member.\n\nArgs:\n    Builder: The DIBuilder.\n    PointeeType: Type pointed to by this pointer.\n    ClassType: Type for which this pointer points to members of.\n    SizeInBits: Size.\n    AlignInBits: Alignment.\n    Flags: Flags.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "PointeeType", "ClassType", "SizeInBits", "AlignInBits", "Flags"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateMemberPointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "PointeeType")?, rt::call::extract(x2, "ClassType")?, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "AlignInBits")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateMemberPointerType(py, &x0, &x1, &x2, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "AlignInBits")?, &x5));
 
-fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeType: rt::PtrArg, ClassType: rt::PtrArg, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, PointeeType: &Bound<'_, PyAny>, ClassType: &Bound<'_, PyAny>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberPointerType");
-    let a_Builder = Builder.addr();
-    let a_PointeeType = PointeeType.addr();
-    let a_ClassType = ClassType.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_PointeeType = super::llvm_types::TYPES.handle_arg(6, PointeeType)?;
+    let a_ClassType = super::llvm_types::TYPES.handle_arg(6, ClassType)?;
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
@@ -992,21 +1001,21 @@ fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, Poi
 rt::function!(F_LLVMDIBuilderCreateObjCIVar, C_LLVMDIBuilderCreateObjCIVar, c"LLVMDIBuilderCreateObjCIVar", "LLVMDIBuilderCreateObjCIVar",
     c"LLVMDIBuilderCreateObjCIVar(Builder, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty, PropertyNode)\n--\n\nCreate debugging information entry for Objective-C instance variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Member name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this member is defined.\n    LineNo: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private\n    Ty: Parent type.\n    PropertyNode: Property associated with this ivar.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty", "PropertyNode"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateObjCIVar(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "SizeInBits")?, rt::call::extract(x6, "AlignInBits")?, rt::call::extract(x7, "OffsetInBits")?, &x8, rt::call::extract(x9, "Ty")?, rt::call::extract(x10, "PropertyNode")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateObjCIVar(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, &x3, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "SizeInBits")?, rt::call::extract(x6, "AlignInBits")?, rt::call::extract(x7, "OffsetInBits")?, &x8, &x9, &x10));
 
-fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg, PropertyNode: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, PropertyNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCIVar");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNo = LineNo.0;
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
     let a_OffsetInBits = OffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let a_Ty = Ty.addr();
-    let a_PropertyNode = PropertyNode.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
+    let a_PropertyNode = super::llvm_types::TYPES.handle_arg(6, PropertyNode)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1019,21 +1028,21 @@ fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CS
 rt::function!(F_LLVMDIBuilderCreateObjCProperty, C_LLVMDIBuilderCreateObjCProperty, c"LLVMDIBuilderCreateObjCProperty", "LLVMDIBuilderCreateObjCProperty",
     c"LLVMDIBuilderCreateObjCProperty(Builder, Name, NameLen, File, LineNo, GetterName, GetterNameLen, SetterName, SetterNameLen, PropertyAttributes, Ty)\n--\n\nCreate debugging information entry for Objective-C property.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Property name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this property is defined.\n    LineNo: Line number.\n    GetterName: Name of the Objective C property getter selector.\n    GetterNameLen: The length of the C string passed to \\c GetterName.\n    SetterName: Name of the Objective C property setter selector.\n    SetterNameLen: The length of the C string passed to \\c SetterName.\n    PropertyAttributes: Objective C property attributes.\n    Ty: Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Name", "NameLen", "File", "LineNo", "GetterName", "GetterNameLen", "SetterName", "SetterNameLen", "PropertyAttributes", "Ty"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateObjCProperty(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "GetterName")?, rt::call::extract(x6, "GetterNameLen")?, rt::call::extract(x7, "SetterName")?, rt::call::extract(x8, "SetterNameLen")?, rt::call::extract(x9, "PropertyAttributes")?, rt::call::extract(x10, "Ty")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateObjCProperty(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, &x3, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "GetterName")?, rt::call::extract(x6, "GetterNameLen")?, rt::call::extract(x7, "SetterName")?, rt::call::extract(x8, "SetterNameLen")?, rt::call::extract(x9, "PropertyAttributes")?, &x10));
 
-fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, GetterName: rt::CStrArg, GetterNameLen: rt::CInt<u64>, SetterName: rt::CStrArg, SetterNameLen: rt::CInt<u64>, PropertyAttributes: rt::CInt<u32>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, GetterName: rt::CStrArg, GetterNameLen: rt::CInt<u64>, SetterName: rt::CStrArg, SetterNameLen: rt::CInt<u64>, PropertyAttributes: rt::CInt<u32>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCProperty");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNo = LineNo.0;
     let a_GetterName = GetterName.addr();
     let a_GetterNameLen = GetterNameLen.0;
     let a_SetterName = SetterName.addr();
     let a_SetterNameLen = SetterNameLen.0;
     let a_PropertyAttributes = PropertyAttributes.0;
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1046,12 +1055,12 @@ fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: rt::PtrArg, Name: rt
 rt::function!(F_LLVMDIBuilderCreateObjectPointerType, C_LLVMDIBuilderCreateObjectPointerType, c"LLVMDIBuilderCreateObjectPointerType", "LLVMDIBuilderCreateObjectPointerType",
     c"LLVMDIBuilderCreateObjectPointerType(Builder, Type)\n--\n\nCreate a uniqued DIType* clone with FlagObjectPointer and FlagArtificial set.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: The underlying type to which this pointer points.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Type"],
-    |py, [x0, x1]| LLVMDIBuilderCreateObjectPointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?));
+    |py, [x0, x1]| LLVMDIBuilderCreateObjectPointerType(py, &x0, &x1));
 
-fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjectPointerType");
-    let a_Builder = Builder.addr();
-    let a_Type = Type.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Type = super::llvm_types::TYPES.handle_arg(6, Type)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1064,13 +1073,13 @@ fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: rt::PtrArg, Typ
 rt::function!(F_LLVMDIBuilderCreateQualifiedType, C_LLVMDIBuilderCreateQualifiedType, c"LLVMDIBuilderCreateQualifiedType", "LLVMDIBuilderCreateQualifiedType",
     c"LLVMDIBuilderCreateQualifiedType(Builder, Tag, Type)\n--\n\nCreate debugging information entry for a qualified\ntype, e.g. 'const int'.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: Tag identifying type,\n        e.g. LLVMDWARFTypeQualifier_volatile_type\n    Type: Base Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Tag", "Type"],
-    |py, [x0, x1, x2]| LLVMDIBuilderCreateQualifiedType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Type")?));
+    |py, [x0, x1, x2]| LLVMDIBuilderCreateQualifiedType(py, &x0, rt::call::extract(x1, "Tag")?, &x2));
 
-fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Type: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateQualifiedType");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
-    let a_Type = Type.addr();
+    let a_Type = super::llvm_types::TYPES.handle_arg(6, Type)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1083,13 +1092,13 @@ fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt
 rt::function!(F_LLVMDIBuilderCreateReferenceType, C_LLVMDIBuilderCreateReferenceType, c"LLVMDIBuilderCreateReferenceType", "LLVMDIBuilderCreateReferenceType",
     c"LLVMDIBuilderCreateReferenceType(Builder, Tag, Type)\n--\n\nCreate debugging information entry for a c++\nstyle reference or rvalue reference type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: Tag identifying type,\n    Type: Base Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Tag", "Type"],
-    |py, [x0, x1, x2]| LLVMDIBuilderCreateReferenceType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Type")?));
+    |py, [x0, x1, x2]| LLVMDIBuilderCreateReferenceType(py, &x0, rt::call::extract(x1, "Tag")?, &x2));
 
-fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Type: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReferenceType");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
-    let a_Type = Type.addr();
+    let a_Type = super::llvm_types::TYPES.handle_arg(6, Type)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1102,11 +1111,11 @@ fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt
 rt::function!(F_LLVMDIBuilderCreateNullPtrType, C_LLVMDIBuilderCreateNullPtrType, c"LLVMDIBuilderCreateNullPtrType", "LLVMDIBuilderCreateNullPtrType",
     c"LLVMDIBuilderCreateNullPtrType(Builder)\n--\n\nCreate C++11 nullptr type.\n\nArgs:\n    Builder: The DIBuilder.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder"],
-    |py, [x0]| LLVMDIBuilderCreateNullPtrType(py, rt::call::extract(x0, "Builder")?));
+    |py, [x0]| LLVMDIBuilderCreateNullPtrType(py, &x0));
 
-fn LLVMDIBuilderCreateNullPtrType(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateNullPtrType(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateNullPtrType");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1119,17 +1128,17 @@ fn LLVMDIBuilderCreateNullPtrType(py: Python<'_>, Builder: rt::PtrArg) -> PyResu
 rt::function!(F_LLVMDIBuilderCreateTypedef, C_LLVMDIBuilderCreateTypedef, c"LLVMDIBuilderCreateTypedef", "LLVMDIBuilderCreateTypedef",
     c"LLVMDIBuilderCreateTypedef(Builder, Type, Name, NameLen, File, LineNo, Scope, AlignInBits)\n--\n\nCreate debugging information entry for a typedef.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: Original type.\n    Name: Typedef name.\n    NameLen\n    File: File where this type is defined.\n    LineNo: Line number.\n    Scope: The surrounding context for the typedef.\n    AlignInBits\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Type", "Name", "NameLen", "File", "LineNo", "Scope", "AlignInBits"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMDIBuilderCreateTypedef(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "Scope")?, rt::call::extract(x7, "AlignInBits")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMDIBuilderCreateTypedef(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNo")?, &x6, rt::call::extract(x7, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Scope: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Scope: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTypedef");
-    let a_Builder = Builder.addr();
-    let a_Type = Type.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Type = super::llvm_types::TYPES.handle_arg(6, Type)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNo = LineNo.0;
-    let a_Scope = Scope.addr();
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_AlignInBits = AlignInBits.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1143,13 +1152,13 @@ fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::Ptr
 rt::function!(F_LLVMDIBuilderCreateInheritance, C_LLVMDIBuilderCreateInheritance, c"LLVMDIBuilderCreateInheritance", "LLVMDIBuilderCreateInheritance",
     c"LLVMDIBuilderCreateInheritance(Builder, Ty, BaseTy, BaseOffset, VBPtrOffset, Flags)\n--\n\nCreate debugging information entry to establish inheritance relationship\nbetween two types.\n\nArgs:\n    Builder: The DIBuilder.\n    Ty: Original type.\n    BaseTy: Base type. Ty is inherits from base.\n    BaseOffset: Base offset.\n    VBPtrOffset: Virtual base pointer offset.\n    Flags: Flags to describe inheritance attribute, e.g. private\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Ty", "BaseTy", "BaseOffset", "VBPtrOffset", "Flags"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateInheritance(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "BaseTy")?, rt::call::extract(x3, "BaseOffset")?, rt::call::extract(x4, "VBPtrOffset")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateInheritance(py, &x0, &x1, &x2, rt::call::extract(x3, "BaseOffset")?, rt::call::extract(x4, "VBPtrOffset")?, &x5));
 
-fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::PtrArg, BaseTy: rt::PtrArg, BaseOffset: rt::CInt<u64>, VBPtrOffset: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, BaseTy: &Bound<'_, PyAny>, BaseOffset: rt::CInt<u64>, VBPtrOffset: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateInheritance");
-    let a_Builder = Builder.addr();
-    let a_Ty = Ty.addr();
-    let a_BaseTy = BaseTy.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
+    let a_BaseTy = super::llvm_types::TYPES.handle_arg(6, BaseTy)?;
     let a_BaseOffset = BaseOffset.0;
     let a_VBPtrOffset = VBPtrOffset.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
@@ -1165,16 +1174,16 @@ fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::P
 rt::function!(F_LLVMDIBuilderCreateForwardDecl, C_LLVMDIBuilderCreateForwardDecl, c"LLVMDIBuilderCreateForwardDecl", "LLVMDIBuilderCreateForwardDecl",
     c"LLVMDIBuilderCreateForwardDecl(Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate a permanent forward-declared type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: A unique tag for this type.\n    Name: Type name.\n    NameLen: Length of type name.\n    Scope: Type scope.\n    File: File where this type is defined.\n    Line: Line number where this type is defined.\n    RuntimeLang: Indicates runtime version for languages like\n        Objective-C.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "UniqueIdentifier", "UniqueIdentifierLen"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| LLVMDIBuilderCreateForwardDecl(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Scope")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, rt::call::extract(x10, "UniqueIdentifier")?, rt::call::extract(x11, "UniqueIdentifierLen")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| LLVMDIBuilderCreateForwardDecl(py, &x0, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, &x5, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, rt::call::extract(x10, "UniqueIdentifier")?, rt::call::extract(x11, "UniqueIdentifierLen")?));
 
-fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateForwardDecl");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_Scope = Scope.addr();
-    let a_File = File.addr();
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
     let a_RuntimeLang = RuntimeLang.0;
     let a_SizeInBits = SizeInBits.0;
@@ -1193,16 +1202,16 @@ fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::
 rt::function!(F_LLVMDIBuilderCreateReplaceableCompositeType, C_LLVMDIBuilderCreateReplaceableCompositeType, c"LLVMDIBuilderCreateReplaceableCompositeType", "LLVMDIBuilderCreateReplaceableCompositeType",
     c"LLVMDIBuilderCreateReplaceableCompositeType(Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, Flags, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate a temporary forward-declared type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: A unique tag for this type.\n    Name: Type name.\n    NameLen: Length of type name.\n    Scope: Type scope.\n    File: File where this type is defined.\n    Line: Line number where this type is defined.\n    RuntimeLang: Indicates runtime version for languages like\n        Objective-C.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "Flags", "UniqueIdentifier", "UniqueIdentifierLen"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| LLVMDIBuilderCreateReplaceableCompositeType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Scope")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, &x10, rt::call::extract(x11, "UniqueIdentifier")?, rt::call::extract(x12, "UniqueIdentifierLen")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| LLVMDIBuilderCreateReplaceableCompositeType(py, &x0, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, &x5, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, &x10, rt::call::extract(x11, "UniqueIdentifier")?, rt::call::extract(x12, "UniqueIdentifierLen")?));
 
-fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReplaceableCompositeType");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_Scope = Scope.addr();
-    let a_File = File.addr();
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
     let a_RuntimeLang = RuntimeLang.0;
     let a_SizeInBits = SizeInBits.0;
@@ -1222,21 +1231,21 @@ fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrA
 rt::function!(F_LLVMDIBuilderCreateBitFieldMemberType, C_LLVMDIBuilderCreateBitFieldMemberType, c"LLVMDIBuilderCreateBitFieldMemberType", "LLVMDIBuilderCreateBitFieldMemberType",
     c"LLVMDIBuilderCreateBitFieldMemberType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, OffsetInBits, StorageOffsetInBits, Flags, Type)\n--\n\nCreate debugging information entry for a bit field member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    OffsetInBits: Member offset.\n    StorageOffsetInBits: Member storage offset.\n    Flags: Flags to encode member attribute.\n    Type: Parent type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "OffsetInBits", "StorageOffsetInBits", "Flags", "Type"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateBitFieldMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "OffsetInBits")?, rt::call::extract(x8, "StorageOffsetInBits")?, &x9, rt::call::extract(x10, "Type")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateBitFieldMemberType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "OffsetInBits")?, rt::call::extract(x8, "StorageOffsetInBits")?, &x9, &x10));
 
-fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, OffsetInBits: rt::CInt<u64>, StorageOffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Type: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, OffsetInBits: rt::CInt<u64>, StorageOffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBitFieldMemberType");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNumber = LineNumber.0;
     let a_SizeInBits = SizeInBits.0;
     let a_OffsetInBits = OffsetInBits.0;
     let a_StorageOffsetInBits = StorageOffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let a_Type = Type.addr();
+    let a_Type = super::llvm_types::TYPES.handle_arg(6, Type)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1249,28 +1258,29 @@ fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Sc
 rt::function!(F_LLVMDIBuilderCreateClassType, C_LLVMDIBuilderCreateClassType, c"LLVMDIBuilderCreateClassType", "LLVMDIBuilderCreateClassType",
     c"LLVMDIBuilderCreateClassType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, OffsetInBits, Flags, DerivedFrom, Elements, NumElements, VTableHolder, TemplateParamsNode, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate debugging information entry for a class.\n\nArgs:\n    Builder\n    Scope: Scope in which this class is defined.\n    Name: Class name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private.\n    DerivedFrom: Debug info of the base class of this type.\n    Elements: Class members.\n    NumElements: Number of class elements.\n    VTableHolder: Debug info of the base class that contains vtable\n        for this type. This is used in\n        DW_AT_containing_type. See DWARF documentation\n        for more info.\n    TemplateParamsNode: Template type parameters.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "VTableHolder", "TemplateParamsNode", "UniqueIdentifier", "UniqueIdentifierLen"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| LLVMDIBuilderCreateClassType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, rt::call::extract(x10, "DerivedFrom")?, &x11, rt::call::extract(x12, "NumElements")?, rt::call::extract(x13, "VTableHolder")?, rt::call::extract(x14, "TemplateParamsNode")?, rt::call::extract(x15, "UniqueIdentifier")?, rt::call::extract(x16, "UniqueIdentifierLen")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| LLVMDIBuilderCreateClassType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, &x10, &x11, rt::call::extract(x12, "NumElements")?, &x13, &x14, rt::call::extract(x15, "UniqueIdentifier")?, rt::call::extract(x16, "UniqueIdentifierLen")?));
 
-fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, VTableHolder: rt::PtrArg, TemplateParamsNode: rt::PtrArg, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, DerivedFrom: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, VTableHolder: &Bound<'_, PyAny>, TemplateParamsNode: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateClassType");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNumber = LineNumber.0;
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
     let a_OffsetInBits = OffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let a_DerivedFrom = DerivedFrom.addr();
+    let a_DerivedFrom = super::llvm_types::TYPES.handle_arg(6, DerivedFrom)?;
     let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
-    let a_VTableHolder = VTableHolder.addr();
-    let a_TemplateParamsNode = TemplateParamsNode.addr();
+    let a_VTableHolder = super::llvm_types::TYPES.handle_arg(6, VTableHolder)?;
+    let a_TemplateParamsNode = super::llvm_types::TYPES.handle_arg(6, TemplateParamsNode)?;
     let a_UniqueIdentifier = UniqueIdentifier.addr();
     let a_UniqueIdentifierLen = UniqueIdentifierLen.0;
+    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1283,12 +1293,12 @@ fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
 rt::function!(F_LLVMDIBuilderCreateArtificialType, C_LLVMDIBuilderCreateArtificialType, c"LLVMDIBuilderCreateArtificialType", "LLVMDIBuilderCreateArtificialType",
     c"LLVMDIBuilderCreateArtificialType(Builder, Type)\n--\n\nCreate a uniqued DIType* clone with FlagArtificial set.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: The underlying type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Type"],
-    |py, [x0, x1]| LLVMDIBuilderCreateArtificialType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?));
+    |py, [x0, x1]| LLVMDIBuilderCreateArtificialType(py, &x0, &x1));
 
-fn LLVMDIBuilderCreateArtificialType(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateArtificialType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateArtificialType");
-    let a_Builder = Builder.addr();
-    let a_Type = Type.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Type = super::llvm_types::TYPES.handle_arg(6, Type)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1301,11 +1311,11 @@ fn LLVMDIBuilderCreateArtificialType(py: Python<'_>, Builder: rt::PtrArg, Type: 
 rt::function!(F_LLVMDITypeGetName, C_LLVMDITypeGetName, c"LLVMDITypeGetName", "LLVMDITypeGetName",
     c"LLVMDITypeGetName(DType, Length)\n--\n\nGet the name of this DIType.\n\nSee: DIType::getName()\n\nArgs:\n    DType: The DIType.\n    Length: The length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["DType", "Length"],
-    |py, [x0, x1]| LLVMDITypeGetName(py, rt::call::extract(x0, "DType")?, &x1));
+    |py, [x0, x1]| LLVMDITypeGetName(py, &x0, &x1));
 
-fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDITypeGetName(py: Python<'_>, DType: &Bound<'_, PyAny>, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetName");
-    let a_DType = DType.addr();
+    let a_DType = super::llvm_types::TYPES.handle_arg(6, DType)?;
     let p_Length = rt::typed_ptr_arg(Length, None, 8, true)?;
     let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1320,11 +1330,11 @@ fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg, Length: &Bound<'_, PyAny
 rt::function!(F_LLVMDITypeGetSizeInBits, C_LLVMDITypeGetSizeInBits, c"LLVMDITypeGetSizeInBits", "LLVMDITypeGetSizeInBits",
     c"LLVMDITypeGetSizeInBits(DType)\n--\n\nGet the size of this DIType in bits.\n\nSee: DIType::getSizeInBits()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
     ["DType"],
-    |py, [x0]| LLVMDITypeGetSizeInBits(py, rt::call::extract(x0, "DType")?));
+    |py, [x0]| LLVMDITypeGetSizeInBits(py, &x0));
 
-fn LLVMDITypeGetSizeInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDITypeGetSizeInBits(py: Python<'_>, DType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetSizeInBits");
-    let a_DType = DType.addr();
+    let a_DType = super::llvm_types::TYPES.handle_arg(6, DType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1337,11 +1347,11 @@ fn LLVMDITypeGetSizeInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMDITypeGetOffsetInBits, C_LLVMDITypeGetOffsetInBits, c"LLVMDITypeGetOffsetInBits", "LLVMDITypeGetOffsetInBits",
     c"LLVMDITypeGetOffsetInBits(DType)\n--\n\nGet the offset of this DIType in bits.\n\nSee: DIType::getOffsetInBits()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
     ["DType"],
-    |py, [x0]| LLVMDITypeGetOffsetInBits(py, rt::call::extract(x0, "DType")?));
+    |py, [x0]| LLVMDITypeGetOffsetInBits(py, &x0));
 
-fn LLVMDITypeGetOffsetInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDITypeGetOffsetInBits(py: Python<'_>, DType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetOffsetInBits");
-    let a_DType = DType.addr();
+    let a_DType = super::llvm_types::TYPES.handle_arg(6, DType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1354,11 +1364,11 @@ fn LLVMDITypeGetOffsetInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMDITypeGetAlignInBits, C_LLVMDITypeGetAlignInBits, c"LLVMDITypeGetAlignInBits", "LLVMDITypeGetAlignInBits",
     c"LLVMDITypeGetAlignInBits(DType)\n--\n\nGet the alignment of this DIType in bits.\n\nSee: DIType::getAlignInBits()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
     ["DType"],
-    |py, [x0]| LLVMDITypeGetAlignInBits(py, rt::call::extract(x0, "DType")?));
+    |py, [x0]| LLVMDITypeGetAlignInBits(py, &x0));
 
-fn LLVMDITypeGetAlignInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDITypeGetAlignInBits(py: Python<'_>, DType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetAlignInBits");
-    let a_DType = DType.addr();
+    let a_DType = super::llvm_types::TYPES.handle_arg(6, DType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1371,11 +1381,11 @@ fn LLVMDITypeGetAlignInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMDITypeGetLine, C_LLVMDITypeGetLine, c"LLVMDITypeGetLine", "LLVMDITypeGetLine",
     c"LLVMDITypeGetLine(DType)\n--\n\nGet the source line where this DIType is declared.\n\nSee: DIType::getLine()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
     ["DType"],
-    |py, [x0]| LLVMDITypeGetLine(py, rt::call::extract(x0, "DType")?));
+    |py, [x0]| LLVMDITypeGetLine(py, &x0));
 
-fn LLVMDITypeGetLine(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDITypeGetLine(py: Python<'_>, DType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetLine");
-    let a_DType = DType.addr();
+    let a_DType = super::llvm_types::TYPES.handle_arg(6, DType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1388,11 +1398,11 @@ fn LLVMDITypeGetLine(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMDITypeGetFlags, C_LLVMDITypeGetFlags, c"LLVMDITypeGetFlags", "LLVMDITypeGetFlags",
     c"LLVMDITypeGetFlags(DType)\n--\n\nGet the flags associated with this DIType.\n\nSee: DIType::getFlags()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    LLVMDIFlags",
     ["DType"],
-    |py, [x0]| LLVMDITypeGetFlags(py, rt::call::extract(x0, "DType")?));
+    |py, [x0]| LLVMDITypeGetFlags(py, &x0));
 
-fn LLVMDITypeGetFlags(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDITypeGetFlags(py: Python<'_>, DType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetFlags");
-    let a_DType = DType.addr();
+    let a_DType = super::llvm_types::TYPES.handle_arg(6, DType)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1405,11 +1415,11 @@ fn LLVMDITypeGetFlags(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMDIBuilderGetOrCreateSubrange, C_LLVMDIBuilderGetOrCreateSubrange, c"LLVMDIBuilderGetOrCreateSubrange", "LLVMDIBuilderGetOrCreateSubrange",
     c"LLVMDIBuilderGetOrCreateSubrange(Builder, LowerBound, Count)\n--\n\nCreate a descriptor for a value range.\n\nArgs:\n    Builder: The DIBuilder.\n    LowerBound: Lower bound of the subrange, e.g. 0 for C, 1 for Fortran.\n    Count: Count of elements in the subrange.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "LowerBound", "Count"],
-    |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateSubrange(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "LowerBound")?, rt::call::extract(x2, "Count")?));
+    |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateSubrange(py, &x0, rt::call::extract(x1, "LowerBound")?, rt::call::extract(x2, "Count")?));
 
-fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: rt::PtrArg, LowerBound: rt::CInt<i64>, Count: rt::CInt<i64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: &Bound<'_, PyAny>, LowerBound: rt::CInt<i64>, Count: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateSubrange");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_LowerBound = LowerBound.0;
     let a_Count = Count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1424,14 +1434,15 @@ fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: rt::PtrArg, LowerBo
 rt::function!(F_LLVMDIBuilderGetOrCreateArray, C_LLVMDIBuilderGetOrCreateArray, c"LLVMDIBuilderGetOrCreateArray", "LLVMDIBuilderGetOrCreateArray",
     c"LLVMDIBuilderGetOrCreateArray(Builder, Data, NumElements)\n--\n\nCreate an array of DI Nodes.\n\nArgs:\n    Builder: The DIBuilder.\n    Data: The DI Node elements.\n    NumElements: Number of DI Node elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Data", "NumElements"],
-    |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateArray(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "NumElements")?));
+    |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateArray(py, &x0, &x1, rt::call::extract(x2, "NumElements")?));
 
-fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateArray");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
+    rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1444,11 +1455,11 @@ fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bou
 rt::function!(F_LLVMDIBuilderCreateExpression, C_LLVMDIBuilderCreateExpression, c"LLVMDIBuilderCreateExpression", "LLVMDIBuilderCreateExpression",
     c"LLVMDIBuilderCreateExpression(Builder, Addr, Length)\n--\n\nCreate a new descriptor for the specified variable which has a complex\naddress expression for its address.\n\nArgs:\n    Builder: The DIBuilder.\n    Addr: An array of complex address operations.\n    Length: Length of the address operation array.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Addr", "Length"],
-    |py, [x0, x1, x2]| LLVMDIBuilderCreateExpression(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "Length")?));
+    |py, [x0, x1, x2]| LLVMDIBuilderCreateExpression(py, &x0, &x1, rt::call::extract(x2, "Length")?));
 
-fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Addr: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Addr: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateExpression");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let p_Addr = rt::typed_ptr_arg(Addr, None, 8, true)?;
     let a_Addr = p_Addr.addr();
     let a_Length = Length.0;
@@ -1464,11 +1475,11 @@ fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Addr: &Bou
 rt::function!(F_LLVMDIBuilderCreateConstantValueExpression, C_LLVMDIBuilderCreateConstantValueExpression, c"LLVMDIBuilderCreateConstantValueExpression", "LLVMDIBuilderCreateConstantValueExpression",
     c"LLVMDIBuilderCreateConstantValueExpression(Builder, Value)\n--\n\nCreate a new descriptor for the specified variable that does not have an\naddress, but does have a constant value.\n\nArgs:\n    Builder: The DIBuilder.\n    Value: The constant value.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Value"],
-    |py, [x0, x1]| LLVMDIBuilderCreateConstantValueExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Value")?));
+    |py, [x0, x1]| LLVMDIBuilderCreateConstantValueExpression(py, &x0, rt::call::extract(x1, "Value")?));
 
-fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: rt::PtrArg, Value: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateConstantValueExpression");
-    let a_Builder = Builder.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Value = Value.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1482,22 +1493,22 @@ fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: rt::PtrAr
 rt::function!(F_LLVMDIBuilderCreateGlobalVariableExpression, C_LLVMDIBuilderCreateGlobalVariableExpression, c"LLVMDIBuilderCreateGlobalVariableExpression", "LLVMDIBuilderCreateGlobalVariableExpression",
     c"LLVMDIBuilderCreateGlobalVariableExpression(Builder, Scope, Name, NameLen, Linkage, LinkLen, File, LineNo, Ty, LocalToUnit, Expr, Decl, AlignInBits)\n--\n\nCreate a new descriptor for the specified variable.\n\nArgs:\n    Builder\n    Scope: Variable scope.\n    Name: Name of the variable.\n    NameLen: The length of the C string passed to \\c Name.\n    Linkage: Mangled  name of the variable.\n    LinkLen: The length of the C string passed to \\c Linkage.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Variable Type.\n    LocalToUnit: Boolean flag indicate whether this variable is\n        externally visible or not.\n    Expr: The location of the global relative to the attached\n        GlobalVariable.\n    Decl: Reference to the corresponding declaration.\n        variables.\n    AlignInBits: Variable alignment(or 0 if no alignment attr was\n        specified)\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "Linkage", "LinkLen", "File", "LineNo", "Ty", "LocalToUnit", "Expr", "Decl", "AlignInBits"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| LLVMDIBuilderCreateGlobalVariableExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LinkLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "LocalToUnit")?, rt::call::extract(x10, "Expr")?, rt::call::extract(x11, "Decl")?, rt::call::extract(x12, "AlignInBits")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| LLVMDIBuilderCreateGlobalVariableExpression(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LinkLen")?, &x6, rt::call::extract(x7, "LineNo")?, &x8, rt::call::extract(x9, "LocalToUnit")?, &x10, &x11, rt::call::extract(x12, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LinkLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, LocalToUnit: rt::CInt<i32>, Expr: rt::PtrArg, Decl: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LinkLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, LocalToUnit: rt::CInt<i32>, Expr: &Bound<'_, PyAny>, Decl: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateGlobalVariableExpression");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_Linkage = Linkage.addr();
     let a_LinkLen = LinkLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNo = LineNo.0;
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
     let a_LocalToUnit = LocalToUnit.0;
-    let a_Expr = Expr.addr();
-    let a_Decl = Decl.addr();
+    let a_Expr = super::llvm_types::TYPES.handle_arg(6, Expr)?;
+    let a_Decl = super::llvm_types::TYPES.handle_arg(6, Decl)?;
     let a_AlignInBits = AlignInBits.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1511,11 +1522,11 @@ fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrA
 rt::function!(F_LLVMGetDINodeTag, C_LLVMGetDINodeTag, c"LLVMGetDINodeTag", "LLVMGetDINodeTag",
     c"LLVMGetDINodeTag(MD)\n--\n\nGet the dwarf::Tag of a DINode\n\nArgs:\n    MD\n\nReturns: a tuple of 1 item(s):\n    int",
     ["MD"],
-    |py, [x0]| LLVMGetDINodeTag(py, rt::call::extract(x0, "MD")?));
+    |py, [x0]| LLVMGetDINodeTag(py, &x0));
 
-fn LLVMGetDINodeTag(py: Python<'_>, MD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetDINodeTag(py: Python<'_>, MD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDINodeTag");
-    let a_MD = MD.addr();
+    let a_MD = super::llvm_types::TYPES.handle_arg(6, MD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1528,11 +1539,11 @@ fn LLVMGetDINodeTag(py: Python<'_>, MD: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMDIGlobalVariableExpressionGetVariable, C_LLVMDIGlobalVariableExpressionGetVariable, c"LLVMDIGlobalVariableExpressionGetVariable", "LLVMDIGlobalVariableExpressionGetVariable",
     c"LLVMDIGlobalVariableExpressionGetVariable(GVE)\n--\n\nRetrieves the \\c DIVariable associated with this global variable expression.\n\nSee: llvm::DIGlobalVariableExpression::getVariable()\n\nArgs:\n    GVE: The global variable expression.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["GVE"],
-    |py, [x0]| LLVMDIGlobalVariableExpressionGetVariable(py, rt::call::extract(x0, "GVE")?));
+    |py, [x0]| LLVMDIGlobalVariableExpressionGetVariable(py, &x0));
 
-fn LLVMDIGlobalVariableExpressionGetVariable(py: Python<'_>, GVE: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIGlobalVariableExpressionGetVariable(py: Python<'_>, GVE: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIGlobalVariableExpressionGetVariable");
-    let a_GVE = GVE.addr();
+    let a_GVE = super::llvm_types::TYPES.handle_arg(6, GVE)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1545,11 +1556,11 @@ fn LLVMDIGlobalVariableExpressionGetVariable(py: Python<'_>, GVE: rt::PtrArg) ->
 rt::function!(F_LLVMDIGlobalVariableExpressionGetExpression, C_LLVMDIGlobalVariableExpressionGetExpression, c"LLVMDIGlobalVariableExpressionGetExpression", "LLVMDIGlobalVariableExpressionGetExpression",
     c"LLVMDIGlobalVariableExpressionGetExpression(GVE)\n--\n\nRetrieves the \\c DIExpression associated with this global variable expression.\n\nSee: llvm::DIGlobalVariableExpression::getExpression()\n\nArgs:\n    GVE: The global variable expression.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["GVE"],
-    |py, [x0]| LLVMDIGlobalVariableExpressionGetExpression(py, rt::call::extract(x0, "GVE")?));
+    |py, [x0]| LLVMDIGlobalVariableExpressionGetExpression(py, &x0));
 
-fn LLVMDIGlobalVariableExpressionGetExpression(py: Python<'_>, GVE: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIGlobalVariableExpressionGetExpression(py: Python<'_>, GVE: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIGlobalVariableExpressionGetExpression");
-    let a_GVE = GVE.addr();
+    let a_GVE = super::llvm_types::TYPES.handle_arg(6, GVE)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1562,11 +1573,11 @@ fn LLVMDIGlobalVariableExpressionGetExpression(py: Python<'_>, GVE: rt::PtrArg) 
 rt::function!(F_LLVMDIVariableGetFile, C_LLVMDIVariableGetFile, c"LLVMDIVariableGetFile", "LLVMDIVariableGetFile",
     c"LLVMDIVariableGetFile(Var)\n--\n\nGet the metadata of the file associated with a given variable.\n\nSee: DIVariable::getFile()\n\nArgs:\n    Var: The variable object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Var"],
-    |py, [x0]| LLVMDIVariableGetFile(py, rt::call::extract(x0, "Var")?));
+    |py, [x0]| LLVMDIVariableGetFile(py, &x0));
 
-fn LLVMDIVariableGetFile(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIVariableGetFile(py: Python<'_>, Var: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetFile");
-    let a_Var = Var.addr();
+    let a_Var = super::llvm_types::TYPES.handle_arg(6, Var)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1579,11 +1590,11 @@ fn LLVMDIVariableGetFile(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMDIVariableGetScope, C_LLVMDIVariableGetScope, c"LLVMDIVariableGetScope", "LLVMDIVariableGetScope",
     c"LLVMDIVariableGetScope(Var)\n--\n\nGet the metadata of the scope associated with a given variable.\n\nSee: DIVariable::getScope()\n\nArgs:\n    Var: The variable object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Var"],
-    |py, [x0]| LLVMDIVariableGetScope(py, rt::call::extract(x0, "Var")?));
+    |py, [x0]| LLVMDIVariableGetScope(py, &x0));
 
-fn LLVMDIVariableGetScope(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIVariableGetScope(py: Python<'_>, Var: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetScope");
-    let a_Var = Var.addr();
+    let a_Var = super::llvm_types::TYPES.handle_arg(6, Var)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1596,11 +1607,11 @@ fn LLVMDIVariableGetScope(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMDIVariableGetLine, C_LLVMDIVariableGetLine, c"LLVMDIVariableGetLine", "LLVMDIVariableGetLine",
     c"LLVMDIVariableGetLine(Var)\n--\n\nGet the source line where this \\c DIVariable is declared.\n\nSee: DIVariable::getLine()\n\nArgs:\n    Var: The DIVariable.\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Var"],
-    |py, [x0]| LLVMDIVariableGetLine(py, rt::call::extract(x0, "Var")?));
+    |py, [x0]| LLVMDIVariableGetLine(py, &x0));
 
-fn LLVMDIVariableGetLine(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIVariableGetLine(py: Python<'_>, Var: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetLine");
-    let a_Var = Var.addr();
+    let a_Var = super::llvm_types::TYPES.handle_arg(6, Var)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1613,14 +1624,15 @@ fn LLVMDIVariableGetLine(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMTemporaryMDNode, C_LLVMTemporaryMDNode, c"LLVMTemporaryMDNode", "LLVMTemporaryMDNode",
     c"LLVMTemporaryMDNode(Ctx, Data, NumElements)\n--\n\nCreate a new temporary \\c MDNode.  Suitable for use in constructing cyclic\n\nArgs:\n    Ctx: The context in which to construct the temporary node.\n    Data: The metadata elements.\n    NumElements: Number of metadata elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Ctx", "Data", "NumElements"],
-    |py, [x0, x1, x2]| LLVMTemporaryMDNode(py, rt::call::extract(x0, "Ctx")?, &x1, rt::call::extract(x2, "NumElements")?));
+    |py, [x0, x1, x2]| LLVMTemporaryMDNode(py, &x0, &x1, rt::call::extract(x2, "NumElements")?));
 
-fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTemporaryMDNode");
-    let a_Ctx = Ctx.addr();
+    let a_Ctx = super::llvm_types::TYPES.handle_arg(1, Ctx)?;
     let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
+    rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1637,8 +1649,7 @@ rt::function!(F_LLVMDisposeTemporaryMDNode, C_LLVMDisposeTemporaryMDNode, c"LLVM
 
 fn LLVMDisposeTemporaryMDNode(py: Python<'_>, TempNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTemporaryMDNode");
-    let p_TempNode = rt::PtrArg::convert(TempNode, false)?;
-    let a_TempNode = p_TempNode.addr();
+    let a_TempNode = super::llvm_types::TYPES.handle_arg(6, TempNode)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1652,12 +1663,12 @@ fn LLVMDisposeTemporaryMDNode(py: Python<'_>, TempNode: &Bound<'_, PyAny>) -> Py
 rt::function!(F_LLVMMetadataReplaceAllUsesWith, C_LLVMMetadataReplaceAllUsesWith, c"LLVMMetadataReplaceAllUsesWith", "LLVMMetadataReplaceAllUsesWith",
     c"LLVMMetadataReplaceAllUsesWith(TempTargetMetadata, Replacement)\n--\n\nReplace all uses of temporary metadata.\n\nArgs:\n    TempTargetMetadata: The temporary metadata node.\n    Replacement: The replacement metadata node.",
     ["TempTargetMetadata", "Replacement"],
-    |py, [x0, x1]| LLVMMetadataReplaceAllUsesWith(py, rt::call::extract(x0, "TempTargetMetadata")?, rt::call::extract(x1, "Replacement")?));
+    |py, [x0, x1]| LLVMMetadataReplaceAllUsesWith(py, &x0, &x1));
 
-fn LLVMMetadataReplaceAllUsesWith(py: Python<'_>, TempTargetMetadata: rt::PtrArg, Replacement: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMMetadataReplaceAllUsesWith(py: Python<'_>, TempTargetMetadata: &Bound<'_, PyAny>, Replacement: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMetadataReplaceAllUsesWith");
-    let a_TempTargetMetadata = TempTargetMetadata.addr();
-    let a_Replacement = Replacement.addr();
+    let a_TempTargetMetadata = super::llvm_types::TYPES.handle_arg(6, TempTargetMetadata)?;
+    let a_Replacement = super::llvm_types::TYPES.handle_arg(6, Replacement)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1670,21 +1681,21 @@ fn LLVMMetadataReplaceAllUsesWith(py: Python<'_>, TempTargetMetadata: rt::PtrArg
 rt::function!(F_LLVMDIBuilderCreateTempGlobalVariableFwdDecl, C_LLVMDIBuilderCreateTempGlobalVariableFwdDecl, c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl", "LLVMDIBuilderCreateTempGlobalVariableFwdDecl",
     c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl(Builder, Scope, Name, NameLen, Linkage, LnkLen, File, LineNo, Ty, LocalToUnit, Decl, AlignInBits)\n--\n\nCreate a new descriptor for the specified global variable that is temporary\nand meant to be RAUWed.\n\nArgs:\n    Builder\n    Scope: Variable scope.\n    Name: Name of the variable.\n    NameLen: The length of the C string passed to \\c Name.\n    Linkage: Mangled  name of the variable.\n    LnkLen: The length of the C string passed to \\c Linkage.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Variable Type.\n    LocalToUnit: Boolean flag indicate whether this variable is\n        externally visible or not.\n    Decl: Reference to the corresponding declaration.\n    AlignInBits: Variable alignment(or 0 if no alignment attr was\n        specified)\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "Linkage", "LnkLen", "File", "LineNo", "Ty", "LocalToUnit", "Decl", "AlignInBits"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LnkLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "LocalToUnit")?, rt::call::extract(x10, "Decl")?, rt::call::extract(x11, "AlignInBits")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LnkLen")?, &x6, rt::call::extract(x7, "LineNo")?, &x8, rt::call::extract(x9, "LocalToUnit")?, &x10, rt::call::extract(x11, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LnkLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, LocalToUnit: rt::CInt<i32>, Decl: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LnkLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, LocalToUnit: rt::CInt<i32>, Decl: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_Linkage = Linkage.addr();
     let a_LnkLen = LnkLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNo = LineNo.0;
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
     let a_LocalToUnit = LocalToUnit.0;
-    let a_Decl = Decl.addr();
+    let a_Decl = super::llvm_types::TYPES.handle_arg(6, Decl)?;
     let a_AlignInBits = AlignInBits.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1698,16 +1709,16 @@ fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::Ptr
 rt::function!(F_LLVMDIBuilderInsertDeclareRecordBefore, C_LLVMDIBuilderInsertDeclareRecordBefore, c"LLVMDIBuilderInsertDeclareRecordBefore", "LLVMDIBuilderInsertDeclareRecordBefore",
     c"LLVMDIBuilderInsertDeclareRecordBefore(Builder, Storage, VarInfo, Expr, DebugLoc, Instr)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a Declare DbgRecord before the given instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Storage: The storage of the variable to declare.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Instr: Instruction acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
     ["Builder", "Storage", "VarInfo", "Expr", "DebugLoc", "Instr"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDeclareRecordBefore(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Storage")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Instr")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDeclareRecordBefore(py, &x0, &x1, &x2, &x3, &x4, &x5));
 
-fn LLVMDIBuilderInsertDeclareRecordBefore(py: Python<'_>, Builder: rt::PtrArg, Storage: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderInsertDeclareRecordBefore(py: Python<'_>, Builder: &Bound<'_, PyAny>, Storage: &Bound<'_, PyAny>, VarInfo: &Bound<'_, PyAny>, Expr: &Bound<'_, PyAny>, DebugLoc: &Bound<'_, PyAny>, Instr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDeclareRecordBefore");
-    let a_Builder = Builder.addr();
-    let a_Storage = Storage.addr();
-    let a_VarInfo = VarInfo.addr();
-    let a_Expr = Expr.addr();
-    let a_DebugLoc = DebugLoc.addr();
-    let a_Instr = Instr.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Storage = super::llvm_types::TYPES.handle_arg(4, Storage)?;
+    let a_VarInfo = super::llvm_types::TYPES.handle_arg(6, VarInfo)?;
+    let a_Expr = super::llvm_types::TYPES.handle_arg(6, Expr)?;
+    let a_DebugLoc = super::llvm_types::TYPES.handle_arg(6, DebugLoc)?;
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1720,16 +1731,16 @@ fn LLVMDIBuilderInsertDeclareRecordBefore(py: Python<'_>, Builder: rt::PtrArg, S
 rt::function!(F_LLVMDIBuilderInsertDeclareRecordAtEnd, C_LLVMDIBuilderInsertDeclareRecordAtEnd, c"LLVMDIBuilderInsertDeclareRecordAtEnd", "LLVMDIBuilderInsertDeclareRecordAtEnd",
     c"LLVMDIBuilderInsertDeclareRecordAtEnd(Builder, Storage, VarInfo, Expr, DebugLoc, Block)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a Declare DbgRecord at the end of the given basic block. If the basic\nblock has a terminator instruction, the record is inserted before that\nterminator instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Storage: The storage of the variable to declare.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Block: Basic block acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
     ["Builder", "Storage", "VarInfo", "Expr", "DebugLoc", "Block"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDeclareRecordAtEnd(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Storage")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Block")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDeclareRecordAtEnd(py, &x0, &x1, &x2, &x3, &x4, &x5));
 
-fn LLVMDIBuilderInsertDeclareRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, Storage: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Block: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderInsertDeclareRecordAtEnd(py: Python<'_>, Builder: &Bound<'_, PyAny>, Storage: &Bound<'_, PyAny>, VarInfo: &Bound<'_, PyAny>, Expr: &Bound<'_, PyAny>, DebugLoc: &Bound<'_, PyAny>, Block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDeclareRecordAtEnd");
-    let a_Builder = Builder.addr();
-    let a_Storage = Storage.addr();
-    let a_VarInfo = VarInfo.addr();
-    let a_Expr = Expr.addr();
-    let a_DebugLoc = DebugLoc.addr();
-    let a_Block = Block.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Storage = super::llvm_types::TYPES.handle_arg(4, Storage)?;
+    let a_VarInfo = super::llvm_types::TYPES.handle_arg(6, VarInfo)?;
+    let a_Expr = super::llvm_types::TYPES.handle_arg(6, Expr)?;
+    let a_DebugLoc = super::llvm_types::TYPES.handle_arg(6, DebugLoc)?;
+    let a_Block = super::llvm_types::TYPES.handle_arg(5, Block)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1742,16 +1753,16 @@ fn LLVMDIBuilderInsertDeclareRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, St
 rt::function!(F_LLVMDIBuilderInsertDbgValueRecordBefore, C_LLVMDIBuilderInsertDbgValueRecordBefore, c"LLVMDIBuilderInsertDbgValueRecordBefore", "LLVMDIBuilderInsertDbgValueRecordBefore",
     c"LLVMDIBuilderInsertDbgValueRecordBefore(Builder, Val, VarInfo, Expr, DebugLoc, Instr)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a new debug record before the given instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Val: The value of the variable.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Instr: Instruction acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
     ["Builder", "Val", "VarInfo", "Expr", "DebugLoc", "Instr"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDbgValueRecordBefore(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Instr")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDbgValueRecordBefore(py, &x0, &x1, &x2, &x3, &x4, &x5));
 
-fn LLVMDIBuilderInsertDbgValueRecordBefore(py: Python<'_>, Builder: rt::PtrArg, Val: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderInsertDbgValueRecordBefore(py: Python<'_>, Builder: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, VarInfo: &Bound<'_, PyAny>, Expr: &Bound<'_, PyAny>, DebugLoc: &Bound<'_, PyAny>, Instr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDbgValueRecordBefore");
-    let a_Builder = Builder.addr();
-    let a_Val = Val.addr();
-    let a_VarInfo = VarInfo.addr();
-    let a_Expr = Expr.addr();
-    let a_DebugLoc = DebugLoc.addr();
-    let a_Instr = Instr.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_VarInfo = super::llvm_types::TYPES.handle_arg(6, VarInfo)?;
+    let a_Expr = super::llvm_types::TYPES.handle_arg(6, Expr)?;
+    let a_DebugLoc = super::llvm_types::TYPES.handle_arg(6, DebugLoc)?;
+    let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1764,16 +1775,16 @@ fn LLVMDIBuilderInsertDbgValueRecordBefore(py: Python<'_>, Builder: rt::PtrArg, 
 rt::function!(F_LLVMDIBuilderInsertDbgValueRecordAtEnd, C_LLVMDIBuilderInsertDbgValueRecordAtEnd, c"LLVMDIBuilderInsertDbgValueRecordAtEnd", "LLVMDIBuilderInsertDbgValueRecordAtEnd",
     c"LLVMDIBuilderInsertDbgValueRecordAtEnd(Builder, Val, VarInfo, Expr, DebugLoc, Block)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a new debug record at the end of the given basic block. If the\nbasic block has a terminator instruction, the record is inserted before\nthat terminator instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Val: The value of the variable.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Block: Basic block acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
     ["Builder", "Val", "VarInfo", "Expr", "DebugLoc", "Block"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDbgValueRecordAtEnd(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Block")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDbgValueRecordAtEnd(py, &x0, &x1, &x2, &x3, &x4, &x5));
 
-fn LLVMDIBuilderInsertDbgValueRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, Val: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Block: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderInsertDbgValueRecordAtEnd(py: Python<'_>, Builder: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, VarInfo: &Bound<'_, PyAny>, Expr: &Bound<'_, PyAny>, DebugLoc: &Bound<'_, PyAny>, Block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDbgValueRecordAtEnd");
-    let a_Builder = Builder.addr();
-    let a_Val = Val.addr();
-    let a_VarInfo = VarInfo.addr();
-    let a_Expr = Expr.addr();
-    let a_DebugLoc = DebugLoc.addr();
-    let a_Block = Block.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_VarInfo = super::llvm_types::TYPES.handle_arg(6, VarInfo)?;
+    let a_Expr = super::llvm_types::TYPES.handle_arg(6, Expr)?;
+    let a_DebugLoc = super::llvm_types::TYPES.handle_arg(6, DebugLoc)?;
+    let a_Block = super::llvm_types::TYPES.handle_arg(5, Block)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1786,17 +1797,17 @@ fn LLVMDIBuilderInsertDbgValueRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, V
 rt::function!(F_LLVMDIBuilderCreateAutoVariable, C_LLVMDIBuilderCreateAutoVariable, c"LLVMDIBuilderCreateAutoVariable", "LLVMDIBuilderCreateAutoVariable",
     c"LLVMDIBuilderCreateAutoVariable(Builder, Scope, Name, NameLen, File, LineNo, Ty, AlwaysPreserve, Flags, AlignInBits)\n--\n\nCreate a new descriptor for a local auto variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The local scope the variable is declared in.\n    Name: Variable name.\n    NameLen: Length of variable name.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Metadata describing the type of the variable.\n    AlwaysPreserve: If true, this descriptor will survive optimizations.\n    Flags: Flags.\n    AlignInBits: Variable alignment.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags", "AlignInBits"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateAutoVariable(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "Ty")?, rt::call::extract(x7, "AlwaysPreserve")?, &x8, rt::call::extract(x9, "AlignInBits")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateAutoVariable(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNo")?, &x6, rt::call::extract(x7, "AlwaysPreserve")?, &x8, rt::call::extract(x9, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateAutoVariable");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNo = LineNo.0;
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
     let a_AlwaysPreserve = AlwaysPreserve.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_AlignInBits = AlignInBits.0;
@@ -1812,18 +1823,18 @@ fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: r
 rt::function!(F_LLVMDIBuilderCreateParameterVariable, C_LLVMDIBuilderCreateParameterVariable, c"LLVMDIBuilderCreateParameterVariable", "LLVMDIBuilderCreateParameterVariable",
     c"LLVMDIBuilderCreateParameterVariable(Builder, Scope, Name, NameLen, ArgNo, File, LineNo, Ty, AlwaysPreserve, Flags)\n--\n\nCreate a new descriptor for a function parameter variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The local scope the variable is declared in.\n    Name: Variable name.\n    NameLen: Length of variable name.\n    ArgNo: Unique argument number for this variable; starts at 1.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Metadata describing the type of the variable.\n    AlwaysPreserve: If true, this descriptor will survive optimizations.\n    Flags: Flags.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "ArgNo", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateParameterVariable(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ArgNo")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "LineNo")?, rt::call::extract(x7, "Ty")?, rt::call::extract(x8, "AlwaysPreserve")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateParameterVariable(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ArgNo")?, &x5, rt::call::extract(x6, "LineNo")?, &x7, rt::call::extract(x8, "AlwaysPreserve")?, &x9));
 
-fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ArgNo: rt::CInt<u32>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ArgNo: rt::CInt<u32>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateParameterVariable");
-    let a_Builder = Builder.addr();
-    let a_Scope = Scope.addr();
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_ArgNo = ArgNo.0;
-    let a_File = File.addr();
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_LineNo = LineNo.0;
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
     let a_AlwaysPreserve = AlwaysPreserve.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1838,11 +1849,11 @@ fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Sco
 rt::function!(F_LLVMGetSubprogram, C_LLVMGetSubprogram, c"LLVMGetSubprogram", "LLVMGetSubprogram",
     c"LLVMGetSubprogram(Func)\n--\n\nGet the metadata of the subprogram attached to a function.\n\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Func\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Func"],
-    |py, [x0]| LLVMGetSubprogram(py, rt::call::extract(x0, "Func")?));
+    |py, [x0]| LLVMGetSubprogram(py, &x0));
 
-fn LLVMGetSubprogram(py: Python<'_>, Func: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSubprogram(py: Python<'_>, Func: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSubprogram");
-    let a_Func = Func.addr();
+    let a_Func = super::llvm_types::TYPES.handle_arg(4, Func)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1855,12 +1866,12 @@ fn LLVMGetSubprogram(py: Python<'_>, Func: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetSubprogram, C_LLVMSetSubprogram, c"LLVMSetSubprogram", "LLVMSetSubprogram",
     c"LLVMSetSubprogram(Func, SP)\n--\n\nSet the subprogram attached to a function.\n\nSee: llvm::Function::setSubprogram()\n\nArgs:\n    Func\n    SP",
     ["Func", "SP"],
-    |py, [x0, x1]| LLVMSetSubprogram(py, rt::call::extract(x0, "Func")?, rt::call::extract(x1, "SP")?));
+    |py, [x0, x1]| LLVMSetSubprogram(py, &x0, &x1));
 
-fn LLVMSetSubprogram(py: Python<'_>, Func: rt::PtrArg, SP: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetSubprogram(py: Python<'_>, Func: &Bound<'_, PyAny>, SP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSubprogram");
-    let a_Func = Func.addr();
-    let a_SP = SP.addr();
+    let a_Func = super::llvm_types::TYPES.handle_arg(4, Func)?;
+    let a_SP = super::llvm_types::TYPES.handle_arg(6, SP)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1873,11 +1884,11 @@ fn LLVMSetSubprogram(py: Python<'_>, Func: rt::PtrArg, SP: rt::PtrArg) -> PyResu
 rt::function!(F_LLVMDISubprogramGetLine, C_LLVMDISubprogramGetLine, c"LLVMDISubprogramGetLine", "LLVMDISubprogramGetLine",
     c"LLVMDISubprogramGetLine(Subprogram)\n--\n\nGet the line associated with a given subprogram.\n\nSee: DISubprogram::getLine()\n\nArgs:\n    Subprogram: The subprogram object.\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Subprogram"],
-    |py, [x0]| LLVMDISubprogramGetLine(py, rt::call::extract(x0, "Subprogram")?));
+    |py, [x0]| LLVMDISubprogramGetLine(py, &x0));
 
-fn LLVMDISubprogramGetLine(py: Python<'_>, Subprogram: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDISubprogramGetLine(py: Python<'_>, Subprogram: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDISubprogramGetLine");
-    let a_Subprogram = Subprogram.addr();
+    let a_Subprogram = super::llvm_types::TYPES.handle_arg(6, Subprogram)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1890,11 +1901,11 @@ fn LLVMDISubprogramGetLine(py: Python<'_>, Subprogram: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMInstructionGetDebugLoc, C_LLVMInstructionGetDebugLoc, c"LLVMInstructionGetDebugLoc", "LLVMInstructionGetDebugLoc",
     c"LLVMInstructionGetDebugLoc(Inst)\n--\n\nGet the debug location for the given instruction.\n\nSee: llvm::Instruction::getDebugLoc()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Inst"],
-    |py, [x0]| LLVMInstructionGetDebugLoc(py, rt::call::extract(x0, "Inst")?));
+    |py, [x0]| LLVMInstructionGetDebugLoc(py, &x0));
 
-fn LLVMInstructionGetDebugLoc(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInstructionGetDebugLoc(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionGetDebugLoc");
-    let a_Inst = Inst.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1907,12 +1918,12 @@ fn LLVMInstructionGetDebugLoc(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMInstructionSetDebugLoc, C_LLVMInstructionSetDebugLoc, c"LLVMInstructionSetDebugLoc", "LLVMInstructionSetDebugLoc",
     c"LLVMInstructionSetDebugLoc(Inst, Loc)\n--\n\nSet the debug location for the given instruction.\n\nTo clear the location metadata of the given instruction, pass NULL to Loc.\n\nSee: llvm::Instruction::setDebugLoc()\n\nArgs:\n    Inst\n    Loc",
     ["Inst", "Loc"],
-    |py, [x0, x1]| LLVMInstructionSetDebugLoc(py, rt::call::extract(x0, "Inst")?, rt::call::extract(x1, "Loc")?));
+    |py, [x0, x1]| LLVMInstructionSetDebugLoc(py, &x0, &x1));
 
-fn LLVMInstructionSetDebugLoc(py: Python<'_>, Inst: rt::PtrArg, Loc: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInstructionSetDebugLoc(py: Python<'_>, Inst: &Bound<'_, PyAny>, Loc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionSetDebugLoc");
-    let a_Inst = Inst.addr();
-    let a_Loc = Loc.addr();
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
+    let a_Loc = super::llvm_types::TYPES.handle_arg(6, Loc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1925,11 +1936,11 @@ fn LLVMInstructionSetDebugLoc(py: Python<'_>, Inst: rt::PtrArg, Loc: rt::PtrArg)
 rt::function!(F_LLVMGetMetadataKind, C_LLVMGetMetadataKind, c"LLVMGetMetadataKind", "LLVMGetMetadataKind",
     c"LLVMGetMetadataKind(Metadata)\n--\n\nObtain the enumerated type of a Metadata instance.\n\nSee: llvm::Metadata::getMetadataID()\n\nArgs:\n    Metadata\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Metadata"],
-    |py, [x0]| LLVMGetMetadataKind(py, rt::call::extract(x0, "Metadata")?));
+    |py, [x0]| LLVMGetMetadataKind(py, &x0));
 
-fn LLVMGetMetadataKind(py: Python<'_>, Metadata: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetMetadataKind(py: Python<'_>, Metadata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMetadataKind");
-    let a_Metadata = Metadata.addr();
+    let a_Metadata = super::llvm_types::TYPES.handle_arg(6, Metadata)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

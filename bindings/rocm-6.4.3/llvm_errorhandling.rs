@@ -35,11 +35,11 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.errorhan
 rt::function!(F_LLVMInstallFatalErrorHandler, C_LLVMInstallFatalErrorHandler, c"LLVMInstallFatalErrorHandler", "LLVMInstallFatalErrorHandler",
     c"LLVMInstallFatalErrorHandler(Handler)\n--\n\nInstall a fatal error handler. By default, if LLVM detects a fatal error, it\nwill call exit(1). This may not be appropriate in many contexts. For example,\ndoing exit(1) will bypass many crash reporting/tracing system tools. This\nfunction allows you to install a callback that will be invoked prior to the\ncall to exit(1).\n\nArgs:\n    Handler",
     ["Handler"],
-    |py, [x0]| LLVMInstallFatalErrorHandler(py, rt::call::extract(x0, "Handler")?));
+    |py, [x0]| LLVMInstallFatalErrorHandler(py, &x0));
 
-fn LLVMInstallFatalErrorHandler(py: Python<'_>, Handler: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInstallFatalErrorHandler(py: Python<'_>, Handler: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstallFatalErrorHandler");
-    let a_Handler = Handler.addr();
+    let a_Handler = TYPES.handle_arg(0, Handler)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -39,12 +39,12 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.object",
 rt::function!(F_LLVMCreateBinary, C_LLVMCreateBinary, c"LLVMCreateBinary", "LLVMCreateBinary",
     c"LLVMCreateBinary(MemBuf, Context, ErrorMessage)\n--\n\nCreate a binary file from the given memory buffer.\n\nThe exact type of the binary file will be inferred automatically, and the\nappropriate implementation selected.  The context may be NULL except if\nthe resulting file is an LLVM IR file.\n\nThe memory buffer is not consumed by this function.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nIf NULL is returned, the ErrorMessage parameter is populated with the\nerror's description.  It is then the caller's responsibility to free this\nmessage by calling \\c LLVMDisposeMessage.\n\nSee: llvm::object::createBinary\n\nArgs:\n    MemBuf\n    Context\n    ErrorMessage\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBinary",
     ["MemBuf", "Context", "ErrorMessage"],
-    |py, [x0, x1, x2]| LLVMCreateBinary(py, rt::call::extract(x0, "MemBuf")?, rt::call::extract(x1, "Context")?, rt::call::extract(x2, "ErrorMessage")?));
+    |py, [x0, x1, x2]| LLVMCreateBinary(py, &x0, &x1, rt::call::extract(x2, "ErrorMessage")?));
 
-fn LLVMCreateBinary(py: Python<'_>, MemBuf: rt::PtrArg, Context: rt::PtrArg, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn LLVMCreateBinary(py: Python<'_>, MemBuf: &Bound<'_, PyAny>, Context: &Bound<'_, PyAny>, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateBinary");
-    let a_MemBuf = MemBuf.addr();
-    let a_Context = Context.addr();
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
+    let a_Context = super::llvm_types::TYPES.handle_arg(1, Context)?;
     let a_ErrorMessage = ErrorMessage.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -62,8 +62,7 @@ rt::function!(F_LLVMDisposeBinary, C_LLVMDisposeBinary, c"LLVMDisposeBinary", "L
 
 fn LLVMDisposeBinary(py: Python<'_>, BR: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeBinary");
-    let p_BR = rt::PtrArg::convert(BR, false)?;
-    let a_BR = p_BR.addr();
+    let a_BR = super::llvm_types::TYPES.handle_arg(18, BR)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -77,11 +76,11 @@ fn LLVMDisposeBinary(py: Python<'_>, BR: &Bound<'_, PyAny>) -> PyResult<PyObject
 rt::function!(F_LLVMBinaryCopyMemoryBuffer, C_LLVMBinaryCopyMemoryBuffer, c"LLVMBinaryCopyMemoryBuffer", "LLVMBinaryCopyMemoryBuffer",
     c"LLVMBinaryCopyMemoryBuffer(BR)\n--\n\nRetrieves a copy of the memory buffer associated with this object file.\n\nThe returned buffer is merely a shallow copy and does not own the actual\nbacking buffer of the binary. Nevertheless, it is the responsibility of the\ncaller to free it with \\c LLVMDisposeMemoryBuffer.\n\nSee: llvm::object::getMemoryBufferRef\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMemoryBuffer",
     ["BR"],
-    |py, [x0]| LLVMBinaryCopyMemoryBuffer(py, rt::call::extract(x0, "BR")?));
+    |py, [x0]| LLVMBinaryCopyMemoryBuffer(py, &x0));
 
-fn LLVMBinaryCopyMemoryBuffer(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBinaryCopyMemoryBuffer(py: Python<'_>, BR: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBinaryCopyMemoryBuffer");
-    let a_BR = BR.addr();
+    let a_BR = super::llvm_types::TYPES.handle_arg(18, BR)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -94,11 +93,11 @@ fn LLVMBinaryCopyMemoryBuffer(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMBinaryGetType, C_LLVMBinaryGetType, c"LLVMBinaryGetType", "LLVMBinaryGetType",
     c"LLVMBinaryGetType(BR)\n--\n\nRetrieve the specific type of a binary.\n\nSee: llvm::object::Binary::getType\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMBinaryType",
     ["BR"],
-    |py, [x0]| LLVMBinaryGetType(py, rt::call::extract(x0, "BR")?));
+    |py, [x0]| LLVMBinaryGetType(py, &x0));
 
-fn LLVMBinaryGetType(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBinaryGetType(py: Python<'_>, BR: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBinaryGetType");
-    let a_BR = BR.addr();
+    let a_BR = super::llvm_types::TYPES.handle_arg(18, BR)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -111,11 +110,11 @@ fn LLVMBinaryGetType(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMMachOUniversalBinaryCopyObjectForArch, C_LLVMMachOUniversalBinaryCopyObjectForArch, c"LLVMMachOUniversalBinaryCopyObjectForArch", "LLVMMachOUniversalBinaryCopyObjectForArch",
     c"LLVMMachOUniversalBinaryCopyObjectForArch(BR, Arch, ArchLen, ErrorMessage)\n--\n\nArgs:\n    BR\n    Arch\n    ArchLen\n    ErrorMessage\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBinary",
     ["BR", "Arch", "ArchLen", "ErrorMessage"],
-    |py, [x0, x1, x2, x3]| LLVMMachOUniversalBinaryCopyObjectForArch(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "Arch")?, rt::call::extract(x2, "ArchLen")?, rt::call::extract(x3, "ErrorMessage")?));
+    |py, [x0, x1, x2, x3]| LLVMMachOUniversalBinaryCopyObjectForArch(py, &x0, rt::call::extract(x1, "Arch")?, rt::call::extract(x2, "ArchLen")?, rt::call::extract(x3, "ErrorMessage")?));
 
-fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arch: rt::CStrArg, ArchLen: rt::CInt<u64>, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: &Bound<'_, PyAny>, Arch: rt::CStrArg, ArchLen: rt::CInt<u64>, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMachOUniversalBinaryCopyObjectForArch");
-    let a_BR = BR.addr();
+    let a_BR = super::llvm_types::TYPES.handle_arg(18, BR)?;
     let a_Arch = Arch.addr();
     let a_ArchLen = ArchLen.0;
     let a_ErrorMessage = ErrorMessage.addr();
@@ -131,11 +130,11 @@ fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arc
 rt::function!(F_LLVMObjectFileCopySectionIterator, C_LLVMObjectFileCopySectionIterator, c"LLVMObjectFileCopySectionIterator", "LLVMObjectFileCopySectionIterator",
     c"LLVMObjectFileCopySectionIterator(BR)\n--\n\nRetrieve a copy of the section iterator for this object file.\n\nIf there are no sections, the result is NULL.\n\nThe returned iterator is merely a shallow copy. Nevertheless, it is\nthe responsibility of the caller to free it with\n\nSee: llvm::object::sections()\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSectionIterator",
     ["BR"],
-    |py, [x0]| LLVMObjectFileCopySectionIterator(py, rt::call::extract(x0, "BR")?));
+    |py, [x0]| LLVMObjectFileCopySectionIterator(py, &x0));
 
-fn LLVMObjectFileCopySectionIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMObjectFileCopySectionIterator(py: Python<'_>, BR: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileCopySectionIterator");
-    let a_BR = BR.addr();
+    let a_BR = super::llvm_types::TYPES.handle_arg(18, BR)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -148,12 +147,12 @@ fn LLVMObjectFileCopySectionIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMObjectFileIsSectionIteratorAtEnd, C_LLVMObjectFileIsSectionIteratorAtEnd, c"LLVMObjectFileIsSectionIteratorAtEnd", "LLVMObjectFileIsSectionIteratorAtEnd",
     c"LLVMObjectFileIsSectionIteratorAtEnd(BR, SI)\n--\n\nReturns whether the given section iterator is at the end.\n\nSee: llvm::object::section_end\n\nArgs:\n    BR\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
     ["BR", "SI"],
-    |py, [x0, x1]| LLVMObjectFileIsSectionIteratorAtEnd(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "SI")?));
+    |py, [x0, x1]| LLVMObjectFileIsSectionIteratorAtEnd(py, &x0, &x1));
 
-fn LLVMObjectFileIsSectionIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMObjectFileIsSectionIteratorAtEnd(py: Python<'_>, BR: &Bound<'_, PyAny>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileIsSectionIteratorAtEnd");
-    let a_BR = BR.addr();
-    let a_SI = SI.addr();
+    let a_BR = super::llvm_types::TYPES.handle_arg(18, BR)?;
+    let a_SI = TYPES.handle_arg(1, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -166,11 +165,11 @@ fn LLVMObjectFileIsSectionIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::
 rt::function!(F_LLVMObjectFileCopySymbolIterator, C_LLVMObjectFileCopySymbolIterator, c"LLVMObjectFileCopySymbolIterator", "LLVMObjectFileCopySymbolIterator",
     c"LLVMObjectFileCopySymbolIterator(BR)\n--\n\nRetrieve a copy of the symbol iterator for this object file.\n\nIf there are no symbols, the result is NULL.\n\nThe returned iterator is merely a shallow copy. Nevertheless, it is\nthe responsibility of the caller to free it with\n\nSee: llvm::object::symbols()\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSymbolIterator",
     ["BR"],
-    |py, [x0]| LLVMObjectFileCopySymbolIterator(py, rt::call::extract(x0, "BR")?));
+    |py, [x0]| LLVMObjectFileCopySymbolIterator(py, &x0));
 
-fn LLVMObjectFileCopySymbolIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMObjectFileCopySymbolIterator(py: Python<'_>, BR: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileCopySymbolIterator");
-    let a_BR = BR.addr();
+    let a_BR = super::llvm_types::TYPES.handle_arg(18, BR)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -183,12 +182,12 @@ fn LLVMObjectFileCopySymbolIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<
 rt::function!(F_LLVMObjectFileIsSymbolIteratorAtEnd, C_LLVMObjectFileIsSymbolIteratorAtEnd, c"LLVMObjectFileIsSymbolIteratorAtEnd", "LLVMObjectFileIsSymbolIteratorAtEnd",
     c"LLVMObjectFileIsSymbolIteratorAtEnd(BR, SI)\n--\n\nReturns whether the given symbol iterator is at the end.\n\nSee: llvm::object::symbol_end\n\nArgs:\n    BR\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
     ["BR", "SI"],
-    |py, [x0, x1]| LLVMObjectFileIsSymbolIteratorAtEnd(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "SI")?));
+    |py, [x0, x1]| LLVMObjectFileIsSymbolIteratorAtEnd(py, &x0, &x1));
 
-fn LLVMObjectFileIsSymbolIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMObjectFileIsSymbolIteratorAtEnd(py: Python<'_>, BR: &Bound<'_, PyAny>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileIsSymbolIteratorAtEnd");
-    let a_BR = BR.addr();
-    let a_SI = SI.addr();
+    let a_BR = super::llvm_types::TYPES.handle_arg(18, BR)?;
+    let a_SI = TYPES.handle_arg(2, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -205,8 +204,7 @@ rt::function!(F_LLVMDisposeSectionIterator, C_LLVMDisposeSectionIterator, c"LLVM
 
 fn LLVMDisposeSectionIterator(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeSectionIterator");
-    let p_SI = rt::PtrArg::convert(SI, false)?;
-    let a_SI = p_SI.addr();
+    let a_SI = TYPES.handle_arg(1, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -220,11 +218,11 @@ fn LLVMDisposeSectionIterator(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult
 rt::function!(F_LLVMMoveToNextSection, C_LLVMMoveToNextSection, c"LLVMMoveToNextSection", "LLVMMoveToNextSection",
     c"LLVMMoveToNextSection(SI)\n--\n\nArgs:\n    SI",
     ["SI"],
-    |py, [x0]| LLVMMoveToNextSection(py, rt::call::extract(x0, "SI")?));
+    |py, [x0]| LLVMMoveToNextSection(py, &x0));
 
-fn LLVMMoveToNextSection(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMMoveToNextSection(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextSection");
-    let a_SI = SI.addr();
+    let a_SI = TYPES.handle_arg(1, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -237,12 +235,12 @@ fn LLVMMoveToNextSection(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMMoveToContainingSection, C_LLVMMoveToContainingSection, c"LLVMMoveToContainingSection", "LLVMMoveToContainingSection",
     c"LLVMMoveToContainingSection(Sect, Sym)\n--\n\nArgs:\n    Sect\n    Sym",
     ["Sect", "Sym"],
-    |py, [x0, x1]| LLVMMoveToContainingSection(py, rt::call::extract(x0, "Sect")?, rt::call::extract(x1, "Sym")?));
+    |py, [x0, x1]| LLVMMoveToContainingSection(py, &x0, &x1));
 
-fn LLVMMoveToContainingSection(py: Python<'_>, Sect: rt::PtrArg, Sym: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMMoveToContainingSection(py: Python<'_>, Sect: &Bound<'_, PyAny>, Sym: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToContainingSection");
-    let a_Sect = Sect.addr();
-    let a_Sym = Sym.addr();
+    let a_Sect = TYPES.handle_arg(1, Sect)?;
+    let a_Sym = TYPES.handle_arg(2, Sym)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -259,8 +257,7 @@ rt::function!(F_LLVMDisposeSymbolIterator, C_LLVMDisposeSymbolIterator, c"LLVMDi
 
 fn LLVMDisposeSymbolIterator(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeSymbolIterator");
-    let p_SI = rt::PtrArg::convert(SI, false)?;
-    let a_SI = p_SI.addr();
+    let a_SI = TYPES.handle_arg(2, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -274,11 +271,11 @@ fn LLVMDisposeSymbolIterator(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<
 rt::function!(F_LLVMMoveToNextSymbol, C_LLVMMoveToNextSymbol, c"LLVMMoveToNextSymbol", "LLVMMoveToNextSymbol",
     c"LLVMMoveToNextSymbol(SI)\n--\n\nArgs:\n    SI",
     ["SI"],
-    |py, [x0]| LLVMMoveToNextSymbol(py, rt::call::extract(x0, "SI")?));
+    |py, [x0]| LLVMMoveToNextSymbol(py, &x0));
 
-fn LLVMMoveToNextSymbol(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMMoveToNextSymbol(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextSymbol");
-    let a_SI = SI.addr();
+    let a_SI = TYPES.handle_arg(2, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -291,11 +288,11 @@ fn LLVMMoveToNextSymbol(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetSectionName, C_LLVMGetSectionName, c"LLVMGetSectionName", "LLVMGetSectionName",
     c"LLVMGetSectionName(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["SI"],
-    |py, [x0]| LLVMGetSectionName(py, rt::call::extract(x0, "SI")?));
+    |py, [x0]| LLVMGetSectionName(py, &x0));
 
-fn LLVMGetSectionName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSectionName(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionName");
-    let a_SI = SI.addr();
+    let a_SI = TYPES.handle_arg(1, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -308,11 +305,11 @@ fn LLVMGetSectionName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetSectionSize, C_LLVMGetSectionSize, c"LLVMGetSectionSize", "LLVMGetSectionSize",
     c"LLVMGetSectionSize(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
     ["SI"],
-    |py, [x0]| LLVMGetSectionSize(py, rt::call::extract(x0, "SI")?));
+    |py, [x0]| LLVMGetSectionSize(py, &x0));
 
-fn LLVMGetSectionSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSectionSize(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionSize");
-    let a_SI = SI.addr();
+    let a_SI = TYPES.handle_arg(1, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -325,11 +322,11 @@ fn LLVMGetSectionSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetSectionContents, C_LLVMGetSectionContents, c"LLVMGetSectionContents", "LLVMGetSectionContents",
     c"LLVMGetSectionContents(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["SI"],
-    |py, [x0]| LLVMGetSectionContents(py, rt::call::extract(x0, "SI")?));
+    |py, [x0]| LLVMGetSectionContents(py, &x0));
 
-fn LLVMGetSectionContents(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSectionContents(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionContents");
-    let a_SI = SI.addr();
+    let a_SI = TYPES.handle_arg(1, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -342,11 +339,11 @@ fn LLVMGetSectionContents(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetSectionAddress, C_LLVMGetSectionAddress, c"LLVMGetSectionAddress", "LLVMGetSectionAddress",
     c"LLVMGetSectionAddress(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
     ["SI"],
-    |py, [x0]| LLVMGetSectionAddress(py, rt::call::extract(x0, "SI")?));
+    |py, [x0]| LLVMGetSectionAddress(py, &x0));
 
-fn LLVMGetSectionAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSectionAddress(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionAddress");
-    let a_SI = SI.addr();
+    let a_SI = TYPES.handle_arg(1, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -359,12 +356,12 @@ fn LLVMGetSectionAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetSectionContainsSymbol, C_LLVMGetSectionContainsSymbol, c"LLVMGetSectionContainsSymbol", "LLVMGetSectionContainsSymbol",
     c"LLVMGetSectionContainsSymbol(SI, Sym)\n--\n\nArgs:\n    SI\n    Sym\n\nReturns: a tuple of 1 item(s):\n    int",
     ["SI", "Sym"],
-    |py, [x0, x1]| LLVMGetSectionContainsSymbol(py, rt::call::extract(x0, "SI")?, rt::call::extract(x1, "Sym")?));
+    |py, [x0, x1]| LLVMGetSectionContainsSymbol(py, &x0, &x1));
 
-fn LLVMGetSectionContainsSymbol(py: Python<'_>, SI: rt::PtrArg, Sym: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSectionContainsSymbol(py: Python<'_>, SI: &Bound<'_, PyAny>, Sym: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionContainsSymbol");
-    let a_SI = SI.addr();
-    let a_Sym = Sym.addr();
+    let a_SI = TYPES.handle_arg(1, SI)?;
+    let a_Sym = TYPES.handle_arg(2, Sym)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -377,11 +374,11 @@ fn LLVMGetSectionContainsSymbol(py: Python<'_>, SI: rt::PtrArg, Sym: rt::PtrArg)
 rt::function!(F_LLVMGetRelocations, C_LLVMGetRelocations, c"LLVMGetRelocations", "LLVMGetRelocations",
     c"LLVMGetRelocations(Section)\n--\n\nArgs:\n    Section\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueRelocationIterator",
     ["Section"],
-    |py, [x0]| LLVMGetRelocations(py, rt::call::extract(x0, "Section")?));
+    |py, [x0]| LLVMGetRelocations(py, &x0));
 
-fn LLVMGetRelocations(py: Python<'_>, Section: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetRelocations(py: Python<'_>, Section: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocations");
-    let a_Section = Section.addr();
+    let a_Section = TYPES.handle_arg(1, Section)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -398,8 +395,7 @@ rt::function!(F_LLVMDisposeRelocationIterator, C_LLVMDisposeRelocationIterator, 
 
 fn LLVMDisposeRelocationIterator(py: Python<'_>, RI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeRelocationIterator");
-    let p_RI = rt::PtrArg::convert(RI, false)?;
-    let a_RI = p_RI.addr();
+    let a_RI = TYPES.handle_arg(3, RI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -413,12 +409,12 @@ fn LLVMDisposeRelocationIterator(py: Python<'_>, RI: &Bound<'_, PyAny>) -> PyRes
 rt::function!(F_LLVMIsRelocationIteratorAtEnd, C_LLVMIsRelocationIteratorAtEnd, c"LLVMIsRelocationIteratorAtEnd", "LLVMIsRelocationIteratorAtEnd",
     c"LLVMIsRelocationIteratorAtEnd(Section, RI)\n--\n\nArgs:\n    Section\n    RI\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Section", "RI"],
-    |py, [x0, x1]| LLVMIsRelocationIteratorAtEnd(py, rt::call::extract(x0, "Section")?, rt::call::extract(x1, "RI")?));
+    |py, [x0, x1]| LLVMIsRelocationIteratorAtEnd(py, &x0, &x1));
 
-fn LLVMIsRelocationIteratorAtEnd(py: Python<'_>, Section: rt::PtrArg, RI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsRelocationIteratorAtEnd(py: Python<'_>, Section: &Bound<'_, PyAny>, RI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsRelocationIteratorAtEnd");
-    let a_Section = Section.addr();
-    let a_RI = RI.addr();
+    let a_Section = TYPES.handle_arg(1, Section)?;
+    let a_RI = TYPES.handle_arg(3, RI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -431,11 +427,11 @@ fn LLVMIsRelocationIteratorAtEnd(py: Python<'_>, Section: rt::PtrArg, RI: rt::Pt
 rt::function!(F_LLVMMoveToNextRelocation, C_LLVMMoveToNextRelocation, c"LLVMMoveToNextRelocation", "LLVMMoveToNextRelocation",
     c"LLVMMoveToNextRelocation(RI)\n--\n\nArgs:\n    RI",
     ["RI"],
-    |py, [x0]| LLVMMoveToNextRelocation(py, rt::call::extract(x0, "RI")?));
+    |py, [x0]| LLVMMoveToNextRelocation(py, &x0));
 
-fn LLVMMoveToNextRelocation(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMMoveToNextRelocation(py: Python<'_>, RI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextRelocation");
-    let a_RI = RI.addr();
+    let a_RI = TYPES.handle_arg(3, RI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -448,11 +444,11 @@ fn LLVMMoveToNextRelocation(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMGetSymbolName, C_LLVMGetSymbolName, c"LLVMGetSymbolName", "LLVMGetSymbolName",
     c"LLVMGetSymbolName(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["SI"],
-    |py, [x0]| LLVMGetSymbolName(py, rt::call::extract(x0, "SI")?));
+    |py, [x0]| LLVMGetSymbolName(py, &x0));
 
-fn LLVMGetSymbolName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSymbolName(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolName");
-    let a_SI = SI.addr();
+    let a_SI = TYPES.handle_arg(2, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -465,11 +461,11 @@ fn LLVMGetSymbolName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetSymbolAddress, C_LLVMGetSymbolAddress, c"LLVMGetSymbolAddress", "LLVMGetSymbolAddress",
     c"LLVMGetSymbolAddress(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
     ["SI"],
-    |py, [x0]| LLVMGetSymbolAddress(py, rt::call::extract(x0, "SI")?));
+    |py, [x0]| LLVMGetSymbolAddress(py, &x0));
 
-fn LLVMGetSymbolAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSymbolAddress(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolAddress");
-    let a_SI = SI.addr();
+    let a_SI = TYPES.handle_arg(2, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -482,11 +478,11 @@ fn LLVMGetSymbolAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetSymbolSize, C_LLVMGetSymbolSize, c"LLVMGetSymbolSize", "LLVMGetSymbolSize",
     c"LLVMGetSymbolSize(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
     ["SI"],
-    |py, [x0]| LLVMGetSymbolSize(py, rt::call::extract(x0, "SI")?));
+    |py, [x0]| LLVMGetSymbolSize(py, &x0));
 
-fn LLVMGetSymbolSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSymbolSize(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolSize");
-    let a_SI = SI.addr();
+    let a_SI = TYPES.handle_arg(2, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -499,11 +495,11 @@ fn LLVMGetSymbolSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetRelocationOffset, C_LLVMGetRelocationOffset, c"LLVMGetRelocationOffset", "LLVMGetRelocationOffset",
     c"LLVMGetRelocationOffset(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    int",
     ["RI"],
-    |py, [x0]| LLVMGetRelocationOffset(py, rt::call::extract(x0, "RI")?));
+    |py, [x0]| LLVMGetRelocationOffset(py, &x0));
 
-fn LLVMGetRelocationOffset(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetRelocationOffset(py: Python<'_>, RI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationOffset");
-    let a_RI = RI.addr();
+    let a_RI = TYPES.handle_arg(3, RI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -516,11 +512,11 @@ fn LLVMGetRelocationOffset(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetRelocationSymbol, C_LLVMGetRelocationSymbol, c"LLVMGetRelocationSymbol", "LLVMGetRelocationSymbol",
     c"LLVMGetRelocationSymbol(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSymbolIterator",
     ["RI"],
-    |py, [x0]| LLVMGetRelocationSymbol(py, rt::call::extract(x0, "RI")?));
+    |py, [x0]| LLVMGetRelocationSymbol(py, &x0));
 
-fn LLVMGetRelocationSymbol(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetRelocationSymbol(py: Python<'_>, RI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationSymbol");
-    let a_RI = RI.addr();
+    let a_RI = TYPES.handle_arg(3, RI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -533,11 +529,11 @@ fn LLVMGetRelocationSymbol(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMGetRelocationType, C_LLVMGetRelocationType, c"LLVMGetRelocationType", "LLVMGetRelocationType",
     c"LLVMGetRelocationType(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    int",
     ["RI"],
-    |py, [x0]| LLVMGetRelocationType(py, rt::call::extract(x0, "RI")?));
+    |py, [x0]| LLVMGetRelocationType(py, &x0));
 
-fn LLVMGetRelocationType(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetRelocationType(py: Python<'_>, RI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationType");
-    let a_RI = RI.addr();
+    let a_RI = TYPES.handle_arg(3, RI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -550,11 +546,11 @@ fn LLVMGetRelocationType(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetRelocationTypeName, C_LLVMGetRelocationTypeName, c"LLVMGetRelocationTypeName", "LLVMGetRelocationTypeName",
     c"LLVMGetRelocationTypeName(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["RI"],
-    |py, [x0]| LLVMGetRelocationTypeName(py, rt::call::extract(x0, "RI")?));
+    |py, [x0]| LLVMGetRelocationTypeName(py, &x0));
 
-fn LLVMGetRelocationTypeName(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetRelocationTypeName(py: Python<'_>, RI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationTypeName");
-    let a_RI = RI.addr();
+    let a_RI = TYPES.handle_arg(3, RI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -567,11 +563,11 @@ fn LLVMGetRelocationTypeName(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMGetRelocationValueString, C_LLVMGetRelocationValueString, c"LLVMGetRelocationValueString", "LLVMGetRelocationValueString",
     c"LLVMGetRelocationValueString(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["RI"],
-    |py, [x0]| LLVMGetRelocationValueString(py, rt::call::extract(x0, "RI")?));
+    |py, [x0]| LLVMGetRelocationValueString(py, &x0));
 
-fn LLVMGetRelocationValueString(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetRelocationValueString(py: Python<'_>, RI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationValueString");
-    let a_RI = RI.addr();
+    let a_RI = TYPES.handle_arg(3, RI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -584,11 +580,11 @@ fn LLVMGetRelocationValueString(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMCreateObjectFile, C_LLVMCreateObjectFile, c"LLVMCreateObjectFile", "LLVMCreateObjectFile",
     c"LLVMCreateObjectFile(MemBuf)\n--\n\nDeprecated: Use LLVMCreateBinary instead.\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueObjectFile",
     ["MemBuf"],
-    |py, [x0]| LLVMCreateObjectFile(py, rt::call::extract(x0, "MemBuf")?));
+    |py, [x0]| LLVMCreateObjectFile(py, &x0));
 
-fn LLVMCreateObjectFile(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateObjectFile(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateObjectFile");
-    let a_MemBuf = MemBuf.addr();
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -605,8 +601,7 @@ rt::function!(F_LLVMDisposeObjectFile, C_LLVMDisposeObjectFile, c"LLVMDisposeObj
 
 fn LLVMDisposeObjectFile(py: Python<'_>, ObjectFile: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeObjectFile");
-    let p_ObjectFile = rt::PtrArg::convert(ObjectFile, false)?;
-    let a_ObjectFile = p_ObjectFile.addr();
+    let a_ObjectFile = TYPES.handle_arg(4, ObjectFile)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -620,11 +615,11 @@ fn LLVMDisposeObjectFile(py: Python<'_>, ObjectFile: &Bound<'_, PyAny>) -> PyRes
 rt::function!(F_LLVMGetSections, C_LLVMGetSections, c"LLVMGetSections", "LLVMGetSections",
     c"LLVMGetSections(ObjectFile)\n--\n\nDeprecated: Use LLVMObjectFileCopySectionIterator instead.\n\nArgs:\n    ObjectFile\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSectionIterator",
     ["ObjectFile"],
-    |py, [x0]| LLVMGetSections(py, rt::call::extract(x0, "ObjectFile")?));
+    |py, [x0]| LLVMGetSections(py, &x0));
 
-fn LLVMGetSections(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSections(py: Python<'_>, ObjectFile: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSections");
-    let a_ObjectFile = ObjectFile.addr();
+    let a_ObjectFile = TYPES.handle_arg(4, ObjectFile)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -637,12 +632,12 @@ fn LLVMGetSections(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMIsSectionIteratorAtEnd, C_LLVMIsSectionIteratorAtEnd, c"LLVMIsSectionIteratorAtEnd", "LLVMIsSectionIteratorAtEnd",
     c"LLVMIsSectionIteratorAtEnd(ObjectFile, SI)\n--\n\nDeprecated: Use LLVMObjectFileIsSectionIteratorAtEnd instead.\n\nArgs:\n    ObjectFile\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
     ["ObjectFile", "SI"],
-    |py, [x0, x1]| LLVMIsSectionIteratorAtEnd(py, rt::call::extract(x0, "ObjectFile")?, rt::call::extract(x1, "SI")?));
+    |py, [x0, x1]| LLVMIsSectionIteratorAtEnd(py, &x0, &x1));
 
-fn LLVMIsSectionIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsSectionIteratorAtEnd(py: Python<'_>, ObjectFile: &Bound<'_, PyAny>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsSectionIteratorAtEnd");
-    let a_ObjectFile = ObjectFile.addr();
-    let a_SI = SI.addr();
+    let a_ObjectFile = TYPES.handle_arg(4, ObjectFile)?;
+    let a_SI = TYPES.handle_arg(1, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -655,11 +650,11 @@ fn LLVMIsSectionIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::Pt
 rt::function!(F_LLVMGetSymbols, C_LLVMGetSymbols, c"LLVMGetSymbols", "LLVMGetSymbols",
     c"LLVMGetSymbols(ObjectFile)\n--\n\nDeprecated: Use LLVMObjectFileCopySymbolIterator instead.\n\nArgs:\n    ObjectFile\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSymbolIterator",
     ["ObjectFile"],
-    |py, [x0]| LLVMGetSymbols(py, rt::call::extract(x0, "ObjectFile")?));
+    |py, [x0]| LLVMGetSymbols(py, &x0));
 
-fn LLVMGetSymbols(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSymbols(py: Python<'_>, ObjectFile: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbols");
-    let a_ObjectFile = ObjectFile.addr();
+    let a_ObjectFile = TYPES.handle_arg(4, ObjectFile)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -672,12 +667,12 @@ fn LLVMGetSymbols(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMIsSymbolIteratorAtEnd, C_LLVMIsSymbolIteratorAtEnd, c"LLVMIsSymbolIteratorAtEnd", "LLVMIsSymbolIteratorAtEnd",
     c"LLVMIsSymbolIteratorAtEnd(ObjectFile, SI)\n--\n\nDeprecated: Use LLVMObjectFileIsSymbolIteratorAtEnd instead.\n\nArgs:\n    ObjectFile\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
     ["ObjectFile", "SI"],
-    |py, [x0, x1]| LLVMIsSymbolIteratorAtEnd(py, rt::call::extract(x0, "ObjectFile")?, rt::call::extract(x1, "SI")?));
+    |py, [x0, x1]| LLVMIsSymbolIteratorAtEnd(py, &x0, &x1));
 
-fn LLVMIsSymbolIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIsSymbolIteratorAtEnd(py: Python<'_>, ObjectFile: &Bound<'_, PyAny>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsSymbolIteratorAtEnd");
-    let a_ObjectFile = ObjectFile.addr();
-    let a_SI = SI.addr();
+    let a_ObjectFile = TYPES.handle_arg(4, ObjectFile)?;
+    let a_SI = TYPES.handle_arg(2, SI)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

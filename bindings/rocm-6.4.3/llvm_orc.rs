@@ -87,12 +87,12 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.orc", &T
 rt::function!(F_LLVMOrcExecutionSessionSetErrorReporter, C_LLVMOrcExecutionSessionSetErrorReporter, c"LLVMOrcExecutionSessionSetErrorReporter", "LLVMOrcExecutionSessionSetErrorReporter",
     c"LLVMOrcExecutionSessionSetErrorReporter(ES, ReportError, Ctx)\n--\n\nAttach a custom error reporter function to the ExecutionSession.\n\nThe error reporter will be called to deliver failure notices that can not be\ndirectly reported to a caller. For example, failure to resolve symbols in\nthe JIT linker is typically reported via the error reporter (callers\nrequesting definitions from the JIT will typically be delivered a\nFailureToMaterialize error instead).\n\nArgs:\n    ES\n    ReportError\n    Ctx",
     ["ES", "ReportError", "Ctx"],
-    |py, [x0, x1, x2]| LLVMOrcExecutionSessionSetErrorReporter(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "ReportError")?, rt::call::extract(x2, "Ctx")?));
+    |py, [x0, x1, x2]| LLVMOrcExecutionSessionSetErrorReporter(py, &x0, &x1, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcExecutionSessionSetErrorReporter(py: Python<'_>, ES: rt::PtrArg, ReportError: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionSetErrorReporter(py: Python<'_>, ES: &Bound<'_, PyAny>, ReportError: &Bound<'_, PyAny>, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionSetErrorReporter");
-    let a_ES = ES.addr();
-    let a_ReportError = ReportError.addr();
+    let a_ES = TYPES.handle_arg(15, ES)?;
+    let a_ReportError = TYPES.handle_arg(16, ReportError)?;
     let a_Ctx = Ctx.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -106,11 +106,11 @@ fn LLVMOrcExecutionSessionSetErrorReporter(py: Python<'_>, ES: rt::PtrArg, Repor
 rt::function!(F_LLVMOrcExecutionSessionGetSymbolStringPool, C_LLVMOrcExecutionSessionGetSymbolStringPool, c"LLVMOrcExecutionSessionGetSymbolStringPool", "LLVMOrcExecutionSessionGetSymbolStringPool",
     c"LLVMOrcExecutionSessionGetSymbolStringPool(ES)\n--\n\nReturn a reference to the SymbolStringPool for an ExecutionSession.\n\nOwnership of the pool remains with the ExecutionSession: The caller is\nnot required to free the pool.\n\nArgs:\n    ES\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueSymbolStringPool",
     ["ES"],
-    |py, [x0]| LLVMOrcExecutionSessionGetSymbolStringPool(py, rt::call::extract(x0, "ES")?));
+    |py, [x0]| LLVMOrcExecutionSessionGetSymbolStringPool(py, &x0));
 
-fn LLVMOrcExecutionSessionGetSymbolStringPool(py: Python<'_>, ES: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionGetSymbolStringPool(py: Python<'_>, ES: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionGetSymbolStringPool");
-    let a_ES = ES.addr();
+    let a_ES = TYPES.handle_arg(15, ES)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -123,11 +123,11 @@ fn LLVMOrcExecutionSessionGetSymbolStringPool(py: Python<'_>, ES: rt::PtrArg) ->
 rt::function!(F_LLVMOrcSymbolStringPoolClearDeadEntries, C_LLVMOrcSymbolStringPoolClearDeadEntries, c"LLVMOrcSymbolStringPoolClearDeadEntries", "LLVMOrcSymbolStringPoolClearDeadEntries",
     c"LLVMOrcSymbolStringPoolClearDeadEntries(SSP)\n--\n\nClear all unreferenced symbol string pool entries.\n\nThis can be called at any time to release unused entries in the\nExecutionSession's string pool. Since it locks the pool (preventing\ninterning of any new strings) it is recommended that it only be called\ninfrequently, ideally when the caller has reason to believe that some\nentries will have become unreferenced, e.g. after removing a module or\nclosing a JITDylib.\n\nArgs:\n    SSP",
     ["SSP"],
-    |py, [x0]| LLVMOrcSymbolStringPoolClearDeadEntries(py, rt::call::extract(x0, "SSP")?));
+    |py, [x0]| LLVMOrcSymbolStringPoolClearDeadEntries(py, &x0));
 
-fn LLVMOrcSymbolStringPoolClearDeadEntries(py: Python<'_>, SSP: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcSymbolStringPoolClearDeadEntries(py: Python<'_>, SSP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcSymbolStringPoolClearDeadEntries");
-    let a_SSP = SSP.addr();
+    let a_SSP = TYPES.handle_arg(17, SSP)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -140,11 +140,11 @@ fn LLVMOrcSymbolStringPoolClearDeadEntries(py: Python<'_>, SSP: rt::PtrArg) -> P
 rt::function!(F_LLVMOrcExecutionSessionIntern, C_LLVMOrcExecutionSessionIntern, c"LLVMOrcExecutionSessionIntern", "LLVMOrcExecutionSessionIntern",
     c"LLVMOrcExecutionSessionIntern(ES, Name)\n--\n\nIntern a string in the ExecutionSession's SymbolStringPool and return a\nreference to it. This increments the ref-count of the pool entry, and the\nreturned value should be released once the client is done with it by\ncalling LLVMOrcReleaseSymbolStringPoolEntry.\n\nSince strings are uniqued within the SymbolStringPool\nLLVMOrcSymbolStringPoolEntryRefs can be compared by value to test string\nequality.\n\nNote that this function does not perform linker-mangling on the string.\n\nArgs:\n    ES\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueSymbolStringPoolEntry",
     ["ES", "Name"],
-    |py, [x0, x1]| LLVMOrcExecutionSessionIntern(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMOrcExecutionSessionIntern(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMOrcExecutionSessionIntern(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionIntern(py: Python<'_>, ES: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionIntern");
-    let a_ES = ES.addr();
+    let a_ES = TYPES.handle_arg(15, ES)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -158,17 +158,17 @@ fn LLVMOrcExecutionSessionIntern(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrA
 rt::function!(F_LLVMOrcExecutionSessionLookup, C_LLVMOrcExecutionSessionLookup, c"LLVMOrcExecutionSessionLookup", "LLVMOrcExecutionSessionLookup",
     c"LLVMOrcExecutionSessionLookup(ES, K, SearchOrder, SearchOrderSize, Symbols, SymbolsSize, HandleResult, Ctx)\n--\n\nLook up symbols in an execution session.\n\nThis is a wrapper around the general ExecutionSession::lookup function.\n\nThe SearchOrder argument contains a list of (JITDylibs, JITDylibSearchFlags)\npairs that describe the search order. The JITDylibs will be searched in the\ngiven order to try to find the symbols in the Symbols argument.\n\nThe Symbols argument should contain a null-terminated array of\n(SymbolStringPtr, SymbolLookupFlags) pairs describing the symbols to be\nsearched for. This function takes ownership of the elements of the Symbols\narray. The Name fields of the Symbols elements are taken to have been\nretained by the client for this function. The client should *not* release the\nName fields, but are still responsible for destroying the array itself.\n\nThe HandleResult function will be called once all searched for symbols have\nbeen found, or an error occurs. The HandleResult function will be passed an\nLLVMErrorRef indicating success or failure, and (on success) a\nnull-terminated LLVMOrcCSymbolMapPairs array containing the function result,\nand the Ctx value passed to the lookup function.\n\nThe client is fully responsible for managing the lifetime of the Ctx object.\nA common idiom is to allocate the context prior to the lookup and deallocate\nit in the handler.\n\nTHIS API IS EXPERIMENTAL AND LIKELY TO CHANGE IN THE NEAR FUTURE!\n\nArgs:\n    ES\n    K\n    SearchOrder\n    SearchOrderSize\n    Symbols\n    SymbolsSize\n    HandleResult\n    Ctx",
     ["ES", "K", "SearchOrder", "SearchOrderSize", "Symbols", "SymbolsSize", "HandleResult", "Ctx"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcExecutionSessionLookup(py, rt::call::extract(x0, "ES")?, &x1, rt::call::extract(x2, "SearchOrder")?, rt::call::extract(x3, "SearchOrderSize")?, rt::call::extract(x4, "Symbols")?, rt::call::extract(x5, "SymbolsSize")?, rt::call::extract(x6, "HandleResult")?, rt::call::extract(x7, "Ctx")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcExecutionSessionLookup(py, &x0, &x1, &x2, rt::call::extract(x3, "SearchOrderSize")?, &x4, rt::call::extract(x5, "SymbolsSize")?, &x6, rt::call::extract(x7, "Ctx")?));
 
-fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, PyAny>, SearchOrder: rt::PtrArg, SearchOrderSize: rt::CInt<u64>, Symbols: rt::PtrArg, SymbolsSize: rt::CInt<u64>, HandleResult: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: &Bound<'_, PyAny>, K: &Bound<'_, PyAny>, SearchOrder: &Bound<'_, PyAny>, SearchOrderSize: rt::CInt<u64>, Symbols: &Bound<'_, PyAny>, SymbolsSize: rt::CInt<u64>, HandleResult: &Bound<'_, PyAny>, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionLookup");
-    let a_ES = ES.addr();
+    let a_ES = TYPES.handle_arg(15, ES)?;
     let a_K = rt::narrow::<u32>(TYPES.enum_arg(1, K)?)?;
-    let a_SearchOrder = SearchOrder.addr();
+    let a_SearchOrder = TYPES.handle_arg(24, SearchOrder)?;
     let a_SearchOrderSize = SearchOrderSize.0;
-    let a_Symbols = Symbols.addr();
+    let a_Symbols = TYPES.handle_arg(25, Symbols)?;
     let a_SymbolsSize = SymbolsSize.0;
-    let a_HandleResult = HandleResult.addr();
+    let a_HandleResult = TYPES.handle_arg(50, HandleResult)?;
     let a_Ctx = Ctx.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -182,11 +182,11 @@ fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, P
 rt::function!(F_LLVMOrcRetainSymbolStringPoolEntry, C_LLVMOrcRetainSymbolStringPoolEntry, c"LLVMOrcRetainSymbolStringPoolEntry", "LLVMOrcRetainSymbolStringPoolEntry",
     c"LLVMOrcRetainSymbolStringPoolEntry(S)\n--\n\nIncrements the ref-count for a SymbolStringPool entry.\n\nArgs:\n    S",
     ["S"],
-    |py, [x0]| LLVMOrcRetainSymbolStringPoolEntry(py, rt::call::extract(x0, "S")?));
+    |py, [x0]| LLVMOrcRetainSymbolStringPoolEntry(py, &x0));
 
-fn LLVMOrcRetainSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcRetainSymbolStringPoolEntry(py: Python<'_>, S: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcRetainSymbolStringPoolEntry");
-    let a_S = S.addr();
+    let a_S = TYPES.handle_arg(18, S)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -199,11 +199,11 @@ fn LLVMOrcRetainSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMOrcReleaseSymbolStringPoolEntry, C_LLVMOrcReleaseSymbolStringPoolEntry, c"LLVMOrcReleaseSymbolStringPoolEntry", "LLVMOrcReleaseSymbolStringPoolEntry",
     c"LLVMOrcReleaseSymbolStringPoolEntry(S)\n--\n\nReduces the ref-count for of a SymbolStringPool entry.\n\nArgs:\n    S",
     ["S"],
-    |py, [x0]| LLVMOrcReleaseSymbolStringPoolEntry(py, rt::call::extract(x0, "S")?));
+    |py, [x0]| LLVMOrcReleaseSymbolStringPoolEntry(py, &x0));
 
-fn LLVMOrcReleaseSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcReleaseSymbolStringPoolEntry(py: Python<'_>, S: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcReleaseSymbolStringPoolEntry");
-    let a_S = S.addr();
+    let a_S = TYPES.handle_arg(18, S)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -216,11 +216,11 @@ fn LLVMOrcReleaseSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResul
 rt::function!(F_LLVMOrcSymbolStringPoolEntryStr, C_LLVMOrcSymbolStringPoolEntryStr, c"LLVMOrcSymbolStringPoolEntryStr", "LLVMOrcSymbolStringPoolEntryStr",
     c"LLVMOrcSymbolStringPoolEntryStr(S)\n--\n\nReturn the c-string for the given symbol. This string will remain valid until\nthe entry is freed (once all LLVMOrcSymbolStringPoolEntryRefs have been\nreleased).\n\nArgs:\n    S\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["S"],
-    |py, [x0]| LLVMOrcSymbolStringPoolEntryStr(py, rt::call::extract(x0, "S")?));
+    |py, [x0]| LLVMOrcSymbolStringPoolEntryStr(py, &x0));
 
-fn LLVMOrcSymbolStringPoolEntryStr(py: Python<'_>, S: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcSymbolStringPoolEntryStr(py: Python<'_>, S: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcSymbolStringPoolEntryStr");
-    let a_S = S.addr();
+    let a_S = TYPES.handle_arg(18, S)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -233,11 +233,11 @@ fn LLVMOrcSymbolStringPoolEntryStr(py: Python<'_>, S: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMOrcReleaseResourceTracker, C_LLVMOrcReleaseResourceTracker, c"LLVMOrcReleaseResourceTracker", "LLVMOrcReleaseResourceTracker",
     c"LLVMOrcReleaseResourceTracker(RT)\n--\n\nReduces the ref-count of a ResourceTracker.\n\nArgs:\n    RT",
     ["RT"],
-    |py, [x0]| LLVMOrcReleaseResourceTracker(py, rt::call::extract(x0, "RT")?));
+    |py, [x0]| LLVMOrcReleaseResourceTracker(py, &x0));
 
-fn LLVMOrcReleaseResourceTracker(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcReleaseResourceTracker(py: Python<'_>, RT: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcReleaseResourceTracker");
-    let a_RT = RT.addr();
+    let a_RT = TYPES.handle_arg(31, RT)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -250,12 +250,12 @@ fn LLVMOrcReleaseResourceTracker(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMOrcResourceTrackerTransferTo, C_LLVMOrcResourceTrackerTransferTo, c"LLVMOrcResourceTrackerTransferTo", "LLVMOrcResourceTrackerTransferTo",
     c"LLVMOrcResourceTrackerTransferTo(SrcRT, DstRT)\n--\n\nTransfers tracking of all resources associated with resource tracker SrcRT\nto resource tracker DstRT.\n\nArgs:\n    SrcRT\n    DstRT",
     ["SrcRT", "DstRT"],
-    |py, [x0, x1]| LLVMOrcResourceTrackerTransferTo(py, rt::call::extract(x0, "SrcRT")?, rt::call::extract(x1, "DstRT")?));
+    |py, [x0, x1]| LLVMOrcResourceTrackerTransferTo(py, &x0, &x1));
 
-fn LLVMOrcResourceTrackerTransferTo(py: Python<'_>, SrcRT: rt::PtrArg, DstRT: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcResourceTrackerTransferTo(py: Python<'_>, SrcRT: &Bound<'_, PyAny>, DstRT: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcResourceTrackerTransferTo");
-    let a_SrcRT = SrcRT.addr();
-    let a_DstRT = DstRT.addr();
+    let a_SrcRT = TYPES.handle_arg(31, SrcRT)?;
+    let a_DstRT = TYPES.handle_arg(31, DstRT)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -268,11 +268,11 @@ fn LLVMOrcResourceTrackerTransferTo(py: Python<'_>, SrcRT: rt::PtrArg, DstRT: rt
 rt::function!(F_LLVMOrcResourceTrackerRemove, C_LLVMOrcResourceTrackerRemove, c"LLVMOrcResourceTrackerRemove", "LLVMOrcResourceTrackerRemove",
     c"LLVMOrcResourceTrackerRemove(RT)\n--\n\nRemove all resources associated with the given tracker. See\nResourceTracker::remove().\n\nArgs:\n    RT\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["RT"],
-    |py, [x0]| LLVMOrcResourceTrackerRemove(py, rt::call::extract(x0, "RT")?));
+    |py, [x0]| LLVMOrcResourceTrackerRemove(py, &x0));
 
-fn LLVMOrcResourceTrackerRemove(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcResourceTrackerRemove(py: Python<'_>, RT: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcResourceTrackerRemove");
-    let a_RT = RT.addr();
+    let a_RT = TYPES.handle_arg(31, RT)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -285,11 +285,11 @@ fn LLVMOrcResourceTrackerRemove(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMOrcDisposeDefinitionGenerator, C_LLVMOrcDisposeDefinitionGenerator, c"LLVMOrcDisposeDefinitionGenerator", "LLVMOrcDisposeDefinitionGenerator",
     c"LLVMOrcDisposeDefinitionGenerator(DG)\n--\n\nDispose of a JITDylib::DefinitionGenerator. This should only be called if\nownership has not been passed to a JITDylib (e.g. because some error\nprevented the client from calling LLVMOrcJITDylibAddGenerator).\n\nArgs:\n    DG",
     ["DG"],
-    |py, [x0]| LLVMOrcDisposeDefinitionGenerator(py, rt::call::extract(x0, "DG")?));
+    |py, [x0]| LLVMOrcDisposeDefinitionGenerator(py, &x0));
 
-fn LLVMOrcDisposeDefinitionGenerator(py: Python<'_>, DG: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeDefinitionGenerator(py: Python<'_>, DG: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeDefinitionGenerator");
-    let a_DG = DG.addr();
+    let a_DG = TYPES.handle_arg(32, DG)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -302,11 +302,11 @@ fn LLVMOrcDisposeDefinitionGenerator(py: Python<'_>, DG: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMOrcDisposeMaterializationUnit, C_LLVMOrcDisposeMaterializationUnit, c"LLVMOrcDisposeMaterializationUnit", "LLVMOrcDisposeMaterializationUnit",
     c"LLVMOrcDisposeMaterializationUnit(MU)\n--\n\nDispose of a MaterializationUnit.\n\nArgs:\n    MU",
     ["MU"],
-    |py, [x0]| LLVMOrcDisposeMaterializationUnit(py, rt::call::extract(x0, "MU")?));
+    |py, [x0]| LLVMOrcDisposeMaterializationUnit(py, &x0));
 
-fn LLVMOrcDisposeMaterializationUnit(py: Python<'_>, MU: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeMaterializationUnit(py: Python<'_>, MU: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeMaterializationUnit");
-    let a_MU = MU.addr();
+    let a_MU = TYPES.handle_arg(26, MU)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -319,18 +319,18 @@ fn LLVMOrcDisposeMaterializationUnit(py: Python<'_>, MU: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMOrcCreateCustomMaterializationUnit, C_LLVMOrcCreateCustomMaterializationUnit, c"LLVMOrcCreateCustomMaterializationUnit", "LLVMOrcCreateCustomMaterializationUnit",
     c"LLVMOrcCreateCustomMaterializationUnit(Name, Ctx, Syms, NumSyms, InitSym, Materialize, Discard, Destroy)\n--\n\nCreate a custom MaterializationUnit.\n\nName is a name for this MaterializationUnit to be used for identification\nand logging purposes (e.g. if this MaterializationUnit produces an\nobject buffer then the name of that buffer will be derived from this name).\n\nThe Syms list contains the names and linkages of the symbols provided by this\nunit. This function takes ownership of the elements of the Syms array. The\nName fields of the array elements are taken to have been retained for this\nfunction. The client should *not* release the elements of the array, but is\nstill responsible for destroying the array itself.\n\nThe InitSym argument indicates whether or not this MaterializationUnit\ncontains static initializers. If three are no static initializers (the common\ncase) then this argument should be null. If there are static initializers\nthen InitSym should be set to a unique name that also appears in the Syms\nlist with the LLVMJITSymbolGenericFlagsMaterializationSideEffectsOnly flag\nset. This function takes ownership of the InitSym, which should have been\nretained twice on behalf of this function: once for the Syms entry and once\nfor InitSym. If clients wish to use the InitSym value after this function\nreturns they must retain it once more for themselves.\n\nIf any of the symbols in the Syms list is looked up then the Materialize\nfunction will be called.\n\nIf any of the symbols in the Syms list is overridden then the Discard\nfunction will be called.\n\nThe caller owns the underling MaterializationUnit and is responsible for\neither passing it to a JITDylib (via LLVMOrcJITDylibDefine) or disposing\nof it by calling LLVMOrcDisposeMaterializationUnit.\n\nArgs:\n    Name\n    Ctx\n    Syms\n    NumSyms\n    InitSym\n    Materialize\n    Discard\n    Destroy\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueMaterializationUnit",
     ["Name", "Ctx", "Syms", "NumSyms", "InitSym", "Materialize", "Discard", "Destroy"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcCreateCustomMaterializationUnit(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "Ctx")?, rt::call::extract(x2, "Syms")?, rt::call::extract(x3, "NumSyms")?, rt::call::extract(x4, "InitSym")?, rt::call::extract(x5, "Materialize")?, rt::call::extract(x6, "Discard")?, rt::call::extract(x7, "Destroy")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcCreateCustomMaterializationUnit(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "Ctx")?, &x2, rt::call::extract(x3, "NumSyms")?, &x4, &x5, &x6, &x7));
 
-fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArgMut, Syms: rt::PtrArg, NumSyms: rt::CInt<u64>, InitSym: rt::PtrArg, Materialize: rt::PtrArg, Discard: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArgMut, Syms: &Bound<'_, PyAny>, NumSyms: rt::CInt<u64>, InitSym: &Bound<'_, PyAny>, Materialize: &Bound<'_, PyAny>, Discard: &Bound<'_, PyAny>, Destroy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomMaterializationUnit");
     let a_Name = Name.addr();
     let a_Ctx = Ctx.addr();
-    let a_Syms = Syms.addr();
+    let a_Syms = TYPES.handle_arg(19, Syms)?;
     let a_NumSyms = NumSyms.0;
-    let a_InitSym = InitSym.addr();
-    let a_Materialize = Materialize.addr();
-    let a_Discard = Discard.addr();
-    let a_Destroy = Destroy.addr();
+    let a_InitSym = TYPES.handle_arg(18, InitSym)?;
+    let a_Materialize = TYPES.handle_arg(28, Materialize)?;
+    let a_Discard = TYPES.handle_arg(29, Discard)?;
+    let a_Destroy = TYPES.handle_arg(30, Destroy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -343,11 +343,11 @@ fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx
 rt::function!(F_LLVMOrcAbsoluteSymbols, C_LLVMOrcAbsoluteSymbols, c"LLVMOrcAbsoluteSymbols", "LLVMOrcAbsoluteSymbols",
     c"LLVMOrcAbsoluteSymbols(Syms, NumPairs)\n--\n\nCreate a MaterializationUnit to define the given symbols as pointing to\nthe corresponding raw addresses.\n\nThis function takes ownership of the elements of the Syms array. The Name\nfields of the array elements are taken to have been retained for this\nfunction. This allows the following pattern...\n\nsize_t NumPairs;\nLLVMOrcCSymbolMapPairs Sym;\n-- Build Syms array --\nLLVMOrcMaterializationUnitRef MU =\nLLVMOrcAbsoluteSymbols(Syms, NumPairs);\n\n... without requiring cleanup of the elements of the Sym array afterwards.\n\nThe client is still responsible for deleting the Sym array itself.\n\nIf a client wishes to reuse elements of the Sym array after this call they\nmust explicitly retain each of the elements for themselves.\n\nArgs:\n    Syms\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueMaterializationUnit",
     ["Syms", "NumPairs"],
-    |py, [x0, x1]| LLVMOrcAbsoluteSymbols(py, rt::call::extract(x0, "Syms")?, rt::call::extract(x1, "NumPairs")?));
+    |py, [x0, x1]| LLVMOrcAbsoluteSymbols(py, &x0, rt::call::extract(x1, "NumPairs")?));
 
-fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: &Bound<'_, PyAny>, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcAbsoluteSymbols");
-    let a_Syms = Syms.addr();
+    let a_Syms = TYPES.handle_arg(20, Syms)?;
     let a_NumPairs = NumPairs.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -361,14 +361,14 @@ fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: rt::PtrArg, NumPairs: rt::CInt<u
 rt::function!(F_LLVMOrcLazyReexports, C_LLVMOrcLazyReexports, c"LLVMOrcLazyReexports", "LLVMOrcLazyReexports",
     c"LLVMOrcLazyReexports(LCTM, ISM, SourceRef, CallableAliases, NumPairs)\n--\n\nCreate a MaterializationUnit to define lazy re-expots. These are callable\nentry points that call through to the given symbols.\n\nThis function takes ownership of the CallableAliases array. The Name\nfields of the array elements are taken to have been retained for this\nfunction. This allows the following pattern...\n\nsize_t NumPairs;\nLLVMOrcCSymbolAliasMapPairs CallableAliases;\n-- Build CallableAliases array --\nLLVMOrcMaterializationUnitRef MU =\nLLVMOrcLazyReexports(LCTM, ISM, JD, CallableAliases, NumPairs);\n\n... without requiring cleanup of the elements of the CallableAliases array afterwards.\n\nThe client is still responsible for deleting the CallableAliases array itself.\n\nIf a client wishes to reuse elements of the CallableAliases array after this call they\nmust explicitly retain each of the elements for themselves.\n\nArgs:\n    LCTM\n    ISM\n    SourceRef\n    CallableAliases\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueMaterializationUnit",
     ["LCTM", "ISM", "SourceRef", "CallableAliases", "NumPairs"],
-    |py, [x0, x1, x2, x3, x4]| LLVMOrcLazyReexports(py, rt::call::extract(x0, "LCTM")?, rt::call::extract(x1, "ISM")?, rt::call::extract(x2, "SourceRef")?, rt::call::extract(x3, "CallableAliases")?, rt::call::extract(x4, "NumPairs")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMOrcLazyReexports(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumPairs")?));
 
-fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: rt::PtrArg, ISM: rt::PtrArg, SourceRef: rt::PtrArg, CallableAliases: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: &Bound<'_, PyAny>, ISM: &Bound<'_, PyAny>, SourceRef: &Bound<'_, PyAny>, CallableAliases: &Bound<'_, PyAny>, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLazyReexports");
-    let a_LCTM = LCTM.addr();
-    let a_ISM = ISM.addr();
-    let a_SourceRef = SourceRef.addr();
-    let a_CallableAliases = CallableAliases.addr();
+    let a_LCTM = TYPES.handle_arg(48, LCTM)?;
+    let a_ISM = TYPES.handle_arg(47, ISM)?;
+    let a_SourceRef = TYPES.handle_arg(22, SourceRef)?;
+    let a_CallableAliases = TYPES.handle_arg(21, CallableAliases)?;
     let a_NumPairs = NumPairs.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -382,11 +382,11 @@ fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: rt::PtrArg, ISM: rt::PtrArg, Sourc
 rt::function!(F_LLVMOrcDisposeMaterializationResponsibility, C_LLVMOrcDisposeMaterializationResponsibility, c"LLVMOrcDisposeMaterializationResponsibility", "LLVMOrcDisposeMaterializationResponsibility",
     c"LLVMOrcDisposeMaterializationResponsibility(MR)\n--\n\nDisposes of the passed MaterializationResponsibility object.\n\nThis should only be done after the symbols covered by the object have either\nbeen resolved and emitted (via\nLLVMOrcMaterializationResponsibilityNotifyResolved and\nLLVMOrcMaterializationResponsibilityNotifyEmitted) or failed (via\nLLVMOrcMaterializationResponsibilityFailMaterialization).\n\nArgs:\n    MR",
     ["MR"],
-    |py, [x0]| LLVMOrcDisposeMaterializationResponsibility(py, rt::call::extract(x0, "MR")?));
+    |py, [x0]| LLVMOrcDisposeMaterializationResponsibility(py, &x0));
 
-fn LLVMOrcDisposeMaterializationResponsibility(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeMaterializationResponsibility(py: Python<'_>, MR: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeMaterializationResponsibility");
-    let a_MR = MR.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -399,11 +399,11 @@ fn LLVMOrcDisposeMaterializationResponsibility(py: Python<'_>, MR: rt::PtrArg) -
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetTargetDylib, C_LLVMOrcMaterializationResponsibilityGetTargetDylib, c"LLVMOrcMaterializationResponsibilityGetTargetDylib", "LLVMOrcMaterializationResponsibilityGetTargetDylib",
     c"LLVMOrcMaterializationResponsibilityGetTargetDylib(MR)\n--\n\nReturns the target JITDylib that these symbols are being materialized into.\n\nArgs:\n    MR\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITDylib",
     ["MR"],
-    |py, [x0]| LLVMOrcMaterializationResponsibilityGetTargetDylib(py, rt::call::extract(x0, "MR")?));
+    |py, [x0]| LLVMOrcMaterializationResponsibilityGetTargetDylib(py, &x0));
 
-fn LLVMOrcMaterializationResponsibilityGetTargetDylib(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityGetTargetDylib(py: Python<'_>, MR: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetTargetDylib");
-    let a_MR = MR.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -416,11 +416,11 @@ fn LLVMOrcMaterializationResponsibilityGetTargetDylib(py: Python<'_>, MR: rt::Pt
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetExecutionSession, C_LLVMOrcMaterializationResponsibilityGetExecutionSession, c"LLVMOrcMaterializationResponsibilityGetExecutionSession", "LLVMOrcMaterializationResponsibilityGetExecutionSession",
     c"LLVMOrcMaterializationResponsibilityGetExecutionSession(MR)\n--\n\nReturns the ExecutionSession for this MaterializationResponsibility.\n\nArgs:\n    MR\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueExecutionSession",
     ["MR"],
-    |py, [x0]| LLVMOrcMaterializationResponsibilityGetExecutionSession(py, rt::call::extract(x0, "MR")?));
+    |py, [x0]| LLVMOrcMaterializationResponsibilityGetExecutionSession(py, &x0));
 
-fn LLVMOrcMaterializationResponsibilityGetExecutionSession(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityGetExecutionSession(py: Python<'_>, MR: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetExecutionSession");
-    let a_MR = MR.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -433,11 +433,11 @@ fn LLVMOrcMaterializationResponsibilityGetExecutionSession(py: Python<'_>, MR: r
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetSymbols, C_LLVMOrcMaterializationResponsibilityGetSymbols, c"LLVMOrcMaterializationResponsibilityGetSymbols", "LLVMOrcMaterializationResponsibilityGetSymbols",
     c"LLVMOrcMaterializationResponsibilityGetSymbols(MR, NumPairs)\n--\n\nReturns the symbol flags map for this responsibility instance.\n\nThe length of the array is returned in NumPairs and the caller is responsible\nfor the returned memory and needs to call LLVMOrcDisposeCSymbolFlagsMap.\n\nTo use the returned symbols beyond the livetime of the\nMaterializationResponsibility requires the caller to retain the symbols\nexplicitly.\n\nArgs:\n    MR\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcCSymbolFlagsMapPairs",
     ["MR", "NumPairs"],
-    |py, [x0, x1]| LLVMOrcMaterializationResponsibilityGetSymbols(py, rt::call::extract(x0, "MR")?, &x1));
+    |py, [x0, x1]| LLVMOrcMaterializationResponsibilityGetSymbols(py, &x0, &x1));
 
-fn LLVMOrcMaterializationResponsibilityGetSymbols(py: Python<'_>, MR: rt::PtrArg, NumPairs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityGetSymbols(py: Python<'_>, MR: &Bound<'_, PyAny>, NumPairs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetSymbols");
-    let a_MR = MR.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
     let p_NumPairs = rt::typed_ptr_arg(NumPairs, None, 8, true)?;
     let a_NumPairs = p_NumPairs.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -452,11 +452,11 @@ fn LLVMOrcMaterializationResponsibilityGetSymbols(py: Python<'_>, MR: rt::PtrArg
 rt::function!(F_LLVMOrcDisposeCSymbolFlagsMap, C_LLVMOrcDisposeCSymbolFlagsMap, c"LLVMOrcDisposeCSymbolFlagsMap", "LLVMOrcDisposeCSymbolFlagsMap",
     c"LLVMOrcDisposeCSymbolFlagsMap(Pairs)\n--\n\nDisposes of the passed LLVMOrcCSymbolFlagsMap.\n\nDoes not release the entries themselves.\n\nArgs:\n    Pairs",
     ["Pairs"],
-    |py, [x0]| LLVMOrcDisposeCSymbolFlagsMap(py, rt::call::extract(x0, "Pairs")?));
+    |py, [x0]| LLVMOrcDisposeCSymbolFlagsMap(py, &x0));
 
-fn LLVMOrcDisposeCSymbolFlagsMap(py: Python<'_>, Pairs: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeCSymbolFlagsMap(py: Python<'_>, Pairs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeCSymbolFlagsMap");
-    let a_Pairs = Pairs.addr();
+    let a_Pairs = TYPES.handle_arg(19, Pairs)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -469,11 +469,11 @@ fn LLVMOrcDisposeCSymbolFlagsMap(py: Python<'_>, Pairs: rt::PtrArg) -> PyResult<
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetInitializerSymbol, C_LLVMOrcMaterializationResponsibilityGetInitializerSymbol, c"LLVMOrcMaterializationResponsibilityGetInitializerSymbol", "LLVMOrcMaterializationResponsibilityGetInitializerSymbol",
     c"LLVMOrcMaterializationResponsibilityGetInitializerSymbol(MR)\n--\n\nReturns the initialization pseudo-symbol, if any. This symbol will also\nbe present in the SymbolFlagsMap for this MaterializationResponsibility\nobject.\n\nThe returned symbol is not retained over any mutating operation of the\nMaterializationResponsbility or beyond the lifetime thereof.\n\nArgs:\n    MR\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueSymbolStringPoolEntry",
     ["MR"],
-    |py, [x0]| LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py, rt::call::extract(x0, "MR")?));
+    |py, [x0]| LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py, &x0));
 
-fn LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py: Python<'_>, MR: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetInitializerSymbol");
-    let a_MR = MR.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -486,11 +486,11 @@ fn LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py: Python<'_>, MR: 
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetRequestedSymbols, C_LLVMOrcMaterializationResponsibilityGetRequestedSymbols, c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols", "LLVMOrcMaterializationResponsibilityGetRequestedSymbols",
     c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols(MR, NumSymbols)\n--\n\nReturns the names of any symbols covered by this\nMaterializationResponsibility object that have queries pending. This\ninformation can be used to return responsibility for unrequested symbols\nback to the JITDylib via the delegate method.\n\nArgs:\n    MR\n    NumSymbols\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["MR", "NumSymbols"],
-    |py, [x0, x1]| LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py, rt::call::extract(x0, "MR")?, &x1));
+    |py, [x0, x1]| LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py, &x0, &x1));
 
-fn LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py: Python<'_>, MR: rt::PtrArg, NumSymbols: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py: Python<'_>, MR: &Bound<'_, PyAny>, NumSymbols: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols");
-    let a_MR = MR.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
     let p_NumSymbols = rt::typed_ptr_arg(NumSymbols, None, 8, true)?;
     let a_NumSymbols = p_NumSymbols.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -523,12 +523,12 @@ fn LLVMOrcDisposeSymbols(py: Python<'_>, Symbols: &Bound<'_, PyAny>) -> PyResult
 rt::function!(F_LLVMOrcMaterializationResponsibilityNotifyResolved, C_LLVMOrcMaterializationResponsibilityNotifyResolved, c"LLVMOrcMaterializationResponsibilityNotifyResolved", "LLVMOrcMaterializationResponsibilityNotifyResolved",
     c"LLVMOrcMaterializationResponsibilityNotifyResolved(MR, Symbols, NumPairs)\n--\n\nNotifies the target JITDylib that the given symbols have been resolved.\nThis will update the given symbols' addresses in the JITDylib, and notify\nany pending queries on the given symbols of their resolution. The given\nsymbols must be ones covered by this MaterializationResponsibility\ninstance. Individual calls to this method may resolve a subset of the\nsymbols, but all symbols must have been resolved prior to calling emit.\n\nThis method will return an error if any symbols being resolved have been\nmoved to the error state due to the failure of a dependency. If this\nmethod returns an error then clients should log it and call\nLLVMOrcMaterializationResponsibilityFailMaterialization. If no dependencies\nhave been registered for the symbols covered by this\nMaterializationResponsibility then this method is guaranteed to return\nLLVMErrorSuccess.\n\nArgs:\n    MR\n    Symbols\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["MR", "Symbols", "NumPairs"],
-    |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityNotifyResolved(py, rt::call::extract(x0, "MR")?, rt::call::extract(x1, "Symbols")?, rt::call::extract(x2, "NumPairs")?));
+    |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityNotifyResolved(py, &x0, &x1, rt::call::extract(x2, "NumPairs")?));
 
-fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: rt::PtrArg, Symbols: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: &Bound<'_, PyAny>, Symbols: &Bound<'_, PyAny>, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityNotifyResolved");
-    let a_MR = MR.addr();
-    let a_Symbols = Symbols.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
+    let a_Symbols = TYPES.handle_arg(20, Symbols)?;
     let a_NumPairs = NumPairs.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -542,11 +542,11 @@ fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: rt::Pt
 rt::function!(F_LLVMOrcMaterializationResponsibilityNotifyEmitted, C_LLVMOrcMaterializationResponsibilityNotifyEmitted, c"LLVMOrcMaterializationResponsibilityNotifyEmitted", "LLVMOrcMaterializationResponsibilityNotifyEmitted",
     c"LLVMOrcMaterializationResponsibilityNotifyEmitted(MR, SymbolDepGroups, NumSymbolDepGroups)\n--\n\nNotifies the target JITDylib (and any pending queries on that JITDylib)\nthat all symbols covered by this MaterializationResponsibility instance\nhave been emitted.\n\nThis function takes ownership of the symbols in the Dependencies struct.\nThis allows the following pattern...\n\nLLVMOrcSymbolStringPoolEntryRef Names[] = {...};\nLLVMOrcCDependenceMapPair Dependence = {JD, {Names, sizeof(Names)}}\nLLVMOrcMaterializationResponsibilityAddDependencies(JD, Name, &Dependence,\n1);\n\n... without requiring cleanup of the elements of the Names array afterwards.\n\nThe client is still responsible for deleting the Dependencies.Names arrays,\nand the Dependencies array itself.\n\nThis method will return an error if any symbols being resolved have been\nmoved to the error state due to the failure of a dependency. If this\nmethod returns an error then clients should log it and call\nLLVMOrcMaterializationResponsibilityFailMaterialization.\nIf no dependencies have been registered for the symbols covered by this\nMaterializationResponsibility then this method is guaranteed to return\nLLVMErrorSuccess.\n\nArgs:\n    MR\n    SymbolDepGroups\n    NumSymbolDepGroups\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["MR", "SymbolDepGroups", "NumSymbolDepGroups"],
-    |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityNotifyEmitted(py, rt::call::extract(x0, "MR")?, &x1, rt::call::extract(x2, "NumSymbolDepGroups")?));
+    |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityNotifyEmitted(py, &x0, &x1, rt::call::extract(x2, "NumSymbolDepGroups")?));
 
-fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: rt::PtrArg, SymbolDepGroups: &Bound<'_, PyAny>, NumSymbolDepGroups: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: &Bound<'_, PyAny>, SymbolDepGroups: &Bound<'_, PyAny>, NumSymbolDepGroups: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityNotifyEmitted");
-    let a_MR = MR.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
     let p_SymbolDepGroups = TYPES.record_ptr_arg(12, SymbolDepGroups, true)?;
     let a_SymbolDepGroups = p_SymbolDepGroups.addr();
     let a_NumSymbolDepGroups = NumSymbolDepGroups.0;
@@ -562,12 +562,12 @@ fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: rt::Ptr
 rt::function!(F_LLVMOrcMaterializationResponsibilityDefineMaterializing, C_LLVMOrcMaterializationResponsibilityDefineMaterializing, c"LLVMOrcMaterializationResponsibilityDefineMaterializing", "LLVMOrcMaterializationResponsibilityDefineMaterializing",
     c"LLVMOrcMaterializationResponsibilityDefineMaterializing(MR, Pairs, NumPairs)\n--\n\nAttempt to claim responsibility for new definitions. This method can be\nused to claim responsibility for symbols that are added to a\nmaterialization unit during the compilation process (e.g. literal pool\nsymbols). Symbol linkage rules are the same as for symbols that are\ndefined up front: duplicate strong definitions will result in errors.\nDuplicate weak definitions will be discarded (in which case they will\nnot be added to this responsibility instance).\n\nThis method can be used by materialization units that want to add\nadditional symbols at materialization time (e.g. stubs, compile\ncallbacks, metadata)\n\nArgs:\n    MR\n    Pairs\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["MR", "Pairs", "NumPairs"],
-    |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityDefineMaterializing(py, rt::call::extract(x0, "MR")?, rt::call::extract(x1, "Pairs")?, rt::call::extract(x2, "NumPairs")?));
+    |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityDefineMaterializing(py, &x0, &x1, rt::call::extract(x2, "NumPairs")?));
 
-fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: rt::PtrArg, Pairs: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: &Bound<'_, PyAny>, Pairs: &Bound<'_, PyAny>, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityDefineMaterializing");
-    let a_MR = MR.addr();
-    let a_Pairs = Pairs.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
+    let a_Pairs = TYPES.handle_arg(19, Pairs)?;
     let a_NumPairs = NumPairs.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -581,11 +581,11 @@ fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: r
 rt::function!(F_LLVMOrcMaterializationResponsibilityFailMaterialization, C_LLVMOrcMaterializationResponsibilityFailMaterialization, c"LLVMOrcMaterializationResponsibilityFailMaterialization", "LLVMOrcMaterializationResponsibilityFailMaterialization",
     c"LLVMOrcMaterializationResponsibilityFailMaterialization(MR)\n--\n\nNotify all not-yet-emitted covered by this MaterializationResponsibility\ninstance that an error has occurred.\nThis will remove all symbols covered by this MaterializationResponsibility\nfrom the target JITDylib, and send an error to any queries waiting on\nthese symbols.\n\nArgs:\n    MR",
     ["MR"],
-    |py, [x0]| LLVMOrcMaterializationResponsibilityFailMaterialization(py, rt::call::extract(x0, "MR")?));
+    |py, [x0]| LLVMOrcMaterializationResponsibilityFailMaterialization(py, &x0));
 
-fn LLVMOrcMaterializationResponsibilityFailMaterialization(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityFailMaterialization(py: Python<'_>, MR: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityFailMaterialization");
-    let a_MR = MR.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -598,12 +598,12 @@ fn LLVMOrcMaterializationResponsibilityFailMaterialization(py: Python<'_>, MR: r
 rt::function!(F_LLVMOrcMaterializationResponsibilityReplace, C_LLVMOrcMaterializationResponsibilityReplace, c"LLVMOrcMaterializationResponsibilityReplace", "LLVMOrcMaterializationResponsibilityReplace",
     c"LLVMOrcMaterializationResponsibilityReplace(MR, MU)\n--\n\nTransfers responsibility to the given MaterializationUnit for all\nsymbols defined by that MaterializationUnit. This allows\nmaterializers to break up work based on run-time information (e.g.\nby introspecting which symbols have actually been looked up and\nmaterializing only those).\n\nArgs:\n    MR\n    MU\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["MR", "MU"],
-    |py, [x0, x1]| LLVMOrcMaterializationResponsibilityReplace(py, rt::call::extract(x0, "MR")?, rt::call::extract(x1, "MU")?));
+    |py, [x0, x1]| LLVMOrcMaterializationResponsibilityReplace(py, &x0, &x1));
 
-fn LLVMOrcMaterializationResponsibilityReplace(py: Python<'_>, MR: rt::PtrArg, MU: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityReplace(py: Python<'_>, MR: &Bound<'_, PyAny>, MU: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityReplace");
-    let a_MR = MR.addr();
-    let a_MU = MU.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
+    let a_MU = TYPES.handle_arg(26, MU)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -616,16 +616,18 @@ fn LLVMOrcMaterializationResponsibilityReplace(py: Python<'_>, MR: rt::PtrArg, M
 rt::function!(F_LLVMOrcMaterializationResponsibilityDelegate, C_LLVMOrcMaterializationResponsibilityDelegate, c"LLVMOrcMaterializationResponsibilityDelegate", "LLVMOrcMaterializationResponsibilityDelegate",
     c"LLVMOrcMaterializationResponsibilityDelegate(MR, Symbols, NumSymbols, Result)\n--\n\nDelegates responsibility for the given symbols to the returned\nmaterialization responsibility. Useful for breaking up work between\nthreads, or different kinds of materialization processes.\n\nThe caller retains responsibility of the the passed\nMaterializationResponsibility.\n\nArgs:\n    MR\n    Symbols\n    NumSymbols\n    Result\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["MR", "Symbols", "NumSymbols", "Result"],
-    |py, [x0, x1, x2, x3]| LLVMOrcMaterializationResponsibilityDelegate(py, rt::call::extract(x0, "MR")?, &x1, rt::call::extract(x2, "NumSymbols")?, &x3));
+    |py, [x0, x1, x2, x3]| LLVMOrcMaterializationResponsibilityDelegate(py, &x0, &x1, rt::call::extract(x2, "NumSymbols")?, &x3));
 
-fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: rt::PtrArg, Symbols: &Bound<'_, PyAny>, NumSymbols: rt::CInt<u64>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: &Bound<'_, PyAny>, Symbols: &Bound<'_, PyAny>, NumSymbols: rt::CInt<u64>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityDelegate");
-    let a_MR = MR.addr();
+    let a_MR = TYPES.handle_arg(27, MR)?;
     let mut h_Symbols = TYPES.handle_ref(18, Symbols, true)?;
     let a_Symbols = h_Symbols.addr();
     let a_NumSymbols = NumSymbols.0;
     let mut h_Result = TYPES.handle_ref(27, Result, true)?;
     let a_Result = h_Result.addr();
+    rt::check_count(a_NumSymbols as i128, "NumSymbols", h_Symbols.item_count(), "Symbols")?;
+    rt::check_count(a_NumSymbols as i128, "NumSymbols", h_Result.item_count(), "Result")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -638,11 +640,11 @@ fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: rt::PtrArg, 
 rt::function!(F_LLVMOrcExecutionSessionCreateBareJITDylib, C_LLVMOrcExecutionSessionCreateBareJITDylib, c"LLVMOrcExecutionSessionCreateBareJITDylib", "LLVMOrcExecutionSessionCreateBareJITDylib",
     c"LLVMOrcExecutionSessionCreateBareJITDylib(ES, Name)\n--\n\nCreate a \"bare\" JITDylib.\n\nThe client is responsible for ensuring that the JITDylib's name is unique,\ne.g. by calling LLVMOrcExecutionSessionGetJTIDylibByName first.\n\nThis call does not install any library code or symbols into the newly\ncreated JITDylib. The client is responsible for all configuration.\n\nArgs:\n    ES\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITDylib",
     ["ES", "Name"],
-    |py, [x0, x1]| LLVMOrcExecutionSessionCreateBareJITDylib(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMOrcExecutionSessionCreateBareJITDylib(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMOrcExecutionSessionCreateBareJITDylib(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionCreateBareJITDylib(py: Python<'_>, ES: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionCreateBareJITDylib");
-    let a_ES = ES.addr();
+    let a_ES = TYPES.handle_arg(15, ES)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -656,11 +658,11 @@ fn LLVMOrcExecutionSessionCreateBareJITDylib(py: Python<'_>, ES: rt::PtrArg, Nam
 rt::function!(F_LLVMOrcExecutionSessionCreateJITDylib, C_LLVMOrcExecutionSessionCreateJITDylib, c"LLVMOrcExecutionSessionCreateJITDylib", "LLVMOrcExecutionSessionCreateJITDylib",
     c"LLVMOrcExecutionSessionCreateJITDylib(ES, Result, Name)\n--\n\nCreate a JITDylib.\n\nThe client is responsible for ensuring that the JITDylib's name is unique,\ne.g. by calling LLVMOrcExecutionSessionGetJTIDylibByName first.\n\nIf a Platform is attached to the ExecutionSession then\nPlatform::setupJITDylib will be called to install standard platform symbols\n(e.g. standard library interposes). If no Platform is installed then this\ncall is equivalent to LLVMExecutionSessionRefCreateBareJITDylib and will\nalways return success.\n\nArgs:\n    ES\n    Result\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["ES", "Result", "Name"],
-    |py, [x0, x1, x2]| LLVMOrcExecutionSessionCreateJITDylib(py, rt::call::extract(x0, "ES")?, &x1, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMOrcExecutionSessionCreateJITDylib(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMOrcExecutionSessionCreateJITDylib(py: Python<'_>, ES: rt::PtrArg, Result: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionCreateJITDylib(py: Python<'_>, ES: &Bound<'_, PyAny>, Result: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionCreateJITDylib");
-    let a_ES = ES.addr();
+    let a_ES = TYPES.handle_arg(15, ES)?;
     let mut h_Result = TYPES.handle_ref(22, Result, true)?;
     let a_Result = h_Result.addr();
     let a_Name = Name.addr();
@@ -676,11 +678,11 @@ fn LLVMOrcExecutionSessionCreateJITDylib(py: Python<'_>, ES: rt::PtrArg, Result:
 rt::function!(F_LLVMOrcExecutionSessionGetJITDylibByName, C_LLVMOrcExecutionSessionGetJITDylibByName, c"LLVMOrcExecutionSessionGetJITDylibByName", "LLVMOrcExecutionSessionGetJITDylibByName",
     c"LLVMOrcExecutionSessionGetJITDylibByName(ES, Name)\n--\n\nReturns the JITDylib with the given name, or NULL if no such JITDylib\nexists.\n\nArgs:\n    ES\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITDylib",
     ["ES", "Name"],
-    |py, [x0, x1]| LLVMOrcExecutionSessionGetJITDylibByName(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMOrcExecutionSessionGetJITDylibByName(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMOrcExecutionSessionGetJITDylibByName(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionGetJITDylibByName(py: Python<'_>, ES: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionGetJITDylibByName");
-    let a_ES = ES.addr();
+    let a_ES = TYPES.handle_arg(15, ES)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -694,11 +696,11 @@ fn LLVMOrcExecutionSessionGetJITDylibByName(py: Python<'_>, ES: rt::PtrArg, Name
 rt::function!(F_LLVMOrcJITDylibCreateResourceTracker, C_LLVMOrcJITDylibCreateResourceTracker, c"LLVMOrcJITDylibCreateResourceTracker", "LLVMOrcJITDylibCreateResourceTracker",
     c"LLVMOrcJITDylibCreateResourceTracker(JD)\n--\n\nReturn a reference to a newly created resource tracker associated with JD.\nThe tracker is returned with an initial ref-count of 1, and must be released\nwith LLVMOrcReleaseResourceTracker when no longer needed.\n\nArgs:\n    JD\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueResourceTracker",
     ["JD"],
-    |py, [x0]| LLVMOrcJITDylibCreateResourceTracker(py, rt::call::extract(x0, "JD")?));
+    |py, [x0]| LLVMOrcJITDylibCreateResourceTracker(py, &x0));
 
-fn LLVMOrcJITDylibCreateResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcJITDylibCreateResourceTracker(py: Python<'_>, JD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibCreateResourceTracker");
-    let a_JD = JD.addr();
+    let a_JD = TYPES.handle_arg(22, JD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -711,11 +713,11 @@ fn LLVMOrcJITDylibCreateResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> PyRes
 rt::function!(F_LLVMOrcJITDylibGetDefaultResourceTracker, C_LLVMOrcJITDylibGetDefaultResourceTracker, c"LLVMOrcJITDylibGetDefaultResourceTracker", "LLVMOrcJITDylibGetDefaultResourceTracker",
     c"LLVMOrcJITDylibGetDefaultResourceTracker(JD)\n--\n\nReturn a reference to the default resource tracker for the given JITDylib.\nThis operation will increase the retain count of the tracker: Clients should\ncall LLVMOrcReleaseResourceTracker when the result is no longer needed.\n\nArgs:\n    JD\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueResourceTracker",
     ["JD"],
-    |py, [x0]| LLVMOrcJITDylibGetDefaultResourceTracker(py, rt::call::extract(x0, "JD")?));
+    |py, [x0]| LLVMOrcJITDylibGetDefaultResourceTracker(py, &x0));
 
-fn LLVMOrcJITDylibGetDefaultResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcJITDylibGetDefaultResourceTracker(py: Python<'_>, JD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibGetDefaultResourceTracker");
-    let a_JD = JD.addr();
+    let a_JD = TYPES.handle_arg(22, JD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -728,12 +730,12 @@ fn LLVMOrcJITDylibGetDefaultResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> P
 rt::function!(F_LLVMOrcJITDylibDefine, C_LLVMOrcJITDylibDefine, c"LLVMOrcJITDylibDefine", "LLVMOrcJITDylibDefine",
     c"LLVMOrcJITDylibDefine(JD, MU)\n--\n\nAdd the given MaterializationUnit to the given JITDylib.\n\nIf this operation succeeds then JITDylib JD will take ownership of MU.\nIf the operation fails then ownership remains with the caller who should\ncall LLVMOrcDisposeMaterializationUnit to destroy it.\n\nArgs:\n    JD\n    MU\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["JD", "MU"],
-    |py, [x0, x1]| LLVMOrcJITDylibDefine(py, rt::call::extract(x0, "JD")?, rt::call::extract(x1, "MU")?));
+    |py, [x0, x1]| LLVMOrcJITDylibDefine(py, &x0, &x1));
 
-fn LLVMOrcJITDylibDefine(py: Python<'_>, JD: rt::PtrArg, MU: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcJITDylibDefine(py: Python<'_>, JD: &Bound<'_, PyAny>, MU: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibDefine");
-    let a_JD = JD.addr();
-    let a_MU = MU.addr();
+    let a_JD = TYPES.handle_arg(22, JD)?;
+    let a_MU = TYPES.handle_arg(26, MU)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -746,11 +748,11 @@ fn LLVMOrcJITDylibDefine(py: Python<'_>, JD: rt::PtrArg, MU: rt::PtrArg) -> PyRe
 rt::function!(F_LLVMOrcJITDylibClear, C_LLVMOrcJITDylibClear, c"LLVMOrcJITDylibClear", "LLVMOrcJITDylibClear",
     c"LLVMOrcJITDylibClear(JD)\n--\n\nCalls remove on all trackers associated with this JITDylib, see\nJITDylib::clear().\n\nArgs:\n    JD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["JD"],
-    |py, [x0]| LLVMOrcJITDylibClear(py, rt::call::extract(x0, "JD")?));
+    |py, [x0]| LLVMOrcJITDylibClear(py, &x0));
 
-fn LLVMOrcJITDylibClear(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcJITDylibClear(py: Python<'_>, JD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibClear");
-    let a_JD = JD.addr();
+    let a_JD = TYPES.handle_arg(22, JD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -763,12 +765,12 @@ fn LLVMOrcJITDylibClear(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMOrcJITDylibAddGenerator, C_LLVMOrcJITDylibAddGenerator, c"LLVMOrcJITDylibAddGenerator", "LLVMOrcJITDylibAddGenerator",
     c"LLVMOrcJITDylibAddGenerator(JD, DG)\n--\n\nAdd a DefinitionGenerator to the given JITDylib.\n\nThe JITDylib will take ownership of the given generator: The client is no\nlonger responsible for managing its memory.\n\nArgs:\n    JD\n    DG",
     ["JD", "DG"],
-    |py, [x0, x1]| LLVMOrcJITDylibAddGenerator(py, rt::call::extract(x0, "JD")?, rt::call::extract(x1, "DG")?));
+    |py, [x0, x1]| LLVMOrcJITDylibAddGenerator(py, &x0, &x1));
 
-fn LLVMOrcJITDylibAddGenerator(py: Python<'_>, JD: rt::PtrArg, DG: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcJITDylibAddGenerator(py: Python<'_>, JD: &Bound<'_, PyAny>, DG: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibAddGenerator");
-    let a_JD = JD.addr();
-    let a_DG = DG.addr();
+    let a_JD = TYPES.handle_arg(22, JD)?;
+    let a_DG = TYPES.handle_arg(32, DG)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -781,13 +783,13 @@ fn LLVMOrcJITDylibAddGenerator(py: Python<'_>, JD: rt::PtrArg, DG: rt::PtrArg) -
 rt::function!(F_LLVMOrcCreateCustomCAPIDefinitionGenerator, C_LLVMOrcCreateCustomCAPIDefinitionGenerator, c"LLVMOrcCreateCustomCAPIDefinitionGenerator", "LLVMOrcCreateCustomCAPIDefinitionGenerator",
     c"LLVMOrcCreateCustomCAPIDefinitionGenerator(F, Ctx, Dispose)\n--\n\nCreate a custom generator.\n\nThe F argument will be used to implement the DefinitionGenerator's\ntryToGenerate method (see\nLLVMOrcCAPIDefinitionGeneratorTryToGenerateFunction).\n\nCtx is a context object that will be passed to F. This argument is\npermitted to be null.\n\nDispose is the disposal function for Ctx. This argument is permitted to be\nnull (in which case the client is responsible for the lifetime of Ctx).\n\nArgs:\n    F\n    Ctx\n    Dispose\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueDefinitionGenerator",
     ["F", "Ctx", "Dispose"],
-    |py, [x0, x1, x2]| LLVMOrcCreateCustomCAPIDefinitionGenerator(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Ctx")?, rt::call::extract(x2, "Dispose")?));
+    |py, [x0, x1, x2]| LLVMOrcCreateCustomCAPIDefinitionGenerator(py, &x0, rt::call::extract(x1, "Ctx")?, &x2));
 
-fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: rt::PtrArg, Ctx: rt::PtrArgMut, Dispose: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: &Bound<'_, PyAny>, Ctx: rt::PtrArgMut, Dispose: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomCAPIDefinitionGenerator");
-    let a_F = F.addr();
+    let a_F = TYPES.handle_arg(34, F)?;
     let a_Ctx = Ctx.addr();
-    let a_Dispose = Dispose.addr();
+    let a_Dispose = TYPES.handle_arg(35, Dispose)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -800,12 +802,12 @@ fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: rt::PtrArg, Ctx
 rt::function!(F_LLVMOrcLookupStateContinueLookup, C_LLVMOrcLookupStateContinueLookup, c"LLVMOrcLookupStateContinueLookup", "LLVMOrcLookupStateContinueLookup",
     c"LLVMOrcLookupStateContinueLookup(S, Err)\n--\n\nContinue a lookup that was suspended in a generator (see\nLLVMOrcCAPIDefinitionGeneratorTryToGenerateFunction).\n\nArgs:\n    S\n    Err",
     ["S", "Err"],
-    |py, [x0, x1]| LLVMOrcLookupStateContinueLookup(py, rt::call::extract(x0, "S")?, rt::call::extract(x1, "Err")?));
+    |py, [x0, x1]| LLVMOrcLookupStateContinueLookup(py, &x0, &x1));
 
-fn LLVMOrcLookupStateContinueLookup(py: Python<'_>, S: rt::PtrArg, Err_: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLookupStateContinueLookup(py: Python<'_>, S: &Bound<'_, PyAny>, Err_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLookupStateContinueLookup");
-    let a_S = S.addr();
-    let a_Err = Err_.addr();
+    let a_S = TYPES.handle_arg(33, S)?;
+    let a_Err = super::llvm_error::TYPES.handle_arg(0, Err_)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -818,14 +820,14 @@ fn LLVMOrcLookupStateContinueLookup(py: Python<'_>, S: rt::PtrArg, Err_: rt::Ptr
 rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, C_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess", "LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess",
     c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(Result, GlobalPrefx, Filter, FilterCtx)\n--\n\nGet a DynamicLibrarySearchGenerator that will reflect process symbols into\nthe JITDylib. On success the resulting generator is owned by the client.\nOwnership is typically transferred by adding the instance to a JITDylib\nusing LLVMOrcJITDylibAddGenerator,\n\nThe GlobalPrefix argument specifies the character that appears on the front\nof linker-mangled symbols for the target platform (e.g. '_' on MachO).\nIf non-null, this character will be stripped from the start of all symbol\nstrings before passing the remaining substring to dlsym.\n\nThe optional Filter and Ctx arguments can be used to supply a symbol name\nfilter: Only symbols for which the filter returns true will be visible to\nJIT'd code. If the Filter argument is null then all process symbols will\nbe visible to JIT'd code. Note that the symbol name passed to the Filter\nfunction is the full mangled symbol: The client is responsible for stripping\nthe global prefix if present.\n\nArgs:\n    Result\n    GlobalPrefx\n    Filter\n    FilterCtx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["Result", "GlobalPrefx", "Filter", "FilterCtx"],
-    |py, [x0, x1, x2, x3]| LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py, &x0, rt::call::extract(x1, "GlobalPrefx")?, rt::call::extract(x2, "Filter")?, rt::call::extract(x3, "FilterCtx")?));
+    |py, [x0, x1, x2, x3]| LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py, &x0, rt::call::extract(x1, "GlobalPrefx")?, &x2, rt::call::extract(x3, "FilterCtx")?));
 
-fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CInt<i8>, Filter: &Bound<'_, PyAny>, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess");
     let mut h_Result = TYPES.handle_ref(32, Result, true)?;
     let a_Result = h_Result.addr();
     let a_GlobalPrefx = GlobalPrefx.0;
-    let a_Filter = Filter.addr();
+    let a_Filter = TYPES.handle_arg(36, Filter)?;
     let a_FilterCtx = FilterCtx.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -839,15 +841,15 @@ fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: 
 rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath, C_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath", "LLVMOrcCreateDynamicLibrarySearchGeneratorForPath",
     c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(Result, FileName, GlobalPrefix, Filter, FilterCtx)\n--\n\nGet a LLVMOrcCreateDynamicLibararySearchGeneratorForPath that will reflect\nlibrary symbols into the JITDylib. On success the resulting generator is\nowned by the client. Ownership is typically transferred by adding the\ninstance to a JITDylib using LLVMOrcJITDylibAddGenerator,\n\nThe GlobalPrefix argument specifies the character that appears on the front\nof linker-mangled symbols for the target platform (e.g. '_' on MachO).\nIf non-null, this character will be stripped from the start of all symbol\nstrings before passing the remaining substring to dlsym.\n\nThe optional Filter and Ctx arguments can be used to supply a symbol name\nfilter: Only symbols for which the filter returns true will be visible to\nJIT'd code. If the Filter argument is null then all library symbols will\nbe visible to JIT'd code. Note that the symbol name passed to the Filter\nfunction is the full mangled symbol: The client is responsible for stripping\nthe global prefix if present.\n\nTHIS API IS EXPERIMENTAL AND LIKELY TO CHANGE IN THE NEAR FUTURE!\n\nArgs:\n    Result\n    FileName\n    GlobalPrefix\n    Filter\n    FilterCtx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["Result", "FileName", "GlobalPrefix", "Filter", "FilterCtx"],
-    |py, [x0, x1, x2, x3, x4]| LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py, &x0, rt::call::extract(x1, "FileName")?, rt::call::extract(x2, "GlobalPrefix")?, rt::call::extract(x3, "Filter")?, rt::call::extract(x4, "FilterCtx")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py, &x0, rt::call::extract(x1, "FileName")?, rt::call::extract(x2, "GlobalPrefix")?, &x3, rt::call::extract(x4, "FilterCtx")?));
 
-fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CInt<i8>, Filter: &Bound<'_, PyAny>, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath");
     let mut h_Result = TYPES.handle_ref(32, Result, true)?;
     let a_Result = h_Result.addr();
     let a_FileName = FileName.addr();
     let a_GlobalPrefix = GlobalPrefix.0;
-    let a_Filter = Filter.addr();
+    let a_Filter = TYPES.handle_arg(36, Filter)?;
     let a_FilterCtx = FilterCtx.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -861,13 +863,13 @@ fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bo
 rt::function!(F_LLVMOrcCreateStaticLibrarySearchGeneratorForPath, C_LLVMOrcCreateStaticLibrarySearchGeneratorForPath, c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath", "LLVMOrcCreateStaticLibrarySearchGeneratorForPath",
     c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath(Result, ObjLayer, FileName, TargetTriple)\n--\n\nGet a LLVMOrcCreateStaticLibrarySearchGeneratorForPath that will reflect\nstatic library symbols into the JITDylib. On success the resulting\ngenerator is owned by the client. Ownership is typically transferred by\nadding the instance to a JITDylib using LLVMOrcJITDylibAddGenerator,\n\nCall with the optional TargetTriple argument will succeed if the file at\nthe given path is a static library or a MachO universal binary containing a\nstatic library that is compatible with the given triple. Otherwise it will\nreturn an error.\n\nTHIS API IS EXPERIMENTAL AND LIKELY TO CHANGE IN THE NEAR FUTURE!\n\nArgs:\n    Result\n    ObjLayer\n    FileName\n    TargetTriple\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["Result", "ObjLayer", "FileName", "TargetTriple"],
-    |py, [x0, x1, x2, x3]| LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py, &x0, rt::call::extract(x1, "ObjLayer")?, rt::call::extract(x2, "FileName")?, rt::call::extract(x3, "TargetTriple")?));
+    |py, [x0, x1, x2, x3]| LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py, &x0, &x1, rt::call::extract(x2, "FileName")?, rt::call::extract(x3, "TargetTriple")?));
 
-fn LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, ObjLayer: rt::PtrArg, FileName: rt::CStrArg, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, ObjLayer: &Bound<'_, PyAny>, FileName: rt::CStrArg, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath");
     let mut h_Result = TYPES.handle_ref(32, Result, true)?;
     let a_Result = h_Result.addr();
-    let a_ObjLayer = ObjLayer.addr();
+    let a_ObjLayer = TYPES.handle_arg(41, ObjLayer)?;
     let a_FileName = FileName.addr();
     let a_TargetTriple = TargetTriple.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -898,11 +900,11 @@ fn LLVMOrcCreateNewThreadSafeContext(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMOrcThreadSafeContextGetContext, C_LLVMOrcThreadSafeContextGetContext, c"LLVMOrcThreadSafeContextGetContext", "LLVMOrcThreadSafeContextGetContext",
     c"LLVMOrcThreadSafeContextGetContext(TSCtx)\n--\n\nGet a reference to the wrapped LLVMContext.\n\nArgs:\n    TSCtx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueContext",
     ["TSCtx"],
-    |py, [x0]| LLVMOrcThreadSafeContextGetContext(py, rt::call::extract(x0, "TSCtx")?));
+    |py, [x0]| LLVMOrcThreadSafeContextGetContext(py, &x0));
 
-fn LLVMOrcThreadSafeContextGetContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcThreadSafeContextGetContext(py: Python<'_>, TSCtx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcThreadSafeContextGetContext");
-    let a_TSCtx = TSCtx.addr();
+    let a_TSCtx = TYPES.handle_arg(37, TSCtx)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -915,11 +917,11 @@ fn LLVMOrcThreadSafeContextGetContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyRe
 rt::function!(F_LLVMOrcDisposeThreadSafeContext, C_LLVMOrcDisposeThreadSafeContext, c"LLVMOrcDisposeThreadSafeContext", "LLVMOrcDisposeThreadSafeContext",
     c"LLVMOrcDisposeThreadSafeContext(TSCtx)\n--\n\nDispose of a ThreadSafeContext.\n\nArgs:\n    TSCtx",
     ["TSCtx"],
-    |py, [x0]| LLVMOrcDisposeThreadSafeContext(py, rt::call::extract(x0, "TSCtx")?));
+    |py, [x0]| LLVMOrcDisposeThreadSafeContext(py, &x0));
 
-fn LLVMOrcDisposeThreadSafeContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeThreadSafeContext(py: Python<'_>, TSCtx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeThreadSafeContext");
-    let a_TSCtx = TSCtx.addr();
+    let a_TSCtx = TYPES.handle_arg(37, TSCtx)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -932,12 +934,12 @@ fn LLVMOrcDisposeThreadSafeContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyResul
 rt::function!(F_LLVMOrcCreateNewThreadSafeModule, C_LLVMOrcCreateNewThreadSafeModule, c"LLVMOrcCreateNewThreadSafeModule", "LLVMOrcCreateNewThreadSafeModule",
     c"LLVMOrcCreateNewThreadSafeModule(M, TSCtx)\n--\n\nCreate a ThreadSafeModule wrapper around the given LLVM module. This takes\nownership of the M argument which should not be disposed of or referenced\nafter this function returns.\n\nOwnership of the ThreadSafeModule is unique: If it is transferred to the JIT\n(e.g. by LLVMOrcLLJITAddLLVMIRModule) then the client is no longer\nresponsible for it. If it is not transferred to the JIT then the client\nshould call LLVMOrcDisposeThreadSafeModule to dispose of it.\n\nArgs:\n    M\n    TSCtx\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueThreadSafeModule",
     ["M", "TSCtx"],
-    |py, [x0, x1]| LLVMOrcCreateNewThreadSafeModule(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "TSCtx")?));
+    |py, [x0, x1]| LLVMOrcCreateNewThreadSafeModule(py, &x0, &x1));
 
-fn LLVMOrcCreateNewThreadSafeModule(py: Python<'_>, M: rt::PtrArg, TSCtx: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateNewThreadSafeModule(py: Python<'_>, M: &Bound<'_, PyAny>, TSCtx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateNewThreadSafeModule");
-    let a_M = M.addr();
-    let a_TSCtx = TSCtx.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
+    let a_TSCtx = TYPES.handle_arg(37, TSCtx)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -950,11 +952,11 @@ fn LLVMOrcCreateNewThreadSafeModule(py: Python<'_>, M: rt::PtrArg, TSCtx: rt::Pt
 rt::function!(F_LLVMOrcDisposeThreadSafeModule, C_LLVMOrcDisposeThreadSafeModule, c"LLVMOrcDisposeThreadSafeModule", "LLVMOrcDisposeThreadSafeModule",
     c"LLVMOrcDisposeThreadSafeModule(TSM)\n--\n\nDispose of a ThreadSafeModule. This should only be called if ownership has\nnot been passed to LLJIT (e.g. because some error prevented the client from\nadding this to the JIT).\n\nArgs:\n    TSM",
     ["TSM"],
-    |py, [x0]| LLVMOrcDisposeThreadSafeModule(py, rt::call::extract(x0, "TSM")?));
+    |py, [x0]| LLVMOrcDisposeThreadSafeModule(py, &x0));
 
-fn LLVMOrcDisposeThreadSafeModule(py: Python<'_>, TSM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeThreadSafeModule(py: Python<'_>, TSM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeThreadSafeModule");
-    let a_TSM = TSM.addr();
+    let a_TSM = TYPES.handle_arg(38, TSM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -967,12 +969,12 @@ fn LLVMOrcDisposeThreadSafeModule(py: Python<'_>, TSM: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMOrcThreadSafeModuleWithModuleDo, C_LLVMOrcThreadSafeModuleWithModuleDo, c"LLVMOrcThreadSafeModuleWithModuleDo", "LLVMOrcThreadSafeModuleWithModuleDo",
     c"LLVMOrcThreadSafeModuleWithModuleDo(TSM, F, Ctx)\n--\n\nApply the given function to the module contained in this ThreadSafeModule.\n\nArgs:\n    TSM\n    F\n    Ctx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["TSM", "F", "Ctx"],
-    |py, [x0, x1, x2]| LLVMOrcThreadSafeModuleWithModuleDo(py, rt::call::extract(x0, "TSM")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "Ctx")?));
+    |py, [x0, x1, x2]| LLVMOrcThreadSafeModuleWithModuleDo(py, &x0, &x1, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcThreadSafeModuleWithModuleDo");
-    let a_TSM = TSM.addr();
-    let a_F = F.addr();
+    let a_TSM = TYPES.handle_arg(38, TSM)?;
+    let a_F = TYPES.handle_arg(39, F)?;
     let a_Ctx = Ctx.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1004,11 +1006,11 @@ fn LLVMOrcJITTargetMachineBuilderDetectHost(py: Python<'_>, Result: &Bound<'_, P
 rt::function!(F_LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine, C_LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine, c"LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine", "LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine",
     c"LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(TM)\n--\n\nCreate a JITTargetMachineBuilder from the given TargetMachine template.\n\nThis operation takes ownership of the given TargetMachine and destroys it\nbefore returing. The resulting JITTargetMachineBuilder is owned by the client\nand must be passed to a consuming operation (e.g.\nLLVMOrcLLJITBuilderSetJITTargetMachineBuilder) or disposed of by calling\nLLVMOrcDisposeJITTargetMachineBuilder.\n\nArgs:\n    TM\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITTargetMachineBuilder",
     ["TM"],
-    |py, [x0]| LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py, rt::call::extract(x0, "TM")?));
+    |py, [x0]| LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py, &x0));
 
-fn LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py: Python<'_>, TM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py: Python<'_>, TM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine");
-    let a_TM = TM.addr();
+    let a_TM = super::llvm_targetmachine::TYPES.handle_arg(6, TM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1021,11 +1023,11 @@ fn LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py: Python<'_>, TM: rt:
 rt::function!(F_LLVMOrcDisposeJITTargetMachineBuilder, C_LLVMOrcDisposeJITTargetMachineBuilder, c"LLVMOrcDisposeJITTargetMachineBuilder", "LLVMOrcDisposeJITTargetMachineBuilder",
     c"LLVMOrcDisposeJITTargetMachineBuilder(JTMB)\n--\n\nDispose of a JITTargetMachineBuilder.\n\nArgs:\n    JTMB",
     ["JTMB"],
-    |py, [x0]| LLVMOrcDisposeJITTargetMachineBuilder(py, rt::call::extract(x0, "JTMB")?));
+    |py, [x0]| LLVMOrcDisposeJITTargetMachineBuilder(py, &x0));
 
-fn LLVMOrcDisposeJITTargetMachineBuilder(py: Python<'_>, JTMB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeJITTargetMachineBuilder(py: Python<'_>, JTMB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeJITTargetMachineBuilder");
-    let a_JTMB = JTMB.addr();
+    let a_JTMB = TYPES.handle_arg(40, JTMB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1038,11 +1040,11 @@ fn LLVMOrcDisposeJITTargetMachineBuilder(py: Python<'_>, JTMB: rt::PtrArg) -> Py
 rt::function!(F_LLVMOrcJITTargetMachineBuilderGetTargetTriple, C_LLVMOrcJITTargetMachineBuilderGetTargetTriple, c"LLVMOrcJITTargetMachineBuilderGetTargetTriple", "LLVMOrcJITTargetMachineBuilderGetTargetTriple",
     c"LLVMOrcJITTargetMachineBuilderGetTargetTriple(JTMB)\n--\n\nReturns the target triple for the given JITTargetMachineBuilder as a string.\n\nThe caller owns the resulting string as must dispose of it by calling\nLLVMDisposeMessage\n\nArgs:\n    JTMB\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["JTMB"],
-    |py, [x0]| LLVMOrcJITTargetMachineBuilderGetTargetTriple(py, rt::call::extract(x0, "JTMB")?));
+    |py, [x0]| LLVMOrcJITTargetMachineBuilderGetTargetTriple(py, &x0));
 
-fn LLVMOrcJITTargetMachineBuilderGetTargetTriple(py: Python<'_>, JTMB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcJITTargetMachineBuilderGetTargetTriple(py: Python<'_>, JTMB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderGetTargetTriple");
-    let a_JTMB = JTMB.addr();
+    let a_JTMB = TYPES.handle_arg(40, JTMB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1055,11 +1057,11 @@ fn LLVMOrcJITTargetMachineBuilderGetTargetTriple(py: Python<'_>, JTMB: rt::PtrAr
 rt::function!(F_LLVMOrcJITTargetMachineBuilderSetTargetTriple, C_LLVMOrcJITTargetMachineBuilderSetTargetTriple, c"LLVMOrcJITTargetMachineBuilderSetTargetTriple", "LLVMOrcJITTargetMachineBuilderSetTargetTriple",
     c"LLVMOrcJITTargetMachineBuilderSetTargetTriple(JTMB, TargetTriple)\n--\n\nSets the target triple for the given JITTargetMachineBuilder to the given\nstring.\n\nArgs:\n    JTMB\n    TargetTriple",
     ["JTMB", "TargetTriple"],
-    |py, [x0, x1]| LLVMOrcJITTargetMachineBuilderSetTargetTriple(py, rt::call::extract(x0, "JTMB")?, rt::call::extract(x1, "TargetTriple")?));
+    |py, [x0, x1]| LLVMOrcJITTargetMachineBuilderSetTargetTriple(py, &x0, rt::call::extract(x1, "TargetTriple")?));
 
-fn LLVMOrcJITTargetMachineBuilderSetTargetTriple(py: Python<'_>, JTMB: rt::PtrArg, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMOrcJITTargetMachineBuilderSetTargetTriple(py: Python<'_>, JTMB: &Bound<'_, PyAny>, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderSetTargetTriple");
-    let a_JTMB = JTMB.addr();
+    let a_JTMB = TYPES.handle_arg(40, JTMB)?;
     let a_TargetTriple = TargetTriple.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1073,13 +1075,13 @@ fn LLVMOrcJITTargetMachineBuilderSetTargetTriple(py: Python<'_>, JTMB: rt::PtrAr
 rt::function!(F_LLVMOrcObjectLayerAddObjectFile, C_LLVMOrcObjectLayerAddObjectFile, c"LLVMOrcObjectLayerAddObjectFile", "LLVMOrcObjectLayerAddObjectFile",
     c"LLVMOrcObjectLayerAddObjectFile(ObjLayer, JD, ObjBuffer)\n--\n\nAdd an object to an ObjectLayer to the given JITDylib.\n\nAdds a buffer representing an object file to the given JITDylib using the\ngiven ObjectLayer instance. This operation transfers ownership of the buffer\nto the ObjectLayer instance. The buffer should not be disposed of or\nreferenced once this function returns.\n\nResources associated with the given object will be tracked by the given\nJITDylib's default ResourceTracker.\n\nArgs:\n    ObjLayer\n    JD\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["ObjLayer", "JD", "ObjBuffer"],
-    |py, [x0, x1, x2]| LLVMOrcObjectLayerAddObjectFile(py, rt::call::extract(x0, "ObjLayer")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "ObjBuffer")?));
+    |py, [x0, x1, x2]| LLVMOrcObjectLayerAddObjectFile(py, &x0, &x1, &x2));
 
-fn LLVMOrcObjectLayerAddObjectFile(py: Python<'_>, ObjLayer: rt::PtrArg, JD: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcObjectLayerAddObjectFile(py: Python<'_>, ObjLayer: &Bound<'_, PyAny>, JD: &Bound<'_, PyAny>, ObjBuffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectLayerAddObjectFile");
-    let a_ObjLayer = ObjLayer.addr();
-    let a_JD = JD.addr();
-    let a_ObjBuffer = ObjBuffer.addr();
+    let a_ObjLayer = TYPES.handle_arg(41, ObjLayer)?;
+    let a_JD = TYPES.handle_arg(22, JD)?;
+    let a_ObjBuffer = super::llvm_types::TYPES.handle_arg(0, ObjBuffer)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1092,13 +1094,13 @@ fn LLVMOrcObjectLayerAddObjectFile(py: Python<'_>, ObjLayer: rt::PtrArg, JD: rt:
 rt::function!(F_LLVMOrcObjectLayerAddObjectFileWithRT, C_LLVMOrcObjectLayerAddObjectFileWithRT, c"LLVMOrcObjectLayerAddObjectFileWithRT", "LLVMOrcObjectLayerAddObjectFileWithRT",
     c"LLVMOrcObjectLayerAddObjectFileWithRT(ObjLayer, RT, ObjBuffer)\n--\n\nAdd an object to an ObjectLayer using the given ResourceTracker.\n\nAdds a buffer representing an object file to the given ResourceTracker's\nJITDylib using the given ObjectLayer instance. This operation transfers\nownership of the buffer to the ObjectLayer instance. The buffer should not\nbe disposed of or referenced once this function returns.\n\nResources associated with the given object will be tracked by\nResourceTracker RT.\n\nArgs:\n    ObjLayer\n    RT\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["ObjLayer", "RT", "ObjBuffer"],
-    |py, [x0, x1, x2]| LLVMOrcObjectLayerAddObjectFileWithRT(py, rt::call::extract(x0, "ObjLayer")?, rt::call::extract(x1, "RT")?, rt::call::extract(x2, "ObjBuffer")?));
+    |py, [x0, x1, x2]| LLVMOrcObjectLayerAddObjectFileWithRT(py, &x0, &x1, &x2));
 
-fn LLVMOrcObjectLayerAddObjectFileWithRT(py: Python<'_>, ObjLayer: rt::PtrArg, RT: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcObjectLayerAddObjectFileWithRT(py: Python<'_>, ObjLayer: &Bound<'_, PyAny>, RT: &Bound<'_, PyAny>, ObjBuffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectLayerAddObjectFileWithRT");
-    let a_ObjLayer = ObjLayer.addr();
-    let a_RT = RT.addr();
-    let a_ObjBuffer = ObjBuffer.addr();
+    let a_ObjLayer = TYPES.handle_arg(41, ObjLayer)?;
+    let a_RT = TYPES.handle_arg(31, RT)?;
+    let a_ObjBuffer = super::llvm_types::TYPES.handle_arg(0, ObjBuffer)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1111,13 +1113,13 @@ fn LLVMOrcObjectLayerAddObjectFileWithRT(py: Python<'_>, ObjLayer: rt::PtrArg, R
 rt::function!(F_LLVMOrcObjectLayerEmit, C_LLVMOrcObjectLayerEmit, c"LLVMOrcObjectLayerEmit", "LLVMOrcObjectLayerEmit",
     c"LLVMOrcObjectLayerEmit(ObjLayer, R, ObjBuffer)\n--\n\nEmit an object buffer to an ObjectLayer.\n\nOwnership of the responsibility object and object buffer pass to this\nfunction. The client is not responsible for cleanup.\n\nArgs:\n    ObjLayer\n    R\n    ObjBuffer",
     ["ObjLayer", "R", "ObjBuffer"],
-    |py, [x0, x1, x2]| LLVMOrcObjectLayerEmit(py, rt::call::extract(x0, "ObjLayer")?, rt::call::extract(x1, "R")?, rt::call::extract(x2, "ObjBuffer")?));
+    |py, [x0, x1, x2]| LLVMOrcObjectLayerEmit(py, &x0, &x1, &x2));
 
-fn LLVMOrcObjectLayerEmit(py: Python<'_>, ObjLayer: rt::PtrArg, R: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcObjectLayerEmit(py: Python<'_>, ObjLayer: &Bound<'_, PyAny>, R: &Bound<'_, PyAny>, ObjBuffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectLayerEmit");
-    let a_ObjLayer = ObjLayer.addr();
-    let a_R = R.addr();
-    let a_ObjBuffer = ObjBuffer.addr();
+    let a_ObjLayer = TYPES.handle_arg(41, ObjLayer)?;
+    let a_R = TYPES.handle_arg(27, R)?;
+    let a_ObjBuffer = super::llvm_types::TYPES.handle_arg(0, ObjBuffer)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1130,11 +1132,11 @@ fn LLVMOrcObjectLayerEmit(py: Python<'_>, ObjLayer: rt::PtrArg, R: rt::PtrArg, O
 rt::function!(F_LLVMOrcDisposeObjectLayer, C_LLVMOrcDisposeObjectLayer, c"LLVMOrcDisposeObjectLayer", "LLVMOrcDisposeObjectLayer",
     c"LLVMOrcDisposeObjectLayer(ObjLayer)\n--\n\nDispose of an ObjectLayer.\n\nArgs:\n    ObjLayer",
     ["ObjLayer"],
-    |py, [x0]| LLVMOrcDisposeObjectLayer(py, rt::call::extract(x0, "ObjLayer")?));
+    |py, [x0]| LLVMOrcDisposeObjectLayer(py, &x0));
 
-fn LLVMOrcDisposeObjectLayer(py: Python<'_>, ObjLayer: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeObjectLayer(py: Python<'_>, ObjLayer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeObjectLayer");
-    let a_ObjLayer = ObjLayer.addr();
+    let a_ObjLayer = TYPES.handle_arg(41, ObjLayer)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1147,13 +1149,13 @@ fn LLVMOrcDisposeObjectLayer(py: Python<'_>, ObjLayer: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMOrcIRTransformLayerEmit, C_LLVMOrcIRTransformLayerEmit, c"LLVMOrcIRTransformLayerEmit", "LLVMOrcIRTransformLayerEmit",
     c"LLVMOrcIRTransformLayerEmit(IRTransformLayer, MR, TSM)\n--\n\nArgs:\n    IRTransformLayer\n    MR\n    TSM",
     ["IRTransformLayer", "MR", "TSM"],
-    |py, [x0, x1, x2]| LLVMOrcIRTransformLayerEmit(py, rt::call::extract(x0, "IRTransformLayer")?, rt::call::extract(x1, "MR")?, rt::call::extract(x2, "TSM")?));
+    |py, [x0, x1, x2]| LLVMOrcIRTransformLayerEmit(py, &x0, &x1, &x2));
 
-fn LLVMOrcIRTransformLayerEmit(py: Python<'_>, IRTransformLayer: rt::PtrArg, MR: rt::PtrArg, TSM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcIRTransformLayerEmit(py: Python<'_>, IRTransformLayer: &Bound<'_, PyAny>, MR: &Bound<'_, PyAny>, TSM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcIRTransformLayerEmit");
-    let a_IRTransformLayer = IRTransformLayer.addr();
-    let a_MR = MR.addr();
-    let a_TSM = TSM.addr();
+    let a_IRTransformLayer = TYPES.handle_arg(43, IRTransformLayer)?;
+    let a_MR = TYPES.handle_arg(27, MR)?;
+    let a_TSM = TYPES.handle_arg(38, TSM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1166,12 +1168,12 @@ fn LLVMOrcIRTransformLayerEmit(py: Python<'_>, IRTransformLayer: rt::PtrArg, MR:
 rt::function!(F_LLVMOrcIRTransformLayerSetTransform, C_LLVMOrcIRTransformLayerSetTransform, c"LLVMOrcIRTransformLayerSetTransform", "LLVMOrcIRTransformLayerSetTransform",
     c"LLVMOrcIRTransformLayerSetTransform(IRTransformLayer, TransformFunction, Ctx)\n--\n\nSet the transform function of the provided transform layer, passing through a\npointer to user provided context.\n\nArgs:\n    IRTransformLayer\n    TransformFunction\n    Ctx",
     ["IRTransformLayer", "TransformFunction", "Ctx"],
-    |py, [x0, x1, x2]| LLVMOrcIRTransformLayerSetTransform(py, rt::call::extract(x0, "IRTransformLayer")?, rt::call::extract(x1, "TransformFunction")?, rt::call::extract(x2, "Ctx")?));
+    |py, [x0, x1, x2]| LLVMOrcIRTransformLayerSetTransform(py, &x0, &x1, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcIRTransformLayerSetTransform(py: Python<'_>, IRTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcIRTransformLayerSetTransform(py: Python<'_>, IRTransformLayer: &Bound<'_, PyAny>, TransformFunction: &Bound<'_, PyAny>, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcIRTransformLayerSetTransform");
-    let a_IRTransformLayer = IRTransformLayer.addr();
-    let a_TransformFunction = TransformFunction.addr();
+    let a_IRTransformLayer = TYPES.handle_arg(43, IRTransformLayer)?;
+    let a_TransformFunction = TYPES.handle_arg(44, TransformFunction)?;
     let a_Ctx = Ctx.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1185,12 +1187,12 @@ fn LLVMOrcIRTransformLayerSetTransform(py: Python<'_>, IRTransformLayer: rt::Ptr
 rt::function!(F_LLVMOrcObjectTransformLayerSetTransform, C_LLVMOrcObjectTransformLayerSetTransform, c"LLVMOrcObjectTransformLayerSetTransform", "LLVMOrcObjectTransformLayerSetTransform",
     c"LLVMOrcObjectTransformLayerSetTransform(ObjTransformLayer, TransformFunction, Ctx)\n--\n\nSet the transform function on an LLVMOrcObjectTransformLayer.\n\nArgs:\n    ObjTransformLayer\n    TransformFunction\n    Ctx",
     ["ObjTransformLayer", "TransformFunction", "Ctx"],
-    |py, [x0, x1, x2]| LLVMOrcObjectTransformLayerSetTransform(py, rt::call::extract(x0, "ObjTransformLayer")?, rt::call::extract(x1, "TransformFunction")?, rt::call::extract(x2, "Ctx")?));
+    |py, [x0, x1, x2]| LLVMOrcObjectTransformLayerSetTransform(py, &x0, &x1, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcObjectTransformLayerSetTransform(py: Python<'_>, ObjTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcObjectTransformLayerSetTransform(py: Python<'_>, ObjTransformLayer: &Bound<'_, PyAny>, TransformFunction: &Bound<'_, PyAny>, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectTransformLayerSetTransform");
-    let a_ObjTransformLayer = ObjTransformLayer.addr();
-    let a_TransformFunction = TransformFunction.addr();
+    let a_ObjTransformLayer = TYPES.handle_arg(45, ObjTransformLayer)?;
+    let a_TransformFunction = TYPES.handle_arg(46, TransformFunction)?;
     let a_Ctx = Ctx.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1221,11 +1223,11 @@ fn LLVMOrcCreateLocalIndirectStubsManager(py: Python<'_>, TargetTriple: rt::CStr
 rt::function!(F_LLVMOrcDisposeIndirectStubsManager, C_LLVMOrcDisposeIndirectStubsManager, c"LLVMOrcDisposeIndirectStubsManager", "LLVMOrcDisposeIndirectStubsManager",
     c"LLVMOrcDisposeIndirectStubsManager(ISM)\n--\n\nDispose of an IndirectStubsManager.\n\nArgs:\n    ISM",
     ["ISM"],
-    |py, [x0]| LLVMOrcDisposeIndirectStubsManager(py, rt::call::extract(x0, "ISM")?));
+    |py, [x0]| LLVMOrcDisposeIndirectStubsManager(py, &x0));
 
-fn LLVMOrcDisposeIndirectStubsManager(py: Python<'_>, ISM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeIndirectStubsManager(py: Python<'_>, ISM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeIndirectStubsManager");
-    let a_ISM = ISM.addr();
+    let a_ISM = TYPES.handle_arg(47, ISM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1238,12 +1240,12 @@ fn LLVMOrcDisposeIndirectStubsManager(py: Python<'_>, ISM: rt::PtrArg) -> PyResu
 rt::function!(F_LLVMOrcCreateLocalLazyCallThroughManager, C_LLVMOrcCreateLocalLazyCallThroughManager, c"LLVMOrcCreateLocalLazyCallThroughManager", "LLVMOrcCreateLocalLazyCallThroughManager",
     c"LLVMOrcCreateLocalLazyCallThroughManager(TargetTriple, ES, ErrorHandlerAddr, LCTM)\n--\n\nArgs:\n    TargetTriple\n    ES\n    ErrorHandlerAddr\n    LCTM\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["TargetTriple", "ES", "ErrorHandlerAddr", "LCTM"],
-    |py, [x0, x1, x2, x3]| LLVMOrcCreateLocalLazyCallThroughManager(py, rt::call::extract(x0, "TargetTriple")?, rt::call::extract(x1, "ES")?, rt::call::extract(x2, "ErrorHandlerAddr")?, &x3));
+    |py, [x0, x1, x2, x3]| LLVMOrcCreateLocalLazyCallThroughManager(py, rt::call::extract(x0, "TargetTriple")?, &x1, rt::call::extract(x2, "ErrorHandlerAddr")?, &x3));
 
-fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CStrArg, ES: rt::PtrArg, ErrorHandlerAddr: rt::CInt<u64>, LCTM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CStrArg, ES: &Bound<'_, PyAny>, ErrorHandlerAddr: rt::CInt<u64>, LCTM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLocalLazyCallThroughManager");
     let a_TargetTriple = TargetTriple.addr();
-    let a_ES = ES.addr();
+    let a_ES = TYPES.handle_arg(15, ES)?;
     let a_ErrorHandlerAddr = ErrorHandlerAddr.0;
     let mut h_LCTM = TYPES.handle_ref(48, LCTM, true)?;
     let a_LCTM = h_LCTM.addr();
@@ -1259,11 +1261,11 @@ fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CS
 rt::function!(F_LLVMOrcDisposeLazyCallThroughManager, C_LLVMOrcDisposeLazyCallThroughManager, c"LLVMOrcDisposeLazyCallThroughManager", "LLVMOrcDisposeLazyCallThroughManager",
     c"LLVMOrcDisposeLazyCallThroughManager(LCTM)\n--\n\nDispose of an LazyCallThroughManager.\n\nArgs:\n    LCTM",
     ["LCTM"],
-    |py, [x0]| LLVMOrcDisposeLazyCallThroughManager(py, rt::call::extract(x0, "LCTM")?));
+    |py, [x0]| LLVMOrcDisposeLazyCallThroughManager(py, &x0));
 
-fn LLVMOrcDisposeLazyCallThroughManager(py: Python<'_>, LCTM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeLazyCallThroughManager(py: Python<'_>, LCTM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeLazyCallThroughManager");
-    let a_LCTM = LCTM.addr();
+    let a_LCTM = TYPES.handle_arg(48, LCTM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1294,11 +1296,11 @@ fn LLVMOrcCreateDumpObjects(py: Python<'_>, DumpDir: rt::CStrArg, IdentifierOver
 rt::function!(F_LLVMOrcDisposeDumpObjects, C_LLVMOrcDisposeDumpObjects, c"LLVMOrcDisposeDumpObjects", "LLVMOrcDisposeDumpObjects",
     c"LLVMOrcDisposeDumpObjects(DumpObjects)\n--\n\nDispose of a DumpObjects instance.\n\nArgs:\n    DumpObjects",
     ["DumpObjects"],
-    |py, [x0]| LLVMOrcDisposeDumpObjects(py, rt::call::extract(x0, "DumpObjects")?));
+    |py, [x0]| LLVMOrcDisposeDumpObjects(py, &x0));
 
-fn LLVMOrcDisposeDumpObjects(py: Python<'_>, DumpObjects: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeDumpObjects(py: Python<'_>, DumpObjects: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeDumpObjects");
-    let a_DumpObjects = DumpObjects.addr();
+    let a_DumpObjects = TYPES.handle_arg(49, DumpObjects)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1311,11 +1313,11 @@ fn LLVMOrcDisposeDumpObjects(py: Python<'_>, DumpObjects: rt::PtrArg) -> PyResul
 rt::function!(F_LLVMOrcDumpObjects_CallOperator, C_LLVMOrcDumpObjects_CallOperator, c"LLVMOrcDumpObjects_CallOperator", "LLVMOrcDumpObjects_CallOperator",
     c"LLVMOrcDumpObjects_CallOperator(DumpObjects, ObjBuffer)\n--\n\nDump the contents of the given MemoryBuffer.\n\nArgs:\n    DumpObjects\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["DumpObjects", "ObjBuffer"],
-    |py, [x0, x1]| LLVMOrcDumpObjects_CallOperator(py, rt::call::extract(x0, "DumpObjects")?, &x1));
+    |py, [x0, x1]| LLVMOrcDumpObjects_CallOperator(py, &x0, &x1));
 
-fn LLVMOrcDumpObjects_CallOperator(py: Python<'_>, DumpObjects: rt::PtrArg, ObjBuffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMOrcDumpObjects_CallOperator(py: Python<'_>, DumpObjects: &Bound<'_, PyAny>, ObjBuffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDumpObjects_CallOperator");
-    let a_DumpObjects = DumpObjects.addr();
+    let a_DumpObjects = TYPES.handle_arg(49, DumpObjects)?;
     let mut h_ObjBuffer = super::llvm_types::TYPES.handle_ref(0, ObjBuffer, true)?;
     let a_ObjBuffer = h_ObjBuffer.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the

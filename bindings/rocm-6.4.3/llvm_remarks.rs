@@ -40,11 +40,11 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.remarks"
 rt::function!(F_LLVMRemarkStringGetData, C_LLVMRemarkStringGetData, c"LLVMRemarkStringGetData", "LLVMRemarkStringGetData",
     c"LLVMRemarkStringGetData(String)\n--\n\nReturns the buffer holding the string.\n\nArgs:\n    String\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["String"],
-    |py, [x0]| LLVMRemarkStringGetData(py, rt::call::extract(x0, "String")?));
+    |py, [x0]| LLVMRemarkStringGetData(py, &x0));
 
-fn LLVMRemarkStringGetData(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkStringGetData(py: Python<'_>, String: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkStringGetData");
-    let a_String = String.addr();
+    let a_String = TYPES.handle_arg(1, String)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -57,11 +57,11 @@ fn LLVMRemarkStringGetData(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMRemarkStringGetLen, C_LLVMRemarkStringGetLen, c"LLVMRemarkStringGetLen", "LLVMRemarkStringGetLen",
     c"LLVMRemarkStringGetLen(String)\n--\n\nReturns the size of the string.\n\nArgs:\n    String\n\nReturns: a tuple of 1 item(s):\n    int",
     ["String"],
-    |py, [x0]| LLVMRemarkStringGetLen(py, rt::call::extract(x0, "String")?));
+    |py, [x0]| LLVMRemarkStringGetLen(py, &x0));
 
-fn LLVMRemarkStringGetLen(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkStringGetLen(py: Python<'_>, String: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkStringGetLen");
-    let a_String = String.addr();
+    let a_String = TYPES.handle_arg(1, String)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -74,11 +74,11 @@ fn LLVMRemarkStringGetLen(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMRemarkDebugLocGetSourceFilePath, C_LLVMRemarkDebugLocGetSourceFilePath, c"LLVMRemarkDebugLocGetSourceFilePath", "LLVMRemarkDebugLocGetSourceFilePath",
     c"LLVMRemarkDebugLocGetSourceFilePath(DL)\n--\n\nReturn the path to the source file for a debug location.\n\nArgs:\n    DL\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
     ["DL"],
-    |py, [x0]| LLVMRemarkDebugLocGetSourceFilePath(py, rt::call::extract(x0, "DL")?));
+    |py, [x0]| LLVMRemarkDebugLocGetSourceFilePath(py, &x0));
 
-fn LLVMRemarkDebugLocGetSourceFilePath(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkDebugLocGetSourceFilePath(py: Python<'_>, DL: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceFilePath");
-    let a_DL = DL.addr();
+    let a_DL = TYPES.handle_arg(2, DL)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -91,11 +91,11 @@ fn LLVMRemarkDebugLocGetSourceFilePath(py: Python<'_>, DL: rt::PtrArg) -> PyResu
 rt::function!(F_LLVMRemarkDebugLocGetSourceLine, C_LLVMRemarkDebugLocGetSourceLine, c"LLVMRemarkDebugLocGetSourceLine", "LLVMRemarkDebugLocGetSourceLine",
     c"LLVMRemarkDebugLocGetSourceLine(DL)\n--\n\nReturn the line in the source file for a debug location.\n\nArgs:\n    DL\n\nReturns: a tuple of 1 item(s):\n    int",
     ["DL"],
-    |py, [x0]| LLVMRemarkDebugLocGetSourceLine(py, rt::call::extract(x0, "DL")?));
+    |py, [x0]| LLVMRemarkDebugLocGetSourceLine(py, &x0));
 
-fn LLVMRemarkDebugLocGetSourceLine(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkDebugLocGetSourceLine(py: Python<'_>, DL: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceLine");
-    let a_DL = DL.addr();
+    let a_DL = TYPES.handle_arg(2, DL)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -108,11 +108,11 @@ fn LLVMRemarkDebugLocGetSourceLine(py: Python<'_>, DL: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMRemarkDebugLocGetSourceColumn, C_LLVMRemarkDebugLocGetSourceColumn, c"LLVMRemarkDebugLocGetSourceColumn", "LLVMRemarkDebugLocGetSourceColumn",
     c"LLVMRemarkDebugLocGetSourceColumn(DL)\n--\n\nReturn the column in the source file for a debug location.\n\nArgs:\n    DL\n\nReturns: a tuple of 1 item(s):\n    int",
     ["DL"],
-    |py, [x0]| LLVMRemarkDebugLocGetSourceColumn(py, rt::call::extract(x0, "DL")?));
+    |py, [x0]| LLVMRemarkDebugLocGetSourceColumn(py, &x0));
 
-fn LLVMRemarkDebugLocGetSourceColumn(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkDebugLocGetSourceColumn(py: Python<'_>, DL: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceColumn");
-    let a_DL = DL.addr();
+    let a_DL = TYPES.handle_arg(2, DL)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -125,11 +125,11 @@ fn LLVMRemarkDebugLocGetSourceColumn(py: Python<'_>, DL: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMRemarkArgGetKey, C_LLVMRemarkArgGetKey, c"LLVMRemarkArgGetKey", "LLVMRemarkArgGetKey",
     c"LLVMRemarkArgGetKey(Arg)\n--\n\nReturns the key of an argument. The key defines what the value is, and the\nsame key can appear multiple times in the list of arguments.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
     ["Arg"],
-    |py, [x0]| LLVMRemarkArgGetKey(py, rt::call::extract(x0, "Arg")?));
+    |py, [x0]| LLVMRemarkArgGetKey(py, &x0));
 
-fn LLVMRemarkArgGetKey(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkArgGetKey(py: Python<'_>, Arg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetKey");
-    let a_Arg = Arg.addr();
+    let a_Arg = TYPES.handle_arg(3, Arg)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -142,11 +142,11 @@ fn LLVMRemarkArgGetKey(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMRemarkArgGetValue, C_LLVMRemarkArgGetValue, c"LLVMRemarkArgGetValue", "LLVMRemarkArgGetValue",
     c"LLVMRemarkArgGetValue(Arg)\n--\n\nReturns the value of an argument. This is a string that can contain newlines.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
     ["Arg"],
-    |py, [x0]| LLVMRemarkArgGetValue(py, rt::call::extract(x0, "Arg")?));
+    |py, [x0]| LLVMRemarkArgGetValue(py, &x0));
 
-fn LLVMRemarkArgGetValue(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkArgGetValue(py: Python<'_>, Arg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetValue");
-    let a_Arg = Arg.addr();
+    let a_Arg = TYPES.handle_arg(3, Arg)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -159,11 +159,11 @@ fn LLVMRemarkArgGetValue(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMRemarkArgGetDebugLoc, C_LLVMRemarkArgGetDebugLoc, c"LLVMRemarkArgGetDebugLoc", "LLVMRemarkArgGetDebugLoc",
     c"LLVMRemarkArgGetDebugLoc(Arg)\n--\n\nReturns the debug location that is attached to the value of this argument.\n\nIf there is no debug location, the return value will be `NULL`.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueDebugLoc",
     ["Arg"],
-    |py, [x0]| LLVMRemarkArgGetDebugLoc(py, rt::call::extract(x0, "Arg")?));
+    |py, [x0]| LLVMRemarkArgGetDebugLoc(py, &x0));
 
-fn LLVMRemarkArgGetDebugLoc(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkArgGetDebugLoc(py: Python<'_>, Arg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetDebugLoc");
-    let a_Arg = Arg.addr();
+    let a_Arg = TYPES.handle_arg(3, Arg)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -176,11 +176,11 @@ fn LLVMRemarkArgGetDebugLoc(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMRemarkEntryDispose, C_LLVMRemarkEntryDispose, c"LLVMRemarkEntryDispose", "LLVMRemarkEntryDispose",
     c"LLVMRemarkEntryDispose(Remark)\n--\n\nFree the resources used by the remark entry.\n\nArgs:\n    Remark",
     ["Remark"],
-    |py, [x0]| LLVMRemarkEntryDispose(py, rt::call::extract(x0, "Remark")?));
+    |py, [x0]| LLVMRemarkEntryDispose(py, &x0));
 
-fn LLVMRemarkEntryDispose(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkEntryDispose(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryDispose");
-    let a_Remark = Remark.addr();
+    let a_Remark = TYPES.handle_arg(4, Remark)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -193,11 +193,11 @@ fn LLVMRemarkEntryDispose(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMRemarkEntryGetType, C_LLVMRemarkEntryGetType, c"LLVMRemarkEntryGetType", "LLVMRemarkEntryGetType",
     c"LLVMRemarkEntryGetType(Remark)\n--\n\nThe type of the remark. For example, it can allow users to only keep the\nmissed optimizations from the compiler.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkType",
     ["Remark"],
-    |py, [x0]| LLVMRemarkEntryGetType(py, rt::call::extract(x0, "Remark")?));
+    |py, [x0]| LLVMRemarkEntryGetType(py, &x0));
 
-fn LLVMRemarkEntryGetType(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkEntryGetType(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetType");
-    let a_Remark = Remark.addr();
+    let a_Remark = TYPES.handle_arg(4, Remark)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -210,11 +210,11 @@ fn LLVMRemarkEntryGetType(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMRemarkEntryGetPassName, C_LLVMRemarkEntryGetPassName, c"LLVMRemarkEntryGetPassName", "LLVMRemarkEntryGetPassName",
     c"LLVMRemarkEntryGetPassName(Remark)\n--\n\nGet the name of the pass that emitted this remark.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
     ["Remark"],
-    |py, [x0]| LLVMRemarkEntryGetPassName(py, rt::call::extract(x0, "Remark")?));
+    |py, [x0]| LLVMRemarkEntryGetPassName(py, &x0));
 
-fn LLVMRemarkEntryGetPassName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkEntryGetPassName(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetPassName");
-    let a_Remark = Remark.addr();
+    let a_Remark = TYPES.handle_arg(4, Remark)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -227,11 +227,11 @@ fn LLVMRemarkEntryGetPassName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMRemarkEntryGetRemarkName, C_LLVMRemarkEntryGetRemarkName, c"LLVMRemarkEntryGetRemarkName", "LLVMRemarkEntryGetRemarkName",
     c"LLVMRemarkEntryGetRemarkName(Remark)\n--\n\nGet an identifier of the remark.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
     ["Remark"],
-    |py, [x0]| LLVMRemarkEntryGetRemarkName(py, rt::call::extract(x0, "Remark")?));
+    |py, [x0]| LLVMRemarkEntryGetRemarkName(py, &x0));
 
-fn LLVMRemarkEntryGetRemarkName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkEntryGetRemarkName(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetRemarkName");
-    let a_Remark = Remark.addr();
+    let a_Remark = TYPES.handle_arg(4, Remark)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -244,11 +244,11 @@ fn LLVMRemarkEntryGetRemarkName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<
 rt::function!(F_LLVMRemarkEntryGetFunctionName, C_LLVMRemarkEntryGetFunctionName, c"LLVMRemarkEntryGetFunctionName", "LLVMRemarkEntryGetFunctionName",
     c"LLVMRemarkEntryGetFunctionName(Remark)\n--\n\nGet the name of the function being processed when the remark was emitted.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
     ["Remark"],
-    |py, [x0]| LLVMRemarkEntryGetFunctionName(py, rt::call::extract(x0, "Remark")?));
+    |py, [x0]| LLVMRemarkEntryGetFunctionName(py, &x0));
 
-fn LLVMRemarkEntryGetFunctionName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkEntryGetFunctionName(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetFunctionName");
-    let a_Remark = Remark.addr();
+    let a_Remark = TYPES.handle_arg(4, Remark)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -261,11 +261,11 @@ fn LLVMRemarkEntryGetFunctionName(py: Python<'_>, Remark: rt::PtrArg) -> PyResul
 rt::function!(F_LLVMRemarkEntryGetDebugLoc, C_LLVMRemarkEntryGetDebugLoc, c"LLVMRemarkEntryGetDebugLoc", "LLVMRemarkEntryGetDebugLoc",
     c"LLVMRemarkEntryGetDebugLoc(Remark)\n--\n\nReturns the debug location that is attached to this remark.\n\nIf there is no debug location, the return value will be `NULL`.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueDebugLoc",
     ["Remark"],
-    |py, [x0]| LLVMRemarkEntryGetDebugLoc(py, rt::call::extract(x0, "Remark")?));
+    |py, [x0]| LLVMRemarkEntryGetDebugLoc(py, &x0));
 
-fn LLVMRemarkEntryGetDebugLoc(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkEntryGetDebugLoc(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetDebugLoc");
-    let a_Remark = Remark.addr();
+    let a_Remark = TYPES.handle_arg(4, Remark)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -278,11 +278,11 @@ fn LLVMRemarkEntryGetDebugLoc(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMRemarkEntryGetHotness, C_LLVMRemarkEntryGetHotness, c"LLVMRemarkEntryGetHotness", "LLVMRemarkEntryGetHotness",
     c"LLVMRemarkEntryGetHotness(Remark)\n--\n\nReturn the hotness of the remark.\n\nA hotness of `0` means this value is not set.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Remark"],
-    |py, [x0]| LLVMRemarkEntryGetHotness(py, rt::call::extract(x0, "Remark")?));
+    |py, [x0]| LLVMRemarkEntryGetHotness(py, &x0));
 
-fn LLVMRemarkEntryGetHotness(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkEntryGetHotness(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetHotness");
-    let a_Remark = Remark.addr();
+    let a_Remark = TYPES.handle_arg(4, Remark)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -295,11 +295,11 @@ fn LLVMRemarkEntryGetHotness(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMRemarkEntryGetNumArgs, C_LLVMRemarkEntryGetNumArgs, c"LLVMRemarkEntryGetNumArgs", "LLVMRemarkEntryGetNumArgs",
     c"LLVMRemarkEntryGetNumArgs(Remark)\n--\n\nThe number of arguments the remark holds.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Remark"],
-    |py, [x0]| LLVMRemarkEntryGetNumArgs(py, rt::call::extract(x0, "Remark")?));
+    |py, [x0]| LLVMRemarkEntryGetNumArgs(py, &x0));
 
-fn LLVMRemarkEntryGetNumArgs(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkEntryGetNumArgs(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetNumArgs");
-    let a_Remark = Remark.addr();
+    let a_Remark = TYPES.handle_arg(4, Remark)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -312,11 +312,11 @@ fn LLVMRemarkEntryGetNumArgs(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMRemarkEntryGetFirstArg, C_LLVMRemarkEntryGetFirstArg, c"LLVMRemarkEntryGetFirstArg", "LLVMRemarkEntryGetFirstArg",
     c"LLVMRemarkEntryGetFirstArg(Remark)\n--\n\nGet a new iterator to iterate over a remark's argument.\n\nIf there are no arguments in Remark, the return value will be `NULL`.\n\nThe lifetime of the returned value is bound to the lifetime of Remark.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueArg",
     ["Remark"],
-    |py, [x0]| LLVMRemarkEntryGetFirstArg(py, rt::call::extract(x0, "Remark")?));
+    |py, [x0]| LLVMRemarkEntryGetFirstArg(py, &x0));
 
-fn LLVMRemarkEntryGetFirstArg(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkEntryGetFirstArg(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetFirstArg");
-    let a_Remark = Remark.addr();
+    let a_Remark = TYPES.handle_arg(4, Remark)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -329,12 +329,12 @@ fn LLVMRemarkEntryGetFirstArg(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMRemarkEntryGetNextArg, C_LLVMRemarkEntryGetNextArg, c"LLVMRemarkEntryGetNextArg", "LLVMRemarkEntryGetNextArg",
     c"LLVMRemarkEntryGetNextArg(It, Remark)\n--\n\nGet the next argument in Remark from the position of It.\n\nReturns `NULL` if there are no more arguments available.\n\nThe lifetime of the returned value is bound to the lifetime of Remark.\n\nArgs:\n    It\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueArg",
     ["It", "Remark"],
-    |py, [x0, x1]| LLVMRemarkEntryGetNextArg(py, rt::call::extract(x0, "It")?, rt::call::extract(x1, "Remark")?));
+    |py, [x0, x1]| LLVMRemarkEntryGetNextArg(py, &x0, &x1));
 
-fn LLVMRemarkEntryGetNextArg(py: Python<'_>, It: rt::PtrArg, Remark: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkEntryGetNextArg(py: Python<'_>, It: &Bound<'_, PyAny>, Remark: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetNextArg");
-    let a_It = It.addr();
-    let a_Remark = Remark.addr();
+    let a_It = TYPES.handle_arg(3, It)?;
+    let a_Remark = TYPES.handle_arg(4, Remark)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -383,11 +383,11 @@ fn LLVMRemarkParserCreateBitstream(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CI
 rt::function!(F_LLVMRemarkParserGetNext, C_LLVMRemarkParserGetNext, c"LLVMRemarkParserGetNext", "LLVMRemarkParserGetNext",
     c"LLVMRemarkParserGetNext(Parser)\n--\n\nReturns the next remark in the file.\n\nThe value pointed to by the return value needs to be disposed using a call to\nLLVMRemarkEntryDispose().\n\nAll the entries in the returned value that are of LLVMRemarkStringRef type\nwill become invalidated once a call to LLVMRemarkParserDispose is made.\n\nIf the parser reaches the end of the buffer, the return value will be `NULL`.\n\nIn the case of an error, the return value will be `NULL`, and:\n\n1) LLVMRemarkParserHasError() will return `1`.\n\n2) LLVMRemarkParserGetErrorMessage() will return a descriptive error\nmessage.\n\nAn error may occur if:\n\n1) An argument is invalid.\n\n2) There is a parsing error. This can occur on things like malformed YAML.\n\n3) There is a Remark semantic error. This can occur on well-formed files with\nmissing or extra fields.\n\nHere is a quick example of the usage:\n\n```\nLLVMRemarkParserRef Parser = LLVMRemarkParserCreateYAML(Buf, Size);\nLLVMRemarkEntryRef Remark = NULL;\nwhile ((Remark = LLVMRemarkParserGetNext(Parser))) {\n// use Remark\nLLVMRemarkEntryDispose(Remark); // Release memory.\n}\nbool HasError = LLVMRemarkParserHasError(Parser);\nLLVMRemarkParserDispose(Parser);\n```\n\nArgs:\n    Parser\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueEntry",
     ["Parser"],
-    |py, [x0]| LLVMRemarkParserGetNext(py, rt::call::extract(x0, "Parser")?));
+    |py, [x0]| LLVMRemarkParserGetNext(py, &x0));
 
-fn LLVMRemarkParserGetNext(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkParserGetNext(py: Python<'_>, Parser: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserGetNext");
-    let a_Parser = Parser.addr();
+    let a_Parser = TYPES.handle_arg(5, Parser)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -400,11 +400,11 @@ fn LLVMRemarkParserGetNext(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMRemarkParserHasError, C_LLVMRemarkParserHasError, c"LLVMRemarkParserHasError", "LLVMRemarkParserHasError",
     c"LLVMRemarkParserHasError(Parser)\n--\n\nReturns `1` if the parser encountered an error while parsing the buffer.\n\nArgs:\n    Parser\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Parser"],
-    |py, [x0]| LLVMRemarkParserHasError(py, rt::call::extract(x0, "Parser")?));
+    |py, [x0]| LLVMRemarkParserHasError(py, &x0));
 
-fn LLVMRemarkParserHasError(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkParserHasError(py: Python<'_>, Parser: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserHasError");
-    let a_Parser = Parser.addr();
+    let a_Parser = TYPES.handle_arg(5, Parser)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -417,11 +417,11 @@ fn LLVMRemarkParserHasError(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMRemarkParserGetErrorMessage, C_LLVMRemarkParserGetErrorMessage, c"LLVMRemarkParserGetErrorMessage", "LLVMRemarkParserGetErrorMessage",
     c"LLVMRemarkParserGetErrorMessage(Parser)\n--\n\nReturns a null-terminated string containing an error message.\n\nIn case of no error, the result is `NULL`.\n\nThe memory of the string is bound to the lifetime of Parser. If\nLLVMRemarkParserDispose() is called, the memory of the string will be\nreleased.\n\nArgs:\n    Parser\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Parser"],
-    |py, [x0]| LLVMRemarkParserGetErrorMessage(py, rt::call::extract(x0, "Parser")?));
+    |py, [x0]| LLVMRemarkParserGetErrorMessage(py, &x0));
 
-fn LLVMRemarkParserGetErrorMessage(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkParserGetErrorMessage(py: Python<'_>, Parser: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserGetErrorMessage");
-    let a_Parser = Parser.addr();
+    let a_Parser = TYPES.handle_arg(5, Parser)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -434,11 +434,11 @@ fn LLVMRemarkParserGetErrorMessage(py: Python<'_>, Parser: rt::PtrArg) -> PyResu
 rt::function!(F_LLVMRemarkParserDispose, C_LLVMRemarkParserDispose, c"LLVMRemarkParserDispose", "LLVMRemarkParserDispose",
     c"LLVMRemarkParserDispose(Parser)\n--\n\nReleases all the resources used by Parser.\n\nArgs:\n    Parser",
     ["Parser"],
-    |py, [x0]| LLVMRemarkParserDispose(py, rt::call::extract(x0, "Parser")?));
+    |py, [x0]| LLVMRemarkParserDispose(py, &x0));
 
-fn LLVMRemarkParserDispose(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemarkParserDispose(py: Python<'_>, Parser: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserDispose");
-    let a_Parser = Parser.addr();
+    let a_Parser = TYPES.handle_arg(5, Parser)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -58,6 +58,7 @@ fn LLVMParseCommandLineOptions(py: Python<'_>, argc: rt::CInt<i32>, argv: rt::CS
     let a_argc = argc.0;
     let a_argv = argv.addr();
     let a_Overview = Overview.addr();
+    rt::check_count(a_argc as i128, "argc", argv.item_count(), "argv")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -60,11 +60,11 @@ fn LLVMGetFirstTarget(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetNextTarget, C_LLVMGetNextTarget, c"LLVMGetNextTarget", "LLVMGetNextTarget",
     c"LLVMGetNextTarget(T)\n--\n\nReturns the next llvm::Target given a previous one (or null if there's none)\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    LLVMTarget",
     ["T"],
-    |py, [x0]| LLVMGetNextTarget(py, rt::call::extract(x0, "T")?));
+    |py, [x0]| LLVMGetNextTarget(py, &x0));
 
-fn LLVMGetNextTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNextTarget(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextTarget");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(7, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -115,11 +115,11 @@ fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg) -> PyResult<PyOb
 rt::function!(F_LLVMGetTargetName, C_LLVMGetTargetName, c"LLVMGetTargetName", "LLVMGetTargetName",
     c"LLVMGetTargetName(T)\n--\n\nReturns the name of a target. See llvm::Target::getName\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["T"],
-    |py, [x0]| LLVMGetTargetName(py, rt::call::extract(x0, "T")?));
+    |py, [x0]| LLVMGetTargetName(py, &x0));
 
-fn LLVMGetTargetName(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTargetName(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetName");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(7, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -132,11 +132,11 @@ fn LLVMGetTargetName(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetTargetDescription, C_LLVMGetTargetDescription, c"LLVMGetTargetDescription", "LLVMGetTargetDescription",
     c"LLVMGetTargetDescription(T)\n--\n\nReturns the description  of a target. See llvm::Target::getDescription\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["T"],
-    |py, [x0]| LLVMGetTargetDescription(py, rt::call::extract(x0, "T")?));
+    |py, [x0]| LLVMGetTargetDescription(py, &x0));
 
-fn LLVMGetTargetDescription(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTargetDescription(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetDescription");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(7, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -149,11 +149,11 @@ fn LLVMGetTargetDescription(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMTargetHasJIT, C_LLVMTargetHasJIT, c"LLVMTargetHasJIT", "LLVMTargetHasJIT",
     c"LLVMTargetHasJIT(T)\n--\n\nReturns if the target has a JIT\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    int",
     ["T"],
-    |py, [x0]| LLVMTargetHasJIT(py, rt::call::extract(x0, "T")?));
+    |py, [x0]| LLVMTargetHasJIT(py, &x0));
 
-fn LLVMTargetHasJIT(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMTargetHasJIT(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasJIT");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(7, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -166,11 +166,11 @@ fn LLVMTargetHasJIT(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMTargetHasTargetMachine, C_LLVMTargetHasTargetMachine, c"LLVMTargetHasTargetMachine", "LLVMTargetHasTargetMachine",
     c"LLVMTargetHasTargetMachine(T)\n--\n\nReturns if the target has a TargetMachine associated\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    int",
     ["T"],
-    |py, [x0]| LLVMTargetHasTargetMachine(py, rt::call::extract(x0, "T")?));
+    |py, [x0]| LLVMTargetHasTargetMachine(py, &x0));
 
-fn LLVMTargetHasTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMTargetHasTargetMachine(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasTargetMachine");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(7, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -183,11 +183,11 @@ fn LLVMTargetHasTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMTargetHasAsmBackend, C_LLVMTargetHasAsmBackend, c"LLVMTargetHasAsmBackend", "LLVMTargetHasAsmBackend",
     c"LLVMTargetHasAsmBackend(T)\n--\n\nReturns if the target as an ASM backend (required for emitting output)\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    int",
     ["T"],
-    |py, [x0]| LLVMTargetHasAsmBackend(py, rt::call::extract(x0, "T")?));
+    |py, [x0]| LLVMTargetHasAsmBackend(py, &x0));
 
-fn LLVMTargetHasAsmBackend(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMTargetHasAsmBackend(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasAsmBackend");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(7, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -220,8 +220,7 @@ rt::function!(F_LLVMDisposeTargetMachineOptions, C_LLVMDisposeTargetMachineOptio
 
 fn LLVMDisposeTargetMachineOptions(py: Python<'_>, Options: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetMachineOptions");
-    let p_Options = rt::PtrArg::convert(Options, false)?;
-    let a_Options = p_Options.addr();
+    let a_Options = TYPES.handle_arg(5, Options)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -235,11 +234,11 @@ fn LLVMDisposeTargetMachineOptions(py: Python<'_>, Options: &Bound<'_, PyAny>) -
 rt::function!(F_LLVMTargetMachineOptionsSetCPU, C_LLVMTargetMachineOptionsSetCPU, c"LLVMTargetMachineOptionsSetCPU", "LLVMTargetMachineOptionsSetCPU",
     c"LLVMTargetMachineOptionsSetCPU(Options, CPU)\n--\n\nArgs:\n    Options\n    CPU",
     ["Options", "CPU"],
-    |py, [x0, x1]| LLVMTargetMachineOptionsSetCPU(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "CPU")?));
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetCPU(py, &x0, rt::call::extract(x1, "CPU")?));
 
-fn LLVMTargetMachineOptionsSetCPU(py: Python<'_>, Options: rt::PtrArg, CPU: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMTargetMachineOptionsSetCPU(py: Python<'_>, Options: &Bound<'_, PyAny>, CPU: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCPU");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(5, Options)?;
     let a_CPU = CPU.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -253,11 +252,11 @@ fn LLVMTargetMachineOptionsSetCPU(py: Python<'_>, Options: rt::PtrArg, CPU: rt::
 rt::function!(F_LLVMTargetMachineOptionsSetFeatures, C_LLVMTargetMachineOptionsSetFeatures, c"LLVMTargetMachineOptionsSetFeatures", "LLVMTargetMachineOptionsSetFeatures",
     c"LLVMTargetMachineOptionsSetFeatures(Options, Features)\n--\n\nSet the list of features for the target machine.\n\nArgs:\n    Options\n    Features: a comma-separated list of features.",
     ["Options", "Features"],
-    |py, [x0, x1]| LLVMTargetMachineOptionsSetFeatures(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "Features")?));
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetFeatures(py, &x0, rt::call::extract(x1, "Features")?));
 
-fn LLVMTargetMachineOptionsSetFeatures(py: Python<'_>, Options: rt::PtrArg, Features: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMTargetMachineOptionsSetFeatures(py: Python<'_>, Options: &Bound<'_, PyAny>, Features: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetFeatures");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(5, Options)?;
     let a_Features = Features.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -271,11 +270,11 @@ fn LLVMTargetMachineOptionsSetFeatures(py: Python<'_>, Options: rt::PtrArg, Feat
 rt::function!(F_LLVMTargetMachineOptionsSetABI, C_LLVMTargetMachineOptionsSetABI, c"LLVMTargetMachineOptionsSetABI", "LLVMTargetMachineOptionsSetABI",
     c"LLVMTargetMachineOptionsSetABI(Options, ABI)\n--\n\nArgs:\n    Options\n    ABI",
     ["Options", "ABI"],
-    |py, [x0, x1]| LLVMTargetMachineOptionsSetABI(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "ABI")?));
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetABI(py, &x0, rt::call::extract(x1, "ABI")?));
 
-fn LLVMTargetMachineOptionsSetABI(py: Python<'_>, Options: rt::PtrArg, ABI: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMTargetMachineOptionsSetABI(py: Python<'_>, Options: &Bound<'_, PyAny>, ABI: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetABI");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(5, Options)?;
     let a_ABI = ABI.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -289,11 +288,11 @@ fn LLVMTargetMachineOptionsSetABI(py: Python<'_>, Options: rt::PtrArg, ABI: rt::
 rt::function!(F_LLVMTargetMachineOptionsSetCodeGenOptLevel, C_LLVMTargetMachineOptionsSetCodeGenOptLevel, c"LLVMTargetMachineOptionsSetCodeGenOptLevel", "LLVMTargetMachineOptionsSetCodeGenOptLevel",
     c"LLVMTargetMachineOptionsSetCodeGenOptLevel(Options, Level)\n--\n\nArgs:\n    Options\n    Level",
     ["Options", "Level"],
-    |py, [x0, x1]| LLVMTargetMachineOptionsSetCodeGenOptLevel(py, rt::call::extract(x0, "Options")?, &x1));
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetCodeGenOptLevel(py, &x0, &x1));
 
-fn LLVMTargetMachineOptionsSetCodeGenOptLevel(py: Python<'_>, Options: rt::PtrArg, Level: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMTargetMachineOptionsSetCodeGenOptLevel(py: Python<'_>, Options: &Bound<'_, PyAny>, Level: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCodeGenOptLevel");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(5, Options)?;
     let a_Level = rt::narrow::<u32>(TYPES.enum_arg(0, Level)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -307,11 +306,11 @@ fn LLVMTargetMachineOptionsSetCodeGenOptLevel(py: Python<'_>, Options: rt::PtrAr
 rt::function!(F_LLVMTargetMachineOptionsSetRelocMode, C_LLVMTargetMachineOptionsSetRelocMode, c"LLVMTargetMachineOptionsSetRelocMode", "LLVMTargetMachineOptionsSetRelocMode",
     c"LLVMTargetMachineOptionsSetRelocMode(Options, Reloc)\n--\n\nArgs:\n    Options\n    Reloc",
     ["Options", "Reloc"],
-    |py, [x0, x1]| LLVMTargetMachineOptionsSetRelocMode(py, rt::call::extract(x0, "Options")?, &x1));
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetRelocMode(py, &x0, &x1));
 
-fn LLVMTargetMachineOptionsSetRelocMode(py: Python<'_>, Options: rt::PtrArg, Reloc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMTargetMachineOptionsSetRelocMode(py: Python<'_>, Options: &Bound<'_, PyAny>, Reloc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetRelocMode");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(5, Options)?;
     let a_Reloc = rt::narrow::<u32>(TYPES.enum_arg(1, Reloc)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -325,11 +324,11 @@ fn LLVMTargetMachineOptionsSetRelocMode(py: Python<'_>, Options: rt::PtrArg, Rel
 rt::function!(F_LLVMTargetMachineOptionsSetCodeModel, C_LLVMTargetMachineOptionsSetCodeModel, c"LLVMTargetMachineOptionsSetCodeModel", "LLVMTargetMachineOptionsSetCodeModel",
     c"LLVMTargetMachineOptionsSetCodeModel(Options, CodeModel)\n--\n\nArgs:\n    Options\n    CodeModel",
     ["Options", "CodeModel"],
-    |py, [x0, x1]| LLVMTargetMachineOptionsSetCodeModel(py, rt::call::extract(x0, "Options")?, &x1));
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetCodeModel(py, &x0, &x1));
 
-fn LLVMTargetMachineOptionsSetCodeModel(py: Python<'_>, Options: rt::PtrArg, CodeModel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMTargetMachineOptionsSetCodeModel(py: Python<'_>, Options: &Bound<'_, PyAny>, CodeModel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCodeModel");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(5, Options)?;
     let a_CodeModel = rt::narrow::<u32>(TYPES.enum_arg(2, CodeModel)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -343,13 +342,13 @@ fn LLVMTargetMachineOptionsSetCodeModel(py: Python<'_>, Options: rt::PtrArg, Cod
 rt::function!(F_LLVMCreateTargetMachineWithOptions, C_LLVMCreateTargetMachineWithOptions, c"LLVMCreateTargetMachineWithOptions", "LLVMCreateTargetMachineWithOptions",
     c"LLVMCreateTargetMachineWithOptions(T, Triple, Options)\n--\n\nCreate a new llvm::TargetMachine.\n\nArgs:\n    T: the target to create a machine for.\n    Triple: a triple describing the target machine.\n    Options: additional configuration (see\n        LLVMCreateTargetMachineOptions()).\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachine",
     ["T", "Triple", "Options"],
-    |py, [x0, x1, x2]| LLVMCreateTargetMachineWithOptions(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Triple")?, rt::call::extract(x2, "Options")?));
+    |py, [x0, x1, x2]| LLVMCreateTargetMachineWithOptions(py, &x0, rt::call::extract(x1, "Triple")?, &x2));
 
-fn LLVMCreateTargetMachineWithOptions(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, Options: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateTargetMachineWithOptions(py: Python<'_>, T: &Bound<'_, PyAny>, Triple: rt::CStrArg, Options: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetMachineWithOptions");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(7, T)?;
     let a_Triple = Triple.addr();
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(5, Options)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -362,11 +361,11 @@ fn LLVMCreateTargetMachineWithOptions(py: Python<'_>, T: rt::PtrArg, Triple: rt:
 rt::function!(F_LLVMCreateTargetMachine, C_LLVMCreateTargetMachine, c"LLVMCreateTargetMachine", "LLVMCreateTargetMachine",
     c"LLVMCreateTargetMachine(T, Triple, CPU, Features, Level, Reloc, CodeModel)\n--\n\nCreates a new llvm::TargetMachine. See llvm::Target::createTargetMachine\n\nArgs:\n    T\n    Triple\n    CPU\n    Features\n    Level\n    Reloc\n    CodeModel\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachine",
     ["T", "Triple", "CPU", "Features", "Level", "Reloc", "CodeModel"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMCreateTargetMachine(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Triple")?, rt::call::extract(x2, "CPU")?, rt::call::extract(x3, "Features")?, &x4, &x5, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMCreateTargetMachine(py, &x0, rt::call::extract(x1, "Triple")?, rt::call::extract(x2, "CPU")?, rt::call::extract(x3, "Features")?, &x4, &x5, &x6));
 
-fn LLVMCreateTargetMachine(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, Level: &Bound<'_, PyAny>, Reloc: &Bound<'_, PyAny>, CodeModel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCreateTargetMachine(py: Python<'_>, T: &Bound<'_, PyAny>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, Level: &Bound<'_, PyAny>, Reloc: &Bound<'_, PyAny>, CodeModel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetMachine");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(7, T)?;
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
     let a_Features = Features.addr();
@@ -389,8 +388,7 @@ rt::function!(F_LLVMDisposeTargetMachine, C_LLVMDisposeTargetMachine, c"LLVMDisp
 
 fn LLVMDisposeTargetMachine(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetMachine");
-    let p_T = rt::PtrArg::convert(T, false)?;
-    let a_T = p_T.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -404,11 +402,11 @@ fn LLVMDisposeTargetMachine(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<Py
 rt::function!(F_LLVMGetTargetMachineTarget, C_LLVMGetTargetMachineTarget, c"LLVMGetTargetMachineTarget", "LLVMGetTargetMachineTarget",
     c"LLVMGetTargetMachineTarget(T)\n--\n\nReturns the Target used in a TargetMachine\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    LLVMTarget",
     ["T"],
-    |py, [x0]| LLVMGetTargetMachineTarget(py, rt::call::extract(x0, "T")?));
+    |py, [x0]| LLVMGetTargetMachineTarget(py, &x0));
 
-fn LLVMGetTargetMachineTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTargetMachineTarget(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineTarget");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -421,11 +419,11 @@ fn LLVMGetTargetMachineTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMGetTargetMachineTriple, C_LLVMGetTargetMachineTriple, c"LLVMGetTargetMachineTriple", "LLVMGetTargetMachineTriple",
     c"LLVMGetTargetMachineTriple(T)\n--\n\nReturns the triple used creating this target machine. See\nllvm::TargetMachine::getTriple. The result needs to be disposed with\nLLVMDisposeMessage.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["T"],
-    |py, [x0]| LLVMGetTargetMachineTriple(py, rt::call::extract(x0, "T")?));
+    |py, [x0]| LLVMGetTargetMachineTriple(py, &x0));
 
-fn LLVMGetTargetMachineTriple(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTargetMachineTriple(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineTriple");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -438,11 +436,11 @@ fn LLVMGetTargetMachineTriple(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMGetTargetMachineCPU, C_LLVMGetTargetMachineCPU, c"LLVMGetTargetMachineCPU", "LLVMGetTargetMachineCPU",
     c"LLVMGetTargetMachineCPU(T)\n--\n\nReturns the cpu used creating this target machine. See\nllvm::TargetMachine::getCPU. The result needs to be disposed with\nLLVMDisposeMessage.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["T"],
-    |py, [x0]| LLVMGetTargetMachineCPU(py, rt::call::extract(x0, "T")?));
+    |py, [x0]| LLVMGetTargetMachineCPU(py, &x0));
 
-fn LLVMGetTargetMachineCPU(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTargetMachineCPU(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineCPU");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -455,11 +453,11 @@ fn LLVMGetTargetMachineCPU(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMGetTargetMachineFeatureString, C_LLVMGetTargetMachineFeatureString, c"LLVMGetTargetMachineFeatureString", "LLVMGetTargetMachineFeatureString",
     c"LLVMGetTargetMachineFeatureString(T)\n--\n\nReturns the feature string used creating this target machine. See\nllvm::TargetMachine::getFeatureString. The result needs to be disposed with\nLLVMDisposeMessage.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["T"],
-    |py, [x0]| LLVMGetTargetMachineFeatureString(py, rt::call::extract(x0, "T")?));
+    |py, [x0]| LLVMGetTargetMachineFeatureString(py, &x0));
 
-fn LLVMGetTargetMachineFeatureString(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetTargetMachineFeatureString(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineFeatureString");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -472,11 +470,11 @@ fn LLVMGetTargetMachineFeatureString(py: Python<'_>, T: rt::PtrArg) -> PyResult<
 rt::function!(F_LLVMCreateTargetDataLayout, C_LLVMCreateTargetDataLayout, c"LLVMCreateTargetDataLayout", "LLVMCreateTargetDataLayout",
     c"LLVMCreateTargetDataLayout(T)\n--\n\nCreate a DataLayout based on the targetMachine.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetData",
     ["T"],
-    |py, [x0]| LLVMCreateTargetDataLayout(py, rt::call::extract(x0, "T")?));
+    |py, [x0]| LLVMCreateTargetDataLayout(py, &x0));
 
-fn LLVMCreateTargetDataLayout(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateTargetDataLayout(py: Python<'_>, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetDataLayout");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -489,11 +487,11 @@ fn LLVMCreateTargetDataLayout(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMSetTargetMachineAsmVerbosity, C_LLVMSetTargetMachineAsmVerbosity, c"LLVMSetTargetMachineAsmVerbosity", "LLVMSetTargetMachineAsmVerbosity",
     c"LLVMSetTargetMachineAsmVerbosity(T, VerboseAsm)\n--\n\nSet the target machine's ASM verbosity.\n\nArgs:\n    T\n    VerboseAsm",
     ["T", "VerboseAsm"],
-    |py, [x0, x1]| LLVMSetTargetMachineAsmVerbosity(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "VerboseAsm")?));
+    |py, [x0, x1]| LLVMSetTargetMachineAsmVerbosity(py, &x0, rt::call::extract(x1, "VerboseAsm")?));
 
-fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: rt::PtrArg, VerboseAsm: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: &Bound<'_, PyAny>, VerboseAsm: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineAsmVerbosity");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
     let a_VerboseAsm = VerboseAsm.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -507,11 +505,11 @@ fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: rt::PtrArg, VerboseAsm: r
 rt::function!(F_LLVMSetTargetMachineFastISel, C_LLVMSetTargetMachineFastISel, c"LLVMSetTargetMachineFastISel", "LLVMSetTargetMachineFastISel",
     c"LLVMSetTargetMachineFastISel(T, Enable)\n--\n\nEnable fast-path instruction selection.\n\nArgs:\n    T\n    Enable",
     ["T", "Enable"],
-    |py, [x0, x1]| LLVMSetTargetMachineFastISel(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?));
+    |py, [x0, x1]| LLVMSetTargetMachineFastISel(py, &x0, rt::call::extract(x1, "Enable")?));
 
-fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: &Bound<'_, PyAny>, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineFastISel");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
     let a_Enable = Enable.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -525,11 +523,11 @@ fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<
 rt::function!(F_LLVMSetTargetMachineGlobalISel, C_LLVMSetTargetMachineGlobalISel, c"LLVMSetTargetMachineGlobalISel", "LLVMSetTargetMachineGlobalISel",
     c"LLVMSetTargetMachineGlobalISel(T, Enable)\n--\n\nEnable global instruction selection.\n\nArgs:\n    T\n    Enable",
     ["T", "Enable"],
-    |py, [x0, x1]| LLVMSetTargetMachineGlobalISel(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?));
+    |py, [x0, x1]| LLVMSetTargetMachineGlobalISel(py, &x0, rt::call::extract(x1, "Enable")?));
 
-fn LLVMSetTargetMachineGlobalISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetTargetMachineGlobalISel(py: Python<'_>, T: &Bound<'_, PyAny>, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineGlobalISel");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
     let a_Enable = Enable.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -543,11 +541,11 @@ fn LLVMSetTargetMachineGlobalISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CIn
 rt::function!(F_LLVMSetTargetMachineGlobalISelAbort, C_LLVMSetTargetMachineGlobalISelAbort, c"LLVMSetTargetMachineGlobalISelAbort", "LLVMSetTargetMachineGlobalISelAbort",
     c"LLVMSetTargetMachineGlobalISelAbort(T, Mode)\n--\n\nSet abort behaviour when global instruction selection fails to lower/select\nan instruction.\n\nArgs:\n    T\n    Mode",
     ["T", "Mode"],
-    |py, [x0, x1]| LLVMSetTargetMachineGlobalISelAbort(py, rt::call::extract(x0, "T")?, &x1));
+    |py, [x0, x1]| LLVMSetTargetMachineGlobalISelAbort(py, &x0, &x1));
 
-fn LLVMSetTargetMachineGlobalISelAbort(py: Python<'_>, T: rt::PtrArg, Mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetTargetMachineGlobalISelAbort(py: Python<'_>, T: &Bound<'_, PyAny>, Mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineGlobalISelAbort");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
     let a_Mode = rt::narrow::<u32>(TYPES.enum_arg(4, Mode)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -561,11 +559,11 @@ fn LLVMSetTargetMachineGlobalISelAbort(py: Python<'_>, T: rt::PtrArg, Mode: &Bou
 rt::function!(F_LLVMSetTargetMachineMachineOutliner, C_LLVMSetTargetMachineMachineOutliner, c"LLVMSetTargetMachineMachineOutliner", "LLVMSetTargetMachineMachineOutliner",
     c"LLVMSetTargetMachineMachineOutliner(T, Enable)\n--\n\nEnable the MachineOutliner pass.\n\nArgs:\n    T\n    Enable",
     ["T", "Enable"],
-    |py, [x0, x1]| LLVMSetTargetMachineMachineOutliner(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?));
+    |py, [x0, x1]| LLVMSetTargetMachineMachineOutliner(py, &x0, rt::call::extract(x1, "Enable")?));
 
-fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: &Bound<'_, PyAny>, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineMachineOutliner");
-    let a_T = T.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
     let a_Enable = Enable.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -579,12 +577,12 @@ fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: rt::PtrArg, Enable: rt
 rt::function!(F_LLVMTargetMachineEmitToFile, C_LLVMTargetMachineEmitToFile, c"LLVMTargetMachineEmitToFile", "LLVMTargetMachineEmitToFile",
     c"LLVMTargetMachineEmitToFile(T, M, Filename, codegen, ErrorMessage)\n--\n\nEmits an asm or object file for the given module to the filename. This\nwraps several c++ only classes (among them a file stream). Returns any\nerror in ErrorMessage. Use LLVMDisposeMessage to dispose the message.\n\nArgs:\n    T\n    M\n    Filename\n    codegen\n    ErrorMessage\n\nReturns: a tuple of 1 item(s):\n    int",
     ["T", "M", "Filename", "codegen", "ErrorMessage"],
-    |py, [x0, x1, x2, x3, x4]| LLVMTargetMachineEmitToFile(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, rt::call::extract(x2, "Filename")?, &x3, rt::call::extract(x4, "ErrorMessage")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMTargetMachineEmitToFile(py, &x0, &x1, rt::call::extract(x2, "Filename")?, &x3, rt::call::extract(x4, "ErrorMessage")?));
 
-fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Filename: rt::CStrArg, codegen: &Bound<'_, PyAny>, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: &Bound<'_, PyAny>, M: &Bound<'_, PyAny>, Filename: rt::CStrArg, codegen: &Bound<'_, PyAny>, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineEmitToFile");
-    let a_T = T.addr();
-    let a_M = M.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Filename = Filename.addr();
     let a_codegen = rt::narrow::<u32>(TYPES.enum_arg(3, codegen)?)?;
     let a_ErrorMessage = ErrorMessage.addr();
@@ -600,12 +598,12 @@ fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Fil
 rt::function!(F_LLVMTargetMachineEmitToMemoryBuffer, C_LLVMTargetMachineEmitToMemoryBuffer, c"LLVMTargetMachineEmitToMemoryBuffer", "LLVMTargetMachineEmitToMemoryBuffer",
     c"LLVMTargetMachineEmitToMemoryBuffer(T, M, codegen, ErrorMessage, OutMemBuf)\n--\n\nCompile the LLVM IR stored in M and store the result in OutMemBuf.\n\nArgs:\n    T\n    M\n    codegen\n    ErrorMessage\n    OutMemBuf\n\nReturns: a tuple of 1 item(s):\n    int",
     ["T", "M", "codegen", "ErrorMessage", "OutMemBuf"],
-    |py, [x0, x1, x2, x3, x4]| LLVMTargetMachineEmitToMemoryBuffer(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, &x2, rt::call::extract(x3, "ErrorMessage")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| LLVMTargetMachineEmitToMemoryBuffer(py, &x0, &x1, &x2, rt::call::extract(x3, "ErrorMessage")?, &x4));
 
-fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, codegen: &Bound<'_, PyAny>, ErrorMessage: rt::CStrArrayArg, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: &Bound<'_, PyAny>, M: &Bound<'_, PyAny>, codegen: &Bound<'_, PyAny>, ErrorMessage: rt::CStrArrayArg, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineEmitToMemoryBuffer");
-    let a_T = T.addr();
-    let a_M = M.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_codegen = rt::narrow::<u32>(TYPES.enum_arg(3, codegen)?)?;
     let a_ErrorMessage = ErrorMessage.addr();
     let mut h_OutMemBuf = super::llvm_types::TYPES.handle_ref(0, OutMemBuf, true)?;
@@ -687,12 +685,12 @@ fn LLVMGetHostCPUFeatures(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMAddAnalysisPasses, C_LLVMAddAnalysisPasses, c"LLVMAddAnalysisPasses", "LLVMAddAnalysisPasses",
     c"LLVMAddAnalysisPasses(T, PM)\n--\n\nAdds the target-specific analysis passes to the pass manager.\n\nArgs:\n    T\n    PM",
     ["T", "PM"],
-    |py, [x0, x1]| LLVMAddAnalysisPasses(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "PM")?));
+    |py, [x0, x1]| LLVMAddAnalysisPasses(py, &x0, &x1));
 
-fn LLVMAddAnalysisPasses(py: Python<'_>, T: rt::PtrArg, PM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddAnalysisPasses(py: Python<'_>, T: &Bound<'_, PyAny>, PM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAnalysisPasses");
-    let a_T = T.addr();
-    let a_PM = PM.addr();
+    let a_T = TYPES.handle_arg(6, T)?;
+    let a_PM = super::llvm_types::TYPES.handle_arg(11, PM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

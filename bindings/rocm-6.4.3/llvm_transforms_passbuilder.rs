@@ -35,14 +35,14 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.transfor
 rt::function!(F_LLVMRunPasses, C_LLVMRunPasses, c"LLVMRunPasses", "LLVMRunPasses",
     c"LLVMRunPasses(M, Passes, TM, Options)\n--\n\nConstruct and run a set of passes over a module\n\nThis function takes a string with the passes that should be used. The format\nof this string is the same as opt's -passes argument for the new pass\nmanager. Individual passes may be specified, separated by commas. Full\npipelines may also be invoked using `default<O3>` and friends. See opt for\nfull reference of the Passes format.\n\nArgs:\n    M\n    Passes\n    TM\n    Options\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["M", "Passes", "TM", "Options"],
-    |py, [x0, x1, x2, x3]| LLVMRunPasses(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Passes")?, rt::call::extract(x2, "TM")?, rt::call::extract(x3, "Options")?));
+    |py, [x0, x1, x2, x3]| LLVMRunPasses(py, &x0, rt::call::extract(x1, "Passes")?, &x2, &x3));
 
-fn LLVMRunPasses(py: Python<'_>, M: rt::PtrArg, Passes: rt::CStrArg, TM: rt::PtrArg, Options: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRunPasses(py: Python<'_>, M: &Bound<'_, PyAny>, Passes: rt::CStrArg, TM: &Bound<'_, PyAny>, Options: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunPasses");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Passes = Passes.addr();
-    let a_TM = TM.addr();
-    let a_Options = Options.addr();
+    let a_TM = super::llvm_targetmachine::TYPES.handle_arg(6, TM)?;
+    let a_Options = TYPES.handle_arg(0, Options)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -71,11 +71,11 @@ fn LLVMCreatePassBuilderOptions(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMPassBuilderOptionsSetVerifyEach, C_LLVMPassBuilderOptionsSetVerifyEach, c"LLVMPassBuilderOptionsSetVerifyEach", "LLVMPassBuilderOptionsSetVerifyEach",
     c"LLVMPassBuilderOptionsSetVerifyEach(Options, VerifyEach)\n--\n\nToggle adding the VerifierPass for the PassBuilder, ensuring all functions\ninside the module is valid.\n\nArgs:\n    Options\n    VerifyEach",
     ["Options", "VerifyEach"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetVerifyEach(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "VerifyEach")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetVerifyEach(py, &x0, rt::call::extract(x1, "VerifyEach")?));
 
-fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: rt::PtrArg, VerifyEach: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: &Bound<'_, PyAny>, VerifyEach: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetVerifyEach");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_VerifyEach = VerifyEach.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -89,11 +89,11 @@ fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: rt::PtrArg, Veri
 rt::function!(F_LLVMPassBuilderOptionsSetDebugLogging, C_LLVMPassBuilderOptionsSetDebugLogging, c"LLVMPassBuilderOptionsSetDebugLogging", "LLVMPassBuilderOptionsSetDebugLogging",
     c"LLVMPassBuilderOptionsSetDebugLogging(Options, DebugLogging)\n--\n\nToggle debug logging when running the PassBuilder\n\nArgs:\n    Options\n    DebugLogging",
     ["Options", "DebugLogging"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetDebugLogging(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "DebugLogging")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetDebugLogging(py, &x0, rt::call::extract(x1, "DebugLogging")?));
 
-fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: rt::PtrArg, DebugLogging: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: &Bound<'_, PyAny>, DebugLogging: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetDebugLogging");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_DebugLogging = DebugLogging.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -107,11 +107,11 @@ fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: rt::PtrArg, De
 rt::function!(F_LLVMPassBuilderOptionsSetLoopInterleaving, C_LLVMPassBuilderOptionsSetLoopInterleaving, c"LLVMPassBuilderOptionsSetLoopInterleaving", "LLVMPassBuilderOptionsSetLoopInterleaving",
     c"LLVMPassBuilderOptionsSetLoopInterleaving(Options, LoopInterleaving)\n--\n\nArgs:\n    Options\n    LoopInterleaving",
     ["Options", "LoopInterleaving"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopInterleaving(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopInterleaving")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopInterleaving(py, &x0, rt::call::extract(x1, "LoopInterleaving")?));
 
-fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: rt::PtrArg, LoopInterleaving: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: &Bound<'_, PyAny>, LoopInterleaving: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopInterleaving");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_LoopInterleaving = LoopInterleaving.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -125,11 +125,11 @@ fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: rt::PtrArg
 rt::function!(F_LLVMPassBuilderOptionsSetLoopVectorization, C_LLVMPassBuilderOptionsSetLoopVectorization, c"LLVMPassBuilderOptionsSetLoopVectorization", "LLVMPassBuilderOptionsSetLoopVectorization",
     c"LLVMPassBuilderOptionsSetLoopVectorization(Options, LoopVectorization)\n--\n\nArgs:\n    Options\n    LoopVectorization",
     ["Options", "LoopVectorization"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopVectorization(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopVectorization")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopVectorization(py, &x0, rt::call::extract(x1, "LoopVectorization")?));
 
-fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: rt::PtrArg, LoopVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: &Bound<'_, PyAny>, LoopVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopVectorization");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_LoopVectorization = LoopVectorization.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -143,11 +143,11 @@ fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: rt::PtrAr
 rt::function!(F_LLVMPassBuilderOptionsSetSLPVectorization, C_LLVMPassBuilderOptionsSetSLPVectorization, c"LLVMPassBuilderOptionsSetSLPVectorization", "LLVMPassBuilderOptionsSetSLPVectorization",
     c"LLVMPassBuilderOptionsSetSLPVectorization(Options, SLPVectorization)\n--\n\nArgs:\n    Options\n    SLPVectorization",
     ["Options", "SLPVectorization"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetSLPVectorization(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "SLPVectorization")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetSLPVectorization(py, &x0, rt::call::extract(x1, "SLPVectorization")?));
 
-fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: rt::PtrArg, SLPVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: &Bound<'_, PyAny>, SLPVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetSLPVectorization");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_SLPVectorization = SLPVectorization.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -161,11 +161,11 @@ fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: rt::PtrArg
 rt::function!(F_LLVMPassBuilderOptionsSetLoopUnrolling, C_LLVMPassBuilderOptionsSetLoopUnrolling, c"LLVMPassBuilderOptionsSetLoopUnrolling", "LLVMPassBuilderOptionsSetLoopUnrolling",
     c"LLVMPassBuilderOptionsSetLoopUnrolling(Options, LoopUnrolling)\n--\n\nArgs:\n    Options\n    LoopUnrolling",
     ["Options", "LoopUnrolling"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopUnrolling(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopUnrolling")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopUnrolling(py, &x0, rt::call::extract(x1, "LoopUnrolling")?));
 
-fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: rt::PtrArg, LoopUnrolling: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: &Bound<'_, PyAny>, LoopUnrolling: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopUnrolling");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_LoopUnrolling = LoopUnrolling.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -179,11 +179,11 @@ fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: rt::PtrArg, L
 rt::function!(F_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll, C_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll, c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll", "LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll",
     c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(Options, ForgetAllSCEVInLoopUnroll)\n--\n\nArgs:\n    Options\n    ForgetAllSCEVInLoopUnroll",
     ["Options", "ForgetAllSCEVInLoopUnroll"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "ForgetAllSCEVInLoopUnroll")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py, &x0, rt::call::extract(x1, "ForgetAllSCEVInLoopUnroll")?));
 
-fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: rt::PtrArg, ForgetAllSCEVInLoopUnroll: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: &Bound<'_, PyAny>, ForgetAllSCEVInLoopUnroll: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_ForgetAllSCEVInLoopUnroll = ForgetAllSCEVInLoopUnroll.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -197,11 +197,11 @@ fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: r
 rt::function!(F_LLVMPassBuilderOptionsSetLicmMssaOptCap, C_LLVMPassBuilderOptionsSetLicmMssaOptCap, c"LLVMPassBuilderOptionsSetLicmMssaOptCap", "LLVMPassBuilderOptionsSetLicmMssaOptCap",
     c"LLVMPassBuilderOptionsSetLicmMssaOptCap(Options, LicmMssaOptCap)\n--\n\nArgs:\n    Options\n    LicmMssaOptCap",
     ["Options", "LicmMssaOptCap"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetLicmMssaOptCap(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LicmMssaOptCap")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetLicmMssaOptCap(py, &x0, rt::call::extract(x1, "LicmMssaOptCap")?));
 
-fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaOptCap: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: &Bound<'_, PyAny>, LicmMssaOptCap: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaOptCap");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_LicmMssaOptCap = LicmMssaOptCap.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -215,11 +215,11 @@ fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: rt::PtrArg, 
 rt::function!(F_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap, C_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap, c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap", "LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap",
     c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(Options, LicmMssaNoAccForPromotionCap)\n--\n\nArgs:\n    Options\n    LicmMssaNoAccForPromotionCap",
     ["Options", "LicmMssaNoAccForPromotionCap"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LicmMssaNoAccForPromotionCap")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py, &x0, rt::call::extract(x1, "LicmMssaNoAccForPromotionCap")?));
 
-fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaNoAccForPromotionCap: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options: &Bound<'_, PyAny>, LicmMssaNoAccForPromotionCap: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_LicmMssaNoAccForPromotionCap = LicmMssaNoAccForPromotionCap.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -233,11 +233,11 @@ fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options
 rt::function!(F_LLVMPassBuilderOptionsSetCallGraphProfile, C_LLVMPassBuilderOptionsSetCallGraphProfile, c"LLVMPassBuilderOptionsSetCallGraphProfile", "LLVMPassBuilderOptionsSetCallGraphProfile",
     c"LLVMPassBuilderOptionsSetCallGraphProfile(Options, CallGraphProfile)\n--\n\nArgs:\n    Options\n    CallGraphProfile",
     ["Options", "CallGraphProfile"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetCallGraphProfile(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "CallGraphProfile")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetCallGraphProfile(py, &x0, rt::call::extract(x1, "CallGraphProfile")?));
 
-fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: rt::PtrArg, CallGraphProfile: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: &Bound<'_, PyAny>, CallGraphProfile: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetCallGraphProfile");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_CallGraphProfile = CallGraphProfile.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -251,11 +251,11 @@ fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: rt::PtrArg
 rt::function!(F_LLVMPassBuilderOptionsSetMergeFunctions, C_LLVMPassBuilderOptionsSetMergeFunctions, c"LLVMPassBuilderOptionsSetMergeFunctions", "LLVMPassBuilderOptionsSetMergeFunctions",
     c"LLVMPassBuilderOptionsSetMergeFunctions(Options, MergeFunctions)\n--\n\nArgs:\n    Options\n    MergeFunctions",
     ["Options", "MergeFunctions"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetMergeFunctions(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "MergeFunctions")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetMergeFunctions(py, &x0, rt::call::extract(x1, "MergeFunctions")?));
 
-fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: rt::PtrArg, MergeFunctions: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: &Bound<'_, PyAny>, MergeFunctions: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetMergeFunctions");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_MergeFunctions = MergeFunctions.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -269,11 +269,11 @@ fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: rt::PtrArg, 
 rt::function!(F_LLVMPassBuilderOptionsSetInlinerThreshold, C_LLVMPassBuilderOptionsSetInlinerThreshold, c"LLVMPassBuilderOptionsSetInlinerThreshold", "LLVMPassBuilderOptionsSetInlinerThreshold",
     c"LLVMPassBuilderOptionsSetInlinerThreshold(Options, Threshold)\n--\n\nArgs:\n    Options\n    Threshold",
     ["Options", "Threshold"],
-    |py, [x0, x1]| LLVMPassBuilderOptionsSetInlinerThreshold(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "Threshold")?));
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetInlinerThreshold(py, &x0, rt::call::extract(x1, "Threshold")?));
 
-fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: rt::PtrArg, Threshold: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: &Bound<'_, PyAny>, Threshold: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetInlinerThreshold");
-    let a_Options = Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     let a_Threshold = Threshold.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -291,8 +291,7 @@ rt::function!(F_LLVMDisposePassBuilderOptions, C_LLVMDisposePassBuilderOptions, 
 
 fn LLVMDisposePassBuilderOptions(py: Python<'_>, Options: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposePassBuilderOptions");
-    let p_Options = rt::PtrArg::convert(Options, false)?;
-    let a_Options = p_Options.addr();
+    let a_Options = TYPES.handle_arg(0, Options)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -252,8 +252,7 @@ rt::function!(F_ncclCommDestroy, C_ncclCommDestroy, c"ncclCommDestroy", "ncclCom
 
 fn ncclCommDestroy(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDestroy");
-    let p_comm = rt::PtrArg::convert(comm, false)?;
-    let a_comm = p_comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -273,8 +272,7 @@ rt::function!(F_pncclCommDestroy, C_pncclCommDestroy, c"pncclCommDestroy", "pncc
 
 fn pncclCommDestroy(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDestroy");
-    let p_comm = rt::PtrArg::convert(comm, false)?;
-    let a_comm = p_comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -294,8 +292,7 @@ rt::function!(F_ncclCommAbort, C_ncclCommAbort, c"ncclCommAbort", "ncclCommAbort
 
 fn ncclCommAbort(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommAbort");
-    let p_comm = rt::PtrArg::convert(comm, false)?;
-    let a_comm = p_comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -315,8 +312,7 @@ rt::function!(F_pncclCommAbort, C_pncclCommAbort, c"pncclCommAbort", "pncclCommA
 
 fn pncclCommAbort(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommAbort");
-    let p_comm = rt::PtrArg::convert(comm, false)?;
-    let a_comm = p_comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -366,11 +362,11 @@ fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<Py
 rt::function!(F_ncclGetLastError, C_ncclGetLastError, c"ncclGetLastError", "ncclGetLastError",
     c"ncclGetLastError(comm)\n--\n\nReturns a human-readable message of the last error that occurred.\ncomm is currently unused and can be set to NULL\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["comm"],
-    |py, [x0]| ncclGetLastError(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| ncclGetLastError(py, &x0));
 
-fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclGetLastError(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetLastError");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -383,11 +379,11 @@ fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_pncclGetError, C_pncclGetError, c"pncclGetError", "pncclGetError",
     c"pncclGetError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["comm"],
-    |py, [x0]| pncclGetError(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| pncclGetError(py, &x0));
 
-fn pncclGetError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclGetError(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetError");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -400,11 +396,11 @@ fn pncclGetError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_ncclCommGetAsyncError, C_ncclCommGetAsyncError, c"ncclCommGetAsyncError", "ncclCommGetAsyncError",
     c"ncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm", "asyncError"],
-    |py, [x0, x1]| ncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1));
+    |py, [x0, x1]| ncclCommGetAsyncError(py, &x0, &x1));
 
-fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn ncclCommGetAsyncError(py: Python<'_>, comm: &Bound<'_, PyAny>, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommGetAsyncError");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     let p_asyncError = rt::typed_ptr_arg(asyncError, None, 4, true)?;
     let a_asyncError = p_asyncError.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -419,11 +415,11 @@ fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_
 rt::function!(F_pncclCommGetAsyncError, C_pncclCommGetAsyncError, c"pncclCommGetAsyncError", "pncclCommGetAsyncError",
     c"pncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm", "asyncError"],
-    |py, [x0, x1]| pncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1));
+    |py, [x0, x1]| pncclCommGetAsyncError(py, &x0, &x1));
 
-fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn pncclCommGetAsyncError(py: Python<'_>, comm: &Bound<'_, PyAny>, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommGetAsyncError");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     let p_asyncError = rt::typed_ptr_arg(asyncError, None, 4, true)?;
     let a_asyncError = p_asyncError.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -438,11 +434,11 @@ fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'
 rt::function!(F_ncclCommCount, C_ncclCommCount, c"ncclCommCount", "ncclCommCount",
     c"ncclCommCount(comm)\n--\n\nGets the number of ranks in the communicator clique.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
     ["comm"],
-    |py, [x0]| ncclCommCount(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| ncclCommCount(py, &x0));
 
-fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommCount(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCount");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     let mut o_count: i32 = Default::default();
     let a_count = &mut o_count as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -457,11 +453,11 @@ fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_pncclCommCount, C_pncclCommCount, c"pncclCommCount", "pncclCommCount",
     c"pncclCommCount(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
     ["comm"],
-    |py, [x0]| pncclCommCount(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| pncclCommCount(py, &x0));
 
-fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommCount(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCount");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     let mut o_count: i32 = Default::default();
     let a_count = &mut o_count as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -476,11 +472,11 @@ fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_ncclCommCuDevice, C_ncclCommCuDevice, c"ncclCommCuDevice", "ncclCommCuDevice",
     c"ncclCommCuDevice(comm)\n--\n\nReturns the rocm device number associated with the communicator.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
     ["comm"],
-    |py, [x0]| ncclCommCuDevice(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| ncclCommCuDevice(py, &x0));
 
-fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommCuDevice(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCuDevice");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -495,11 +491,11 @@ fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_pncclCommCuDevice, C_pncclCommCuDevice, c"pncclCommCuDevice", "pncclCommCuDevice",
     c"pncclCommCuDevice(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
     ["comm"],
-    |py, [x0]| pncclCommCuDevice(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| pncclCommCuDevice(py, &x0));
 
-fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommCuDevice(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCuDevice");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -514,11 +510,11 @@ fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_ncclCommUserRank, C_ncclCommUserRank, c"ncclCommUserRank", "ncclCommUserRank",
     c"ncclCommUserRank(comm)\n--\n\nReturns the user-ordered \"rank\" associated with the communicator.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
     ["comm"],
-    |py, [x0]| ncclCommUserRank(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| ncclCommUserRank(py, &x0));
 
-fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommUserRank(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommUserRank");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     let mut o_rank: i32 = Default::default();
     let a_rank = &mut o_rank as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -533,11 +529,11 @@ fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_pncclCommUserRank, C_pncclCommUserRank, c"pncclCommUserRank", "pncclCommUserRank",
     c"pncclCommUserRank(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
     ["comm"],
-    |py, [x0]| pncclCommUserRank(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| pncclCommUserRank(py, &x0));
 
-fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommUserRank(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommUserRank");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     let mut o_rank: i32 = Default::default();
     let a_rank = &mut o_rank as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -552,16 +548,16 @@ fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_ncclRedOpCreatePreMulSum, C_ncclRedOpCreatePreMulSum, c"ncclRedOpCreatePreMulSum", "ncclRedOpCreatePreMulSum",
     c"ncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["op", "scalar", "datatype", "residence", "comm"],
-    |py, [x0, x1, x2, x3, x4]| ncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?));
+    |py, [x0, x1, x2, x3, x4]| ncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, &x4));
 
-fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpCreatePreMulSum");
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
     let a_op = p_op.addr();
     let a_scalar = scalar.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_residence = rt::narrow::<u32>(TYPES.enum_arg(4, residence)?)?;
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -574,16 +570,16 @@ fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::P
 rt::function!(F_pncclRedOpCreatePreMulSum, C_pncclRedOpCreatePreMulSum, c"pncclRedOpCreatePreMulSum", "pncclRedOpCreatePreMulSum",
     c"pncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["op", "scalar", "datatype", "residence", "comm"],
-    |py, [x0, x1, x2, x3, x4]| pncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?));
+    |py, [x0, x1, x2, x3, x4]| pncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, &x4));
 
-fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpCreatePreMulSum");
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
     let a_op = p_op.addr();
     let a_scalar = scalar.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_residence = rt::narrow::<u32>(TYPES.enum_arg(4, residence)?)?;
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -596,12 +592,12 @@ fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::
 rt::function!(F_ncclRedOpDestroy, C_ncclRedOpDestroy, c"ncclRedOpDestroy", "ncclRedOpDestroy",
     c"ncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["op", "comm"],
-    |py, [x0, x1]| ncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?));
+    |py, [x0, x1]| ncclRedOpDestroy(py, &x0, &x1));
 
-fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpDestroy");
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -614,12 +610,12 @@ fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> 
 rt::function!(F_pncclRedOpDestroy, C_pncclRedOpDestroy, c"pncclRedOpDestroy", "pncclRedOpDestroy",
     c"pncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["op", "comm"],
-    |py, [x0, x1]| pncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?));
+    |py, [x0, x1]| pncclRedOpDestroy(py, &x0, &x1));
 
-fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpDestroy");
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -632,9 +628,9 @@ fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) ->
 rt::function!(F_ncclReduce, C_ncclReduce, c"ncclReduce", "ncclReduce",
     c"ncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nReduce\n\nReduces data arrays of length count in sendbuff into recvbuff using op\noperation.\nrecvbuff may be NULL on all calls except for root device.\nroot is the rank (not the CUDA device) where data will reside after the\noperation is complete.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| ncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| ncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, &x6, &x7));
 
-fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -642,8 +638,8 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -656,9 +652,9 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
 rt::function!(F_pncclReduce, C_pncclReduce, c"pncclReduce", "pncclReduce",
     c"pncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| pncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| pncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, &x6, &x7));
 
-fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -666,8 +662,8 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -680,16 +676,16 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
 rt::function!(F_ncclBcast, C_ncclBcast, c"ncclBcast", "ncclBcast",
     c"ncclBcast(buff, count, datatype, root, comm, stream)\n--\n\n(deprecated) Broadcast (in-place)\n\nCopies count values from root to all other devices.\nroot is the rank (not the CUDA device) where data resides before the\noperation is started.\n\nThis operation is implicitely in place.\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["buff", "count", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| ncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| ncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, &x4, &x5));
 
-fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBcast");
     let a_buff = buff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -702,16 +698,16 @@ fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype
 rt::function!(F_pncclBcast, C_pncclBcast, c"pncclBcast", "pncclBcast",
     c"pncclBcast(buff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["buff", "count", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| pncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| pncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, &x4, &x5));
 
-fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBcast");
     let a_buff = buff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -724,17 +720,17 @@ fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatyp
 rt::function!(F_ncclBroadcast, C_ncclBroadcast, c"ncclBroadcast", "ncclBroadcast",
     c"ncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nBroadcast\n\nCopies count values from root to all other devices.\nroot is the rank (not the HIP device) where data resides before the\noperation is started.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBroadcast");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -747,17 +743,17 @@ fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 rt::function!(F_pncclBroadcast, C_pncclBroadcast, c"pncclBroadcast", "pncclBroadcast",
     c"pncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBroadcast");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -770,17 +766,17 @@ fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 rt::function!(F_ncclAllReduce, C_ncclAllReduce, c"ncclAllReduce", "ncclAllReduce",
     c"ncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nAll-Reduce\n\nReduces data arrays of length count in sendbuff using op operation, and\nleaves identical copies of result on each recvbuff.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, &x5, &x6));
 
-fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -793,17 +789,17 @@ fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 rt::function!(F_pncclAllReduce, C_pncclAllReduce, c"pncclAllReduce", "pncclAllReduce",
     c"pncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, &x5, &x6));
 
-fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -816,17 +812,17 @@ fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 rt::function!(F_ncclReduceScatter, C_ncclReduceScatter, c"ncclReduceScatter", "ncclReduceScatter",
     c"ncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nReduce-Scatter\n\nReduces data in sendbuff using op operation and leaves reduced result\nscattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the result.\nAssumes sendcount is equal to nranks*recvcount, which means that sendbuff\nshould have a size of at least nranks*recvcount elements.\n\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, &x5, &x6));
 
-fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduceScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -839,17 +835,17 @@ fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgM
 rt::function!(F_pncclReduceScatter, C_pncclReduceScatter, c"pncclReduceScatter", "pncclReduceScatter",
     c"pncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, &x5, &x6));
 
-fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduceScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -862,16 +858,16 @@ fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg
 rt::function!(F_ncclAllGather, C_ncclAllGather, c"ncclAllGather", "ncclAllGather",
     c"ncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nAll-Gather\n\nEach device gathers sendcount values from other GPUs into recvbuff,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\n\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| ncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| ncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, &x4, &x5));
 
-fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -884,16 +880,16 @@ fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 rt::function!(F_pncclAllGather, C_pncclAllGather, c"pncclAllGather", "pncclAllGather",
     c"pncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| pncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| pncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, &x4, &x5));
 
-fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -906,16 +902,16 @@ fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 rt::function!(F_ncclSend, C_ncclSend, c"ncclSend", "ncclSend",
     c"ncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nSend\n\nSend data from sendbuff to rank peer.\nRank peer needs to call ncclRecv with the same datatype and the same count from this\nrank.\n\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "count", "datatype", "peer", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| ncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| ncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, &x4, &x5));
 
-fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclSend");
     let a_sendbuff = sendbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -928,16 +924,16 @@ fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype
 rt::function!(F_pncclSend, C_pncclSend, c"pncclSend", "pncclSend",
     c"pncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "count", "datatype", "peer", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| pncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| pncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, &x4, &x5));
 
-fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclSend");
     let a_sendbuff = sendbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -950,16 +946,16 @@ fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatyp
 rt::function!(F_ncclRecv, C_ncclRecv, c"ncclRecv", "ncclRecv",
     c"ncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nReceive\n\nReceive data from rank peer into recvbuff.\nRank peer needs to call ncclSend with the same datatype and the same count to this\nrank.\n\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["recvbuff", "count", "datatype", "peer", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| ncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| ncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, &x4, &x5));
 
-fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRecv");
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -972,16 +968,16 @@ fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datat
 rt::function!(F_pncclRecv, C_pncclRecv, c"pncclRecv", "pncclRecv",
     c"pncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["recvbuff", "count", "datatype", "peer", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| pncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| pncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, &x4, &x5));
 
-fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRecv");
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -994,17 +990,17 @@ fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, data
 rt::function!(F_ncclGather, C_ncclGather, c"ncclGather", "ncclGather",
     c"ncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nGather\n\nRoot device gathers sendcount values from other GPUs into recvbuff,\nreceiving data from rank i at offset i*sendcount.\n\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\n\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1017,17 +1013,17 @@ fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sen
 rt::function!(F_pncclGather, C_pncclGather, c"pncclGather", "pncclGather",
     c"pncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1040,17 +1036,17 @@ fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, se
 rt::function!(F_ncclScatter, C_ncclScatter, c"ncclScatter", "ncclScatter",
     c"ncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nScatter\n\nScattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the data on root.\n\nAssumes sendcount is equal to nranks*recvcount, which means that sendbuff\nshould have a size of at least nranks*recvcount elements.\n\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1063,17 +1059,17 @@ fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, re
 rt::function!(F_pncclScatter, C_pncclScatter, c"pncclScatter", "pncclScatter",
     c"pncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1086,16 +1082,16 @@ fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, r
 rt::function!(F_ncclAllToAll, C_ncclAllToAll, c"ncclAllToAll", "ncclAllToAll",
     c"ncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nAll-To-All\n\nDevice (i) send (j)th block of data to device (j) and be placed as (i)th\nblock. Each block for sending/receiving has count elements, which means\nthat recvbuff and sendbuff should have a size of nranks*count elements.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| ncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| ncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, &x5));
 
-fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAll");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1108,16 +1104,16 @@ fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, c
 rt::function!(F_pncclAllToAll, C_pncclAllToAll, c"pncclAllToAll", "pncclAllToAll",
     c"pncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| pncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| pncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, &x5));
 
-fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAll");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1130,9 +1126,9 @@ fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 rt::function!(F_ncclAllToAllv, C_ncclAllToAllv, c"ncclAllToAllv", "ncclAllToAllv",
     c"ncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nAll-To-Allv\n\nDevice (i) sends sendcounts[j] of data from offset sdispls[j]\nto device (j). In the same time, device (i) receives recvcounts[j] of data\nfrom device (j) to be placed at rdispls[j].\n\nsendcounts, sdispls, recvcounts and rdispls are all measured in the units\nof datatype, not bytes.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| ncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| ncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, &x7, &x8));
 
-fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAllv");
     let a_sendbuff = sendbuff.addr();
     let p_sendcounts = rt::typed_ptr_arg(sendcounts, None, 8, false)?;
@@ -1145,8 +1141,8 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
     let p_rdispls = rt::typed_ptr_arg(rdispls, None, 8, false)?;
     let a_rdispls = p_rdispls.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1159,9 +1155,9 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
 rt::function!(F_pncclAllToAllv, C_pncclAllToAllv, c"pncclAllToAllv", "pncclAllToAllv",
     c"pncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| pncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| pncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, &x7, &x8));
 
-fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAllv");
     let a_sendbuff = sendbuff.addr();
     let p_sendcounts = rt::typed_ptr_arg(sendcounts, None, 8, false)?;
@@ -1174,8 +1170,8 @@ fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, P
     let p_rdispls = rt::typed_ptr_arg(rdispls, None, 8, false)?;
     let a_rdispls = p_rdispls.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(6, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(210, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -224,6 +224,9 @@ fn amd_comgr_release_data(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(data, false, "amd_comgr_release_data");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_data_kind, C_amd_comgr_get_data_kind, c"amd_comgr_get_data_kind", "amd_comgr_get_data_kind",
@@ -313,6 +316,7 @@ fn amd_comgr_get_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, 
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_bytes = bytes.addr();
+    let n_bytes = if a_bytes == 0 { None } else { bytes.buffer_len() }; if n_bytes.is_some() { rt::check_size(n_bytes, rt::size_at(a_size), "bytes", "size")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -333,6 +337,7 @@ fn amd_comgr_get_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_name = name.addr();
+    let n_name = if a_name == 0 { None } else { name.buffer_len() }; if n_name.is_some() { rt::check_size(n_name, rt::size_at(a_size), "name", "size")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -353,6 +358,7 @@ fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &B
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_isa_name = isa_name.addr();
+    let n_isa_name = if a_isa_name == 0 { None } else { isa_name.buffer_len() }; if n_isa_name.is_some() { rt::check_size(n_isa_name, rt::size_at(a_size), "isa_name", "size")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -397,6 +403,9 @@ fn amd_comgr_destroy_symbolizer_info(py: Python<'_>, symbolizer_info: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbolizer_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(symbolizer_info, false, "amd_comgr_destroy_symbolizer_info");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_symbolize, C_amd_comgr_symbolize, c"amd_comgr_symbolize", "amd_comgr_symbolize",
@@ -453,6 +462,9 @@ fn amd_comgr_destroy_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(metadata, false, "amd_comgr_destroy_metadata");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_create_data_set, C_amd_comgr_create_data_set, c"amd_comgr_create_data_set", "amd_comgr_create_data_set",
@@ -488,6 +500,9 @@ fn amd_comgr_destroy_data_set(py: Python<'_>, data_set: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(data_set, false, "amd_comgr_destroy_data_set");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_data_set_add, C_amd_comgr_data_set_add, c"amd_comgr_data_set_add", "amd_comgr_data_set_add",
@@ -600,6 +615,9 @@ fn amd_comgr_destroy_action_info(py: Python<'_>, action_info: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(action_info, false, "amd_comgr_destroy_action_info");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_set_isa_name, C_amd_comgr_action_info_set_isa_name, c"amd_comgr_action_info_set_isa_name", "amd_comgr_action_info_set_isa_name",
@@ -631,6 +649,7 @@ fn amd_comgr_action_info_get_isa_name(py: Python<'_>, action_info: &Bound<'_, Py
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_isa_name = isa_name.addr();
+    let n_isa_name = if a_isa_name == 0 { None } else { isa_name.buffer_len() }; if n_isa_name.is_some() { rt::check_size(n_isa_name, rt::size_at(a_size), "isa_name", "size")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -687,6 +706,7 @@ fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_,
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_options = options.addr();
     let a_count = count.0;
+    rt::check_count(a_count as i128, "count", options.item_count(), "options")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -727,6 +747,7 @@ fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Boun
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_option = option.addr();
+    let n_option = if a_option == 0 { None } else { option.buffer_len() }; if n_option.is_some() { rt::check_size(n_option, rt::size_at(a_size), "option", "size")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -746,6 +767,7 @@ fn amd_comgr_action_info_set_bundle_entry_ids(py: Python<'_>, action_info: &Boun
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_bundle_entry_ids = bundle_entry_ids.addr();
     let a_count = count.0;
+    rt::check_count(a_count as i128, "count", bundle_entry_ids.item_count(), "bundle_entry_ids")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -786,6 +808,7 @@ fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_bundle_entry_id = bundle_entry_id.addr();
+    let n_bundle_entry_id = if a_bundle_entry_id == 0 { None } else { bundle_entry_id.buffer_len() }; if n_bundle_entry_id.is_some() { rt::check_size(n_bundle_entry_id, rt::size_at(a_size), "bundle_entry_id", "size")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -860,6 +883,7 @@ fn amd_comgr_action_info_get_working_directory_path(py: Python<'_>, action_info:
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_path = path.addr();
+    let n_path = if a_path == 0 { None } else { path.buffer_len() }; if n_path.is_some() { rt::check_size(n_path, rt::size_at(a_size), "path", "size")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -956,6 +980,7 @@ fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, si
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_string = string.addr();
+    let n_string = if a_string == 0 { None } else { string.buffer_len() }; if n_string.is_some() { rt::check_size(n_string, rt::size_at(a_size), "string", "size")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1157,6 +1182,9 @@ fn amd_comgr_destroy_disassembly_info(py: Python<'_>, disassembly_info: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_disassembly_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(disassembly_info, false, "amd_comgr_destroy_disassembly_info");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_disassemble_instruction, C_amd_comgr_disassemble_instruction, c"amd_comgr_disassemble_instruction", "amd_comgr_disassemble_instruction",
@@ -1230,6 +1258,7 @@ fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: rt
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_mangled_name = mangled_name.addr();
+    let n_mangled_name = if a_mangled_name == 0 { None } else { mangled_name.buffer_len() }; if n_mangled_name.is_some() { rt::check_size(n_mangled_name, rt::size_at(a_size), "mangled_name", "size")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1270,6 +1299,7 @@ fn amd_comgr_map_name_expression_to_symbol_name(py: Python<'_>, data: &Bound<'_,
     let a_size = p_size.addr();
     let a_name_expression = name_expression.addr();
     let a_symbol_name = symbol_name.addr();
+    let n_symbol_name = if a_symbol_name == 0 { None } else { symbol_name.buffer_len() }; if n_symbol_name.is_some() { rt::check_size(n_symbol_name, rt::size_at(a_size), "symbol_name", "size")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -718,12 +718,12 @@ fn hipDeviceGetDefaultMemPool(py: Python<'_>, device: rt::CInt<i32>) -> PyResult
 rt::function!(F_hipDeviceSetMemPool, C_hipDeviceSetMemPool, c"hipDeviceSetMemPool", "hipDeviceSetMemPool",
     c"hipDeviceSetMemPool(device, mem_pool)\n--\n\nSets the current memory pool of a device\n\nThe memory pool must be local to the specified device.\nhipMallocAsync allocates from the current mempool of the provided stream's device.\nBy default, a device's current memory pool is its default memory pool.\n\nNote: Use hipMallocFromPoolAsync for asynchronous memory allocations from a device\ndifferent than the one the stream runs on.\n\nSee: hipDeviceGetDefaultMemPool, hipMallocAsync, hipMemPoolTrimTo, hipMemPoolGetAttribute,\nhipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    device [in]: Device index for the update\n    mem_pool [in]: Memory pool for update as the current on the specified device\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDevice, #hipErrorNotSupported",
     ["device", "mem_pool"],
-    |py, [x0, x1]| hipDeviceSetMemPool(py, rt::call::extract(x0, "device")?, rt::call::extract(x1, "mem_pool")?));
+    |py, [x0, x1]| hipDeviceSetMemPool(py, rt::call::extract(x0, "device")?, &x1));
 
-fn hipDeviceSetMemPool(py: Python<'_>, device: rt::CInt<i32>, mem_pool: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDeviceSetMemPool(py: Python<'_>, device: rt::CInt<i32>, mem_pool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetMemPool");
     let a_device = device.0;
-    let a_mem_pool = mem_pool.addr();
+    let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1035,13 +1035,13 @@ fn hipIpcCloseMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObj
 rt::function!(F_hipIpcGetEventHandle, C_hipIpcGetEventHandle, c"hipIpcGetEventHandle", "hipIpcGetEventHandle",
     c"hipIpcGetEventHandle(handle, event)\n--\n\nGets an opaque interprocess handle for an event.\n\nThis opaque handle may be copied into other processes and opened with hipIpcOpenEventHandle.\nThen hipEventRecord, hipEventSynchronize, hipStreamWaitEvent and hipEventQuery may be used in\neither process. Operations on the imported event after the exported event has been freed with\nhipEventDestroy will result in undefined behavior.\n\nNote: This IPC event related feature API is currently applicable on Linux.\n\nArgs:\n    handle [out]: Pointer to hipIpcEventHandle to return the opaque event handle\n    event [in]: Event allocated with hipEventInterprocess and hipEventDisableTiming flags\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidConfiguration, #hipErrorInvalidValue",
     ["handle", "event"],
-    |py, [x0, x1]| hipIpcGetEventHandle(py, &x0, rt::call::extract(x1, "event")?));
+    |py, [x0, x1]| hipIpcGetEventHandle(py, &x0, &x1));
 
-fn hipIpcGetEventHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipIpcGetEventHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
     let p_handle = TYPES.record_ptr_arg(163, handle, true)?;
     let a_handle = p_handle.addr();
-    let a_event = event.addr();
+    let a_event = TYPES.handle_arg(239, event)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1329,8 +1329,7 @@ rt::function!(F_hipStreamDestroy, C_hipStreamDestroy, c"hipStreamDestroy", "hipS
 
 fn hipStreamDestroy(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamDestroy");
-    let p_stream = rt::PtrArg::convert(stream, false)?;
-    let a_stream = p_stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1346,11 +1345,11 @@ fn hipStreamDestroy(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObj
 rt::function!(F_hipStreamQuery, C_hipStreamQuery, c"hipStreamQuery", "hipStreamQuery",
     c"hipStreamQuery(stream)\n--\n\nReturns #hipSuccess if all of the operations in the specified stream have completed, or\n#hipErrorNotReady if not.\n\nThis is thread-safe and returns a snapshot of the current state of the queue.  However, if other\nhost threads are sending work to the stream, the status may change immediately after the function\nis called.  It is typically used for debug.\n\nSee: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamWaitEvent,\nhipStreamSynchronize, hipStreamDestroy\n\nArgs:\n    stream [in]: Stream to query\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotReady, #hipErrorInvalidHandle",
     ["stream"],
-    |py, [x0]| hipStreamQuery(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamQuery(py, &x0));
 
-fn hipStreamQuery(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamQuery(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamQuery");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1363,11 +1362,11 @@ fn hipStreamQuery(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_hipStreamSynchronize, C_hipStreamSynchronize, c"hipStreamSynchronize", "hipStreamSynchronize",
     c"hipStreamSynchronize(stream)\n--\n\nWaits for all commands in the stream to complete.\n\nThis command is host-synchronous : the host will block until all operations on the specified\nstream with its associated device are completed. On multiple device systems, the stream is\nassociated with its device, no need to call hipSetDevice before this API.\n\nThis command follows standard null-stream semantics. Specifying the null stream will cause the\ncommand to wait for other streams on the same device to complete all pending operations.\n\nThis command honors the #hipDeviceScheduleBlockingSync flag, which controls whether the wait is\nactive or blocking.\n\nSee: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamWaitEvent,\nhipStreamDestroy\n\nArgs:\n    stream [in]: Stream identifier.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidHandle",
     ["stream"],
-    |py, [x0]| hipStreamSynchronize(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamSynchronize(py, &x0));
 
-fn hipStreamSynchronize(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamSynchronize(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamSynchronize");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1380,12 +1379,12 @@ fn hipStreamSynchronize(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_hipStreamWaitEvent, C_hipStreamWaitEvent, c"hipStreamWaitEvent", "hipStreamWaitEvent",
     c"hipStreamWaitEvent(stream, event, flags)\n--\n\nMakes the specified compute stream wait for the specified event\n\nThis function inserts a wait operation into the specified stream.\nAll future work submitted to stream will wait until event reports completion before\nbeginning execution.\n\nFlags include:\nhipEventWaitDefault: Default event creation flag.\nhipEventWaitExternal: Wait is captured in the graph as an external event node when\nperforming stream capture\n\nThis function only waits for commands in the current stream to complete.  Notably, this function\ndoes not implicitly wait for commands in the default stream to complete, even if the specified\nstream is created with hipStreamNonBlocking = 0.\n\nSee: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority,\nhipStreamSynchronize, hipStreamDestroy\n\nArgs:\n    stream [in]: Stream to make wait\n    event [in]: Event to wait on\n    flags [in]: Parameters to control the operation\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidHandle, #hipErrorInvalidValue,\n    #hipErrorStreamCaptureIsolation",
     ["stream", "event", "flags"],
-    |py, [x0, x1, x2]| hipStreamWaitEvent(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "event")?, rt::call::extract(x2, "flags")?));
+    |py, [x0, x1, x2]| hipStreamWaitEvent(py, &x0, &x1, rt::call::extract(x2, "flags")?));
 
-fn hipStreamWaitEvent(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamWaitEvent(py: Python<'_>, stream: &Bound<'_, PyAny>, event: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitEvent");
-    let a_stream = stream.addr();
-    let a_event = event.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let a_event = TYPES.handle_arg(239, event)?;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1399,11 +1398,11 @@ fn hipStreamWaitEvent(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, fla
 rt::function!(F_hipStreamGetFlags, C_hipStreamGetFlags, c"hipStreamGetFlags", "hipStreamGetFlags",
     c"hipStreamGetFlags(stream)\n--\n\nReturns flags associated with this stream.\n\nSee: hipStreamCreateWithFlags\n\nArgs:\n    stream [in]: Stream to be queried\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    flags: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidHandle.",
     ["stream"],
-    |py, [x0]| hipStreamGetFlags(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamGetFlags(py, &x0));
 
-fn hipStreamGetFlags(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamGetFlags(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetFlags");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1418,11 +1417,11 @@ fn hipStreamGetFlags(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_hipStreamGetId, C_hipStreamGetId, c"hipStreamGetId", "hipStreamGetId",
     c"hipStreamGetId(stream)\n--\n\nQueries the Id of a stream.\n\nSee: hipStreamCreateWithFlags, hipStreamGetFlags, hipStreamCreateWithPriority, hipStreamGetPriority\n\nArgs:\n    stream [in]: Stream to be queried\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    streamId: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidHandle.",
     ["stream"],
-    |py, [x0]| hipStreamGetId(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamGetId(py, &x0));
 
-fn hipStreamGetId(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamGetId(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetId");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_streamId: u64 = Default::default();
     let a_streamId = &mut o_streamId as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1437,11 +1436,11 @@ fn hipStreamGetId(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_hipStreamGetPriority, C_hipStreamGetPriority, c"hipStreamGetPriority", "hipStreamGetPriority",
     c"hipStreamGetPriority(stream)\n--\n\nQueries the priority of a stream.\n\nSee: hipStreamCreateWithPriority\n\nArgs:\n    stream [in]: Stream to be queried\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    priority: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidHandle.",
     ["stream"],
-    |py, [x0]| hipStreamGetPriority(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamGetPriority(py, &x0));
 
-fn hipStreamGetPriority(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamGetPriority(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetPriority");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_priority: i32 = Default::default();
     let a_priority = &mut o_priority as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1456,11 +1455,11 @@ fn hipStreamGetPriority(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_hipStreamGetDevice, C_hipStreamGetDevice, c"hipStreamGetDevice", "hipStreamGetDevice",
     c"hipStreamGetDevice(stream)\n--\n\nGets the device associated with the stream.\n\nSee: hipStreamCreate, hipStreamDestroy, hipDeviceGetStreamPriorityRange\n\nArgs:\n    stream [in]: Stream to be queried\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    device: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorContextIsDestroyed, #hipErrorInvalidHandle,\n    #hipErrorNotInitialized, #hipErrorDeinitialized, #hipErrorInvalidContext",
     ["stream"],
-    |py, [x0]| hipStreamGetDevice(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamGetDevice(py, &x0));
 
-fn hipStreamGetDevice(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamGetDevice(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetDevice");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1496,11 +1495,11 @@ fn hipExtStreamCreateWithCUMask(py: Python<'_>, cuMaskSize: rt::CInt<u32>, cuMas
 rt::function!(F_hipExtStreamGetCUMask, C_hipExtStreamGetCUMask, c"hipExtStreamGetCUMask", "hipExtStreamGetCUMask",
     c"hipExtStreamGetCUMask(stream, cuMaskSize, cuMask)\n--\n\nGets CU mask associated with an asynchronous stream\n\nSee: hipStreamCreate, hipStreamSynchronize, hipStreamWaitEvent, hipStreamDestroy\n\nArgs:\n    stream [in]: Stream to be queried\n    cuMaskSize [in]: Number of the block of memories (uint32_t *) allocated by user\n    cuMask [out]: Pointer to a pre-allocated block of memories (uint32_t *) in which\n        the stream's CU mask is returned. The CU mask is returned in a chunck of 32 bits where\n        each active bit represents one active CU.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidHandle, #hipErrorInvalidValue",
     ["stream", "cuMaskSize", "cuMask"],
-    |py, [x0, x1, x2]| hipExtStreamGetCUMask(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "cuMaskSize")?, &x2));
+    |py, [x0, x1, x2]| hipExtStreamGetCUMask(py, &x0, rt::call::extract(x1, "cuMaskSize")?, &x2));
 
-fn hipExtStreamGetCUMask(py: Python<'_>, stream: rt::PtrArg, cuMaskSize: rt::CInt<u32>, cuMask: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipExtStreamGetCUMask(py: Python<'_>, stream: &Bound<'_, PyAny>, cuMaskSize: rt::CInt<u32>, cuMask: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtStreamGetCUMask");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_cuMaskSize = cuMaskSize.0;
     let p_cuMask = rt::typed_ptr_arg(cuMask, None, 4, true)?;
     let a_cuMask = p_cuMask.addr();
@@ -1516,12 +1515,12 @@ fn hipExtStreamGetCUMask(py: Python<'_>, stream: rt::PtrArg, cuMaskSize: rt::CIn
 rt::function!(F_hipStreamAddCallback, C_hipStreamAddCallback, c"hipStreamAddCallback", "hipStreamAddCallback",
     c"hipStreamAddCallback(stream, callback, userData, flags)\n--\n\nAdds a callback to be called on the host after all currently enqueued items in the stream\nhave completed.  For each hipStreamAddCallback call, a callback will be executed exactly once.\nThe callback will block later work in the stream until it is finished.\n\nSee: hipStreamCreate, hipStreamCreateWithFlags, hipStreamQuery, hipStreamSynchronize,\nhipStreamWaitEvent, hipStreamDestroy, hipStreamCreateWithPriority\n\nArgs:\n    stream [in]: - Stream to add callback to\n    callback [in]: - The function to call once preceding stream operations are complete\n    userData [in]: - User specified data to be passed to the callback function\n    flags [in]: - Reserved for future use, must be 0\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidHandle, #hipErrorNotSupported",
     ["stream", "callback", "userData", "flags"],
-    |py, [x0, x1, x2, x3]| hipStreamAddCallback(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "userData")?, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipStreamAddCallback(py, &x0, &x1, rt::call::extract(x2, "userData")?, rt::call::extract(x3, "flags")?));
 
-fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamAddCallback(py: Python<'_>, stream: &Bound<'_, PyAny>, callback: &Bound<'_, PyAny>, userData: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAddCallback");
-    let a_stream = stream.addr();
-    let a_callback = callback.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let a_callback = TYPES.handle_arg(247, callback)?;
     let a_userData = userData.addr();
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1536,11 +1535,11 @@ fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg
 rt::function!(F_hipStreamSetAttribute, C_hipStreamSetAttribute, c"hipStreamSetAttribute", "hipStreamSetAttribute",
     c"hipStreamSetAttribute(stream, attr, value)\n--\n\nSets stream attribute. Updated attribute is applied to work submitted to the stream.\n\nArgs:\n    stream [in]: - Stream to set attributes to\n    attr [in]: - Attribute ID for the attribute to set\n    value [in]: - Attribute value for the attribute to set\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidResourceHandle",
     ["stream", "attr", "value"],
-    |py, [x0, x1, x2]| hipStreamSetAttribute(py, rt::call::extract(x0, "stream")?, &x1, &x2));
+    |py, [x0, x1, x2]| hipStreamSetAttribute(py, &x0, &x1, &x2));
 
-fn hipStreamSetAttribute(py: Python<'_>, stream: rt::PtrArg, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipStreamSetAttribute(py: Python<'_>, stream: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamSetAttribute");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
     let p_value = TYPES.record_ptr_arg(203, value, false)?;
     let a_value = p_value.addr();
@@ -1556,11 +1555,11 @@ fn hipStreamSetAttribute(py: Python<'_>, stream: rt::PtrArg, attr: &Bound<'_, Py
 rt::function!(F_hipStreamGetAttribute, C_hipStreamGetAttribute, c"hipStreamGetAttribute", "hipStreamGetAttribute",
     c"hipStreamGetAttribute(stream, attr, value_out)\n--\n\nqueries stream attribute.\n\nArgs:\n    stream [in]: - Stream to geet attributes from\n    attr [in]: - Attribute ID for the attribute to query\n    value_out\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidResourceHandle",
     ["stream", "attr", "value_out"],
-    |py, [x0, x1, x2]| hipStreamGetAttribute(py, rt::call::extract(x0, "stream")?, &x1, &x2));
+    |py, [x0, x1, x2]| hipStreamGetAttribute(py, &x0, &x1, &x2));
 
-fn hipStreamGetAttribute(py: Python<'_>, stream: rt::PtrArg, attr: &Bound<'_, PyAny>, value_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipStreamGetAttribute(py: Python<'_>, stream: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetAttribute");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
     let p_value_out = TYPES.record_ptr_arg(203, value_out, true)?;
     let a_value_out = p_value_out.addr();
@@ -1576,12 +1575,12 @@ fn hipStreamGetAttribute(py: Python<'_>, stream: rt::PtrArg, attr: &Bound<'_, Py
 rt::function!(F_hipStreamCopyAttributes, C_hipStreamCopyAttributes, c"hipStreamCopyAttributes", "hipStreamCopyAttributes",
     c"hipStreamCopyAttributes(dst, src)\n--\n\nCopies attributes from source stream to destination stream.\n\nArgs:\n    dst [in]: - Destination stream\n    src [in]: - Source stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["dst", "src"],
-    |py, [x0, x1]| hipStreamCopyAttributes(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?));
+    |py, [x0, x1]| hipStreamCopyAttributes(py, &x0, &x1));
 
-fn hipStreamCopyAttributes(py: Python<'_>, dst: rt::PtrArg, src: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamCopyAttributes(py: Python<'_>, dst: &Bound<'_, PyAny>, src: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamCopyAttributes");
-    let a_dst = dst.addr();
-    let a_src = src.addr();
+    let a_dst = TYPES.handle_arg(232, dst)?;
+    let a_src = TYPES.handle_arg(232, src)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1594,11 +1593,11 @@ fn hipStreamCopyAttributes(py: Python<'_>, dst: rt::PtrArg, src: rt::PtrArg) -> 
 rt::function!(F_hipStreamWaitValue32, C_hipStreamWaitValue32, c"hipStreamWaitValue32", "hipStreamWaitValue32",
     c"hipStreamWaitValue32(stream, ptr, value, flags, mask)\n--\n\nEnqueues a wait command to the stream.[BETA]\n\nEnqueues a wait command to the stream, all operations enqueued  on this stream after this, will\nnot execute until the defined wait condition is true.\n\n#hipStreamWaitValueGte: waits until *ptr&mask >= value\n\n#hipStreamWaitValueEq : waits until *ptr&mask == value\n\n#hipStreamWaitValueAnd: waits until ((*ptr&mask) & value) != 0\n\n#hipStreamWaitValueNor: waits until ~((*ptr&mask) | (value&mask)) != 0\n\nNote: when using #hipStreamWaitValueNor, mask is applied on both 'value' and '*ptr'.\n\nNote: Support for #hipStreamWaitValue32 can be queried using 'hipDeviceGetAttribute()' and\n'hipDeviceAttributeCanUseStreamWaitValue' flag.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nSee: hipExtMallocWithFlags, hipFree, hipStreamWaitValue64, hipStreamWriteValue64,\nhipStreamWriteValue32, hipDeviceGetAttribute\n\nArgs:\n    stream [in]: - Stream identifier\n    ptr [in]: - Pointer to memory object allocated using #hipMallocSignalMemory flag\n    value [in]: - Value to be used in compare operation\n    flags [in]: - Defines the compare operation, supported values are #hipStreamWaitValueGte\n        #hipStreamWaitValueEq, #hipStreamWaitValueAnd and #hipStreamWaitValueNor\n    mask [in]: - Mask to be applied on value at memory before it is compared with value,\n        default value is set to enable every bit\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["stream", "ptr", "value", "flags", "mask"],
-    |py, [x0, x1, x2, x3, x4]| hipStreamWaitValue32(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?, rt::call::extract(x4, "mask")?));
+    |py, [x0, x1, x2, x3, x4]| hipStreamWaitValue32(py, &x0, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?, rt::call::extract(x4, "mask")?));
 
-fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u32>, flags: rt::CInt<u32>, mask: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamWaitValue32(py: Python<'_>, stream: &Bound<'_, PyAny>, ptr: rt::PtrArgMut, value: rt::CInt<u32>, flags: rt::CInt<u32>, mask: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_ptr = ptr.addr();
     let a_value = value.0;
     let a_flags = flags.0;
@@ -1615,11 +1614,11 @@ fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, 
 rt::function!(F_hipStreamWaitValue64, C_hipStreamWaitValue64, c"hipStreamWaitValue64", "hipStreamWaitValue64",
     c"hipStreamWaitValue64(stream, ptr, value, flags, mask)\n--\n\nEnqueues a wait command to the stream.[BETA]\n\nEnqueues a wait command to the stream, all operations enqueued  on this stream after this, will\nnot execute until the defined wait condition is true.\n\n#hipStreamWaitValueGte: waits until *ptr&mask >= value\n\n#hipStreamWaitValueEq : waits until *ptr&mask == value\n\n#hipStreamWaitValueAnd: waits until ((*ptr&mask) & value) != 0\n\n#hipStreamWaitValueNor: waits until ~((*ptr&mask) | (value&mask)) != 0\n\nNote: when using #hipStreamWaitValueNor, mask is applied on both 'value' and '*ptr'.\n\nNote: Support for hipStreamWaitValue64 can be queried using 'hipDeviceGetAttribute()' and\n'hipDeviceAttributeCanUseStreamWaitValue' flag.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nSee: hipExtMallocWithFlags, hipFree, hipStreamWaitValue32, hipStreamWriteValue64,\nhipStreamWriteValue32, hipDeviceGetAttribute\n\nArgs:\n    stream [in]: - Stream identifier\n    ptr [in]: - Pointer to memory object allocated using 'hipMallocSignalMemory' flag\n    value [in]: - Value to be used in compare operation\n    flags [in]: - Defines the compare operation, supported values are #hipStreamWaitValueGte\n        #hipStreamWaitValueEq, #hipStreamWaitValueAnd and #hipStreamWaitValueNor.\n    mask [in]: - Mask to be applied on value at memory before it is compared with value\n        default value is set to enable every bit\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["stream", "ptr", "value", "flags", "mask"],
-    |py, [x0, x1, x2, x3, x4]| hipStreamWaitValue64(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?, rt::call::extract(x4, "mask")?));
+    |py, [x0, x1, x2, x3, x4]| hipStreamWaitValue64(py, &x0, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?, rt::call::extract(x4, "mask")?));
 
-fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u64>, flags: rt::CInt<u32>, mask: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipStreamWaitValue64(py: Python<'_>, stream: &Bound<'_, PyAny>, ptr: rt::PtrArgMut, value: rt::CInt<u64>, flags: rt::CInt<u32>, mask: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_ptr = ptr.addr();
     let a_value = value.0;
     let a_flags = flags.0;
@@ -1636,11 +1635,11 @@ fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, 
 rt::function!(F_hipStreamWriteValue32, C_hipStreamWriteValue32, c"hipStreamWriteValue32", "hipStreamWriteValue32",
     c"hipStreamWriteValue32(stream, ptr, value, flags)\n--\n\nEnqueues a write command to the stream.[BETA]\n\nEnqueues a write command to the stream, write operation is performed after all earlier commands\non this stream have completed the execution.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nSee: hipExtMallocWithFlags, hipFree, hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64\n\nArgs:\n    stream [in]: - Stream identifier\n    ptr [in]: - Pointer to a GPU accessible memory object\n    value [in]: - Value to be written\n    flags [in]: - reserved, ignored for now, will be used in future releases\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["stream", "ptr", "value", "flags"],
-    |py, [x0, x1, x2, x3]| hipStreamWriteValue32(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipStreamWriteValue32(py, &x0, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?));
 
-fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamWriteValue32(py: Python<'_>, stream: &Bound<'_, PyAny>, ptr: rt::PtrArgMut, value: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWriteValue32");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_ptr = ptr.addr();
     let a_value = value.0;
     let a_flags = flags.0;
@@ -1656,11 +1655,11 @@ fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut,
 rt::function!(F_hipStreamWriteValue64, C_hipStreamWriteValue64, c"hipStreamWriteValue64", "hipStreamWriteValue64",
     c"hipStreamWriteValue64(stream, ptr, value, flags)\n--\n\nEnqueues a write command to the stream.[BETA]\n\nEnqueues a write command to the stream, write operation is performed after all earlier commands\non this stream have completed the execution.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nSee: hipExtMallocWithFlags, hipFree, hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64\n\nArgs:\n    stream [in]: - Stream identifier\n    ptr [in]: - Pointer to a GPU accessible memory object\n    value [in]: - Value to be written\n    flags [in]: - reserved, ignored for now, will be used in future releases\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["stream", "ptr", "value", "flags"],
-    |py, [x0, x1, x2, x3]| hipStreamWriteValue64(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipStreamWriteValue64(py, &x0, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?));
 
-fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamWriteValue64(py: Python<'_>, stream: &Bound<'_, PyAny>, ptr: rt::PtrArgMut, value: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWriteValue64");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_ptr = ptr.addr();
     let a_value = value.0;
     let a_flags = flags.0;
@@ -1676,11 +1675,11 @@ fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut,
 rt::function!(F_hipStreamBatchMemOp, C_hipStreamBatchMemOp, c"hipStreamBatchMemOp", "hipStreamBatchMemOp",
     c"hipStreamBatchMemOp(stream, count, paramArray, flags)\n--\n\nEnqueues an array of stream memory operations in the stream.[BETA]\n\nBatch operations to synchronize the stream via memory operations.\n\nWarning: This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nSee: hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64. hipStreamWriteValue64\n\nArgs:\n    stream [in]: - Stream identifier\n    count [in]: - The number of operations in the array. Must be less than 256\n    paramArray [in]: - The types and parameters of the individual operations.\n    flags [in]: - Reserved for future expansion; must be 0.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["stream", "count", "paramArray", "flags"],
-    |py, [x0, x1, x2, x3]| hipStreamBatchMemOp(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipStreamBatchMemOp(py, &x0, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "flags")?));
 
-fn hipStreamBatchMemOp(py: Python<'_>, stream: rt::PtrArg, count: rt::CInt<u32>, paramArray: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamBatchMemOp(py: Python<'_>, stream: &Bound<'_, PyAny>, count: rt::CInt<u32>, paramArray: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBatchMemOp");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_count = count.0;
     let p_paramArray = TYPES.record_ptr_arg(165, paramArray, true)?;
     let a_paramArray = p_paramArray.addr();
@@ -1697,18 +1696,19 @@ fn hipStreamBatchMemOp(py: Python<'_>, stream: rt::PtrArg, count: rt::CInt<u32>,
 rt::function!(F_hipGraphAddBatchMemOpNode, C_hipGraphAddBatchMemOpNode, c"hipGraphAddBatchMemOpNode", "hipGraphAddBatchMemOpNode",
     c"hipGraphAddBatchMemOpNode(hGraph, dependencies, numDependencies, nodeParams)\n--\n\nCreates a batch memory operation node and adds it to a graph.[BETA]\n\nWarning: This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nSee: hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64. hipStreamWriteValue64, hipStreamBatchMemOp\n\nArgs:\n    hGraph [in]: - Graph to which to add the node\n    dependencies [in]: -  Dependencies of the node\n    numDependencies [in]: - Number of dependencies\n    nodeParams [in]: - Parameters for the node\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    phGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraph", "dependencies", "numDependencies", "nodeParams"],
-    |py, [x0, x1, x2, x3]| hipGraphAddBatchMemOpNode(py, rt::call::extract(x0, "hGraph")?, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
+    |py, [x0, x1, x2, x3]| hipGraphAddBatchMemOpNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddBatchMemOpNode");
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
-    let a_hGraph = hGraph.addr();
+    let a_hGraph = TYPES.handle_arg(241, hGraph)?;
     let mut h_dependencies = TYPES.handle_ref(242, dependencies, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(172, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1721,11 +1721,11 @@ fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &
 rt::function!(F_hipGraphBatchMemOpNodeGetParams, C_hipGraphBatchMemOpNodeGetParams, c"hipGraphBatchMemOpNodeGetParams", "hipGraphBatchMemOpNodeGetParams",
     c"hipGraphBatchMemOpNodeGetParams(hNode, nodeParams_out)\n--\n\nReturns a batch mem op node's parameters.[BETA]\n\nReturns the parameters of batch mem op node hNode in nodeParams_out.\nThe paramArray returned in nodeParams_out is owned by the node.\nThis memory remains valid until the node is destroyed or its parameters are modified,\nand should not be modified directly.\n\nWarning: This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nSee: hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64. hipStreamWriteValue64. hipGraphBatchMemOpNodeSetParams\n\nArgs:\n    hNode [in]: - Node to get the parameters for\n    nodeParams_out [in]: - Pointer to return the parameters\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hNode", "nodeParams_out"],
-    |py, [x0, x1]| hipGraphBatchMemOpNodeGetParams(py, rt::call::extract(x0, "hNode")?, &x1));
+    |py, [x0, x1]| hipGraphBatchMemOpNodeGetParams(py, &x0, &x1));
 
-fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeGetParams");
-    let a_hNode = hNode.addr();
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_nodeParams_out = TYPES.record_ptr_arg(172, nodeParams_out, true)?;
     let a_nodeParams_out = p_nodeParams_out.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1740,11 +1740,11 @@ fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams
 rt::function!(F_hipGraphBatchMemOpNodeSetParams, C_hipGraphBatchMemOpNodeSetParams, c"hipGraphBatchMemOpNodeSetParams", "hipGraphBatchMemOpNodeSetParams",
     c"hipGraphBatchMemOpNodeSetParams(hNode, nodeParams)\n--\n\nSets the batch mem op node's parameters.[BETA]\n\nSets the parameters of batch mem op node hNode to nodeParams.\n\nWarning: This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nSee: hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64. hipStreamWriteValue64, hipGraphBatchMemOpNodeGetParams\n\nArgs:\n    hNode [in]: - Node to set the parameters for\n    nodeParams [in]: - Parameters to copy\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hNode", "nodeParams"],
-    |py, [x0, x1]| hipGraphBatchMemOpNodeSetParams(py, rt::call::extract(x0, "hNode")?, &x1));
+    |py, [x0, x1]| hipGraphBatchMemOpNodeSetParams(py, &x0, &x1));
 
-fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeSetParams");
-    let a_hNode = hNode.addr();
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_nodeParams = TYPES.record_ptr_arg(172, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1759,12 +1759,12 @@ fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams
 rt::function!(F_hipGraphExecBatchMemOpNodeSetParams, C_hipGraphExecBatchMemOpNodeSetParams, c"hipGraphExecBatchMemOpNodeSetParams", "hipGraphExecBatchMemOpNodeSetParams",
     c"hipGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, nodeParams)\n--\n\nSets the parameters for a batch mem op node in the given graphExec.[BETA]\n\nSets the parameters of a batch mem op node in an executable graph hGraphExec.\nThe node is identified by the corresponding node hNode in the non-executable graph,\nfrom which the executable graph was instantiated.\n\nWarning: This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nSee: hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64. hipStreamWriteValue64, hipStreamBatchMemOp\n\nArgs:\n    hGraphExec [in]: - The executable graph in which to set the specified node\n    hNode [in]: - Batch mem op node from the graph from which graphExec was instantiated\n    nodeParams [in]: - Updated Parameters to set\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "hNode", "nodeParams"],
-    |py, [x0, x1, x2]| hipGraphExecBatchMemOpNodeSetParams(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "hNode")?, &x2));
+    |py, [x0, x1, x2]| hipGraphExecBatchMemOpNodeSetParams(py, &x0, &x1, &x2));
 
-fn hipGraphExecBatchMemOpNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecBatchMemOpNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecBatchMemOpNodeSetParams");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_hNode = hNode.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_nodeParams = TYPES.record_ptr_arg(172, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1816,12 +1816,12 @@ fn hipEventCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipEventRecordWithFlags, C_hipEventRecordWithFlags, c"hipEventRecordWithFlags", "hipEventRecordWithFlags",
     c"hipEventRecordWithFlags(event, stream, flags)\n--\n\nRecord an event in the specified stream.\n\nhipEventQuery() or hipEventSynchronize() must be used to determine when the event\ntransitions from \"recording\" (after hipEventRecord() is called) to \"recorded\"\n(when timestamps are set, if requested).\n\nEvents which are recorded in a non-NULL stream will transition to\nfrom recording to \"recorded\" state when they reach the head of\nthe specified stream, after all previous\ncommands in that stream have completed executing.\n\nFlags include:\nhipEventRecordDefault: Default event creation flag.\nhipEventRecordExternal: Event is captured in the graph as an external event node when\nperforming stream capture\n\nIf hipEventRecord() has been previously called on this event, then this call will overwrite any\nexisting state in event.\n\nIf this function is called on an event that is currently being recorded, results are undefined\n- either outstanding recording may save state into the event, and the order is not guaranteed.\n\nNote: : If this function is not called before use hipEventQuery() or hipEventSynchronize(),\n#hipSuccess is returned, meaning no pending event in the stream.\n\nSee: hipEventCreate, hipEventCreateWithFlags, hipEventQuery, hipEventSynchronize,\nhipEventDestroy, hipEventElapsedTime\n\nArgs:\n    event [in]: event to record.\n    stream [in]: stream in which to record event.\n    flags [in]: parameter for operations\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized,\n    #hipErrorInvalidHandle, #hipErrorLaunchFailure",
     ["event", "stream", "flags"],
-    |py, [x0, x1, x2]| hipEventRecordWithFlags(py, rt::call::extract(x0, "event")?, rt::call::extract(x1, "stream")?, rt::call::extract(x2, "flags")?));
+    |py, [x0, x1, x2]| hipEventRecordWithFlags(py, &x0, &x1, rt::call::extract(x2, "flags")?));
 
-fn hipEventRecordWithFlags(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipEventRecordWithFlags(py: Python<'_>, event: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventRecordWithFlags");
-    let a_event = event.addr();
-    let a_stream = stream.addr();
+    let a_event = TYPES.handle_arg(239, event)?;
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1835,12 +1835,12 @@ fn hipEventRecordWithFlags(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg
 rt::function!(F_hipEventRecord, C_hipEventRecord, c"hipEventRecord", "hipEventRecord",
     c"hipEventRecord(event, stream)\n--\n\nArgs:\n    event\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["event", "stream"],
-    |py, [x0, x1]| hipEventRecord(py, rt::call::extract(x0, "event")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipEventRecord(py, &x0, &x1));
 
-fn hipEventRecord(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipEventRecord(py: Python<'_>, event: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventRecord");
-    let a_event = event.addr();
-    let a_stream = stream.addr();
+    let a_event = TYPES.handle_arg(239, event)?;
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1857,8 +1857,7 @@ rt::function!(F_hipEventDestroy, C_hipEventDestroy, c"hipEventDestroy", "hipEven
 
 fn hipEventDestroy(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventDestroy");
-    let p_event = rt::PtrArg::convert(event, false)?;
-    let a_event = p_event.addr();
+    let a_event = TYPES.handle_arg(239, event)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1874,11 +1873,11 @@ fn hipEventDestroy(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObjec
 rt::function!(F_hipEventSynchronize, C_hipEventSynchronize, c"hipEventSynchronize", "hipEventSynchronize",
     c"hipEventSynchronize(event)\n--\n\nWait for an event to complete.\n\nThis function will block until the event is ready, waiting for all previous work in the stream\nspecified when event was recorded with hipEventRecord().\n\nIf hipEventRecord() has not been called on event, this function returns #hipSuccess when no\nevent is captured.\n\nSee: hipEventCreate, hipEventCreateWithFlags, hipEventQuery, hipEventDestroy, hipEventRecord,\nhipEventElapsedTime\n\nArgs:\n    event [in]: Event on which to wait.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized,\n    #hipErrorInvalidHandle, #hipErrorLaunchFailure",
     ["event"],
-    |py, [x0]| hipEventSynchronize(py, rt::call::extract(x0, "event")?));
+    |py, [x0]| hipEventSynchronize(py, &x0));
 
-fn hipEventSynchronize(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipEventSynchronize(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventSynchronize");
-    let a_event = event.addr();
+    let a_event = TYPES.handle_arg(239, event)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1891,14 +1890,14 @@ fn hipEventSynchronize(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_hipEventElapsedTime, C_hipEventElapsedTime, c"hipEventElapsedTime", "hipEventElapsedTime",
     c"hipEventElapsedTime(start, stop)\n--\n\nReturn the elapsed time between two events.\n\nComputes the elapsed time between two events. Time is computed in ms, with\na resolution of approximately 1 us.\n\nEvents which are recorded in a NULL stream will block until all commands\non all other streams complete execution, and then record the timestamp.\n\nEvents which are recorded in a non-NULL stream will record their timestamp\nwhen they reach the head of the specified stream, after all previous\ncommands in that stream have completed executing.  Thus the time that\nthe event recorded may be significantly after the host calls hipEventRecord().\n\nIf hipEventRecord() has not been called on either event, then #hipErrorInvalidHandle is\nreturned. If hipEventRecord() has been called on both events, but the timestamp has not yet been\nrecorded on one or both events (that is, hipEventQuery() would return #hipErrorNotReady on at\nleast one of the events), then #hipErrorNotReady is returned.\n\nSee: hipEventCreate, hipEventCreateWithFlags, hipEventQuery, hipEventDestroy, hipEventRecord,\nhipEventSynchronize\n\nArgs:\n    start [in]: : Start event.\n    stop [in]: : Stop event.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    ms: float\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotReady, #hipErrorInvalidHandle,\n    #hipErrorNotInitialized, #hipErrorLaunchFailure",
     ["start", "stop"],
-    |py, [x0, x1]| hipEventElapsedTime(py, rt::call::extract(x0, "start")?, rt::call::extract(x1, "stop")?));
+    |py, [x0, x1]| hipEventElapsedTime(py, &x0, &x1));
 
-fn hipEventElapsedTime(py: Python<'_>, start: rt::PtrArg, stop: rt::PtrArg) -> PyResult<PyObject> {
+fn hipEventElapsedTime(py: Python<'_>, start: &Bound<'_, PyAny>, stop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventElapsedTime");
     let mut o_ms: f32 = Default::default();
     let a_ms = &mut o_ms as *mut f32 as usize;
-    let a_start = start.addr();
-    let a_stop = stop.addr();
+    let a_start = TYPES.handle_arg(239, start)?;
+    let a_stop = TYPES.handle_arg(239, stop)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1911,11 +1910,11 @@ fn hipEventElapsedTime(py: Python<'_>, start: rt::PtrArg, stop: rt::PtrArg) -> P
 rt::function!(F_hipEventQuery, C_hipEventQuery, c"hipEventQuery", "hipEventQuery",
     c"hipEventQuery(event)\n--\n\nQuery event status\n\nQuery the status of the specified event.  This function will return #hipSuccess if all\ncommands in the appropriate stream (specified to hipEventRecord()) have completed.  If any\nexecution has not completed, then #hipErrorNotReady is returned.\n\nNote: This API returns #hipSuccess, if hipEventRecord() is not called before this API.\n\nSee: hipEventCreate, hipEventCreateWithFlags, hipEventRecord, hipEventDestroy,\nhipEventSynchronize, hipEventElapsedTime\n\nArgs:\n    event [in]: Event to query.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotReady, #hipErrorInvalidHandle, #hipErrorInvalidValue,\n    #hipErrorNotInitialized, #hipErrorLaunchFailure",
     ["event"],
-    |py, [x0]| hipEventQuery(py, rt::call::extract(x0, "event")?));
+    |py, [x0]| hipEventQuery(py, &x0));
 
-fn hipEventQuery(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipEventQuery(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventQuery");
-    let a_event = event.addr();
+    let a_event = TYPES.handle_arg(239, event)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2026,15 +2025,15 @@ fn hipImportExternalSemaphore(py: Python<'_>, extSem_out: rt::PtrArgMut, semHand
 rt::function!(F_hipSignalExternalSemaphoresAsync, C_hipSignalExternalSemaphoresAsync, c"hipSignalExternalSemaphoresAsync", "hipSignalExternalSemaphoresAsync",
     c"hipSignalExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream)\n--\n\nSignals a set of external semaphore objects.\n\nSee: \n\nNote: This API is currently not supported on Linux.\n\nArgs:\n    extSemArray [in]: External semaphores to be waited on\n    paramsArray [in]: Array of semaphore parameters\n    numExtSems [in]: Number of semaphores to wait on\n    stream [in]: Stream to enqueue the wait operations in\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
     ["extSemArray", "paramsArray", "numExtSems", "stream"],
-    |py, [x0, x1, x2, x3]| hipSignalExternalSemaphoresAsync(py, rt::call::extract(x0, "extSemArray")?, &x1, rt::call::extract(x2, "numExtSems")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipSignalExternalSemaphoresAsync(py, rt::call::extract(x0, "extSemArray")?, &x1, rt::call::extract(x2, "numExtSems")?, &x3));
 
-fn hipSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
     let a_extSemArray = extSemArray.addr();
     let p_paramsArray = TYPES.record_ptr_arg(187, paramsArray, false)?;
     let a_paramsArray = p_paramsArray.addr();
     let a_numExtSems = numExtSems.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2047,15 +2046,15 @@ fn hipSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, par
 rt::function!(F_hipWaitExternalSemaphoresAsync, C_hipWaitExternalSemaphoresAsync, c"hipWaitExternalSemaphoresAsync", "hipWaitExternalSemaphoresAsync",
     c"hipWaitExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream)\n--\n\nWaits on a set of external semaphore objects\n\nSee: \n\nNote: This API is currently not supported on Linux.\n\nArgs:\n    extSemArray [in]: External semaphores to be waited on\n    paramsArray [in]: Array of semaphore parameters\n    numExtSems [in]: Number of semaphores to wait on\n    stream [in]: Stream to enqueue the wait operations in\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
     ["extSemArray", "paramsArray", "numExtSems", "stream"],
-    |py, [x0, x1, x2, x3]| hipWaitExternalSemaphoresAsync(py, rt::call::extract(x0, "extSemArray")?, &x1, rt::call::extract(x2, "numExtSems")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipWaitExternalSemaphoresAsync(py, rt::call::extract(x0, "extSemArray")?, &x1, rt::call::extract(x2, "numExtSems")?, &x3));
 
-fn hipWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
     let a_extSemArray = extSemArray.addr();
     let p_paramsArray = TYPES.record_ptr_arg(192, paramsArray, false)?;
     let a_paramsArray = p_paramsArray.addr();
     let a_numExtSems = numExtSems.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2072,8 +2071,7 @@ rt::function!(F_hipDestroyExternalSemaphore, C_hipDestroyExternalSemaphore, c"hi
 
 fn hipDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-    let p_extSem = rt::PtrArg::convert(extSem, true)?;
-    let a_extSem = p_extSem.addr();
+    let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2108,13 +2106,13 @@ fn hipImportExternalMemory(py: Python<'_>, extMem_out: rt::PtrArgMut, memHandleD
 rt::function!(F_hipExternalMemoryGetMappedBuffer, C_hipExternalMemoryGetMappedBuffer, c"hipExternalMemoryGetMappedBuffer", "hipExternalMemoryGetMappedBuffer",
     c"hipExternalMemoryGetMappedBuffer(extMem, bufferDesc)\n--\n\nMaps a buffer onto an imported memory object.\n\nSee:\n\nArgs:\n    extMem [in]: Handle to external memory object\n    bufferDesc [in]: Buffer descriptor\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    devPtr: Pointer\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
     ["extMem", "bufferDesc"],
-    |py, [x0, x1]| hipExternalMemoryGetMappedBuffer(py, rt::call::extract(x0, "extMem")?, &x1));
+    |py, [x0, x1]| hipExternalMemoryGetMappedBuffer(py, &x0, &x1));
 
-fn hipExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: rt::PtrArgMut, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
-    let a_extMem = extMem.addr();
+    let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
     let p_bufferDesc = TYPES.record_ptr_arg(182, bufferDesc, false)?;
     let a_bufferDesc = p_bufferDesc.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2133,8 +2131,7 @@ rt::function!(F_hipDestroyExternalMemory, C_hipDestroyExternalMemory, c"hipDestr
 
 fn hipDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-    let p_extMem = rt::PtrArg::convert(extMem, true)?;
-    let a_extMem = p_extMem.addr();
+    let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2150,13 +2147,13 @@ fn hipDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResu
 rt::function!(F_hipExternalMemoryGetMappedMipmappedArray, C_hipExternalMemoryGetMappedMipmappedArray, c"hipExternalMemoryGetMappedMipmappedArray", "hipExternalMemoryGetMappedMipmappedArray",
     c"hipExternalMemoryGetMappedMipmappedArray(extMem, mipmapDesc)\n--\n\nMaps a mipmapped array onto an external memory object.\n\nReturned mipmapped array must be freed using hipFreeMipmappedArray.\n\nSee: hipImportExternalMemory, hipDestroyExternalMemory, hipExternalMemoryGetMappedBuffer,\nhipFreeMipmappedArray\n\nArgs:\n    extMem [in]: external memory object handle\n    mipmapDesc [in]: external mipmapped array descriptor\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    mipmap: hipMipmappedArray\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidResourceHandle",
     ["extMem", "mipmapDesc"],
-    |py, [x0, x1]| hipExternalMemoryGetMappedMipmappedArray(py, rt::call::extract(x0, "extMem")?, &x1));
+    |py, [x0, x1]| hipExternalMemoryGetMappedMipmappedArray(py, &x0, &x1));
 
-fn hipExternalMemoryGetMappedMipmappedArray(py: Python<'_>, extMem: rt::PtrArgMut, mipmapDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipExternalMemoryGetMappedMipmappedArray(py: Python<'_>, extMem: &Bound<'_, PyAny>, mipmapDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedMipmappedArray");
     let mut o_mipmap: usize = Default::default();
     let a_mipmap = &mut o_mipmap as *mut usize as usize;
-    let a_extMem = extMem.addr();
+    let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
     let p_mipmapDesc = TYPES.record_ptr_arg(183, mipmapDesc, false)?;
     let a_mipmapDesc = p_mipmapDesc.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2288,14 +2285,14 @@ fn hipMallocManaged(py: Python<'_>, size: rt::CInt<u64>, flags: rt::CInt<u32>) -
 rt::function!(F_hipMemPrefetchAsync, C_hipMemPrefetchAsync, c"hipMemPrefetchAsync", "hipMemPrefetchAsync",
     c"hipMemPrefetchAsync(dev_ptr, count, device, stream)\n--\n\nPrefetches memory to the specified destination device using HIP.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    dev_ptr [in]: pointer to be prefetched\n    count [in]: size in bytes for prefetching\n    device [in]: destination device to prefetch to\n    stream [in]: stream to enqueue prefetch operation\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["dev_ptr", "count", "device", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemPrefetchAsync(py, rt::call::extract(x0, "dev_ptr")?, rt::call::extract(x1, "count")?, rt::call::extract(x2, "device")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemPrefetchAsync(py, rt::call::extract(x0, "dev_ptr")?, rt::call::extract(x1, "count")?, rt::call::extract(x2, "device")?, &x3));
 
-fn hipMemPrefetchAsync(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>, device: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemPrefetchAsync(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>, device: rt::CInt<i32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
     let a_dev_ptr = dev_ptr.addr();
     let a_count = count.0;
     let a_device = device.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2308,15 +2305,15 @@ fn hipMemPrefetchAsync(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>
 rt::function!(F_hipMemPrefetchAsync_v2, C_hipMemPrefetchAsync_v2, c"hipMemPrefetchAsync_v2", "hipMemPrefetchAsync_v2",
     c"hipMemPrefetchAsync_v2(dev_ptr, count, location, flags, stream)\n--\n\nPrefetches memory to the specified destination device using HIP.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    dev_ptr [in]: pointer to be prefetched\n    count [in]: size in bytes for prefetching\n    location [in]: destination location to prefetch to\n    flags [in]: flags for future use, must be zero now.\n    stream [in]: stream to enqueue prefetch operation\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["dev_ptr", "count", "location", "flags", "stream"],
-    |py, [x0, x1, x2, x3, x4]| hipMemPrefetchAsync_v2(py, rt::call::extract(x0, "dev_ptr")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "flags")?, rt::call::extract(x4, "stream")?));
+    |py, [x0, x1, x2, x3, x4]| hipMemPrefetchAsync_v2(py, rt::call::extract(x0, "dev_ptr")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "flags")?, &x4));
 
-fn hipMemPrefetchAsync_v2(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemPrefetchAsync_v2(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync_v2");
     let a_dev_ptr = dev_ptr.addr();
     let a_count = count.0;
     let a_location = TYPES.record_arg::<R_hipMemLocation>(102, location)?;
     let a_flags = flags.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2415,11 +2412,11 @@ fn hipMemRangeGetAttributes(py: Python<'_>, num_attributes: rt::CInt<u64>, dev_p
 rt::function!(F_hipStreamAttachMemAsync, C_hipStreamAttachMemAsync, c"hipStreamAttachMemAsync", "hipStreamAttachMemAsync",
     c"hipStreamAttachMemAsync(stream, dev_ptr, length, flags)\n--\n\nAttach memory to a stream asynchronously in HIP.\n\nWarning: This API is under development. Currently it is a no-operation (NOP)\nfunction on AMD GPUs and returns #hipSuccess.\n\nArgs:\n    stream [in]: - stream in which to enqueue the attach operation\n    dev_ptr [in]: - pointer to memory (must be a pointer to managed memory or\n        to a valid host-accessible region of system-allocated memory)\n    length [in]: - length of memory (defaults to zero)\n    flags [in]: - must be one of hipMemAttachGlobal, hipMemAttachHost or\n        hipMemAttachSingle (defaults to hipMemAttachSingle)\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["stream", "dev_ptr", "length", "flags"],
-    |py, [x0, x1, x2, x3]| hipStreamAttachMemAsync(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "dev_ptr")?, rt::call::extract(x2, "length")?, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipStreamAttachMemAsync(py, &x0, rt::call::extract(x1, "dev_ptr")?, rt::call::extract(x2, "length")?, rt::call::extract(x3, "flags")?));
 
-fn hipStreamAttachMemAsync(py: Python<'_>, stream: rt::PtrArg, dev_ptr: rt::PtrArgMut, length: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamAttachMemAsync(py: Python<'_>, stream: &Bound<'_, PyAny>, dev_ptr: rt::PtrArgMut, length: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAttachMemAsync");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_dev_ptr = dev_ptr.addr();
     let a_length = length.0;
     let a_flags = flags.0;
@@ -2435,14 +2432,14 @@ fn hipStreamAttachMemAsync(py: Python<'_>, stream: rt::PtrArg, dev_ptr: rt::PtrA
 rt::function!(F_hipMallocAsync, C_hipMallocAsync, c"hipMallocAsync", "hipMallocAsync",
     c"hipMallocAsync(size, stream)\n--\n\nAllocates memory with stream ordered semantics\n\nInserts a memory allocation operation into stream.\nA pointer to the allocated memory is returned immediately in *dptr.\nThe allocation must not be accessed until the allocation operation completes.\nThe allocation comes from the memory pool associated with the stream's device.\n\nNote: The default memory pool of a device contains device memory from that device.\nNote: Basic stream ordering allows future work submitted into the same stream to use the\nallocation. Stream query, stream synchronize, and HIP events can be used to guarantee that\nthe allocation operation completes before work submitted in a separate stream runs.\nNote: During stream capture, this function results in the creation of an allocation node.\nIn this case, the allocation is owned by the graph instead of the memory pool. The memory\npool's properties are used to set the node's creation parameters.\n\nSee: hipMallocFromPoolAsync, hipFreeAsync, hipMemPoolTrimTo, hipMemPoolGetAttribute,\nhipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    size [in]: Number of bytes to allocate\n    stream [in]: The stream establishing the stream ordering contract and\n        the memory pool to allocate from\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    dev_ptr: Pointer\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported, #hipErrorOutOfMemory",
     ["size", "stream"],
-    |py, [x0, x1]| hipMallocAsync(py, rt::call::extract(x0, "size")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipMallocAsync(py, rt::call::extract(x0, "size")?, &x1));
 
-fn hipMallocAsync(py: Python<'_>, size: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMallocAsync(py: Python<'_>, size: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocAsync");
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
     let a_size = size.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2455,12 +2452,13 @@ fn hipMallocAsync(py: Python<'_>, size: rt::CInt<u64>, stream: rt::PtrArg) -> Py
 rt::function!(F_hipFreeAsync, C_hipFreeAsync, c"hipFreeAsync", "hipFreeAsync",
     c"hipFreeAsync(dev_ptr, stream)\n--\n\nFrees memory with stream ordered semantics\n\nInserts a free operation into stream.\nThe allocation must not be used after stream execution reaches the free.\nAfter this API returns, accessing the memory from any subsequent work launched on the GPU\nor querying its pointer attributes results in undefined behavior.\n\nNote: During stream capture, this function results in the creation of a free node and\nmust therefore be passed the address of a graph allocation.\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipMemPoolTrimTo, hipMemPoolGetAttribute,\nhipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    dev_ptr [in]: Pointer to device memory to free\n    stream [in]: The stream, where the destruciton will occur according to the execution order\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
     ["dev_ptr", "stream"],
-    |py, [x0, x1]| hipFreeAsync(py, rt::call::extract(x0, "dev_ptr")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipFreeAsync(py, &x0, &x1));
 
-fn hipFreeAsync(py: Python<'_>, dev_ptr: rt::PtrArgMut, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipFreeAsync(py: Python<'_>, dev_ptr: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFreeAsync");
-    let a_dev_ptr = dev_ptr.addr();
-    let a_stream = stream.addr();
+    let p_dev_ptr = rt::PtrArg::convert(dev_ptr, true)?;
+    let a_dev_ptr = p_dev_ptr.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2468,16 +2466,19 @@ fn hipFreeAsync(py: Python<'_>, dev_ptr: rt::PtrArgMut, stream: rt::PtrArg) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_stream) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(dev_ptr, false, "hipFreeAsync");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
 }
 rt::function!(F_hipMemPoolTrimTo, C_hipMemPoolTrimTo, c"hipMemPoolTrimTo", "hipMemPoolTrimTo",
     c"hipMemPoolTrimTo(mem_pool, min_bytes_to_hold)\n--\n\nReleases freed memory back to the OS\n\nReleases memory back to the OS until the pool contains fewer than min_bytes_to_keep\nreserved bytes, or there is no more memory that the allocator can safely release.\nThe allocator cannot release OS allocations that back outstanding asynchronous allocations.\nThe OS allocations may happen at different granularity from the user allocations.\n\nNote: Allocations that have not been freed count as outstanding.\nNote: Allocations that have been asynchronously freed but whose completion has\nnot been observed on the host (eg. by a synchronize) can count as outstanding.\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute,\nhipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: The memory pool to trim allocations\n    min_bytes_to_hold [in]: If the pool has less than min_bytes_to_hold reserved,\n        then the TrimTo operation is a no-op.  Otherwise the memory pool will contain\n        at least min_bytes_to_hold bytes reserved after the operation.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["mem_pool", "min_bytes_to_hold"],
-    |py, [x0, x1]| hipMemPoolTrimTo(py, rt::call::extract(x0, "mem_pool")?, rt::call::extract(x1, "min_bytes_to_hold")?));
+    |py, [x0, x1]| hipMemPoolTrimTo(py, &x0, rt::call::extract(x1, "min_bytes_to_hold")?));
 
-fn hipMemPoolTrimTo(py: Python<'_>, mem_pool: rt::PtrArg, min_bytes_to_hold: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemPoolTrimTo(py: Python<'_>, mem_pool: &Bound<'_, PyAny>, min_bytes_to_hold: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolTrimTo");
-    let a_mem_pool = mem_pool.addr();
+    let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
     let a_min_bytes_to_hold = min_bytes_to_hold.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2491,11 +2492,11 @@ fn hipMemPoolTrimTo(py: Python<'_>, mem_pool: rt::PtrArg, min_bytes_to_hold: rt:
 rt::function!(F_hipMemPoolSetAttribute, C_hipMemPoolSetAttribute, c"hipMemPoolSetAttribute", "hipMemPoolSetAttribute",
     c"hipMemPoolSetAttribute(mem_pool, attr, value)\n--\n\nSets attributes of a memory pool\n\nSupported attributes are:\n- hipMemPoolAttrReleaseThreshold: (value type = cuuint64_t)\nAmount of reserved memory in bytes to hold onto before trying\nto release memory back to the OS. When more than the release\nthreshold bytes of memory are held by the memory pool, the\nallocator will try to release memory back to the OS on the\nnext call to stream, event or context synchronize. (default 0)\n- hipMemPoolReuseFollowEventDependencies: (value type = int)\nAllow hipMallocAsync to use memory asynchronously freed\nin another stream as long as a stream ordering dependency\nof the allocating stream on the free action exists.\nHIP events and null stream interactions can create the required\nstream ordered dependencies. (default enabled)\n- hipMemPoolReuseAllowOpportunistic: (value type = int)\nAllow reuse of already completed frees when there is no\ndependency between the free and allocation. (default enabled)\n- hipMemPoolReuseAllowInternalDependencies: (value type = int)\nAllow hipMallocAsync to insert new stream dependencies\nin order to establish the stream ordering required to reuse\na piece of memory released by hipFreeAsync (default enabled).\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute,\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: The memory pool to modify\n    attr [in]: The attribute to modify\n    value [in]: Pointer to the value to assign\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["mem_pool", "attr", "value"],
-    |py, [x0, x1, x2]| hipMemPoolSetAttribute(py, rt::call::extract(x0, "mem_pool")?, &x1, rt::call::extract(x2, "value")?));
+    |py, [x0, x1, x2]| hipMemPoolSetAttribute(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hipMemPoolSetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipMemPoolSetAttribute(py: Python<'_>, mem_pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
-    let a_mem_pool = mem_pool.addr();
+    let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
     let a_value = value.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2510,11 +2511,11 @@ fn hipMemPoolSetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_,
 rt::function!(F_hipMemPoolGetAttribute, C_hipMemPoolGetAttribute, c"hipMemPoolGetAttribute", "hipMemPoolGetAttribute",
     c"hipMemPoolGetAttribute(mem_pool, attr, value)\n--\n\nGets attributes of a memory pool\n\nSupported attributes are:\n- hipMemPoolAttrReleaseThreshold: (value type = cuuint64_t)\nAmount of reserved memory in bytes to hold onto before trying\nto release memory back to the OS. When more than the release\nthreshold bytes of memory are held by the memory pool, the\nallocator will try to release memory back to the OS on the\nnext call to stream, event or context synchronize. (default 0)\n- hipMemPoolReuseFollowEventDependencies: (value type = int)\nAllow hipMallocAsync to use memory asynchronously freed\nin another stream as long as a stream ordering dependency\nof the allocating stream on the free action exists.\nHIP events and null stream interactions can create the required\nstream ordered dependencies. (default enabled)\n- hipMemPoolReuseAllowOpportunistic: (value type = int)\nAllow reuse of already completed frees when there is no\ndependency between the free and allocation. (default enabled)\n- hipMemPoolReuseAllowInternalDependencies: (value type = int)\nAllow hipMallocAsync to insert new stream dependencies\nin order to establish the stream ordering required to reuse\na piece of memory released by hipFreeAsync (default enabled).\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync,\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess,\nhipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: The memory pool to get attributes of\n    attr [in]: The attribute to get\n    value [in]: Retrieved value\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["mem_pool", "attr", "value"],
-    |py, [x0, x1, x2]| hipMemPoolGetAttribute(py, rt::call::extract(x0, "mem_pool")?, &x1, rt::call::extract(x2, "value")?));
+    |py, [x0, x1, x2]| hipMemPoolGetAttribute(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArgWritten) -> PyResult<PyObject> {
+fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: rt::PtrArgWritten) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAttribute");
-    let a_mem_pool = mem_pool.addr();
+    let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
     let a_value = value.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2529,11 +2530,11 @@ fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_,
 rt::function!(F_hipMemPoolSetAccess, C_hipMemPoolSetAccess, c"hipMemPoolSetAccess", "hipMemPoolSetAccess",
     c"hipMemPoolSetAccess(mem_pool, desc_list, count)\n--\n\nControls visibility of the specified pool between devices\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute,\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: Memory pool for acccess change\n    desc_list [in]: Array of access descriptors. Each descriptor instructs the access to\n        enable for a single gpu\n    count [in]: Number of descriptors in the map array.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["mem_pool", "desc_list", "count"],
-    |py, [x0, x1, x2]| hipMemPoolSetAccess(py, rt::call::extract(x0, "mem_pool")?, &x1, rt::call::extract(x2, "count")?));
+    |py, [x0, x1, x2]| hipMemPoolSetAccess(py, &x0, &x1, rt::call::extract(x2, "count")?));
 
-fn hipMemPoolSetAccess(py: Python<'_>, mem_pool: rt::PtrArg, desc_list: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemPoolSetAccess(py: Python<'_>, mem_pool: &Bound<'_, PyAny>, desc_list: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAccess");
-    let a_mem_pool = mem_pool.addr();
+    let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
     let p_desc_list = TYPES.record_ptr_arg(173, desc_list, false)?;
     let a_desc_list = p_desc_list.addr();
     let a_count = count.0;
@@ -2549,13 +2550,13 @@ fn hipMemPoolSetAccess(py: Python<'_>, mem_pool: rt::PtrArg, desc_list: &Bound<'
 rt::function!(F_hipMemPoolGetAccess, C_hipMemPoolGetAccess, c"hipMemPoolGetAccess", "hipMemPoolGetAccess",
     c"hipMemPoolGetAccess(mem_pool, location)\n--\n\nReturns the accessibility of a pool from a device\n\nReturns the accessibility of the pool's memory from the specified location.\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute,\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: Memory pool being queried\n    location [in]: Location/device for memory pool access\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    flags: hipMemAccessFlags\n    #hipSuccess, #hipErrorInvalidValue",
     ["mem_pool", "location"],
-    |py, [x0, x1]| hipMemPoolGetAccess(py, rt::call::extract(x0, "mem_pool")?, &x1));
+    |py, [x0, x1]| hipMemPoolGetAccess(py, &x0, &x1));
 
-fn hipMemPoolGetAccess(py: Python<'_>, mem_pool: rt::PtrArg, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemPoolGetAccess(py: Python<'_>, mem_pool: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
-    let a_mem_pool = mem_pool.addr();
+    let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
     let p_location = TYPES.record_ptr_arg(102, location, true)?;
     let a_location = p_location.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2594,8 +2595,7 @@ rt::function!(F_hipMemPoolDestroy, C_hipMemPoolDestroy, c"hipMemPoolDestroy", "h
 
 fn hipMemPoolDestroy(py: Python<'_>, mem_pool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolDestroy");
-    let p_mem_pool = rt::PtrArg::convert(mem_pool, false)?;
-    let a_mem_pool = p_mem_pool.addr();
+    let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2611,15 +2611,15 @@ fn hipMemPoolDestroy(py: Python<'_>, mem_pool: &Bound<'_, PyAny>) -> PyResult<Py
 rt::function!(F_hipMallocFromPoolAsync, C_hipMallocFromPoolAsync, c"hipMallocFromPoolAsync", "hipMallocFromPoolAsync",
     c"hipMallocFromPoolAsync(size, mem_pool, stream)\n--\n\nAllocates memory from a specified pool with stream ordered semantics.\n\nInserts an allocation operation into stream.\nA pointer to the allocated memory is returned immediately in dev_ptr.\nThe allocation must not be accessed until the allocation operation completes.\nThe allocation comes from the specified memory pool.\n\nNote: The specified memory pool may be from a device different than that of the specified @p\nstream.\n\nBasic stream ordering allows future work submitted into the same stream to use the allocation.\nStream query, stream synchronize, and HIP events can be used to guarantee that the allocation\noperation completes before work submitted in a separate stream runs.\n\nNote: During stream capture, this function results in the creation of an allocation node. In this\ncase, the allocation is owned by the graph instead of the memory pool. The memory pool's\nproperties are used to set the node's creation parameters.\n\nSee: hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute, hipMemPoolCreate\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess,\nhipMemPoolGetAccess,\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    size [in]: Number of bytes to allocate\n    mem_pool [in]: The pool to allocate from\n    stream [in]: The stream establishing the stream ordering semantic\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    dev_ptr: Pointer\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported, #hipErrorOutOfMemory",
     ["size", "mem_pool", "stream"],
-    |py, [x0, x1, x2]| hipMallocFromPoolAsync(py, rt::call::extract(x0, "size")?, rt::call::extract(x1, "mem_pool")?, rt::call::extract(x2, "stream")?));
+    |py, [x0, x1, x2]| hipMallocFromPoolAsync(py, rt::call::extract(x0, "size")?, &x1, &x2));
 
-fn hipMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, mem_pool: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, mem_pool: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocFromPoolAsync");
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
     let a_size = size.0;
-    let a_mem_pool = mem_pool.addr();
-    let a_stream = stream.addr();
+    let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2632,12 +2632,12 @@ fn hipMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, mem_pool: rt::Ptr
 rt::function!(F_hipMemPoolExportToShareableHandle, C_hipMemPoolExportToShareableHandle, c"hipMemPoolExportToShareableHandle", "hipMemPoolExportToShareableHandle",
     c"hipMemPoolExportToShareableHandle(shared_handle, mem_pool, handle_type, flags)\n--\n\nExports a memory pool to the requested handle type.\n\nGiven an IPC capable mempool, create an OS handle to share the pool with another process.\nA recipient process can convert the shareable handle into a mempool with @p\nhipMemPoolImportFromShareableHandle. Individual pointers can then be shared with the @p\nhipMemPoolExportPointer and hipMemPoolImportPointer APIs. The implementation of what the\nshareable handle is and how it can be transferred is defined by the requested handle type.\n\nNote: To create an IPC capable mempool, create a mempool with a hipMemAllocationHandleType\nother than hipMemHandleTypeNone.\n\nSee: hipMemPoolImportFromShareableHandle\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    shared_handle [out]: Pointer to the location in which to store the requested handle\n    mem_pool [in]: Pool to export\n    handle_type [in]: The type of handle to create\n    flags [in]: Must be 0\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorOutOfMemory",
     ["shared_handle", "mem_pool", "handle_type", "flags"],
-    |py, [x0, x1, x2, x3]| hipMemPoolExportToShareableHandle(py, rt::call::extract(x0, "shared_handle")?, rt::call::extract(x1, "mem_pool")?, &x2, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipMemPoolExportToShareableHandle(py, rt::call::extract(x0, "shared_handle")?, &x1, &x2, rt::call::extract(x3, "flags")?));
 
-fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMut, mem_pool: rt::PtrArg, handle_type: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMut, mem_pool: &Bound<'_, PyAny>, handle_type: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportToShareableHandle");
     let a_shared_handle = shared_handle.addr();
-    let a_mem_pool = mem_pool.addr();
+    let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
     let a_handle_type = rt::narrow::<u32>(TYPES.enum_arg(41, handle_type)?)?;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2692,13 +2692,13 @@ fn hipMemPoolExportPointer(py: Python<'_>, export_data: &Bound<'_, PyAny>, dev_p
 rt::function!(F_hipMemPoolImportPointer, C_hipMemPoolImportPointer, c"hipMemPoolImportPointer", "hipMemPoolImportPointer",
     c"hipMemPoolImportPointer(mem_pool, export_data)\n--\n\nImport a memory pool allocation from another process.\n\nReturns in dev_ptr a pointer to the imported memory.\nThe imported memory must not be accessed before the allocation operation completes\nin the exporting process. The imported memory must be freed from all importing processes before\nbeing freed in the exporting process. The pointer may be freed with hipFree\nor hipFreeAsync. If hipFreeAsync is used, the free must be completed\non the importing process before the free operation on the exporting process.\n\nNote: The hipFreeAsync api may be used in the exporting process before\nthe hipFreeAsync operation completes in its stream as long as the\nhipFreeAsync in the exporting process specifies a stream with\na stream dependency on the importing process's hipFreeAsync.\n\nSee: hipMemPoolExportPointer\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: Memory pool from which to import a pointer\n    export_data [in]: Data specifying the memory to import\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    dev_ptr: Pointer\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized, #hipErrorOutOfMemory",
     ["mem_pool", "export_data"],
-    |py, [x0, x1]| hipMemPoolImportPointer(py, rt::call::extract(x0, "mem_pool")?, &x1));
+    |py, [x0, x1]| hipMemPoolImportPointer(py, &x0, &x1));
 
-fn hipMemPoolImportPointer(py: Python<'_>, mem_pool: rt::PtrArg, export_data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemPoolImportPointer(py: Python<'_>, mem_pool: &Bound<'_, PyAny>, export_data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
-    let a_mem_pool = mem_pool.addr();
+    let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
     let p_export_data = TYPES.record_ptr_arg(175, export_data, true)?;
     let a_export_data = p_export_data.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2853,11 +2853,12 @@ fn hipMemAllocPitch(py: Python<'_>, widthInBytes: rt::CInt<u64>, height: rt::CIn
 rt::function!(F_hipFree, C_hipFree, c"hipFree", "hipFree",
     c"hipFree(ptr)\n--\n\nFree memory allocated by the HIP-Clang hip memory allocation API.\nThis API performs an implicit hipDeviceSynchronize() call.\nIf pointer is NULL, the hip runtime is initialized and hipSuccess is returned.\n\nSee: hipMalloc, hipMallocPitch, hipMallocArray, hipFreeArray, hipHostFree, hipMalloc3D,\nhipMalloc3DArray, hipHostMalloc\n\nArgs:\n    ptr [in]: Pointer to memory to be freed\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess\n    #hipErrorInvalidDevicePointer (if pointer is invalid, including host pointers allocated\n    with hipHostMalloc)",
     ["ptr"],
-    |py, [x0]| hipFree(py, rt::call::extract(x0, "ptr")?));
+    |py, [x0]| hipFree(py, &x0));
 
-fn hipFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipFree(py: Python<'_>, ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFree");
-    let a_ptr = ptr.addr();
+    let p_ptr = rt::PtrArg::convert(ptr, true)?;
+    let a_ptr = p_ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2865,16 +2866,20 @@ fn hipFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(ptr, false, "hipFree");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
 }
 rt::function!(F_hipFreeHost, C_hipFreeHost, c"hipFreeHost", "hipFreeHost",
     c"hipFreeHost(ptr)\n--\n\nFrees page-locked memory\nThis API performs an implicit hipDeviceSynchronize() call.\nIf pointer is NULL, the hip runtime is initialized and hipSuccess is returned.\n\nArgs:\n    ptr [in]: Pointer to memory to be freed\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess,\n    #hipErrorInvalidValue (if pointer is invalid, including device pointers allocated\n    with hipMalloc)",
     ["ptr"],
-    |py, [x0]| hipFreeHost(py, rt::call::extract(x0, "ptr")?));
+    |py, [x0]| hipFreeHost(py, &x0));
 
-fn hipFreeHost(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipFreeHost(py: Python<'_>, ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFreeHost");
-    let a_ptr = ptr.addr();
+    let p_ptr = rt::PtrArg::convert(ptr, true)?;
+    let a_ptr = p_ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2882,16 +2887,20 @@ fn hipFreeHost(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(ptr, false, "hipFreeHost");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
 }
 rt::function!(F_hipHostFree, C_hipHostFree, c"hipHostFree", "hipHostFree",
     c"hipHostFree(ptr)\n--\n\nFree memory allocated by the HIP-Clang hip host memory allocation API\nThis API performs an implicit hipDeviceSynchronize() call.\nIf pointer is NULL, the hip runtime is initialized and hipSuccess is returned.\n\nSee: hipMalloc, hipMallocPitch, hipFree, hipMallocArray, hipFreeArray, hipMalloc3D,\nhipMalloc3DArray, hipHostMalloc\n\nArgs:\n    ptr [in]: Pointer to memory to be freed\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess,\n    #hipErrorInvalidValue (if pointer is invalid, including device pointers allocated with\n    hipMalloc)",
     ["ptr"],
-    |py, [x0]| hipHostFree(py, rt::call::extract(x0, "ptr")?));
+    |py, [x0]| hipHostFree(py, &x0));
 
-fn hipHostFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipHostFree(py: Python<'_>, ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostFree");
-    let a_ptr = ptr.addr();
+    let p_ptr = rt::PtrArg::convert(ptr, true)?;
+    let a_ptr = p_ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2899,6 +2908,9 @@ fn hipHostFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(ptr, false, "hipHostFree");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
 }
 rt::function!(F_hipMemcpy, C_hipMemcpy, c"hipMemcpy", "hipMemcpy",
@@ -2912,6 +2924,8 @@ fn hipMemcpy(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes:
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
+    let n_src = if a_src == 0 { None } else { src.buffer_len() }; if n_src.is_some() { rt::check_size(n_src, Some(a_sizeBytes as u64), "src", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2924,15 +2938,17 @@ fn hipMemcpy(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes:
 rt::function!(F_hipMemcpyWithStream, C_hipMemcpyWithStream, c"hipMemcpyWithStream", "hipMemcpyWithStream",
     c"hipMemcpyWithStream(dst, src, sizeBytes, kind, stream)\n--\n\nMemory copy on the stream.\nIt allows single or multiple devices to do memory copy on single or multiple streams.\n\nSee: hipMemcpy, hipStreamCreate, hipStreamSynchronize, hipStreamDestroy, hipSetDevice,\nhipLaunchKernelGGL\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n    kind [in]: Kind of transfer\n    stream [in]: Valid stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown, #hipErrorContextIsDestroyed",
     ["dst", "src", "sizeBytes", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4]| hipMemcpyWithStream(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3, rt::call::extract(x4, "stream")?));
+    |py, [x0, x1, x2, x3, x4]| hipMemcpyWithStream(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3, &x4));
 
-fn hipMemcpyWithStream(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyWithStream(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyWithStream");
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
+    let n_src = if a_src == 0 { None } else { src.buffer_len() }; if n_src.is_some() { rt::check_size(n_src, Some(a_sizeBytes as u64), "src", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2952,6 +2968,7 @@ fn hipMemcpyHtoD(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBy
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
+    let n_src = if a_src == 0 { None } else { src.buffer_len() }; if n_src.is_some() { rt::check_size(n_src, Some(a_sizeBytes as u64), "src", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2971,6 +2988,7 @@ fn hipMemcpyDtoH(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, siz
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3002,12 +3020,12 @@ fn hipMemcpyDtoD(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, siz
 rt::function!(F_hipMemcpyAtoD, C_hipMemcpyAtoD, c"hipMemcpyAtoD", "hipMemcpyAtoD",
     c"hipMemcpyAtoD(dstDevice, srcArray, srcOffset, ByteCount)\n--\n\nCopies from one 1D array to device memory.\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dstDevice [out]: Destination device pointer\n    srcArray [in]: Source array\n    srcOffset [in]: Offset in bytes of source array\n    ByteCount [in]: Size of memory copy in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
     ["dstDevice", "srcArray", "srcOffset", "ByteCount"],
-    |py, [x0, x1, x2, x3]| hipMemcpyAtoD(py, rt::call::extract(x0, "dstDevice")?, rt::call::extract(x1, "srcArray")?, rt::call::extract(x2, "srcOffset")?, rt::call::extract(x3, "ByteCount")?));
+    |py, [x0, x1, x2, x3]| hipMemcpyAtoD(py, rt::call::extract(x0, "dstDevice")?, &x1, rt::call::extract(x2, "srcOffset")?, rt::call::extract(x3, "ByteCount")?));
 
-fn hipMemcpyAtoD(py: Python<'_>, dstDevice: rt::PtrArgMut, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemcpyAtoD(py: Python<'_>, dstDevice: rt::PtrArgMut, srcArray: &Bound<'_, PyAny>, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoD");
     let a_dstDevice = dstDevice.addr();
-    let a_srcArray = srcArray.addr();
+    let a_srcArray = TYPES.handle_arg(228, srcArray)?;
     let a_srcOffset = srcOffset.0;
     let a_ByteCount = ByteCount.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -3022,11 +3040,11 @@ fn hipMemcpyAtoD(py: Python<'_>, dstDevice: rt::PtrArgMut, srcArray: rt::PtrArg,
 rt::function!(F_hipMemcpyDtoA, C_hipMemcpyDtoA, c"hipMemcpyDtoA", "hipMemcpyDtoA",
     c"hipMemcpyDtoA(dstArray, dstOffset, srcDevice, ByteCount)\n--\n\nCopies from device memory to a 1D array.\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dstArray [out]: Destination array\n    dstOffset [in]: Offset in bytes of destination array\n    srcDevice [in]: Source device pointer\n    ByteCount [in]: Size of memory copy in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
     ["dstArray", "dstOffset", "srcDevice", "ByteCount"],
-    |py, [x0, x1, x2, x3]| hipMemcpyDtoA(py, rt::call::extract(x0, "dstArray")?, rt::call::extract(x1, "dstOffset")?, rt::call::extract(x2, "srcDevice")?, rt::call::extract(x3, "ByteCount")?));
+    |py, [x0, x1, x2, x3]| hipMemcpyDtoA(py, &x0, rt::call::extract(x1, "dstOffset")?, rt::call::extract(x2, "srcDevice")?, rt::call::extract(x3, "ByteCount")?));
 
-fn hipMemcpyDtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcDevice: rt::PtrArgMut, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemcpyDtoA(py: Python<'_>, dstArray: &Bound<'_, PyAny>, dstOffset: rt::CInt<u64>, srcDevice: rt::PtrArgMut, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoA");
-    let a_dstArray = dstArray.addr();
+    let a_dstArray = TYPES.handle_arg(228, dstArray)?;
     let a_dstOffset = dstOffset.0;
     let a_srcDevice = srcDevice.addr();
     let a_ByteCount = ByteCount.0;
@@ -3042,13 +3060,13 @@ fn hipMemcpyDtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>,
 rt::function!(F_hipMemcpyAtoA, C_hipMemcpyAtoA, c"hipMemcpyAtoA", "hipMemcpyAtoA",
     c"hipMemcpyAtoA(dstArray, dstOffset, srcArray, srcOffset, ByteCount)\n--\n\nCopies from one 1D array to another.\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dstArray [out]: Destination array\n    dstOffset [in]: Offset in bytes of destination array\n    srcArray [in]: Source array\n    srcOffset [in]: Offset in bytes of source array\n    ByteCount [in]: Size of memory copy in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
     ["dstArray", "dstOffset", "srcArray", "srcOffset", "ByteCount"],
-    |py, [x0, x1, x2, x3, x4]| hipMemcpyAtoA(py, rt::call::extract(x0, "dstArray")?, rt::call::extract(x1, "dstOffset")?, rt::call::extract(x2, "srcArray")?, rt::call::extract(x3, "srcOffset")?, rt::call::extract(x4, "ByteCount")?));
+    |py, [x0, x1, x2, x3, x4]| hipMemcpyAtoA(py, &x0, rt::call::extract(x1, "dstOffset")?, &x2, rt::call::extract(x3, "srcOffset")?, rt::call::extract(x4, "ByteCount")?));
 
-fn hipMemcpyAtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemcpyAtoA(py: Python<'_>, dstArray: &Bound<'_, PyAny>, dstOffset: rt::CInt<u64>, srcArray: &Bound<'_, PyAny>, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoA");
-    let a_dstArray = dstArray.addr();
+    let a_dstArray = TYPES.handle_arg(228, dstArray)?;
     let a_dstOffset = dstOffset.0;
-    let a_srcArray = srcArray.addr();
+    let a_srcArray = TYPES.handle_arg(228, srcArray)?;
     let a_srcOffset = srcOffset.0;
     let a_ByteCount = ByteCount.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -3063,14 +3081,15 @@ fn hipMemcpyAtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>,
 rt::function!(F_hipMemcpyHtoDAsync, C_hipMemcpyHtoDAsync, c"hipMemcpyHtoDAsync", "hipMemcpyHtoDAsync",
     c"hipMemcpyHtoDAsync(dst, src, sizeBytes, stream)\n--\n\nCopy data from Host to Device asynchronously\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
     ["dst", "src", "sizeBytes", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemcpyHtoDAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemcpyHtoDAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3));
 
-fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoDAsync");
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let n_src = if a_src == 0 { None } else { src.buffer_len() }; if n_src.is_some() { rt::check_size(n_src, Some(a_sizeBytes as u64), "src", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3083,14 +3102,15 @@ fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, s
 rt::function!(F_hipMemcpyDtoHAsync, C_hipMemcpyDtoHAsync, c"hipMemcpyDtoHAsync", "hipMemcpyDtoHAsync",
     c"hipMemcpyDtoHAsync(dst, src, sizeBytes, stream)\n--\n\nCopy data from Device to Host asynchronously\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
     ["dst", "src", "sizeBytes", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemcpyDtoHAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemcpyDtoHAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3));
 
-fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoHAsync");
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3103,14 +3123,14 @@ fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut
 rt::function!(F_hipMemcpyDtoDAsync, C_hipMemcpyDtoDAsync, c"hipMemcpyDtoDAsync", "hipMemcpyDtoDAsync",
     c"hipMemcpyDtoDAsync(dst, src, sizeBytes, stream)\n--\n\nCopy data from Device to Device asynchronously\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
     ["dst", "src", "sizeBytes", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemcpyDtoDAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemcpyDtoDAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3));
 
-fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoDAsync");
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3123,15 +3143,15 @@ fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut
 rt::function!(F_hipMemcpyAtoHAsync, C_hipMemcpyAtoHAsync, c"hipMemcpyAtoHAsync", "hipMemcpyAtoHAsync",
     c"hipMemcpyAtoHAsync(dstHost, srcArray, srcOffset, ByteCount, stream)\n--\n\nCopies from one 1D array to host memory.\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dstHost [out]: Destination pointer\n    srcArray [in]: Source array\n    srcOffset [in]: Offset in bytes of source array\n    ByteCount [in]: Size of memory copy in bytes\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
     ["dstHost", "srcArray", "srcOffset", "ByteCount", "stream"],
-    |py, [x0, x1, x2, x3, x4]| hipMemcpyAtoHAsync(py, rt::call::extract(x0, "dstHost")?, rt::call::extract(x1, "srcArray")?, rt::call::extract(x2, "srcOffset")?, rt::call::extract(x3, "ByteCount")?, rt::call::extract(x4, "stream")?));
+    |py, [x0, x1, x2, x3, x4]| hipMemcpyAtoHAsync(py, rt::call::extract(x0, "dstHost")?, &x1, rt::call::extract(x2, "srcOffset")?, rt::call::extract(x3, "ByteCount")?, &x4));
 
-fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgWritten, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgWritten, srcArray: &Bound<'_, PyAny>, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoHAsync");
     let a_dstHost = dstHost.addr();
-    let a_srcArray = srcArray.addr();
+    let a_srcArray = TYPES.handle_arg(228, srcArray)?;
     let a_srcOffset = srcOffset.0;
     let a_ByteCount = ByteCount.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3144,15 +3164,15 @@ fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgWritten, srcArray: rt::
 rt::function!(F_hipMemcpyHtoAAsync, C_hipMemcpyHtoAAsync, c"hipMemcpyHtoAAsync", "hipMemcpyHtoAAsync",
     c"hipMemcpyHtoAAsync(dstArray, dstOffset, srcHost, ByteCount, stream)\n--\n\nCopies from host memory to a 1D array.\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dstArray [out]: Destination array\n    dstOffset [in]: Offset in bytes of destination array\n    srcHost [in]: Source host pointer\n    ByteCount [in]: Size of memory copy in bytes\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
     ["dstArray", "dstOffset", "srcHost", "ByteCount", "stream"],
-    |py, [x0, x1, x2, x3, x4]| hipMemcpyHtoAAsync(py, rt::call::extract(x0, "dstArray")?, rt::call::extract(x1, "dstOffset")?, rt::call::extract(x2, "srcHost")?, rt::call::extract(x3, "ByteCount")?, rt::call::extract(x4, "stream")?));
+    |py, [x0, x1, x2, x3, x4]| hipMemcpyHtoAAsync(py, &x0, rt::call::extract(x1, "dstOffset")?, rt::call::extract(x2, "srcHost")?, rt::call::extract(x3, "ByteCount")?, &x4));
 
-fn hipMemcpyHtoAAsync(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcHost: rt::PtrArg, ByteCount: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyHtoAAsync(py: Python<'_>, dstArray: &Bound<'_, PyAny>, dstOffset: rt::CInt<u64>, srcHost: rt::PtrArg, ByteCount: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoAAsync");
-    let a_dstArray = dstArray.addr();
+    let a_dstArray = TYPES.handle_arg(228, dstArray)?;
     let a_dstOffset = dstOffset.0;
     let a_srcHost = srcHost.addr();
     let a_ByteCount = ByteCount.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3165,15 +3185,15 @@ fn hipMemcpyHtoAAsync(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<
 rt::function!(F_hipModuleGetGlobal, C_hipModuleGetGlobal, c"hipModuleGetGlobal", "hipModuleGetGlobal",
     c"hipModuleGetGlobal(hmod, name)\n--\n\nReturns a global pointer from a module.\n\nReturns in *dptr and *bytes the pointer and size of the global of name name located in module\nhmod. If no variable of that name exists, it returns hipErrorNotFound. Both parameters dptr and\nbytes are optional. If one of them is NULL, it is ignored and hipSuccess is returned.\n\nArgs:\n    hmod [in]: Module to retrieve global from\n    name [in]: Name of global to retrieve\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    dptr: Pointer\n    bytes: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotFound, #hipErrorInvalidContext",
     ["hmod", "name"],
-    |py, [x0, x1]| hipModuleGetGlobal(py, rt::call::extract(x0, "hmod")?, rt::call::extract(x1, "name")?));
+    |py, [x0, x1]| hipModuleGetGlobal(py, &x0, rt::call::extract(x1, "name")?));
 
-fn hipModuleGetGlobal(py: Python<'_>, hmod: rt::PtrArg, name: rt::CStrArg) -> PyResult<PyObject> {
+fn hipModuleGetGlobal(py: Python<'_>, hmod: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleGetGlobal");
     let mut o_dptr: usize = Default::default();
     let a_dptr = &mut o_dptr as *mut usize as usize;
     let mut o_bytes: u64 = Default::default();
     let a_bytes = &mut o_bytes as *mut u64 as usize;
-    let a_hmod = hmod.addr();
+    let a_hmod = TYPES.handle_arg(233, hmod)?;
     let a_name = name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3268,16 +3288,16 @@ fn hipMemcpyToSymbol(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBy
 rt::function!(F_hipMemcpyToSymbolAsync, C_hipMemcpyToSymbolAsync, c"hipMemcpyToSymbolAsync", "hipMemcpyToSymbolAsync",
     c"hipMemcpyToSymbolAsync(symbol, src, sizeBytes, offset, kind, stream)\n--\n\nCopies data to the given symbol on the device asynchronously.\n\nArgs:\n    symbol [out]: pointer to the device symbole\n    src [in]: pointer to the source address\n    sizeBytes [in]: size in bytes to copy\n    offset [in]: offset in bytes from start of symbole\n    kind [in]: type of memory transfer\n    stream [in]: stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["symbol", "src", "sizeBytes", "offset", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyToSymbolAsync(py, rt::call::extract(x0, "symbol")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyToSymbolAsync(py, rt::call::extract(x0, "symbol")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4, &x5));
 
-fn hipMemcpyToSymbolAsync(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyToSymbolAsync(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToSymbolAsync");
     let a_symbol = symbol.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3311,16 +3331,16 @@ fn hipMemcpyFromSymbol(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::PtrAr
 rt::function!(F_hipMemcpyFromSymbolAsync, C_hipMemcpyFromSymbolAsync, c"hipMemcpyFromSymbolAsync", "hipMemcpyFromSymbolAsync",
     c"hipMemcpyFromSymbolAsync(dst, symbol, sizeBytes, offset, kind, stream)\n--\n\nCopies data from the given symbol on the device asynchronously.\n\nArgs:\n    dst [out]: Returns pointer to destinition memory address\n    symbol [in]: pointer to the symbole address on the device\n    sizeBytes [in]: size in bytes to copy\n    offset [in]: offset in bytes from the start of symbole\n    kind [in]: type of memory transfer\n    stream [in]: stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["dst", "symbol", "sizeBytes", "offset", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromSymbolAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromSymbolAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4, &x5));
 
-fn hipMemcpyFromSymbolAsync(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbolAsync(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbolAsync");
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3333,15 +3353,17 @@ fn hipMemcpyFromSymbolAsync(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::
 rt::function!(F_hipMemcpyAsync, C_hipMemcpyAsync, c"hipMemcpyAsync", "hipMemcpyAsync",
     c"hipMemcpyAsync(dst, src, sizeBytes, kind, stream)\n--\n\nCopies data from src to dst asynchronously.\n\nThe copy is always performed by the device associated with the specified stream.\n\nFor multi-gpu or peer-to-peer configurations, it is recommended to use a stream which is\nattached to the device where the src data is physically located.\nFor optimal peer-to-peer copies, the copy device must be able to access the src and dst\npointers (by calling hipDeviceEnablePeerAccess) with copy agent as the current device and\nsrc/dest as the peerDevice argument. If enabling device peer access is not done, the memory copy\nwill still work, but will perform the copy using a staging buffer on the host.\n\nNote: If host or dst are not pinned, the memory copy will be performed synchronously. For\nbest performance, use hipHostMalloc to allocate host memory that is transferred asynchronously.\n\nSee: hipMemcpy, hipMemcpy2D, hipMemcpyToArray, hipMemcpy2DToArray, hipMemcpyFromArray,\nhipMemcpy2DFromArray, hipMemcpyArrayToArray, hipMemcpy2DArrayToArray, hipMemcpyToSymbol,\nhipMemcpyFromSymbol, hipMemcpy2DAsync, hipMemcpyToArrayAsync, hipMemcpy2DToArrayAsync,\nhipMemcpyFromArrayAsync, hipMemcpy2DFromArrayAsync, hipMemcpyToSymbolAsync,\nhipMemcpyFromSymbolAsync\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n    kind [in]: Type of memory transfer\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown",
     ["dst", "src", "sizeBytes", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4]| hipMemcpyAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3, rt::call::extract(x4, "stream")?));
+    |py, [x0, x1, x2, x3, x4]| hipMemcpyAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3, &x4));
 
-fn hipMemcpyAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAsync");
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
+    let n_src = if a_src == 0 { None } else { src.buffer_len() }; if n_src.is_some() { rt::check_size(n_src, Some(a_sizeBytes as u64), "src", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3361,6 +3383,7 @@ fn hipMemset(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, sizeB
     let a_dst = dst.addr();
     let a_value = value.0;
     let a_sizeBytes = sizeBytes.0;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3392,14 +3415,14 @@ fn hipMemsetD8(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, count: 
 rt::function!(F_hipMemsetD8Async, C_hipMemsetD8Async, c"hipMemsetD8Async", "hipMemsetD8Async",
     c"hipMemsetD8Async(dest, value, count, stream)\n--\n\nFills the first sizeBytes bytes of the memory area pointed to by dest with the constant\nbyte value value.\n\nhipMemsetD8Async() is asynchronous with respect to the host, so the call may return before the\nmemset is complete. The operation can optionally be associated to a stream by passing a non-zero\nstream argument. If stream is non-zero, the operation may overlap with operations in other\nstreams.\n\nArgs:\n    dest [out]: Data ptr to be filled\n    value [in]: Constant value to be set\n    count [in]: Number of values to be set\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized",
     ["dest", "value", "count", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemsetD8Async(py, rt::call::extract(x0, "dest")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemsetD8Async(py, rt::call::extract(x0, "dest")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?, &x3));
 
-fn hipMemsetD8Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD8Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, count: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD8Async");
     let a_dest = dest.addr();
     let a_value = value.0;
     let a_count = count.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3431,14 +3454,14 @@ fn hipMemsetD16(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, count
 rt::function!(F_hipMemsetD16Async, C_hipMemsetD16Async, c"hipMemsetD16Async", "hipMemsetD16Async",
     c"hipMemsetD16Async(dest, value, count, stream)\n--\n\nFills the first sizeBytes bytes of the memory area pointed to by dest with the constant\nshort value value.\n\nhipMemsetD16Async() is asynchronous with respect to the host, so the call may return before the\nmemset is complete. The operation can optionally be associated to a stream by passing a non-zero\nstream argument. If stream is non-zero, the operation may overlap with operations in other\nstreams.\n\nArgs:\n    dest [out]: Data ptr to be filled\n    value [in]: Constant value to be set\n    count [in]: Number of values to be set\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized",
     ["dest", "value", "count", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemsetD16Async(py, rt::call::extract(x0, "dest")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemsetD16Async(py, rt::call::extract(x0, "dest")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?, &x3));
 
-fn hipMemsetD16Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD16Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, count: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD16Async");
     let a_dest = dest.addr();
     let a_value = value.0;
     let a_count = count.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3470,14 +3493,15 @@ fn hipMemsetD32(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<i32>, count
 rt::function!(F_hipMemsetAsync, C_hipMemsetAsync, c"hipMemsetAsync", "hipMemsetAsync",
     c"hipMemsetAsync(dst, value, sizeBytes, stream)\n--\n\nFills the first sizeBytes bytes of the memory area pointed to by dev with the constant\nbyte value value.\n\nhipMemsetAsync() is asynchronous with respect to the host, so the call may return before the\nmemset is complete. The operation can optionally be associated to a stream by passing a non-zero\nstream argument. If stream is non-zero, the operation may overlap with operations in other\nstreams.\n\nArgs:\n    dst [out]: Pointer to device memory\n    value [in]: Value to set for each byte of specified memory\n    sizeBytes [in]: Size in bytes to set\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["dst", "value", "sizeBytes", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemsetAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemsetAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "sizeBytes")?, &x3));
 
-fn hipMemsetAsync(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetAsync(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetAsync");
     let a_dst = dst.addr();
     let a_value = value.0;
     let a_sizeBytes = sizeBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3490,14 +3514,14 @@ fn hipMemsetAsync(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, 
 rt::function!(F_hipMemsetD32Async, C_hipMemsetD32Async, c"hipMemsetD32Async", "hipMemsetD32Async",
     c"hipMemsetD32Async(dst, value, count, stream)\n--\n\nFills the memory area pointed to by dev with the constant integer\nvalue for specified number of times.\n\nhipMemsetD32Async() is asynchronous with respect to the host, so the call may return before the\nmemset is complete. The operation can optionally be associated to a stream by passing a non-zero\nstream argument. If stream is non-zero, the operation may overlap with operations in other\nstreams.\n\nArgs:\n    dst [out]: Pointer to device memory\n    value [in]: Value to set for each byte of specified memory\n    count [in]: Number of values to be set\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["dst", "value", "count", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemsetD32Async(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemsetD32Async(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?, &x3));
 
-fn hipMemsetD32Async(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD32Async(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, count: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD32Async");
     let a_dst = dst.addr();
     let a_value = value.0;
     let a_count = count.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3531,16 +3555,16 @@ fn hipMemset2D(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>, val
 rt::function!(F_hipMemset2DAsync, C_hipMemset2DAsync, c"hipMemset2DAsync", "hipMemset2DAsync",
     c"hipMemset2DAsync(dst, pitch, value, width, height, stream)\n--\n\nFills asynchronously the memory area pointed to by dst with the constant value.\n\nArgs:\n    dst [in]: Pointer to 2D device memory\n    pitch [in]: Pitch size in bytes of 2D device memory, unused if height equals 1\n    value [in]: Value to set for each byte of specified memory\n    width [in]: Width size in bytes in 2D memory\n    height [in]: Height size in bytes in 2D memory\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["dst", "pitch", "value", "width", "height", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemset2DAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "pitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemset2DAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "pitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, &x5));
 
-fn hipMemset2DAsync(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemset2DAsync(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2DAsync");
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
     let a_value = value.0;
     let a_width = width.0;
     let a_height = height.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3572,14 +3596,14 @@ fn hipMemset3D(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt
 rt::function!(F_hipMemset3DAsync, C_hipMemset3DAsync, c"hipMemset3DAsync", "hipMemset3DAsync",
     c"hipMemset3DAsync(pitchedDevPtr, value, extent, stream)\n--\n\nFills asynchronously the memory area pointed to by pitchedDevPtr with the constant value.\n\nArgs:\n    pitchedDevPtr [in]: Pointer to pitched device memory\n    value [in]: Value to set for each byte of specified memory\n    extent [in]: Size parameters for width field in bytes in device memory\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["pitchedDevPtr", "value", "extent", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemset3DAsync(py, &x0, rt::call::extract(x1, "value")?, &x2, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemset3DAsync(py, &x0, rt::call::extract(x1, "value")?, &x2, &x3));
 
-fn hipMemset3DAsync(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemset3DAsync(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset3DAsync");
     let a_pitchedDevPtr = TYPES.record_arg::<R_hipPitchedPtr>(97, pitchedDevPtr)?;
     let a_value = value.0;
     let a_extent = TYPES.record_arg::<R_hipExtent>(98, extent)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3613,16 +3637,16 @@ fn hipMemsetD2D8(py: Python<'_>, dst: rt::PtrArgWritten, dstPitch: rt::CInt<u64>
 rt::function!(F_hipMemsetD2D8Async, C_hipMemsetD2D8Async, c"hipMemsetD2D8Async", "hipMemsetD2D8Async",
     c"hipMemsetD2D8Async(dst, dstPitch, value, width, height, stream)\n--\n\nFills 2D memory range of 'width' 8-bit values asynchronously to the specified char value.\nHeight specifies numbers of rows to set and dstPitch speicifies the number of bytes between each\nrow.\n\nArgs:\n    dst [in]: Pointer to device memory\n    dstPitch [in]: Pitch of dst device pointer\n    value [in]: value to set\n    width [in]: Width of row\n    height [in]: Number of rows\n    stream [in]: Stream Identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["dst", "dstPitch", "value", "width", "height", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemsetD2D8Async(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dstPitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemsetD2D8Async(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dstPitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, &x5));
 
-fn hipMemsetD2D8Async(py: Python<'_>, dst: rt::PtrArgWritten, dstPitch: rt::CInt<u64>, value: rt::CInt<u8>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD2D8Async(py: Python<'_>, dst: rt::PtrArgWritten, dstPitch: rt::CInt<u64>, value: rt::CInt<u8>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD2D8Async");
     let a_dst = dst.addr();
     let a_dstPitch = dstPitch.0;
     let a_value = value.0;
     let a_width = width.0;
     let a_height = height.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3656,16 +3680,16 @@ fn hipMemsetD2D16(py: Python<'_>, dst: rt::PtrArgWritten, dstPitch: rt::CInt<u64
 rt::function!(F_hipMemsetD2D16Async, C_hipMemsetD2D16Async, c"hipMemsetD2D16Async", "hipMemsetD2D16Async",
     c"hipMemsetD2D16Async(dst, dstPitch, value, width, height, stream)\n--\n\nFills 2D memory range of 'width' 16-bit values asynchronously to the specified short\nvalue. Height specifies numbers of rows to set and dstPitch speicifies the number of bytes\nbetween each row.\n\nArgs:\n    dst [in]: Pointer to device memory\n    dstPitch [in]: Pitch of dst device pointer\n    value [in]: value to set\n    width [in]: Width of row\n    height [in]: Number of rows\n    stream [in]: Stream Identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["dst", "dstPitch", "value", "width", "height", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemsetD2D16Async(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dstPitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemsetD2D16Async(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dstPitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, &x5));
 
-fn hipMemsetD2D16Async(py: Python<'_>, dst: rt::PtrArgWritten, dstPitch: rt::CInt<u64>, value: rt::CInt<u16>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD2D16Async(py: Python<'_>, dst: rt::PtrArgWritten, dstPitch: rt::CInt<u64>, value: rt::CInt<u16>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD2D16Async");
     let a_dst = dst.addr();
     let a_dstPitch = dstPitch.0;
     let a_value = value.0;
     let a_width = width.0;
     let a_height = height.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3699,16 +3723,16 @@ fn hipMemsetD2D32(py: Python<'_>, dst: rt::PtrArgWritten, dstPitch: rt::CInt<u64
 rt::function!(F_hipMemsetD2D32Async, C_hipMemsetD2D32Async, c"hipMemsetD2D32Async", "hipMemsetD2D32Async",
     c"hipMemsetD2D32Async(dst, dstPitch, value, width, height, stream)\n--\n\nFills 2D memory range of 'width' 32-bit values asynchronously to the specified int\nvalue. Height specifies numbers of rows to set and dstPitch speicifies the number of bytes\nbetween each row.\n\nArgs:\n    dst [in]: Pointer to device memory\n    dstPitch [in]: Pitch of dst device pointer\n    value [in]: value to set\n    width [in]: Width of row\n    height [in]: Number of rows\n    stream [in]: Stream Identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["dst", "dstPitch", "value", "width", "height", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemsetD2D32Async(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dstPitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemsetD2D32Async(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dstPitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, &x5));
 
-fn hipMemsetD2D32Async(py: Python<'_>, dst: rt::PtrArgWritten, dstPitch: rt::CInt<u64>, value: rt::CInt<u32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD2D32Async(py: Python<'_>, dst: rt::PtrArgWritten, dstPitch: rt::CInt<u64>, value: rt::CInt<u32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD2D32Async");
     let a_dst = dst.addr();
     let a_dstPitch = dstPitch.0;
     let a_value = value.0;
     let a_width = width.0;
     let a_height = height.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3807,8 +3831,7 @@ rt::function!(F_hipArrayDestroy, C_hipArrayDestroy, c"hipArrayDestroy", "hipArra
 
 fn hipArrayDestroy(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayDestroy");
-    let p_array = rt::PtrArg::convert(array, false)?;
-    let a_array = p_array.addr();
+    let a_array = TYPES.handle_arg(228, array)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3867,8 +3890,7 @@ rt::function!(F_hipFreeArray, C_hipFreeArray, c"hipFreeArray", "hipFreeArray",
 
 fn hipFreeArray(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFreeArray");
-    let p_array = rt::PtrArg::convert(array, false)?;
-    let a_array = p_array.addr();
+    let a_array = TYPES.handle_arg(228, array)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3906,9 +3928,9 @@ fn hipMalloc3DArray(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, 
 rt::function!(F_hipArrayGetInfo, C_hipArrayGetInfo, c"hipArrayGetInfo", "hipArrayGetInfo",
     c"hipArrayGetInfo(desc, extent, array)\n--\n\nGets info about the specified array\n\nSee: hipArrayGetDescriptor, hipArray3DGetDescriptor\n\nArgs:\n    desc [out]: - Returned array type\n    extent [out]: - Returned array shape. 2D arrays will have depth of zero\n    array [in]: - The HIP array to get info for\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    flags: int\n    #hipSuccess, #hipErrorInvalidValue #hipErrorInvalidHandle",
     ["desc", "extent", "array"],
-    |py, [x0, x1, x2]| hipArrayGetInfo(py, &x0, &x1, rt::call::extract(x2, "array")?));
+    |py, [x0, x1, x2]| hipArrayGetInfo(py, &x0, &x1, &x2));
 
-fn hipArrayGetInfo(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
+fn hipArrayGetInfo(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, PyAny>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
     let p_desc = TYPES.record_ptr_arg(76, desc, true)?;
     let a_desc = p_desc.addr();
@@ -3916,7 +3938,7 @@ fn hipArrayGetInfo(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, P
     let a_extent = p_extent.addr();
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
-    let a_array = array.addr();
+    let a_array = TYPES.handle_arg(228, array)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3929,13 +3951,13 @@ fn hipArrayGetInfo(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, P
 rt::function!(F_hipArrayGetDescriptor, C_hipArrayGetDescriptor, c"hipArrayGetDescriptor", "hipArrayGetDescriptor",
     c"hipArrayGetDescriptor(pArrayDescriptor, array)\n--\n\nGets a 1D or 2D array descriptor\n\nSee: hipArray3DCreate, hipArray3DGetDescriptor, hipArrayCreate, hipArrayDestroy, hipMemAlloc,\nhipMemAllocHost, hipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned,\nhipMemcpy3D, hipMemcpy3DAsync, hipMemcpyAtoA, hipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync,\nhipMemcpyDtoA, hipMemcpyDtoD, hipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync,\nhipMemcpyHtoA, hipMemcpyHtoAAsync, hipMemcpyHtoD, hipMemcpyHtoDAsync, hipMemFree,\nhipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo, hipMemHostAlloc,\nhipMemHostGetDevicePointer, hipMemsetD8, hipMemsetD16, hipMemsetD32, hipArrayGetInfo\n\nArgs:\n    pArrayDescriptor [out]: - Returned array descriptor\n    array [in]: - Array to get descriptor of\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue #hipErrorInvalidHandle",
     ["pArrayDescriptor", "array"],
-    |py, [x0, x1]| hipArrayGetDescriptor(py, &x0, rt::call::extract(x1, "array")?));
+    |py, [x0, x1]| hipArrayGetDescriptor(py, &x0, &x1));
 
-fn hipArrayGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
+fn hipArrayGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetDescriptor");
     let p_pArrayDescriptor = TYPES.record_ptr_arg(77, pArrayDescriptor, true)?;
     let a_pArrayDescriptor = p_pArrayDescriptor.addr();
-    let a_array = array.addr();
+    let a_array = TYPES.handle_arg(228, array)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3948,13 +3970,13 @@ fn hipArrayGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, ar
 rt::function!(F_hipArray3DGetDescriptor, C_hipArray3DGetDescriptor, c"hipArray3DGetDescriptor", "hipArray3DGetDescriptor",
     c"hipArray3DGetDescriptor(pArrayDescriptor, array)\n--\n\nGets a 3D array descriptor\n\nSee: hipArray3DCreate, hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc,\nhipMemAllocHost, hipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned,\nhipMemcpy3D, hipMemcpy3DAsync, hipMemcpyAtoA, hipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync,\nhipMemcpyDtoA, hipMemcpyDtoD, hipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync,\nhipMemcpyHtoA, hipMemcpyHtoAAsync, hipMemcpyHtoD, hipMemcpyHtoDAsync, hipMemFree,\nhipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo, hipMemHostAlloc,\nhipMemHostGetDevicePointer, hipMemsetD8, hipMemsetD16, hipMemsetD32, hipArrayGetInfo\n\nArgs:\n    pArrayDescriptor [out]: - Returned 3D array descriptor\n    array [in]: - 3D array to get descriptor of\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue #hipErrorInvalidHandle, #hipErrorContextIsDestroyed",
     ["pArrayDescriptor", "array"],
-    |py, [x0, x1]| hipArray3DGetDescriptor(py, &x0, rt::call::extract(x1, "array")?));
+    |py, [x0, x1]| hipArray3DGetDescriptor(py, &x0, &x1));
 
-fn hipArray3DGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
+fn hipArray3DGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArray3DGetDescriptor");
     let p_pArrayDescriptor = TYPES.record_ptr_arg(78, pArrayDescriptor, true)?;
     let a_pArrayDescriptor = p_pArrayDescriptor.addr();
-    let a_array = array.addr();
+    let a_array = TYPES.handle_arg(228, array)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4008,13 +4030,13 @@ fn hipMemcpyParam2D(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObje
 rt::function!(F_hipMemcpyParam2DAsync, C_hipMemcpyParam2DAsync, c"hipMemcpyParam2DAsync", "hipMemcpyParam2DAsync",
     c"hipMemcpyParam2DAsync(pCopy, stream)\n--\n\nCopies memory for 2D arrays.\n\nSee: hipMemcpy, hipMemcpy2D, hipMemcpyToArray, hipMemcpy2DToArray, hipMemcpyFromArray,\nhipMemcpyToSymbol, hipMemcpyAsync\n\nArgs:\n    pCopy [in]: Parameters for the memory copy\n    stream [in]: Stream to use\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
     ["pCopy", "stream"],
-    |py, [x0, x1]| hipMemcpyParam2DAsync(py, &x0, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipMemcpyParam2DAsync(py, &x0, &x1));
 
-fn hipMemcpyParam2DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyParam2DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyParam2DAsync");
     let p_pCopy = TYPES.record_ptr_arg(79, pCopy, false)?;
     let a_pCopy = p_pCopy.addr();
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4027,9 +4049,9 @@ fn hipMemcpyParam2DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: rt::P
 rt::function!(F_hipMemcpy2DAsync, C_hipMemcpy2DAsync, c"hipMemcpy2DAsync", "hipMemcpy2DAsync",
     c"hipMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream)\n--\n\nCopies data between host and device asynchronously.\n\nhipMemcpy2DAsync supports memory matrix copy from the pointed area src to the pointed area dst.\nThe copy direction is defined by kind which must be one of #hipMemcpyHostToDevice,\n#hipMemcpyDeviceToHost, #hipMemcpyDeviceToDevice or #hipMemcpyDefault.\ndpitch and spitch are the widths in bytes for memory matrix corresponds to dst and src.\nwidth cannot exceed dpitch or spitch.\n\nThe copy is always performed by the device associated with the specified stream.\nThe API is asynchronous with respect to the host, so the call may return before the copy is\ncomplete. The copy can optionally be excuted in a specific stream by passing a non-zero stream\nargument, for HostToDevice or DeviceToHost copies, the copy can overlap with operations\nin other streams.\n\nFor multi-gpu or peer-to-peer configurations, it is recommended to use a stream which is\nattached to the device where the src data is physically located.\n\nFor optimal peer-to-peer copies, the copy device must be able to access the src and dst pointers\n(by calling hipDeviceEnablePeerAccess) with copy agent as the current device and src/dst as the\npeerDevice argument. If enabling device peer access is not done, the API will still work, but\nwill perform the copy using a staging buffer on the host.\n\nNote: If host or dst are not pinned, the memory copy will be performed synchronously.  For\nbest performance, use hipHostMalloc to allocate host memory that is transferred asynchronously.\n\nSee: hipMemcpy, hipMemcpyToArray, hipMemcpy2DToArray, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Pointer to destination memory address\n    dpitch [in]: Pitch size in bytes of destination memory\n    src [in]: Pointer to source memory address\n    spitch [in]: Pitch size in bytes of source memory\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n    stream [in]: Stream to use\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
     ["dst", "dpitch", "src", "spitch", "width", "height", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "spitch")?, rt::call::extract(x4, "width")?, rt::call::extract(x5, "height")?, &x6, rt::call::extract(x7, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "spitch")?, rt::call::extract(x4, "width")?, rt::call::extract(x5, "height")?, &x6, &x7));
 
-fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DAsync");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -4038,7 +4060,7 @@ fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4051,11 +4073,11 @@ fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64
 rt::function!(F_hipMemcpy2DToArray, C_hipMemcpy2DToArray, c"hipMemcpy2DToArray", "hipMemcpy2DToArray",
     c"hipMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpyToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    wOffset [in]: Destination starting X offset\n    hOffset [in]: Destination starting Y offset\n    src [in]: Source memory address\n    spitch [in]: Pitch of source memory\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
     ["dst", "wOffset", "hOffset", "src", "spitch", "width", "height", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DToArray(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "wOffset")?, rt::call::extract(x2, "hOffset")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "spitch")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DToArray(py, &x0, rt::call::extract(x1, "wOffset")?, rt::call::extract(x2, "hOffset")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "spitch")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7));
 
-fn hipMemcpy2DToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DToArray(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArray");
-    let a_dst = dst.addr();
+    let a_dst = TYPES.handle_arg(228, dst)?;
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
     let a_src = src.addr();
@@ -4075,11 +4097,11 @@ fn hipMemcpy2DToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, h
 rt::function!(F_hipMemcpy2DToArrayAsync, C_hipMemcpy2DToArrayAsync, c"hipMemcpy2DToArrayAsync", "hipMemcpy2DToArrayAsync",
     c"hipMemcpy2DToArrayAsync(dst, wOffset, hOffset, src, spitch, width, height, kind, stream)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpyToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    wOffset [in]: Destination starting X offset\n    hOffset [in]: Destination starting Y offset\n    src [in]: Source memory address\n    spitch [in]: Pitch of source memory\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n    stream [in]: Accelerator view which the copy is being enqueued\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
     ["dst", "wOffset", "hOffset", "src", "spitch", "width", "height", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DToArrayAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "wOffset")?, rt::call::extract(x2, "hOffset")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "spitch")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7, rt::call::extract(x8, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DToArrayAsync(py, &x0, rt::call::extract(x1, "wOffset")?, rt::call::extract(x2, "hOffset")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "spitch")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7, &x8));
 
-fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArrayAsync");
-    let a_dst = dst.addr();
+    let a_dst = TYPES.handle_arg(228, dst)?;
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
     let a_src = src.addr();
@@ -4087,7 +4109,7 @@ fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u6
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4100,14 +4122,14 @@ fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u6
 rt::function!(F_hipMemcpy2DArrayToArray, C_hipMemcpy2DArrayToArray, c"hipMemcpy2DArrayToArray", "hipMemcpy2DArrayToArray",
     c"hipMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpyToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    wOffsetDst [in]: Destination starting X offset\n    hOffsetDst [in]: Destination starting Y offset\n    src [in]: Source memory address\n    wOffsetSrc [in]: Source starting X offset\n    hOffsetSrc [in]: Source starting Y offset (columns in bytes)\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidMemcpyDirection",
     ["dst", "wOffsetDst", "hOffsetDst", "src", "wOffsetSrc", "hOffsetSrc", "width", "height", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DArrayToArray(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "wOffsetDst")?, rt::call::extract(x2, "hOffsetDst")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "wOffsetSrc")?, rt::call::extract(x5, "hOffsetSrc")?, rt::call::extract(x6, "width")?, rt::call::extract(x7, "height")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DArrayToArray(py, &x0, rt::call::extract(x1, "wOffsetDst")?, rt::call::extract(x2, "hOffsetDst")?, &x3, rt::call::extract(x4, "wOffsetSrc")?, rt::call::extract(x5, "hOffsetSrc")?, rt::call::extract(x6, "width")?, rt::call::extract(x7, "height")?, &x8));
 
-fn hipMemcpy2DArrayToArray(py: Python<'_>, dst: rt::PtrArg, wOffsetDst: rt::CInt<u64>, hOffsetDst: rt::CInt<u64>, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DArrayToArray(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffsetDst: rt::CInt<u64>, hOffsetDst: rt::CInt<u64>, src: &Bound<'_, PyAny>, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DArrayToArray");
-    let a_dst = dst.addr();
+    let a_dst = TYPES.handle_arg(228, dst)?;
     let a_wOffsetDst = wOffsetDst.0;
     let a_hOffsetDst = hOffsetDst.0;
-    let a_src = src.addr();
+    let a_src = TYPES.handle_arg(228, src)?;
     let a_wOffsetSrc = wOffsetSrc.0;
     let a_hOffsetSrc = hOffsetSrc.0;
     let a_width = width.0;
@@ -4125,11 +4147,11 @@ fn hipMemcpy2DArrayToArray(py: Python<'_>, dst: rt::PtrArg, wOffsetDst: rt::CInt
 rt::function!(F_hipMemcpyToArray, C_hipMemcpyToArray, c"hipMemcpyToArray", "hipMemcpyToArray",
     c"hipMemcpyToArray(dst, wOffset, hOffset, src, count, kind)\n--\n\nCopies data between host and device [Deprecated]\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\nWarning: This API is deprecated.\n\nArgs:\n    dst [in]: Destination memory address\n    wOffset [in]: Destination starting X offset\n    hOffset [in]: Destination starting Y offset\n    src [in]: Source memory address\n    count [in]: size in bytes to copy\n    kind [in]: Type of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection\n\nDeprecated in the C API.",
     ["dst", "wOffset", "hOffset", "src", "count", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyToArray(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "wOffset")?, rt::call::extract(x2, "hOffset")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "count")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyToArray(py, &x0, rt::call::extract(x1, "wOffset")?, rt::call::extract(x2, "hOffset")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "count")?, &x5));
 
-fn hipMemcpyToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyToArray(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToArray");
-    let a_dst = dst.addr();
+    let a_dst = TYPES.handle_arg(228, dst)?;
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
     let a_src = src.addr();
@@ -4147,12 +4169,12 @@ fn hipMemcpyToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOf
 rt::function!(F_hipMemcpyFromArray, C_hipMemcpyFromArray, c"hipMemcpyFromArray", "hipMemcpyFromArray",
     c"hipMemcpyFromArray(dst, srcArray, wOffset, hOffset, count, kind)\n--\n\nCopies data between host and device [Deprecated]\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\nWarning: This API is deprecated.\n\nArgs:\n    dst [in]: Destination memory address\n    srcArray [in]: Source memory address\n    wOffset [in]: Source starting X offset\n    hOffset [in]: Source starting Y offset\n    count [in]: Size in bytes to copy\n    kind [in]: Type of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection\n\nDeprecated in the C API.",
     ["dst", "srcArray", "wOffset", "hOffset", "count", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromArray(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "srcArray")?, rt::call::extract(x2, "wOffset")?, rt::call::extract(x3, "hOffset")?, rt::call::extract(x4, "count")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromArray(py, rt::call::extract(x0, "dst")?, &x1, rt::call::extract(x2, "wOffset")?, rt::call::extract(x3, "hOffset")?, rt::call::extract(x4, "count")?, &x5));
 
-fn hipMemcpyFromArray(py: Python<'_>, dst: rt::PtrArgWritten, srcArray: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromArray(py: Python<'_>, dst: rt::PtrArgWritten, srcArray: &Bound<'_, PyAny>, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromArray");
     let a_dst = dst.addr();
-    let a_srcArray = srcArray.addr();
+    let a_srcArray = TYPES.handle_arg(228, srcArray)?;
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
     let a_count = count.0;
@@ -4169,13 +4191,13 @@ fn hipMemcpyFromArray(py: Python<'_>, dst: rt::PtrArgWritten, srcArray: rt::PtrA
 rt::function!(F_hipMemcpy2DFromArray, C_hipMemcpy2DFromArray, c"hipMemcpy2DFromArray", "hipMemcpy2DFromArray",
     c"hipMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    dpitch [in]: Pitch of destination memory\n    src [in]: Source memory address\n    wOffset [in]: Source starting X offset\n    hOffset [in]: Source starting Y offset\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
     ["dst", "dpitch", "src", "wOffset", "hOffset", "width", "height", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DFromArray(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "wOffset")?, rt::call::extract(x4, "hOffset")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DFromArray(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, &x2, rt::call::extract(x3, "wOffset")?, rt::call::extract(x4, "hOffset")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7));
 
-fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: &Bound<'_, PyAny>, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArray");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
-    let a_src = src.addr();
+    let a_src = TYPES.handle_arg(228, src)?;
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
     let a_width = width.0;
@@ -4193,19 +4215,19 @@ fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt
 rt::function!(F_hipMemcpy2DFromArrayAsync, C_hipMemcpy2DFromArrayAsync, c"hipMemcpy2DFromArrayAsync", "hipMemcpy2DFromArrayAsync",
     c"hipMemcpy2DFromArrayAsync(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream)\n--\n\nCopies data between host and device asynchronously.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    dpitch [in]: Pitch of destination memory\n    src [in]: Source memory address\n    wOffset [in]: Source starting X offset\n    hOffset [in]: Source starting Y offset\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n    stream [in]: Accelerator view which the copy is being enqueued\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
     ["dst", "dpitch", "src", "wOffset", "hOffset", "width", "height", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DFromArrayAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "wOffset")?, rt::call::extract(x4, "hOffset")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7, rt::call::extract(x8, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DFromArrayAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, &x2, rt::call::extract(x3, "wOffset")?, rt::call::extract(x4, "hOffset")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7, &x8));
 
-fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: &Bound<'_, PyAny>, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArrayAsync");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
-    let a_src = src.addr();
+    let a_src = TYPES.handle_arg(228, src)?;
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4218,12 +4240,12 @@ fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt:
 rt::function!(F_hipMemcpyAtoH, C_hipMemcpyAtoH, c"hipMemcpyAtoH", "hipMemcpyAtoH",
     c"hipMemcpyAtoH(dst, srcArray, srcOffset, count)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    srcArray [in]: Source array\n    srcOffset [in]: Offset in bytes of source array\n    count [in]: Size of memory copy in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
     ["dst", "srcArray", "srcOffset", "count"],
-    |py, [x0, x1, x2, x3]| hipMemcpyAtoH(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "srcArray")?, rt::call::extract(x2, "srcOffset")?, rt::call::extract(x3, "count")?));
+    |py, [x0, x1, x2, x3]| hipMemcpyAtoH(py, rt::call::extract(x0, "dst")?, &x1, rt::call::extract(x2, "srcOffset")?, rt::call::extract(x3, "count")?));
 
-fn hipMemcpyAtoH(py: Python<'_>, dst: rt::PtrArgWritten, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemcpyAtoH(py: Python<'_>, dst: rt::PtrArgWritten, srcArray: &Bound<'_, PyAny>, srcOffset: rt::CInt<u64>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoH");
     let a_dst = dst.addr();
-    let a_srcArray = srcArray.addr();
+    let a_srcArray = TYPES.handle_arg(228, srcArray)?;
     let a_srcOffset = srcOffset.0;
     let a_count = count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4238,11 +4260,11 @@ fn hipMemcpyAtoH(py: Python<'_>, dst: rt::PtrArgWritten, srcArray: rt::PtrArg, s
 rt::function!(F_hipMemcpyHtoA, C_hipMemcpyHtoA, c"hipMemcpyHtoA", "hipMemcpyHtoA",
     c"hipMemcpyHtoA(dstArray, dstOffset, srcHost, count)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dstArray [in]: Destination memory address\n    dstOffset [in]: Offset in bytes of destination array\n    srcHost [in]: Source host pointer\n    count [in]: Size of memory copy in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
     ["dstArray", "dstOffset", "srcHost", "count"],
-    |py, [x0, x1, x2, x3]| hipMemcpyHtoA(py, rt::call::extract(x0, "dstArray")?, rt::call::extract(x1, "dstOffset")?, rt::call::extract(x2, "srcHost")?, rt::call::extract(x3, "count")?));
+    |py, [x0, x1, x2, x3]| hipMemcpyHtoA(py, &x0, rt::call::extract(x1, "dstOffset")?, rt::call::extract(x2, "srcHost")?, rt::call::extract(x3, "count")?));
 
-fn hipMemcpyHtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcHost: rt::PtrArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemcpyHtoA(py: Python<'_>, dstArray: &Bound<'_, PyAny>, dstOffset: rt::CInt<u64>, srcHost: rt::PtrArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoA");
-    let a_dstArray = dstArray.addr();
+    let a_dstArray = TYPES.handle_arg(228, dstArray)?;
     let a_dstOffset = dstOffset.0;
     let a_srcHost = srcHost.addr();
     let a_count = count.0;
@@ -4276,13 +4298,13 @@ fn hipMemcpy3D(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
 rt::function!(F_hipMemcpy3DAsync, C_hipMemcpy3DAsync, c"hipMemcpy3DAsync", "hipMemcpy3DAsync",
     c"hipMemcpy3DAsync(p, stream)\n--\n\nCopies data between host and device asynchronously.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    p [in]: 3D memory copy parameters\n    stream [in]: Stream to use\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
     ["p", "stream"],
-    |py, [x0, x1]| hipMemcpy3DAsync(py, &x0, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipMemcpy3DAsync(py, &x0, &x1));
 
-fn hipMemcpy3DAsync(py: Python<'_>, p: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy3DAsync(py: Python<'_>, p: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3DAsync");
     let p_p = TYPES.record_ptr_arg(100, p, false)?;
     let a_p = p_p.addr();
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4313,13 +4335,13 @@ fn hipDrvMemcpy3D(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObject
 rt::function!(F_hipDrvMemcpy3DAsync, C_hipDrvMemcpy3DAsync, c"hipDrvMemcpy3DAsync", "hipDrvMemcpy3DAsync",
     c"hipDrvMemcpy3DAsync(pCopy, stream)\n--\n\nCopies data between host and device asynchronously.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    pCopy [in]: 3D memory copy parameters\n    stream [in]: Stream to use\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
     ["pCopy", "stream"],
-    |py, [x0, x1]| hipDrvMemcpy3DAsync(py, &x0, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipDrvMemcpy3DAsync(py, &x0, &x1));
 
-fn hipDrvMemcpy3DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvMemcpy3DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvMemcpy3DAsync");
     let p_pCopy = TYPES.record_ptr_arg(101, pCopy, false)?;
     let a_pCopy = p_pCopy.addr();
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4353,9 +4375,9 @@ fn hipMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObje
 rt::function!(F_hipMemcpyBatchAsync, C_hipMemcpyBatchAsync, c"hipMemcpyBatchAsync", "hipMemcpyBatchAsync",
     c"hipMemcpyBatchAsync(count, attrs, numAttrs, stream)\n--\n\nPerform Batch of 1D copies\n\nArgs:\n    count [in]: - Size of dsts, srcs and sizes arrays\n    attrs [in]: - Array of memcpy attributes (not supported)\n    numAttrs [in]: - Size of attrs and attrsIdxs arrays (not supported)\n    stream [in]: - stream used to enqueue operations in.\n\nReturns: a tuple of 6 item(s):\n    hipError_t: status\n    dsts: Pointer\n    srcs: Pointer\n    sizes: int\n    attrsIdxs: int\n    failIdx: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["count", "attrs", "numAttrs", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemcpyBatchAsync(py, rt::call::extract(x0, "count")?, &x1, rt::call::extract(x2, "numAttrs")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemcpyBatchAsync(py, rt::call::extract(x0, "count")?, &x1, rt::call::extract(x2, "numAttrs")?, &x3));
 
-fn hipMemcpyBatchAsync(py: Python<'_>, count: rt::CInt<u64>, attrs: &Bound<'_, PyAny>, numAttrs: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyBatchAsync(py: Python<'_>, count: rt::CInt<u64>, attrs: &Bound<'_, PyAny>, numAttrs: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyBatchAsync");
     let mut o_dsts: usize = Default::default();
     let a_dsts = &mut o_dsts as *mut usize as usize;
@@ -4371,7 +4393,7 @@ fn hipMemcpyBatchAsync(py: Python<'_>, count: rt::CInt<u64>, attrs: &Bound<'_, P
     let a_numAttrs = numAttrs.0;
     let mut o_failIdx: u64 = Default::default();
     let a_failIdx = &mut o_failIdx as *mut u64 as usize;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4384,9 +4406,9 @@ fn hipMemcpyBatchAsync(py: Python<'_>, count: rt::CInt<u64>, attrs: &Bound<'_, P
 rt::function!(F_hipMemcpy3DBatchAsync, C_hipMemcpy3DBatchAsync, c"hipMemcpy3DBatchAsync", "hipMemcpy3DBatchAsync",
     c"hipMemcpy3DBatchAsync(numOps, opList, flags, stream)\n--\n\nPerform Batch of 3D copies\n\nArgs:\n    numOps [in]: - Total number of memcpy operations.\n    opList [in]: - Array of size numOps containing the actual memcpy operations.\n    flags [in]: - Flags for future use, must be zero now.\n    stream [in]: - The stream to enqueue the operations in.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    failIdx: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["numOps", "opList", "flags", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemcpy3DBatchAsync(py, rt::call::extract(x0, "numOps")?, &x1, rt::call::extract(x2, "flags")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemcpy3DBatchAsync(py, rt::call::extract(x0, "numOps")?, &x1, rt::call::extract(x2, "flags")?, &x3));
 
-fn hipMemcpy3DBatchAsync(py: Python<'_>, numOps: rt::CInt<u64>, opList: &Bound<'_, PyAny>, flags: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy3DBatchAsync(py: Python<'_>, numOps: rt::CInt<u64>, opList: &Bound<'_, PyAny>, flags: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3DBatchAsync");
     let a_numOps = numOps.0;
     let p_opList = TYPES.record_ptr_arg(109, opList, true)?;
@@ -4394,7 +4416,7 @@ fn hipMemcpy3DBatchAsync(py: Python<'_>, numOps: rt::CInt<u64>, opList: &Bound<'
     let mut o_failIdx: u64 = Default::default();
     let a_failIdx = &mut o_failIdx as *mut u64 as usize;
     let a_flags = flags.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4425,13 +4447,13 @@ fn hipMemcpy3DPeer(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
 rt::function!(F_hipMemcpy3DPeerAsync, C_hipMemcpy3DPeerAsync, c"hipMemcpy3DPeerAsync", "hipMemcpy3DPeerAsync",
     c"hipMemcpy3DPeerAsync(p, stream)\n--\n\nPerforms 3D memory copies between devices asynchronously\n\nArgs:\n    p [in]: - Parameters for memory copy\n    stream [in]: - Stream to enqueue operation in.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, hipErrorInvalidDevice",
     ["p", "stream"],
-    |py, [x0, x1]| hipMemcpy3DPeerAsync(py, &x0, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipMemcpy3DPeerAsync(py, &x0, &x1));
 
-fn hipMemcpy3DPeerAsync(py: Python<'_>, p: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy3DPeerAsync(py: Python<'_>, p: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3DPeerAsync");
     let p_p = TYPES.record_ptr_arg(110, p, true)?;
     let a_p = p_p.addr();
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4508,6 +4530,8 @@ fn hipMemcpyPeer(py: Python<'_>, dst: rt::PtrArgWritten, dstDeviceId: rt::CInt<i
     let a_src = src.addr();
     let a_srcDeviceId = srcDeviceId.0;
     let a_sizeBytes = sizeBytes.0;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
+    let n_src = if a_src == 0 { None } else { src.buffer_len() }; if n_src.is_some() { rt::check_size(n_src, Some(a_sizeBytes as u64), "src", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4520,16 +4544,18 @@ fn hipMemcpyPeer(py: Python<'_>, dst: rt::PtrArgWritten, dstDeviceId: rt::CInt<i
 rt::function!(F_hipMemcpyPeerAsync, C_hipMemcpyPeerAsync, c"hipMemcpyPeerAsync", "hipMemcpyPeerAsync",
     c"hipMemcpyPeerAsync(dst, dstDeviceId, src, srcDevice, sizeBytes, stream)\n--\n\nCopies memory between two peer accessible devices asynchronously.\n\nArgs:\n    dst [out]: - Destination device pointer\n    dstDeviceId [in]: - Destination device\n    src [in]: - Source device pointer\n    srcDevice [in]: - Source device\n    sizeBytes [in]: - Size of memory copy in bytes\n    stream [in]: - Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDevice",
     ["dst", "dstDeviceId", "src", "srcDevice", "sizeBytes", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyPeerAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dstDeviceId")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "srcDevice")?, rt::call::extract(x4, "sizeBytes")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyPeerAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dstDeviceId")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "srcDevice")?, rt::call::extract(x4, "sizeBytes")?, &x5));
 
-fn hipMemcpyPeerAsync(py: Python<'_>, dst: rt::PtrArgWritten, dstDeviceId: rt::CInt<i32>, src: rt::PtrArg, srcDevice: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyPeerAsync(py: Python<'_>, dst: rt::PtrArgWritten, dstDeviceId: rt::CInt<i32>, src: rt::PtrArg, srcDevice: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyPeerAsync");
     let a_dst = dst.addr();
     let a_dstDeviceId = dstDeviceId.0;
     let a_src = src.addr();
     let a_srcDevice = srcDevice.0;
     let a_sizeBytes = sizeBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
+    let n_src = if a_src == 0 { None } else { src.buffer_len() }; if n_src.is_some() { rt::check_size(n_src, Some(a_sizeBytes as u64), "src", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4566,8 +4592,7 @@ rt::function!(F_hipCtxDestroy, C_hipCtxDestroy, c"hipCtxDestroy", "hipCtxDestroy
 
 fn hipCtxDestroy(py: Python<'_>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxDestroy");
-    let p_ctx = rt::PtrArg::convert(ctx, false)?;
-    let a_ctx = p_ctx.addr();
+    let a_ctx = TYPES.handle_arg(231, ctx)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4601,11 +4626,11 @@ fn hipCtxPopCurrent(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipCtxPushCurrent, C_hipCtxPushCurrent, c"hipCtxPushCurrent", "hipCtxPushCurrent",
     c"hipCtxPushCurrent(ctx)\n--\n\nPush the context to be set as current/ default context [Deprecated]\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize , hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    ctx [in]: The current context to push\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidContext\n\nDeprecated in the C API.",
     ["ctx"],
-    |py, [x0]| hipCtxPushCurrent(py, rt::call::extract(x0, "ctx")?));
+    |py, [x0]| hipCtxPushCurrent(py, &x0));
 
-fn hipCtxPushCurrent(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipCtxPushCurrent(py: Python<'_>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxPushCurrent");
-    let a_ctx = ctx.addr();
+    let a_ctx = TYPES.handle_arg(231, ctx)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4618,11 +4643,11 @@ fn hipCtxPushCurrent(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_hipCtxSetCurrent, C_hipCtxSetCurrent, c"hipCtxSetCurrent", "hipCtxSetCurrent",
     c"hipCtxSetCurrent(ctx)\n--\n\nSet the passed context as current/default [Deprecated]\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize , hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    ctx [in]: The context to set as current\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidContext\n\nDeprecated in the C API.",
     ["ctx"],
-    |py, [x0]| hipCtxSetCurrent(py, rt::call::extract(x0, "ctx")?));
+    |py, [x0]| hipCtxSetCurrent(py, &x0));
 
-fn hipCtxSetCurrent(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipCtxSetCurrent(py: Python<'_>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxSetCurrent");
-    let a_ctx = ctx.addr();
+    let a_ctx = TYPES.handle_arg(231, ctx)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4671,11 +4696,11 @@ fn hipCtxGetDevice(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipCtxGetApiVersion, C_hipCtxGetApiVersion, c"hipCtxGetApiVersion", "hipCtxGetApiVersion",
     c"hipCtxGetApiVersion(ctx)\n--\n\nReturns the approximate HIP api version.\n\nWarning: The HIP feature set does not correspond to an exact CUDA SDK api revision.\nThis function always set *apiVersion to 4 as an approximation though HIP supports\nsome features which were introduced in later CUDA SDK revisions.\nHIP apps code should not rely on the api revision number here and should\nuse arch feature flags to test device capabilities or conditional compilation.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetDevice, hipCtxGetFlags, hipCtxPopCurrent,\nhipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    ctx [in]: Context to check [Deprecated]\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    apiVersion: int\n    #hipSuccess\n\nDeprecated in the C API.",
     ["ctx"],
-    |py, [x0]| hipCtxGetApiVersion(py, rt::call::extract(x0, "ctx")?));
+    |py, [x0]| hipCtxGetApiVersion(py, &x0));
 
-fn hipCtxGetApiVersion(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipCtxGetApiVersion(py: Python<'_>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxGetApiVersion");
-    let a_ctx = ctx.addr();
+    let a_ctx = TYPES.handle_arg(231, ctx)?;
     let mut o_apiVersion: u32 = Default::default();
     let a_apiVersion = &mut o_apiVersion as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4794,11 +4819,11 @@ fn hipCtxGetFlags(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipCtxEnablePeerAccess, C_hipCtxEnablePeerAccess, c"hipCtxEnablePeerAccess", "hipCtxEnablePeerAccess",
     c"hipCtxEnablePeerAccess(peerCtx, flags)\n--\n\nEnables direct access to memory allocations in a peer context [Deprecated]\n\nMemory which already allocated on peer device will be mapped into the address space of the\ncurrent device.  In addition, all future memory allocations on peerDeviceId will be mapped into\nthe address space of the current device when the memory is allocated. The peer memory remains\naccessible from the current device until a call to hipDeviceDisablePeerAccess or hipDeviceReset.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\nWarning: PeerToPeer support is experimental.\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    peerCtx [in]: Peer context\n    flags [in]: flags, need to set as 0\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue,\n    #hipErrorPeerAccessAlreadyEnabled\n\nDeprecated in the C API.",
     ["peerCtx", "flags"],
-    |py, [x0, x1]| hipCtxEnablePeerAccess(py, rt::call::extract(x0, "peerCtx")?, rt::call::extract(x1, "flags")?));
+    |py, [x0, x1]| hipCtxEnablePeerAccess(py, &x0, rt::call::extract(x1, "flags")?));
 
-fn hipCtxEnablePeerAccess(py: Python<'_>, peerCtx: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipCtxEnablePeerAccess(py: Python<'_>, peerCtx: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxEnablePeerAccess");
-    let a_peerCtx = peerCtx.addr();
+    let a_peerCtx = TYPES.handle_arg(231, peerCtx)?;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4812,11 +4837,11 @@ fn hipCtxEnablePeerAccess(py: Python<'_>, peerCtx: rt::PtrArg, flags: rt::CInt<u
 rt::function!(F_hipCtxDisablePeerAccess, C_hipCtxDisablePeerAccess, c"hipCtxDisablePeerAccess", "hipCtxDisablePeerAccess",
     c"hipCtxDisablePeerAccess(peerCtx)\n--\n\nDisable direct access from current context's virtual address space to memory allocations\nphysically located on a peer context.Disables direct access to memory allocations in a peer\ncontext and unregisters any registered allocations [Deprecated]\n\nReturns #hipErrorPeerAccessNotEnabled if direct access to memory on peerDevice has not yet been\nenabled from the current device.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\nWarning: PeerToPeer support is experimental.\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    peerCtx [in]: Peer context to be disabled\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorPeerAccessNotEnabled\n\nDeprecated in the C API.",
     ["peerCtx"],
-    |py, [x0]| hipCtxDisablePeerAccess(py, rt::call::extract(x0, "peerCtx")?));
+    |py, [x0]| hipCtxDisablePeerAccess(py, &x0));
 
-fn hipCtxDisablePeerAccess(py: Python<'_>, peerCtx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipCtxDisablePeerAccess(py: Python<'_>, peerCtx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxDisablePeerAccess");
-    let a_peerCtx = peerCtx.addr();
+    let a_peerCtx = TYPES.handle_arg(231, peerCtx)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4963,8 +4988,7 @@ rt::function!(F_hipModuleUnload, C_hipModuleUnload, c"hipModuleUnload", "hipModu
 
 fn hipModuleUnload(py: Python<'_>, module: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleUnload");
-    let p_module = rt::PtrArg::convert(module, false)?;
-    let a_module = p_module.addr();
+    let a_module = TYPES.handle_arg(233, module)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4980,13 +5004,13 @@ fn hipModuleUnload(py: Python<'_>, module: &Bound<'_, PyAny>) -> PyResult<PyObje
 rt::function!(F_hipModuleGetFunction, C_hipModuleGetFunction, c"hipModuleGetFunction", "hipModuleGetFunction",
     c"hipModuleGetFunction(module, kname)\n--\n\nFunction with kname will be extracted if present in module\n\nArgs:\n    module [in]: Module to get function from\n    kname [in]: Pointer to the name of function\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    function: ihipModuleSymbol_t\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidContext, #hipErrorNotInitialized,\n    #hipErrorNotFound,",
     ["module", "kname"],
-    |py, [x0, x1]| hipModuleGetFunction(py, rt::call::extract(x0, "module")?, rt::call::extract(x1, "kname")?));
+    |py, [x0, x1]| hipModuleGetFunction(py, &x0, rt::call::extract(x1, "kname")?));
 
-fn hipModuleGetFunction(py: Python<'_>, module: rt::PtrArg, kname: rt::CStrArg) -> PyResult<PyObject> {
+fn hipModuleGetFunction(py: Python<'_>, module: &Bound<'_, PyAny>, kname: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleGetFunction");
     let mut o_function: usize = Default::default();
     let a_function = &mut o_function as *mut usize as usize;
-    let a_module = module.addr();
+    let a_module = TYPES.handle_arg(233, module)?;
     let a_kname = kname.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5000,13 +5024,13 @@ fn hipModuleGetFunction(py: Python<'_>, module: rt::PtrArg, kname: rt::CStrArg) 
 rt::function!(F_hipModuleGetFunctionCount, C_hipModuleGetFunctionCount, c"hipModuleGetFunctionCount", "hipModuleGetFunctionCount",
     c"hipModuleGetFunctionCount(mod)\n--\n\nReturns the number of functions within a module.\n\nArgs:\n    mod [in]: Module to get function count from\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    count: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidContext, #hipErrorNotInitialized,\n    #hipErrorNotFound,",
     ["mod"],
-    |py, [x0]| hipModuleGetFunctionCount(py, rt::call::extract(x0, "mod")?));
+    |py, [x0]| hipModuleGetFunctionCount(py, &x0));
 
-fn hipModuleGetFunctionCount(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
+fn hipModuleGetFunctionCount(py: Python<'_>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleGetFunctionCount");
     let mut o_count: u32 = Default::default();
     let a_count = &mut o_count as *mut u32 as usize;
-    let a_mod = r#mod.addr();
+    let a_mod = TYPES.handle_arg(233, r#mod)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5081,8 +5105,7 @@ rt::function!(F_hipLibraryUnload, C_hipLibraryUnload, c"hipLibraryUnload", "hipL
 
 fn hipLibraryUnload(py: Python<'_>, library: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLibraryUnload");
-    let p_library = rt::PtrArg::convert(library, false)?;
-    let a_library = p_library.addr();
+    let a_library = TYPES.handle_arg(236, library)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5098,13 +5121,13 @@ fn hipLibraryUnload(py: Python<'_>, library: &Bound<'_, PyAny>) -> PyResult<PyOb
 rt::function!(F_hipLibraryGetKernel, C_hipLibraryGetKernel, c"hipLibraryGetKernel", "hipLibraryGetKernel",
     c"hipLibraryGetKernel(library, name)\n--\n\nGet Kernel object from library\n\nArgs:\n    library [in]: Input hip library\n    name [in]: kernel name to be searched for\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pKernel: ihipKernel_t\n    #hipSuccess, #hipErrorInvalidValue",
     ["library", "name"],
-    |py, [x0, x1]| hipLibraryGetKernel(py, rt::call::extract(x0, "library")?, rt::call::extract(x1, "name")?));
+    |py, [x0, x1]| hipLibraryGetKernel(py, &x0, rt::call::extract(x1, "name")?));
 
-fn hipLibraryGetKernel(py: Python<'_>, library: rt::PtrArg, name: rt::CStrArg) -> PyResult<PyObject> {
+fn hipLibraryGetKernel(py: Python<'_>, library: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLibraryGetKernel");
     let mut o_pKernel: usize = Default::default();
     let a_pKernel = &mut o_pKernel as *mut usize as usize;
-    let a_library = library.addr();
+    let a_library = TYPES.handle_arg(236, library)?;
     let a_name = name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5118,13 +5141,13 @@ fn hipLibraryGetKernel(py: Python<'_>, library: rt::PtrArg, name: rt::CStrArg) -
 rt::function!(F_hipLibraryGetKernelCount, C_hipLibraryGetKernelCount, c"hipLibraryGetKernelCount", "hipLibraryGetKernelCount",
     c"hipLibraryGetKernelCount(library)\n--\n\nGet Kernel count in library\n\nArgs:\n    library [in]: Input created hip library\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    count: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["library"],
-    |py, [x0]| hipLibraryGetKernelCount(py, rt::call::extract(x0, "library")?));
+    |py, [x0]| hipLibraryGetKernelCount(py, &x0));
 
-fn hipLibraryGetKernelCount(py: Python<'_>, library: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLibraryGetKernelCount(py: Python<'_>, library: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLibraryGetKernelCount");
     let mut o_count: u32 = Default::default();
     let a_count = &mut o_count as *mut u32 as usize;
-    let a_library = library.addr();
+    let a_library = TYPES.handle_arg(236, library)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5137,14 +5160,14 @@ fn hipLibraryGetKernelCount(py: Python<'_>, library: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_hipLibraryEnumerateKernels, C_hipLibraryEnumerateKernels, c"hipLibraryEnumerateKernels", "hipLibraryEnumerateKernels",
     c"hipLibraryEnumerateKernels(numKernels, library)\n--\n\nRetrieve kernel handles within a library\n\nArgs:\n    numKernels [in]: Maximum number of kernel handles to return to buffer\n    library\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    kernels: ihipKernel_t\n    #hipSuccess, #hipErrorInvalidValue",
     ["numKernels", "library"],
-    |py, [x0, x1]| hipLibraryEnumerateKernels(py, rt::call::extract(x0, "numKernels")?, rt::call::extract(x1, "library")?));
+    |py, [x0, x1]| hipLibraryEnumerateKernels(py, rt::call::extract(x0, "numKernels")?, &x1));
 
-fn hipLibraryEnumerateKernels(py: Python<'_>, numKernels: rt::CInt<u32>, library: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLibraryEnumerateKernels(py: Python<'_>, numKernels: rt::CInt<u32>, library: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLibraryEnumerateKernels");
     let mut o_kernels: usize = Default::default();
     let a_kernels = &mut o_kernels as *mut usize as usize;
     let a_numKernels = numKernels.0;
-    let a_library = library.addr();
+    let a_library = TYPES.handle_arg(236, library)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5157,13 +5180,13 @@ fn hipLibraryEnumerateKernels(py: Python<'_>, numKernels: rt::CInt<u32>, library
 rt::function!(F_hipKernelGetLibrary, C_hipKernelGetLibrary, c"hipKernelGetLibrary", "hipKernelGetLibrary",
     c"hipKernelGetLibrary(kernel)\n--\n\nReturns a Library Handle\n\nArgs:\n    kernel [in]: Kernel to retrieve library Handle\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    library: ihipLibrary_t\n    #hipSuccess, #hipErrorInvalidValue",
     ["kernel"],
-    |py, [x0]| hipKernelGetLibrary(py, rt::call::extract(x0, "kernel")?));
+    |py, [x0]| hipKernelGetLibrary(py, &x0));
 
-fn hipKernelGetLibrary(py: Python<'_>, kernel: rt::PtrArg) -> PyResult<PyObject> {
+fn hipKernelGetLibrary(py: Python<'_>, kernel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipKernelGetLibrary");
     let mut o_library: usize = Default::default();
     let a_library = &mut o_library as *mut usize as usize;
-    let a_kernel = kernel.addr();
+    let a_kernel = TYPES.handle_arg(237, kernel)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5176,12 +5199,12 @@ fn hipKernelGetLibrary(py: Python<'_>, kernel: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_hipKernelGetName, C_hipKernelGetName, c"hipKernelGetName", "hipKernelGetName",
     c"hipKernelGetName(name, kernel)\n--\n\nReturns a Kernel Name\n\nArgs:\n    name [out]: Returned Kernel Name\n    kernel [in]: Kernel handle to retrieve name\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["name", "kernel"],
-    |py, [x0, x1]| hipKernelGetName(py, rt::call::extract(x0, "name")?, rt::call::extract(x1, "kernel")?));
+    |py, [x0, x1]| hipKernelGetName(py, rt::call::extract(x0, "name")?, &x1));
 
-fn hipKernelGetName(py: Python<'_>, name: rt::CStrArrayArg, kernel: rt::PtrArg) -> PyResult<PyObject> {
+fn hipKernelGetName(py: Python<'_>, name: rt::CStrArrayArg, kernel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipKernelGetName");
     let a_name = name.addr();
-    let a_kernel = kernel.addr();
+    let a_kernel = TYPES.handle_arg(237, kernel)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5213,14 +5236,14 @@ fn hipFuncGetAttributes(py: Python<'_>, attr: &Bound<'_, PyAny>, func: rt::PtrAr
 rt::function!(F_hipFuncGetAttribute, C_hipFuncGetAttribute, c"hipFuncGetAttribute", "hipFuncGetAttribute",
     c"hipFuncGetAttribute(attrib, hfunc)\n--\n\nFind out a specific attribute for a given function.\n\nArgs:\n    attrib [in]: Attributes of the given funtion\n    hfunc [in]: Function to get attributes from\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    value: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction",
     ["attrib", "hfunc"],
-    |py, [x0, x1]| hipFuncGetAttribute(py, &x0, rt::call::extract(x1, "hfunc")?));
+    |py, [x0, x1]| hipFuncGetAttribute(py, &x0, &x1));
 
-fn hipFuncGetAttribute(py: Python<'_>, attrib: &Bound<'_, PyAny>, hfunc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipFuncGetAttribute(py: Python<'_>, attrib: &Bound<'_, PyAny>, hfunc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttribute");
     let mut o_value: i32 = Default::default();
     let a_value = &mut o_value as *mut i32 as usize;
     let a_attrib = rt::narrow::<u32>(TYPES.enum_arg(25, attrib)?)?;
-    let a_hfunc = hfunc.addr();
+    let a_hfunc = TYPES.handle_arg(234, hfunc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5274,13 +5297,13 @@ fn hipGetDriverEntryPoint(py: Python<'_>, symbol: rt::CStrArg, flags: rt::CInt<u
 rt::function!(F_hipModuleGetTexRef, C_hipModuleGetTexRef, c"hipModuleGetTexRef", "hipModuleGetTexRef",
     c"hipModuleGetTexRef(hmod, name)\n--\n\nreturns the handle of the texture reference with the name from the module.\n\nArgs:\n    hmod [in]: Module\n    name [in]: Pointer of name of texture reference\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    texRef: Pointer\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorNotFound, #hipErrorInvalidValue",
     ["hmod", "name"],
-    |py, [x0, x1]| hipModuleGetTexRef(py, rt::call::extract(x0, "hmod")?, rt::call::extract(x1, "name")?));
+    |py, [x0, x1]| hipModuleGetTexRef(py, &x0, rt::call::extract(x1, "name")?));
 
-fn hipModuleGetTexRef(py: Python<'_>, hmod: rt::PtrArg, name: rt::CStrArg) -> PyResult<PyObject> {
+fn hipModuleGetTexRef(py: Python<'_>, hmod: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleGetTexRef");
     let mut o_texRef: usize = Default::default();
     let a_texRef = &mut o_texRef as *mut usize as usize;
-    let a_hmod = hmod.addr();
+    let a_hmod = TYPES.handle_arg(233, hmod)?;
     let a_name = name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5336,11 +5359,11 @@ fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: rt::CInt<u
 rt::function!(F_hipLinkAddData, C_hipLinkAddData, c"hipLinkAddData", "hipLinkAddData",
     c"hipLinkAddData(state, type, data, size, name, numOptions, optionValues)\n--\n\nAdds bitcode data to be linked with options.\n\nIf adding the file fails, it will\n\nSee: hipError_t\n\nArgs:\n    state [in]: hip link state\n    type [in]: Type of the input data or bitcode\n    data [in]: Input data which is null terminated\n    size [in]: Size of the input data\n    name [in]: Optional name for this input\n    numOptions [in]: Size of the options\n    optionValues [in]: Array of option values cast to void*\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    options: hipJitOption\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidHandle\n    #hipErrorInvalidConfiguration",
     ["state", "type", "data", "size", "name", "numOptions", "optionValues"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipLinkAddData(py, rt::call::extract(x0, "state")?, &x1, rt::call::extract(x2, "data")?, rt::call::extract(x3, "size")?, rt::call::extract(x4, "name")?, rt::call::extract(x5, "numOptions")?, rt::call::extract(x6, "optionValues")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipLinkAddData(py, &x0, &x1, rt::call::extract(x2, "data")?, rt::call::extract(x3, "size")?, rt::call::extract(x4, "name")?, rt::call::extract(x5, "numOptions")?, rt::call::extract(x6, "optionValues")?));
 
-fn hipLinkAddData(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, data: rt::PtrArgMut, size: rt::CInt<u64>, name: rt::CStrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipLinkAddData(py: Python<'_>, state: &Bound<'_, PyAny>, r#type: &Bound<'_, PyAny>, data: rt::PtrArgMut, size: rt::CInt<u64>, name: rt::CStrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkAddData");
-    let a_state = state.addr();
+    let a_state = TYPES.handle_arg(235, state)?;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_data = data.addr();
     let a_size = size.0;
@@ -5361,11 +5384,11 @@ fn hipLinkAddData(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
 rt::function!(F_hipLinkAddFile, C_hipLinkAddFile, c"hipLinkAddFile", "hipLinkAddFile",
     c"hipLinkAddFile(state, type, path, numOptions, optionValues)\n--\n\nAdds a file with bitcode to be linked with options.\n\nIf adding the file fails, it will\n\nSee: hipError_t\n\nArgs:\n    state [in]: hip link state\n    type [in]: Type of the input data or bitcode\n    path [in]: Path to the input file where bitcode is present\n    numOptions [in]: Size of the options\n    optionValues [in]: Array of option values cast to void*\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    options: hipJitOption\n    #hipSuccess, #hipErrorInvalidValue\n    #hipErrorInvalidConfiguration",
     ["state", "type", "path", "numOptions", "optionValues"],
-    |py, [x0, x1, x2, x3, x4]| hipLinkAddFile(py, rt::call::extract(x0, "state")?, &x1, rt::call::extract(x2, "path")?, rt::call::extract(x3, "numOptions")?, rt::call::extract(x4, "optionValues")?));
+    |py, [x0, x1, x2, x3, x4]| hipLinkAddFile(py, &x0, &x1, rt::call::extract(x2, "path")?, rt::call::extract(x3, "numOptions")?, rt::call::extract(x4, "optionValues")?));
 
-fn hipLinkAddFile(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, path: rt::CStrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipLinkAddFile(py: Python<'_>, state: &Bound<'_, PyAny>, r#type: &Bound<'_, PyAny>, path: rt::CStrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkAddFile");
-    let a_state = state.addr();
+    let a_state = TYPES.handle_arg(235, state)?;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_path = path.addr();
     let a_numOptions = numOptions.0;
@@ -5384,11 +5407,11 @@ fn hipLinkAddFile(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
 rt::function!(F_hipLinkComplete, C_hipLinkComplete, c"hipLinkComplete", "hipLinkComplete",
     c"hipLinkComplete(state, hipBinOut)\n--\n\nCompletes the linking of the given program.\n\nIf adding the data fails, it will\n\nSee: hipError_t\n\nArgs:\n    state [in]: hip link state\n    hipBinOut [out]: Upon success, points to the output binary\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    sizeOut: int\n    #hipSuccess #hipErrorInvalidValue\n    #hipErrorInvalidConfiguration",
     ["state", "hipBinOut"],
-    |py, [x0, x1]| hipLinkComplete(py, rt::call::extract(x0, "state")?, rt::call::extract(x1, "hipBinOut")?));
+    |py, [x0, x1]| hipLinkComplete(py, &x0, rt::call::extract(x1, "hipBinOut")?));
 
-fn hipLinkComplete(py: Python<'_>, state: rt::PtrArg, hipBinOut: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipLinkComplete(py: Python<'_>, state: &Bound<'_, PyAny>, hipBinOut: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkComplete");
-    let a_state = state.addr();
+    let a_state = TYPES.handle_arg(235, state)?;
     let a_hipBinOut = hipBinOut.addr();
     let mut o_sizeOut: u64 = Default::default();
     let a_sizeOut = &mut o_sizeOut as *mut u64 as usize;
@@ -5430,8 +5453,7 @@ rt::function!(F_hipLinkDestroy, C_hipLinkDestroy, c"hipLinkDestroy", "hipLinkDes
 
 fn hipLinkDestroy(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkDestroy");
-    let p_state = rt::PtrArg::convert(state, false)?;
-    let a_state = p_state.addr();
+    let a_state = TYPES.handle_arg(235, state)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5447,11 +5469,11 @@ fn hipLinkDestroy(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyObject
 rt::function!(F_hipModuleLaunchKernel, C_hipModuleLaunchKernel, c"hipModuleLaunchKernel", "hipModuleLaunchKernel",
     c"hipModuleLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra)\n--\n\nlaunches kernel f with launch parameters and shared memory on stream with arguments passed\nto kernelparams or extra\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize gridDim x blockDim >= 2^32. So gridDim.x * blockDim.x, gridDim.y * blockDim.y\nand gridDim.z * blockDim.z are always less than 2^32.\n\nArgs:\n    f [in]: Kernel to launch.\n    gridDimX [in]: X grid dimension specified as multiple of blockDimX.\n    gridDimY [in]: Y grid dimension specified as multiple of blockDimY.\n    gridDimZ [in]: Z grid dimension specified as multiple of blockDimZ.\n    blockDimX [in]: X block dimensions specified in work-items\n    blockDimY [in]: Y grid dimension specified in work-items\n    blockDimZ [in]: Z grid dimension specified in work-items\n    sharedMemBytes [in]: Amount of dynamic shared memory to allocate for this kernel. The\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: Stream where the kernel should be dispatched.  May be 0, in which case th\n        default stream is used with associated synchronization rules.\n    kernelParams [in]: Kernel parameters to launch\n    extra [in]: Pointer to kernel arguments.   These are passed directly to the kernel and\n        must be in the memory layout and alignment expected by the kernel.\n        All passed arguments must be naturally aligned according to their type. The memory address of\n        each argument should be a multiple of its size in bytes. Please refer to\n        hip_porting_driver_api.md for sample usage.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue",
     ["f", "gridDimX", "gridDimY", "gridDimZ", "blockDimX", "blockDimY", "blockDimZ", "sharedMemBytes", "stream", "kernelParams", "extra"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipModuleLaunchKernel(py, rt::call::extract(x0, "f")?, rt::call::extract(x1, "gridDimX")?, rt::call::extract(x2, "gridDimY")?, rt::call::extract(x3, "gridDimZ")?, rt::call::extract(x4, "blockDimX")?, rt::call::extract(x5, "blockDimY")?, rt::call::extract(x6, "blockDimZ")?, rt::call::extract(x7, "sharedMemBytes")?, rt::call::extract(x8, "stream")?, rt::call::extract(x9, "kernelParams")?, rt::call::extract(x10, "extra")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipModuleLaunchKernel(py, &x0, rt::call::extract(x1, "gridDimX")?, rt::call::extract(x2, "gridDimY")?, rt::call::extract(x3, "gridDimZ")?, rt::call::extract(x4, "blockDimX")?, rt::call::extract(x5, "blockDimY")?, rt::call::extract(x6, "blockDimZ")?, rt::call::extract(x7, "sharedMemBytes")?, &x8, rt::call::extract(x9, "kernelParams")?, rt::call::extract(x10, "extra")?));
 
-fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg, kernelParams: rt::PtrArgMut, extra: rt::KernelExtra) -> PyResult<PyObject> {
+fn hipModuleLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, extra: rt::KernelExtra) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-    let a_f = f.addr();
+    let a_f = TYPES.handle_arg(234, f)?;
     let a_gridDimX = gridDimX.0;
     let a_gridDimY = gridDimY.0;
     let a_gridDimZ = gridDimZ.0;
@@ -5459,7 +5481,7 @@ fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>,
     let a_blockDimY = blockDimY.0;
     let a_blockDimZ = blockDimZ.0;
     let a_sharedMemBytes = sharedMemBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_kernelParams = kernelParams.addr();
     let a_extra = extra.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5474,11 +5496,11 @@ fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>,
 rt::function!(F_hipModuleLaunchCooperativeKernel, C_hipModuleLaunchCooperativeKernel, c"hipModuleLaunchCooperativeKernel", "hipModuleLaunchCooperativeKernel",
     c"hipModuleLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams)\n--\n\nlaunches kernel f with launch parameters and shared memory on stream with arguments passed\nto kernelParams, where thread blocks can cooperate and synchronize as they execute\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize \\f$ gridDim \\cdot blockDim \\geq 2^{32} \\f$.\n\nArgs:\n    f [in]: Kernel to launch.\n    gridDimX [in]: X grid dimension specified as multiple of blockDimX.\n    gridDimY [in]: Y grid dimension specified as multiple of blockDimY.\n    gridDimZ [in]: Z grid dimension specified as multiple of blockDimZ.\n    blockDimX [in]: X block dimension specified in work-items.\n    blockDimY [in]: Y block dimension specified in work-items.\n    blockDimZ [in]: Z block dimension specified in work-items.\n    sharedMemBytes [in]: Amount of dynamic shared memory to allocate for this kernel. The\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: Stream where the kernel should be dispatched. May be 0,\n        in which case the default stream is used with associated synchronization rules.\n    kernelParams [in]: A list of kernel arguments.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidHandle, #hipErrorInvalidImage, #hipErrorInvalidValue,\n    #hipErrorInvalidConfiguration, #hipErrorLaunchFailure, #hipErrorLaunchOutOfResources,\n    #hipErrorLaunchTimeOut, #hipErrorCooperativeLaunchTooLarge, #hipErrorSharedObjectInitFailed",
     ["f", "gridDimX", "gridDimY", "gridDimZ", "blockDimX", "blockDimY", "blockDimZ", "sharedMemBytes", "stream", "kernelParams"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipModuleLaunchCooperativeKernel(py, rt::call::extract(x0, "f")?, rt::call::extract(x1, "gridDimX")?, rt::call::extract(x2, "gridDimY")?, rt::call::extract(x3, "gridDimZ")?, rt::call::extract(x4, "blockDimX")?, rt::call::extract(x5, "blockDimY")?, rt::call::extract(x6, "blockDimZ")?, rt::call::extract(x7, "sharedMemBytes")?, rt::call::extract(x8, "stream")?, rt::call::extract(x9, "kernelParams")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipModuleLaunchCooperativeKernel(py, &x0, rt::call::extract(x1, "gridDimX")?, rt::call::extract(x2, "gridDimY")?, rt::call::extract(x3, "gridDimZ")?, rt::call::extract(x4, "blockDimX")?, rt::call::extract(x5, "blockDimY")?, rt::call::extract(x6, "blockDimZ")?, rt::call::extract(x7, "sharedMemBytes")?, &x8, rt::call::extract(x9, "kernelParams")?));
 
-fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg, kernelParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-    let a_f = f.addr();
+    let a_f = TYPES.handle_arg(234, f)?;
     let a_gridDimX = gridDimX.0;
     let a_gridDimY = gridDimY.0;
     let a_gridDimZ = gridDimZ.0;
@@ -5486,7 +5508,7 @@ fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt:
     let a_blockDimY = blockDimY.0;
     let a_blockDimZ = blockDimZ.0;
     let a_sharedMemBytes = sharedMemBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_kernelParams = kernelParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5520,16 +5542,16 @@ fn hipModuleLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList:
 rt::function!(F_hipLaunchCooperativeKernel, C_hipLaunchCooperativeKernel, c"hipLaunchCooperativeKernel", "hipLaunchCooperativeKernel",
     c"hipLaunchCooperativeKernel(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream)\n--\n\nLaunches kernel f with launch parameters and shared memory on stream with arguments passed\nto kernelparams or extra, where thread blocks can cooperate and synchronize as they execute.\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize \\f$ gridDim \\cdot blockDim \\geq 2^{32} \\f$.\n\nArgs:\n    f [in]: - Kernel to launch.\n    gridDim [in]: - Grid dimensions specified as multiple of blockDim.\n    blockDimX [in]: - Block dimensions specified in work-items\n    kernelParams [in]: - Pointer of arguments passed to the kernel. If the kernel has multiple\n        parameters, 'kernelParams' should be array of pointers, each points the corresponding argument.\n    sharedMemBytes [in]: - Amount of dynamic shared memory to allocate for this kernel. The\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: - Stream where the kernel should be dispatched.  May be 0, in which case th\n        default stream is used with associated synchronization rules.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue,\n    #hipErrorCooperativeLaunchTooLarge",
     ["f", "gridDim", "blockDimX", "kernelParams", "sharedMemBytes", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipLaunchCooperativeKernel(py, rt::call::extract(x0, "f")?, &x1, &x2, rt::call::extract(x3, "kernelParams")?, rt::call::extract(x4, "sharedMemBytes")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipLaunchCooperativeKernel(py, rt::call::extract(x0, "f")?, &x1, &x2, rt::call::extract(x3, "kernelParams")?, rt::call::extract(x4, "sharedMemBytes")?, &x5));
 
-fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDimX: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDimX: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
     let a_f = f.addr();
     let a_gridDim = TYPES.record_arg::<R_dim3>(176, gridDim)?;
     let a_blockDimX = TYPES.record_arg::<R_dim3>(176, blockDimX)?;
     let a_kernelParams = kernelParams.addr();
     let a_sharedMemBytes = sharedMemBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5603,13 +5625,13 @@ fn hipLaunchKernelExC(py: Python<'_>, config: &Bound<'_, PyAny>, fPtr: rt::PtrAr
 rt::function!(F_hipDrvLaunchKernelEx, C_hipDrvLaunchKernelEx, c"hipDrvLaunchKernelEx", "hipDrvLaunchKernelEx",
     c"hipDrvLaunchKernelEx(config, f)\n--\n\nLaunches a HIP kernel using the driver API with the specified configuration.\n\nThis function dispatches the device kernel represented by a HIP function object.\nIt passes both the kernel parameters and any extra configuration arguments to the kernel launch.\n\nArgs:\n    config [in]: Pointer to the kernel launch configuration structure.\n    f [in]: HIP function object representing the device kernel to be launched.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    params: Pointer\n    extra: Pointer\n    #hipSuccess if the kernel is launched successfully, otherwise an appropriate error code.",
     ["config", "f"],
-    |py, [x0, x1]| hipDrvLaunchKernelEx(py, &x0, rt::call::extract(x1, "f")?));
+    |py, [x0, x1]| hipDrvLaunchKernelEx(py, &x0, &x1));
 
-fn hipDrvLaunchKernelEx(py: Python<'_>, config: &Bound<'_, PyAny>, f: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvLaunchKernelEx(py: Python<'_>, config: &Bound<'_, PyAny>, f: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvLaunchKernelEx");
     let p_config = TYPES.record_ptr_arg(227, config, false)?;
     let a_config = p_config.addr();
-    let a_f = f.addr();
+    let a_f = TYPES.handle_arg(234, f)?;
     let mut o_params: usize = Default::default();
     let a_params = &mut o_params as *mut usize as usize;
     let mut o_extra: usize = Default::default();
@@ -5647,15 +5669,15 @@ fn hipMemGetHandleForAddressRange(py: Python<'_>, handle: rt::PtrArgMut, dptr: r
 rt::function!(F_hipModuleOccupancyMaxPotentialBlockSize, C_hipModuleOccupancyMaxPotentialBlockSize, c"hipModuleOccupancyMaxPotentialBlockSize", "hipModuleOccupancyMaxPotentialBlockSize",
     c"hipModuleOccupancyMaxPotentialBlockSize(f, dynSharedMemPerBlk, blockSizeLimit)\n--\n\n-------------------------------------------------------------------------------------------------\n-------------------------------------------------------------------------------------------------\n\ndetermine the grid and block sizes to achieves maximum occupancy for a kernel\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize gridDim x blockDim >= 2^32.\n\nArgs:\n    f [in]: kernel function for which occupancy is calulated\n    dynSharedMemPerBlk [in]: dynamic shared memory usage (in bytes) intended for each block\n    blockSizeLimit [in]: the maximum block size for the kernel, use 0 for no limit\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    gridSize: int\n    blockSize: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["f", "dynSharedMemPerBlk", "blockSizeLimit"],
-    |py, [x0, x1, x2]| hipModuleOccupancyMaxPotentialBlockSize(py, rt::call::extract(x0, "f")?, rt::call::extract(x1, "dynSharedMemPerBlk")?, rt::call::extract(x2, "blockSizeLimit")?));
+    |py, [x0, x1, x2]| hipModuleOccupancyMaxPotentialBlockSize(py, &x0, rt::call::extract(x1, "dynSharedMemPerBlk")?, rt::call::extract(x2, "blockSizeLimit")?));
 
-fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSharedMemPerBlk: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: &Bound<'_, PyAny>, dynSharedMemPerBlk: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
     let mut o_gridSize: i32 = Default::default();
     let a_gridSize = &mut o_gridSize as *mut i32 as usize;
     let mut o_blockSize: i32 = Default::default();
     let a_blockSize = &mut o_blockSize as *mut i32 as usize;
-    let a_f = f.addr();
+    let a_f = TYPES.handle_arg(234, f)?;
     let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
     let a_blockSizeLimit = blockSizeLimit.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5670,15 +5692,15 @@ fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSha
 rt::function!(F_hipModuleOccupancyMaxPotentialBlockSizeWithFlags, C_hipModuleOccupancyMaxPotentialBlockSizeWithFlags, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags", "hipModuleOccupancyMaxPotentialBlockSizeWithFlags",
     c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags(f, dynSharedMemPerBlk, blockSizeLimit, flags)\n--\n\ndetermine the grid and block sizes to achieves maximum occupancy for a kernel\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize gridDim x blockDim >= 2^32.\n\nArgs:\n    f [in]: kernel function for which occupancy is calulated\n    dynSharedMemPerBlk [in]: dynamic shared memory usage (in bytes) intended for each block\n    blockSizeLimit [in]: the maximum block size for the kernel, use 0 for no limit\n    flags [in]: Extra flags for occupancy calculation (only default supported)\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    gridSize: int\n    blockSize: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["f", "dynSharedMemPerBlk", "blockSizeLimit", "flags"],
-    |py, [x0, x1, x2, x3]| hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py, rt::call::extract(x0, "f")?, rt::call::extract(x1, "dynSharedMemPerBlk")?, rt::call::extract(x2, "blockSizeLimit")?, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py, &x0, rt::call::extract(x1, "dynSharedMemPerBlk")?, rt::call::extract(x2, "blockSizeLimit")?, rt::call::extract(x3, "flags")?));
 
-fn hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, f: rt::PtrArg, dynSharedMemPerBlk: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, f: &Bound<'_, PyAny>, dynSharedMemPerBlk: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
     let mut o_gridSize: i32 = Default::default();
     let a_gridSize = &mut o_gridSize as *mut i32 as usize;
     let mut o_blockSize: i32 = Default::default();
     let a_blockSize = &mut o_blockSize as *mut i32 as usize;
-    let a_f = f.addr();
+    let a_f = TYPES.handle_arg(234, f)?;
     let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
     let a_blockSizeLimit = blockSizeLimit.0;
     let a_flags = flags.0;
@@ -5694,13 +5716,13 @@ fn hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, f: rt::PtrAr
 rt::function!(F_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, C_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
     c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(f, blockSize, dynSharedMemPerBlk)\n--\n\nReturns occupancy for a device function.\n\nArgs:\n    f [in]: Kernel function (hipFunction) for which occupancy is calulated\n    blockSize [in]: Block size the kernel is intended to be launched with\n    dynSharedMemPerBlk [in]: Dynamic shared memory usage (in bytes) intended for each block\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    numBlocks: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["f", "blockSize", "dynSharedMemPerBlk"],
-    |py, [x0, x1, x2]| hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py, rt::call::extract(x0, "f")?, rt::call::extract(x1, "blockSize")?, rt::call::extract(x2, "dynSharedMemPerBlk")?));
+    |py, [x0, x1, x2]| hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py, &x0, rt::call::extract(x1, "blockSize")?, rt::call::extract(x2, "dynSharedMemPerBlk")?));
 
-fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::PtrArg, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: &Bound<'_, PyAny>, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessor");
     let mut o_numBlocks: i32 = Default::default();
     let a_numBlocks = &mut o_numBlocks as *mut i32 as usize;
-    let a_f = f.addr();
+    let a_f = TYPES.handle_arg(234, f)?;
     let a_blockSize = blockSize.0;
     let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5715,13 +5737,13 @@ fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::Ptr
 rt::function!(F_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, C_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
     c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(f, blockSize, dynSharedMemPerBlk, flags)\n--\n\nReturns occupancy for a device function.\n\nArgs:\n    f [in]: Kernel function(hipFunction_t) for which occupancy is calulated\n    blockSize [in]: Block size the kernel is intended to be launched with\n    dynSharedMemPerBlk [in]: Dynamic shared memory usage (in bytes) intended for each block\n    flags [in]: Extra flags for occupancy calculation (only default supported)\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    numBlocks: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["f", "blockSize", "dynSharedMemPerBlk", "flags"],
-    |py, [x0, x1, x2, x3]| hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py, rt::call::extract(x0, "f")?, rt::call::extract(x1, "blockSize")?, rt::call::extract(x2, "dynSharedMemPerBlk")?, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py, &x0, rt::call::extract(x1, "blockSize")?, rt::call::extract(x2, "dynSharedMemPerBlk")?, rt::call::extract(x3, "flags")?));
 
-fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::PtrArg, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: &Bound<'_, PyAny>, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
     let mut o_numBlocks: i32 = Default::default();
     let a_numBlocks = &mut o_numBlocks as *mut i32 as usize;
-    let a_f = f.addr();
+    let a_f = TYPES.handle_arg(234, f)?;
     let a_blockSize = blockSize.0;
     let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
     let a_flags = flags.0;
@@ -5856,14 +5878,14 @@ fn hipProfilerStop(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipConfigureCall, C_hipConfigureCall, c"hipConfigureCall", "hipConfigureCall",
     c"hipConfigureCall(gridDim, blockDim, sharedMem, stream)\n--\n\n-------------------------------------------------------------------------------------------------\n-------------------------------------------------------------------------------------------------\n\nConfigure a kernel launch.\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize gridDim x blockDim >= 2^32.\n\nArgs:\n    gridDim [in]: grid dimension specified as multiple of blockDim.\n    blockDim [in]: block dimensions specified in work-items\n    sharedMem [in]: Amount of dynamic shared memory to allocate for this kernel. The\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: Stream where the kernel should be dispatched.  May be 0, in which case the\n        default stream is used with associated synchronization rules.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue",
     ["gridDim", "blockDim", "sharedMem", "stream"],
-    |py, [x0, x1, x2, x3]| hipConfigureCall(py, &x0, &x1, rt::call::extract(x2, "sharedMem")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipConfigureCall(py, &x0, &x1, rt::call::extract(x2, "sharedMem")?, &x3));
 
-fn hipConfigureCall(py: Python<'_>, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipConfigureCall(py: Python<'_>, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipConfigureCall");
     let a_gridDim = TYPES.record_arg::<R_dim3>(176, gridDim)?;
     let a_blockDim = TYPES.record_arg::<R_dim3>(176, blockDim)?;
     let a_sharedMem = sharedMem.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5912,16 +5934,16 @@ fn hipLaunchByPtr(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_hipLaunchKernel, C_hipLaunchKernel, c"hipLaunchKernel", "hipLaunchKernel",
     c"hipLaunchKernel(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream)\n--\n\nC compliant kernel launch API\n\nArgs:\n    function_address [in]: - Kernel stub function pointer.\n    numBlocks [in]: - Number of blocks.\n    dimBlocks [in]: - Dimension of a block\n    args [in]: - Pointer of arguments passed to the kernel. If the kernel has multiple\n        parameters, 'args' should be array of pointers, each points the corresponding argument.\n    sharedMemBytes [in]: - Amount of dynamic shared memory to allocate for this kernel. The\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: - Stream where the kernel should be dispatched.  May be 0, in which case th\n        default stream is used with associated synchronization rules.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["function_address", "numBlocks", "dimBlocks", "args", "sharedMemBytes", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipLaunchKernel(py, rt::call::extract(x0, "function_address")?, &x1, &x2, rt::call::extract(x3, "args")?, rt::call::extract(x4, "sharedMemBytes")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipLaunchKernel(py, rt::call::extract(x0, "function_address")?, &x1, &x2, rt::call::extract(x3, "args")?, rt::call::extract(x4, "sharedMemBytes")?, &x5));
 
-fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
     let a_function_address = function_address.addr();
     let a_numBlocks = TYPES.record_arg::<R_dim3>(176, numBlocks)?;
     let a_dimBlocks = TYPES.record_arg::<R_dim3>(176, dimBlocks)?;
     let a_args = args.addr();
     let a_sharedMemBytes = sharedMemBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5934,12 +5956,12 @@ fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bou
 rt::function!(F_hipLaunchHostFunc, C_hipLaunchHostFunc, c"hipLaunchHostFunc", "hipLaunchHostFunc",
     c"hipLaunchHostFunc(stream, fn, userData)\n--\n\nEnqueues a host function call in a stream.\n\nThe host function to call in this API will be executed after the preceding operations in\nthe stream are complete. The function is a blocking operation that blocks operations in the\nstream that follow it, until the function is returned.\nEvent synchronization and internal callback functions make sure enqueued operations will\nexecute in order, in the stream.\n\nThe host function must not make any HIP API calls. The host function is non-reentrant. It must\nnot perform sychronization with any operation that may depend on other processing execution\nbut is not enqueued to run earlier in the stream.\n\nHost functions that are enqueued respectively in different non-blocking streams can run\nconcurrently.\n\nWarning: This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nArgs:\n    stream [in]: - The stream to enqueue work in.\n    fn [in]: - The function to call once enqueued preceeding operations are complete.\n    userData [in]: - User-specified data to be passed to the function.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidResourceHandle, #hipErrorInvalidValue,\n    #hipErrorNotSupported",
     ["stream", "fn", "userData"],
-    |py, [x0, x1, x2]| hipLaunchHostFunc(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "fn")?, rt::call::extract(x2, "userData")?));
+    |py, [x0, x1, x2]| hipLaunchHostFunc(py, &x0, &x1, rt::call::extract(x2, "userData")?));
 
-fn hipLaunchHostFunc(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userData: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipLaunchHostFunc(py: Python<'_>, stream: &Bound<'_, PyAny>, r#fn: &Bound<'_, PyAny>, userData: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchHostFunc");
-    let a_stream = stream.addr();
-    let a_fn = r#fn.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let a_fn = TYPES.handle_arg(245, r#fn)?;
     let a_userData = userData.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5971,18 +5993,18 @@ fn hipDrvMemcpy2DUnaligned(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult
 rt::function!(F_hipExtLaunchKernel, C_hipExtLaunchKernel, c"hipExtLaunchKernel", "hipExtLaunchKernel",
     c"hipExtLaunchKernel(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream, startEvent, stopEvent, flags)\n--\n\nLaunches kernel from the pointer address, with arguments and shared memory on stream.\n\nArgs:\n    function_address [in]: - Pointer to the Kernel to launch.\n    numBlocks [in]: -  Number of blocks.\n    dimBlocks [in]: - Dimension of a block.\n    args [in]: - Pointer of arguments passed to the kernel. If the kernel has multiple\n        parameters, 'args' should be array of pointers, each points the corresponding argument.\n    sharedMemBytes [in]: - Amount of dynamic shared memory to allocate for this kernel.\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: - Stream where the kernel should be dispatched.\n        May be 0, in which case the default stream is used with associated synchronization rules.\n    startEvent [in]: - If non-null, specified event will be updated to track the start time of\n        the kernel launch. The event must be created before calling this API.\n    stopEvent [in]: - If non-null, specified event will be updated to track the stop time of\n        the kernel launch. The event must be created before calling this API.\n    flags [in]: - The value of hipExtAnyOrderLaunch, signifies if kernel can be\n        launched in any order.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue.",
     ["function_address", "numBlocks", "dimBlocks", "args", "sharedMemBytes", "stream", "startEvent", "stopEvent", "flags"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipExtLaunchKernel(py, rt::call::extract(x0, "function_address")?, &x1, &x2, rt::call::extract(x3, "args")?, rt::call::extract(x4, "sharedMemBytes")?, rt::call::extract(x5, "stream")?, rt::call::extract(x6, "startEvent")?, rt::call::extract(x7, "stopEvent")?, rt::call::extract(x8, "flags")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipExtLaunchKernel(py, rt::call::extract(x0, "function_address")?, &x1, &x2, rt::call::extract(x3, "args")?, rt::call::extract(x4, "sharedMemBytes")?, &x5, &x6, &x7, rt::call::extract(x8, "flags")?));
 
-fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg, startEvent: rt::PtrArg, stopEvent: rt::PtrArg, flags: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: &Bound<'_, PyAny>, startEvent: &Bound<'_, PyAny>, stopEvent: &Bound<'_, PyAny>, flags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtLaunchKernel");
     let a_function_address = function_address.addr();
     let a_numBlocks = TYPES.record_arg::<R_dim3>(176, numBlocks)?;
     let a_dimBlocks = TYPES.record_arg::<R_dim3>(176, dimBlocks)?;
     let a_args = args.addr();
     let a_sharedMemBytes = sharedMemBytes.0;
-    let a_stream = stream.addr();
-    let a_startEvent = startEvent.addr();
-    let a_stopEvent = stopEvent.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let a_startEvent = TYPES.handle_arg(239, startEvent)?;
+    let a_stopEvent = TYPES.handle_arg(239, stopEvent)?;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6024,8 +6046,7 @@ rt::function!(F_hipDestroyTextureObject, C_hipDestroyTextureObject, c"hipDestroy
 
 fn hipDestroyTextureObject(py: Python<'_>, textureObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyTextureObject");
-    let p_textureObject = rt::PtrArg::convert(textureObject, false)?;
-    let a_textureObject = p_textureObject.addr();
+    let a_textureObject = TYPES.handle_arg(229, textureObject)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6041,13 +6062,13 @@ fn hipDestroyTextureObject(py: Python<'_>, textureObject: &Bound<'_, PyAny>) -> 
 rt::function!(F_hipGetChannelDesc, C_hipGetChannelDesc, c"hipGetChannelDesc", "hipGetChannelDesc",
     c"hipGetChannelDesc(desc, array)\n--\n\nGets the channel descriptor in an array.\n\nArgs:\n    desc [in]: pointer to channel format descriptor\n    array [out]: memory array on the device\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["desc", "array"],
-    |py, [x0, x1]| hipGetChannelDesc(py, &x0, rt::call::extract(x1, "array")?));
+    |py, [x0, x1]| hipGetChannelDesc(py, &x0, &x1));
 
-fn hipGetChannelDesc(py: Python<'_>, desc: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGetChannelDesc(py: Python<'_>, desc: &Bound<'_, PyAny>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
     let p_desc = TYPES.record_ptr_arg(76, desc, true)?;
     let a_desc = p_desc.addr();
-    let a_array = array.addr();
+    let a_array = TYPES.handle_arg(228, array)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6060,13 +6081,13 @@ fn hipGetChannelDesc(py: Python<'_>, desc: &Bound<'_, PyAny>, array: rt::PtrArg)
 rt::function!(F_hipGetTextureObjectResourceDesc, C_hipGetTextureObjectResourceDesc, c"hipGetTextureObjectResourceDesc", "hipGetTextureObjectResourceDesc",
     c"hipGetTextureObjectResourceDesc(pResDesc, textureObject)\n--\n\nGets resource descriptor for the texture object.\n\nArgs:\n    pResDesc [out]: pointer to resource descriptor\n    textureObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["pResDesc", "textureObject"],
-    |py, [x0, x1]| hipGetTextureObjectResourceDesc(py, &x0, rt::call::extract(x1, "textureObject")?));
+    |py, [x0, x1]| hipGetTextureObjectResourceDesc(py, &x0, &x1));
 
-fn hipGetTextureObjectResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, textureObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGetTextureObjectResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, textureObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
     let p_pResDesc = TYPES.record_ptr_arg(82, pResDesc, true)?;
     let a_pResDesc = p_pResDesc.addr();
-    let a_textureObject = textureObject.addr();
+    let a_textureObject = TYPES.handle_arg(229, textureObject)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6079,13 +6100,13 @@ fn hipGetTextureObjectResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, 
 rt::function!(F_hipGetTextureObjectResourceViewDesc, C_hipGetTextureObjectResourceViewDesc, c"hipGetTextureObjectResourceViewDesc", "hipGetTextureObjectResourceViewDesc",
     c"hipGetTextureObjectResourceViewDesc(pResViewDesc, textureObject)\n--\n\nGets resource view descriptor for the texture object.\n\nArgs:\n    pResViewDesc [out]: pointer to resource view descriptor\n    textureObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["pResViewDesc", "textureObject"],
-    |py, [x0, x1]| hipGetTextureObjectResourceViewDesc(py, &x0, rt::call::extract(x1, "textureObject")?));
+    |py, [x0, x1]| hipGetTextureObjectResourceViewDesc(py, &x0, &x1));
 
-fn hipGetTextureObjectResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, PyAny>, textureObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGetTextureObjectResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, PyAny>, textureObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
     let p_pResViewDesc = TYPES.record_ptr_arg(95, pResViewDesc, true)?;
     let a_pResViewDesc = p_pResViewDesc.addr();
-    let a_textureObject = textureObject.addr();
+    let a_textureObject = TYPES.handle_arg(229, textureObject)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6098,13 +6119,13 @@ fn hipGetTextureObjectResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, 
 rt::function!(F_hipGetTextureObjectTextureDesc, C_hipGetTextureObjectTextureDesc, c"hipGetTextureObjectTextureDesc", "hipGetTextureObjectTextureDesc",
     c"hipGetTextureObjectTextureDesc(pTexDesc, textureObject)\n--\n\nGets texture descriptor for the texture object.\n\nArgs:\n    pTexDesc [out]: pointer to texture descriptor\n    textureObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["pTexDesc", "textureObject"],
-    |py, [x0, x1]| hipGetTextureObjectTextureDesc(py, &x0, rt::call::extract(x1, "textureObject")?));
+    |py, [x0, x1]| hipGetTextureObjectTextureDesc(py, &x0, &x1));
 
-fn hipGetTextureObjectTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, textureObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGetTextureObjectTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, textureObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
     let p_pTexDesc = TYPES.record_ptr_arg(160, pTexDesc, true)?;
     let a_pTexDesc = p_pTexDesc.addr();
-    let a_textureObject = textureObject.addr();
+    let a_textureObject = TYPES.handle_arg(229, textureObject)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6145,8 +6166,7 @@ rt::function!(F_hipTexObjectDestroy, C_hipTexObjectDestroy, c"hipTexObjectDestro
 
 fn hipTexObjectDestroy(py: Python<'_>, texObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectDestroy");
-    let p_texObject = rt::PtrArg::convert(texObject, false)?;
-    let a_texObject = p_texObject.addr();
+    let a_texObject = TYPES.handle_arg(229, texObject)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6162,13 +6182,13 @@ fn hipTexObjectDestroy(py: Python<'_>, texObject: &Bound<'_, PyAny>) -> PyResult
 rt::function!(F_hipTexObjectGetResourceDesc, C_hipTexObjectGetResourceDesc, c"hipTexObjectGetResourceDesc", "hipTexObjectGetResourceDesc",
     c"hipTexObjectGetResourceDesc(pResDesc, texObject)\n--\n\nGets resource descriptor of a texture object.\n\nArgs:\n    pResDesc [out]: pointer to resource descriptor\n    texObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotSupported, #hipErrorInvalidValue",
     ["pResDesc", "texObject"],
-    |py, [x0, x1]| hipTexObjectGetResourceDesc(py, &x0, rt::call::extract(x1, "texObject")?));
+    |py, [x0, x1]| hipTexObjectGetResourceDesc(py, &x0, &x1));
 
-fn hipTexObjectGetResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, texObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexObjectGetResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, texObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
     let p_pResDesc = TYPES.record_ptr_arg(88, pResDesc, true)?;
     let a_pResDesc = p_pResDesc.addr();
-    let a_texObject = texObject.addr();
+    let a_texObject = TYPES.handle_arg(229, texObject)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6181,13 +6201,13 @@ fn hipTexObjectGetResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, texO
 rt::function!(F_hipTexObjectGetResourceViewDesc, C_hipTexObjectGetResourceViewDesc, c"hipTexObjectGetResourceViewDesc", "hipTexObjectGetResourceViewDesc",
     c"hipTexObjectGetResourceViewDesc(pResViewDesc, texObject)\n--\n\nGets resource view descriptor of a texture object.\n\nArgs:\n    pResViewDesc [out]: pointer to resource view descriptor\n    texObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotSupported, #hipErrorInvalidValue",
     ["pResViewDesc", "texObject"],
-    |py, [x0, x1]| hipTexObjectGetResourceViewDesc(py, &x0, rt::call::extract(x1, "texObject")?));
+    |py, [x0, x1]| hipTexObjectGetResourceViewDesc(py, &x0, &x1));
 
-fn hipTexObjectGetResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, PyAny>, texObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexObjectGetResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, PyAny>, texObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
     let p_pResViewDesc = TYPES.record_ptr_arg(96, pResViewDesc, true)?;
     let a_pResViewDesc = p_pResViewDesc.addr();
-    let a_texObject = texObject.addr();
+    let a_texObject = TYPES.handle_arg(229, texObject)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6200,13 +6220,13 @@ fn hipTexObjectGetResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, PyAn
 rt::function!(F_hipTexObjectGetTextureDesc, C_hipTexObjectGetTextureDesc, c"hipTexObjectGetTextureDesc", "hipTexObjectGetTextureDesc",
     c"hipTexObjectGetTextureDesc(pTexDesc, texObject)\n--\n\nGets texture descriptor of a texture object.\n\nArgs:\n    pTexDesc [out]: pointer to texture descriptor\n    texObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotSupported, #hipErrorInvalidValue",
     ["pTexDesc", "texObject"],
-    |py, [x0, x1]| hipTexObjectGetTextureDesc(py, &x0, rt::call::extract(x1, "texObject")?));
+    |py, [x0, x1]| hipTexObjectGetTextureDesc(py, &x0, &x1));
 
-fn hipTexObjectGetTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, texObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexObjectGetTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, texObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
     let p_pTexDesc = TYPES.record_ptr_arg(81, pTexDesc, true)?;
     let a_pTexDesc = p_pTexDesc.addr();
-    let a_texObject = texObject.addr();
+    let a_texObject = TYPES.handle_arg(229, texObject)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6246,8 +6266,7 @@ rt::function!(F_hipFreeMipmappedArray, C_hipFreeMipmappedArray, c"hipFreeMipmapp
 
 fn hipFreeMipmappedArray(py: Python<'_>, mipmappedArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFreeMipmappedArray");
-    let p_mipmappedArray = rt::PtrArg::convert(mipmappedArray, false)?;
-    let a_mipmappedArray = p_mipmappedArray.addr();
+    let a_mipmappedArray = TYPES.handle_arg(80, mipmappedArray)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6263,13 +6282,13 @@ fn hipFreeMipmappedArray(py: Python<'_>, mipmappedArray: &Bound<'_, PyAny>) -> P
 rt::function!(F_hipGetMipmappedArrayLevel, C_hipGetMipmappedArrayLevel, c"hipGetMipmappedArrayLevel", "hipGetMipmappedArrayLevel",
     c"hipGetMipmappedArrayLevel(mipmappedArray, level)\n--\n\nGets a mipmap level of a HIP mipmapped array.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mipmappedArray [in]: - HIP mipmapped array\n    level [in]: - Mipmap level\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    levelArray: hipArray\n    #hipSuccess, #hipErrorInvalidValue",
     ["mipmappedArray", "level"],
-    |py, [x0, x1]| hipGetMipmappedArrayLevel(py, rt::call::extract(x0, "mipmappedArray")?, rt::call::extract(x1, "level")?));
+    |py, [x0, x1]| hipGetMipmappedArrayLevel(py, &x0, rt::call::extract(x1, "level")?));
 
-fn hipGetMipmappedArrayLevel(py: Python<'_>, mipmappedArray: rt::PtrArg, level: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipGetMipmappedArrayLevel(py: Python<'_>, mipmappedArray: &Bound<'_, PyAny>, level: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetMipmappedArrayLevel");
     let mut o_levelArray: usize = Default::default();
     let a_levelArray = &mut o_levelArray as *mut usize as usize;
-    let a_mipmappedArray = mipmappedArray.addr();
+    let a_mipmappedArray = TYPES.handle_arg(80, mipmappedArray)?;
     let a_level = level.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6308,8 +6327,7 @@ rt::function!(F_hipMipmappedArrayDestroy, C_hipMipmappedArrayDestroy, c"hipMipma
 
 fn hipMipmappedArrayDestroy(py: Python<'_>, hMipmappedArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMipmappedArrayDestroy");
-    let p_hMipmappedArray = rt::PtrArg::convert(hMipmappedArray, false)?;
-    let a_hMipmappedArray = p_hMipmappedArray.addr();
+    let a_hMipmappedArray = TYPES.handle_arg(80, hMipmappedArray)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6325,13 +6343,13 @@ fn hipMipmappedArrayDestroy(py: Python<'_>, hMipmappedArray: &Bound<'_, PyAny>) 
 rt::function!(F_hipMipmappedArrayGetLevel, C_hipMipmappedArrayGetLevel, c"hipMipmappedArrayGetLevel", "hipMipmappedArrayGetLevel",
     c"hipMipmappedArrayGetLevel(hMipMappedArray, level)\n--\n\nGet a mipmapped array on a mipmapped level.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    hMipMappedArray [out]: Pointer of mipmapped array on the requested mipmap level\n    level [out]: Mipmap level\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pLevelArray: hipArray\n    #hipSuccess, #hipErrorInvalidValue",
     ["hMipMappedArray", "level"],
-    |py, [x0, x1]| hipMipmappedArrayGetLevel(py, rt::call::extract(x0, "hMipMappedArray")?, rt::call::extract(x1, "level")?));
+    |py, [x0, x1]| hipMipmappedArrayGetLevel(py, &x0, rt::call::extract(x1, "level")?));
 
-fn hipMipmappedArrayGetLevel(py: Python<'_>, hMipMappedArray: rt::PtrArg, level: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipMipmappedArrayGetLevel(py: Python<'_>, hMipMappedArray: &Bound<'_, PyAny>, level: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMipmappedArrayGetLevel");
     let mut o_pLevelArray: usize = Default::default();
     let a_pLevelArray = &mut o_pLevelArray as *mut usize as usize;
-    let a_hMipMappedArray = hMipMappedArray.addr();
+    let a_hMipMappedArray = TYPES.handle_arg(80, hMipMappedArray)?;
     let a_level = level.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6345,13 +6363,13 @@ fn hipMipmappedArrayGetLevel(py: Python<'_>, hMipMappedArray: rt::PtrArg, level:
 rt::function!(F_hipBindTextureToMipmappedArray, C_hipBindTextureToMipmappedArray, c"hipBindTextureToMipmappedArray", "hipBindTextureToMipmappedArray",
     c"hipBindTextureToMipmappedArray(tex, mipmappedArray, desc)\n--\n\nBinds a mipmapped array to a texture [Deprecated]\n\nArgs:\n    tex [in]: pointer to the texture reference to bind\n    mipmappedArray [in]: memory mipmapped array on the device\n    desc [in]: opointer to the channel format\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue\n\nDeprecated in the C API.",
     ["tex", "mipmappedArray", "desc"],
-    |py, [x0, x1, x2]| hipBindTextureToMipmappedArray(py, &x0, rt::call::extract(x1, "mipmappedArray")?, &x2));
+    |py, [x0, x1, x2]| hipBindTextureToMipmappedArray(py, &x0, &x1, &x2));
 
-fn hipBindTextureToMipmappedArray(py: Python<'_>, tex: &Bound<'_, PyAny>, mipmappedArray: rt::PtrArg, desc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipBindTextureToMipmappedArray(py: Python<'_>, tex: &Bound<'_, PyAny>, mipmappedArray: &Bound<'_, PyAny>, desc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipBindTextureToMipmappedArray");
     let p_tex = TYPES.record_ptr_arg(159, tex, false)?;
     let a_tex = p_tex.addr();
-    let a_mipmappedArray = mipmappedArray.addr();
+    let a_mipmappedArray = TYPES.handle_arg(80, mipmappedArray)?;
     let p_desc = TYPES.record_ptr_arg(76, desc, false)?;
     let a_desc = p_desc.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -6445,13 +6463,13 @@ fn hipTexRefSetAddressMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, dim: rt::C
 rt::function!(F_hipTexRefSetArray, C_hipTexRefSetArray, c"hipTexRefSetArray", "hipTexRefSetArray",
     c"hipTexRefSetArray(tex, array, flags)\n--\n\nBinds an array as a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    tex [in]: Pointer texture reference.\n    array [in]: Array to bind.\n    flags [in]: Flags should be set as HIP_TRSA_OVERRIDE_FORMAT, as a valid value.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue\n\nDeprecated in the C API.",
     ["tex", "array", "flags"],
-    |py, [x0, x1, x2]| hipTexRefSetArray(py, &x0, rt::call::extract(x1, "array")?, rt::call::extract(x2, "flags")?));
+    |py, [x0, x1, x2]| hipTexRefSetArray(py, &x0, &x1, rt::call::extract(x2, "flags")?));
 
-fn hipTexRefSetArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipTexRefSetArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetArray");
     let p_tex = TYPES.record_ptr_arg(159, tex, true)?;
     let a_tex = p_tex.addr();
-    let a_array = array.addr();
+    let a_array = TYPES.handle_arg(228, array)?;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6573,13 +6591,13 @@ fn hipBindTexture2D(py: Python<'_>, tex: &Bound<'_, PyAny>, devPtr: rt::PtrArg, 
 rt::function!(F_hipBindTextureToArray, C_hipBindTextureToArray, c"hipBindTextureToArray", "hipBindTextureToArray",
     c"hipBindTextureToArray(tex, array, desc)\n--\n\nBinds a memory area to a texture [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    tex [in]: Pointer of texture reference.\n    array [in]: Array to bind.\n    desc [in]: Pointer of channel format descriptor.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
     ["tex", "array", "desc"],
-    |py, [x0, x1, x2]| hipBindTextureToArray(py, &x0, rt::call::extract(x1, "array")?, &x2));
+    |py, [x0, x1, x2]| hipBindTextureToArray(py, &x0, &x1, &x2));
 
-fn hipBindTextureToArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: rt::PtrArg, desc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipBindTextureToArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: &Bound<'_, PyAny>, desc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipBindTextureToArray");
     let p_tex = TYPES.record_ptr_arg(159, tex, false)?;
     let a_tex = p_tex.addr();
-    let a_array = array.addr();
+    let a_array = TYPES.handle_arg(228, array)?;
     let p_desc = TYPES.record_ptr_arg(76, desc, false)?;
     let a_desc = p_desc.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7016,11 +7034,11 @@ fn hipApiName(py: Python<'_>, id: rt::CInt<u32>) -> PyResult<PyObject> {
 rt::function!(F_hipKernelNameRef, C_hipKernelNameRef, c"hipKernelNameRef", "hipKernelNameRef",
     c"hipKernelNameRef(f)\n--\n\nReturns kernel name reference by function name.\n\nArgs:\n    f [in]: Name of function\n\nReturns: a tuple of 2 item(s):\n    hipError_t: always success\n    bytes\n    #hipSuccess, #hipErrorInvalidValue",
     ["f"],
-    |py, [x0]| hipKernelNameRef(py, rt::call::extract(x0, "f")?));
+    |py, [x0]| hipKernelNameRef(py, &x0));
 
-fn hipKernelNameRef(py: Python<'_>, f: rt::PtrArg) -> PyResult<PyObject> {
+fn hipKernelNameRef(py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipKernelNameRef");
-    let a_f = f.addr();
+    let a_f = TYPES.handle_arg(234, f)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7033,12 +7051,12 @@ fn hipKernelNameRef(py: Python<'_>, f: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_hipKernelNameRefByPtr, C_hipKernelNameRefByPtr, c"hipKernelNameRefByPtr", "hipKernelNameRefByPtr",
     c"hipKernelNameRefByPtr(hostFunction, stream)\n--\n\nRetrives kernel for a given host pointer, unless stated otherwise.\n\nArgs:\n    hostFunction [in]: Pointer of host function.\n    stream [in]: Stream the kernel is executed on.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: always success\n    bytes\n    #hipSuccess, #hipErrorInvalidValue",
     ["hostFunction", "stream"],
-    |py, [x0, x1]| hipKernelNameRefByPtr(py, rt::call::extract(x0, "hostFunction")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipKernelNameRefByPtr(py, rt::call::extract(x0, "hostFunction")?, &x1));
 
-fn hipKernelNameRefByPtr(py: Python<'_>, hostFunction: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipKernelNameRefByPtr(py: Python<'_>, hostFunction: rt::PtrArg, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipKernelNameRefByPtr");
     let a_hostFunction = hostFunction.addr();
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7051,11 +7069,11 @@ fn hipKernelNameRefByPtr(py: Python<'_>, hostFunction: rt::PtrArg, stream: rt::P
 rt::function!(F_hipGetStreamDeviceId, C_hipGetStreamDeviceId, c"hipGetStreamDeviceId", "hipGetStreamDeviceId",
     c"hipGetStreamDeviceId(stream)\n--\n\nReturns device ID on the stream.\n\nArgs:\n    stream [in]: Stream of device executed on.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: always success\n    int\n    #hipSuccess, #hipErrorInvalidValue",
     ["stream"],
-    |py, [x0]| hipGetStreamDeviceId(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipGetStreamDeviceId(py, &x0));
 
-fn hipGetStreamDeviceId(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGetStreamDeviceId(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetStreamDeviceId");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7068,11 +7086,11 @@ fn hipGetStreamDeviceId(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_hipStreamBeginCapture, C_hipStreamBeginCapture, c"hipStreamBeginCapture", "hipStreamBeginCapture",
     c"hipStreamBeginCapture(stream, mode)\n--\n\nBegins graph capture on a stream.\n\nArgs:\n    stream [in]: - Stream to initiate capture.\n    mode [in]: - Controls the interaction of this capture sequence with other API calls that\n        are not safe.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["stream", "mode"],
-    |py, [x0, x1]| hipStreamBeginCapture(py, rt::call::extract(x0, "stream")?, &x1));
+    |py, [x0, x1]| hipStreamBeginCapture(py, &x0, &x1));
 
-fn hipStreamBeginCapture(py: Python<'_>, stream: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipStreamBeginCapture(py: Python<'_>, stream: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBeginCapture");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(54, mode)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7086,18 +7104,19 @@ fn hipStreamBeginCapture(py: Python<'_>, stream: rt::PtrArg, mode: &Bound<'_, Py
 rt::function!(F_hipStreamBeginCaptureToGraph, C_hipStreamBeginCaptureToGraph, c"hipStreamBeginCaptureToGraph", "hipStreamBeginCaptureToGraph",
     c"hipStreamBeginCaptureToGraph(stream, graph, dependencies, dependencyData, numDependencies, mode)\n--\n\nBegins graph capture on a stream to an existing graph.\n\nWarning: param \"const hipGraphEdgeData* dependencyData\" is currently not supported and has to be\npassed as nullptr. This API is marked as beta, meaning, while this is feature complete, it is still\nopen to changes and may have outstanding issues.\n\nArgs:\n    stream [in]: - Stream to initiate capture.\n    graph [in]: - Graph to capture into.\n    dependencies [in]: - Dependencies of the first node captured in the stream. Can be NULL if\n        numDependencies is 0.\n    dependencyData [in]: - Optional array of data associated with each dependency.\n    numDependencies [in]: - Number of dependencies.\n    mode [in]: - Controls the interaction of this capture sequence with other API calls that\n        are not safe.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["stream", "graph", "dependencies", "dependencyData", "numDependencies", "mode"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipStreamBeginCaptureToGraph(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "graph")?, &x2, &x3, rt::call::extract(x4, "numDependencies")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipStreamBeginCaptureToGraph(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "numDependencies")?, &x5));
 
-fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: rt::PtrArg, graph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: &Bound<'_, PyAny>, graph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBeginCaptureToGraph");
-    let a_stream = stream.addr();
-    let a_graph = graph.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_dependencies = TYPES.handle_ref(242, dependencies, false)?;
     let a_dependencies = h_dependencies.addr();
     let p_dependencyData = TYPES.record_ptr_arg(223, dependencyData, false)?;
     let a_dependencyData = p_dependencyData.addr();
     let a_numDependencies = numDependencies.0;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(54, mode)?)?;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7110,11 +7129,11 @@ fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: rt::PtrArg, graph: rt::P
 rt::function!(F_hipStreamEndCapture, C_hipStreamEndCapture, c"hipStreamEndCapture", "hipStreamEndCapture",
     c"hipStreamEndCapture(stream)\n--\n\nEnds capture on a stream, returning the captured graph.\n\nArgs:\n    stream [in]: - Stream to end capture.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraph: ihipGraph\n    #hipSuccess, #hipErrorInvalidValue",
     ["stream"],
-    |py, [x0]| hipStreamEndCapture(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamEndCapture(py, &x0));
 
-fn hipStreamEndCapture(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamEndCapture(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamEndCapture");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_pGraph: usize = Default::default();
     let a_pGraph = &mut o_pGraph as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7129,11 +7148,11 @@ fn hipStreamEndCapture(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_hipStreamGetCaptureInfo, C_hipStreamGetCaptureInfo, c"hipStreamGetCaptureInfo", "hipStreamGetCaptureInfo",
     c"hipStreamGetCaptureInfo(stream)\n--\n\nGet capture status of a stream.\n\nArgs:\n    stream [in]: - Stream of which to get capture status from.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    pCaptureStatus: hipStreamCaptureStatus\n    pId: int\n    #hipSuccess, #hipErrorStreamCaptureImplicit",
     ["stream"],
-    |py, [x0]| hipStreamGetCaptureInfo(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamGetCaptureInfo(py, &x0));
 
-fn hipStreamGetCaptureInfo(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamGetCaptureInfo(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetCaptureInfo");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_pCaptureStatus: u32 = Default::default();
     let a_pCaptureStatus = &mut o_pCaptureStatus as *mut u32 as usize;
     let mut o_pId: u64 = Default::default();
@@ -7150,11 +7169,11 @@ fn hipStreamGetCaptureInfo(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_hipStreamGetCaptureInfo_v2, C_hipStreamGetCaptureInfo_v2, c"hipStreamGetCaptureInfo_v2", "hipStreamGetCaptureInfo_v2",
     c"hipStreamGetCaptureInfo_v2(stream, dependencies_out)\n--\n\nGet stream's capture state\n\nArgs:\n    stream [in]: - Stream of which to get capture status from.\n    dependencies_out [out]: - Pointer to an array of nodes representing the graphs\n        dependencies.\n\nReturns: a tuple of 5 item(s):\n    hipError_t: status\n    captureStatus_out: hipStreamCaptureStatus\n    id_out: int\n    graph_out: ihipGraph\n    numDependencies_out: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorStreamCaptureImplicit",
     ["stream", "dependencies_out"],
-    |py, [x0, x1]| hipStreamGetCaptureInfo_v2(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "dependencies_out")?));
+    |py, [x0, x1]| hipStreamGetCaptureInfo_v2(py, &x0, rt::call::extract(x1, "dependencies_out")?));
 
-fn hipStreamGetCaptureInfo_v2(py: Python<'_>, stream: rt::PtrArg, dependencies_out: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipStreamGetCaptureInfo_v2(py: Python<'_>, stream: &Bound<'_, PyAny>, dependencies_out: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetCaptureInfo_v2");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_captureStatus_out: u32 = Default::default();
     let a_captureStatus_out = &mut o_captureStatus_out as *mut u32 as usize;
     let mut o_id_out: u64 = Default::default();
@@ -7176,11 +7195,11 @@ fn hipStreamGetCaptureInfo_v2(py: Python<'_>, stream: rt::PtrArg, dependencies_o
 rt::function!(F_hipStreamIsCapturing, C_hipStreamIsCapturing, c"hipStreamIsCapturing", "hipStreamIsCapturing",
     c"hipStreamIsCapturing(stream)\n--\n\nGet stream's capture state\n\nArgs:\n    stream [in]: - Stream of which to get capture status from.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pCaptureStatus: hipStreamCaptureStatus\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorStreamCaptureImplicit",
     ["stream"],
-    |py, [x0]| hipStreamIsCapturing(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamIsCapturing(py, &x0));
 
-fn hipStreamIsCapturing(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamIsCapturing(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamIsCapturing");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_pCaptureStatus: u32 = Default::default();
     let a_pCaptureStatus = &mut o_pCaptureStatus as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7195,11 +7214,11 @@ fn hipStreamIsCapturing(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_hipStreamUpdateCaptureDependencies, C_hipStreamUpdateCaptureDependencies, c"hipStreamUpdateCaptureDependencies", "hipStreamUpdateCaptureDependencies",
     c"hipStreamUpdateCaptureDependencies(stream, numDependencies, flags)\n--\n\nUpdate the set of dependencies in a capturing stream\n\nArgs:\n    stream [in]: Stream that is being captured.\n    numDependencies [in]: Size of the dependencies array.\n    flags [in]: Flag to update dependency set. Should be one of the values\n        in enum #hipStreamUpdateCaptureDependenciesFlags.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    dependencies: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorIllegalState",
     ["stream", "numDependencies", "flags"],
-    |py, [x0, x1, x2]| hipStreamUpdateCaptureDependencies(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "numDependencies")?, rt::call::extract(x2, "flags")?));
+    |py, [x0, x1, x2]| hipStreamUpdateCaptureDependencies(py, &x0, rt::call::extract(x1, "numDependencies")?, rt::call::extract(x2, "flags")?));
 
-fn hipStreamUpdateCaptureDependencies(py: Python<'_>, stream: rt::PtrArg, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamUpdateCaptureDependencies(py: Python<'_>, stream: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_dependencies: usize = Default::default();
     let a_dependencies = &mut o_dependencies as *mut usize as usize;
     let a_numDependencies = numDependencies.0;
@@ -7257,8 +7276,7 @@ rt::function!(F_hipGraphDestroy, C_hipGraphDestroy, c"hipGraphDestroy", "hipGrap
 
 fn hipGraphDestroy(py: Python<'_>, graph: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphDestroy");
-    let p_graph = rt::PtrArg::convert(graph, false)?;
-    let a_graph = p_graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7274,16 +7292,18 @@ fn hipGraphDestroy(py: Python<'_>, graph: &Bound<'_, PyAny>) -> PyResult<PyObjec
 rt::function!(F_hipGraphAddDependencies, C_hipGraphAddDependencies, c"hipGraphAddDependencies", "hipGraphAddDependencies",
     c"hipGraphAddDependencies(graph, from_, to, numDependencies)\n--\n\nAdds dependency edges to a graph.\n\nArgs:\n    graph [in]: - Instance of the graph to add dependencies to.\n    from [in]: - Pointer to the graph nodes with dependencies to add from.\n    to [in]: - Pointer to the graph nodes to add dependencies to.\n    numDependencies [in]: - Number of dependencies to add.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "from_", "to", "numDependencies"],
-    |py, [x0, x1, x2, x3]| hipGraphAddDependencies(py, rt::call::extract(x0, "graph")?, &x1, &x2, rt::call::extract(x3, "numDependencies")?));
+    |py, [x0, x1, x2, x3]| hipGraphAddDependencies(py, &x0, &x1, &x2, rt::call::extract(x3, "numDependencies")?));
 
-fn hipGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_from = TYPES.handle_ref(242, from_, false)?;
     let a_from = h_from.addr();
     let mut h_to = TYPES.handle_ref(242, to, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7296,16 +7316,18 @@ fn hipGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, 
 rt::function!(F_hipGraphRemoveDependencies, C_hipGraphRemoveDependencies, c"hipGraphRemoveDependencies", "hipGraphRemoveDependencies",
     c"hipGraphRemoveDependencies(graph, from_, to, numDependencies)\n--\n\nRemoves dependency edges from a graph.\n\nArgs:\n    graph [in]: - Instance of the graph to remove dependencies from.\n    from [in]: - Array of nodes that provide the dependencies.\n    to [in]: - Array of dependent nodes.\n    numDependencies [in]: - Number of dependencies to remove.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "from_", "to", "numDependencies"],
-    |py, [x0, x1, x2, x3]| hipGraphRemoveDependencies(py, rt::call::extract(x0, "graph")?, &x1, &x2, rt::call::extract(x3, "numDependencies")?));
+    |py, [x0, x1, x2, x3]| hipGraphRemoveDependencies(py, &x0, &x1, &x2, rt::call::extract(x3, "numDependencies")?));
 
-fn hipGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_from = TYPES.handle_ref(242, from_, false)?;
     let a_from = h_from.addr();
     let mut h_to = TYPES.handle_ref(242, to, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7318,11 +7340,11 @@ fn hipGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'
 rt::function!(F_hipGraphGetEdges, C_hipGraphGetEdges, c"hipGraphGetEdges", "hipGraphGetEdges",
     c"hipGraphGetEdges(graph)\n--\n\nReturns a graph's dependency edges.\n\nfrom and to may both be NULL, in which case this function only returns the number of edges in\nnumEdges. Otherwise, numEdges entries will be filled in. If numEdges is higher than the actual\nnumber of edges, the remaining entries in from and to will be set to NULL, and the number of\nedges actually returned will be written to numEdges.\n\nArgs:\n    graph [in]: - Instance of the graph to get the edges from.\n\nReturns: a tuple of 4 item(s):\n    hipError_t: status\n    from: hipGraphNode\n    to: hipGraphNode\n    numEdges: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph"],
-    |py, [x0]| hipGraphGetEdges(py, rt::call::extract(x0, "graph")?));
+    |py, [x0]| hipGraphGetEdges(py, &x0));
 
-fn hipGraphGetEdges(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphGetEdges(py: Python<'_>, graph: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetEdges");
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut o_from: usize = Default::default();
     let a_from = &mut o_from as *mut usize as usize;
     let mut o_to: usize = Default::default();
@@ -7341,11 +7363,11 @@ fn hipGraphGetEdges(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_hipGraphGetNodes, C_hipGraphGetNodes, c"hipGraphGetNodes", "hipGraphGetNodes",
     c"hipGraphGetNodes(graph)\n--\n\nReturns a graph's nodes.\n\nnodes may be NULL, in which case this function will return the number of nodes in numNodes.\nOtherwise, numNodes entries will be filled in. If numNodes is higher than the actual number of\nnodes, the remaining entries in nodes will be set to NULL, and the number of nodes actually\nobtained will be returned in numNodes.\n\nArgs:\n    graph [in]: - Instance of graph to get the nodes from.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    nodes: hipGraphNode\n    numNodes: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph"],
-    |py, [x0]| hipGraphGetNodes(py, rt::call::extract(x0, "graph")?));
+    |py, [x0]| hipGraphGetNodes(py, &x0));
 
-fn hipGraphGetNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphGetNodes(py: Python<'_>, graph: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetNodes");
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut o_nodes: usize = Default::default();
     let a_nodes = &mut o_nodes as *mut usize as usize;
     let mut o_numNodes: u64 = Default::default();
@@ -7362,11 +7384,11 @@ fn hipGraphGetNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_hipGraphGetRootNodes, C_hipGraphGetRootNodes, c"hipGraphGetRootNodes", "hipGraphGetRootNodes",
     c"hipGraphGetRootNodes(graph)\n--\n\nReturns a graph's root nodes.\n\npRootNodes may be NULL, in which case this function will return the number of root nodes in\npNumRootNodes. Otherwise, pNumRootNodes entries will be filled in. If pNumRootNodes is higher\nthan the actual number of root nodes, the remaining entries in pRootNodes will be set to NULL,\nand the number of nodes actually obtained will be returned in pNumRootNodes.\n\nArgs:\n    graph [in]: - Instance of the graph to get the nodes from.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    pRootNodes: hipGraphNode\n    pNumRootNodes: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph"],
-    |py, [x0]| hipGraphGetRootNodes(py, rt::call::extract(x0, "graph")?));
+    |py, [x0]| hipGraphGetRootNodes(py, &x0));
 
-fn hipGraphGetRootNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphGetRootNodes(py: Python<'_>, graph: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetRootNodes");
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut o_pRootNodes: usize = Default::default();
     let a_pRootNodes = &mut o_pRootNodes as *mut usize as usize;
     let mut o_pNumRootNodes: u64 = Default::default();
@@ -7383,11 +7405,11 @@ fn hipGraphGetRootNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_hipGraphNodeGetDependencies, C_hipGraphNodeGetDependencies, c"hipGraphNodeGetDependencies", "hipGraphNodeGetDependencies",
     c"hipGraphNodeGetDependencies(node)\n--\n\nReturns a node's dependencies.\n\npDependencies may be NULL, in which case this function will return the number of dependencies in\npNumDependencies. Otherwise, pNumDependencies entries will be filled in. If pNumDependencies is\nhigher than the actual number of dependencies, the remaining entries in pDependencies will be set\nto NULL, and the number of nodes actually obtained will be returned in pNumDependencies.\n\nArgs:\n    node [in]: - Graph node to get the dependencies from.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    pDependencies: hipGraphNode\n    pNumDependencies: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["node"],
-    |py, [x0]| hipGraphNodeGetDependencies(py, rt::call::extract(x0, "node")?));
+    |py, [x0]| hipGraphNodeGetDependencies(py, &x0));
 
-fn hipGraphNodeGetDependencies(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphNodeGetDependencies(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependencies");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let mut o_pDependencies: usize = Default::default();
     let a_pDependencies = &mut o_pDependencies as *mut usize as usize;
     let mut o_pNumDependencies: u64 = Default::default();
@@ -7404,11 +7426,11 @@ fn hipGraphNodeGetDependencies(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_hipGraphNodeGetDependentNodes, C_hipGraphNodeGetDependentNodes, c"hipGraphNodeGetDependentNodes", "hipGraphNodeGetDependentNodes",
     c"hipGraphNodeGetDependentNodes(node)\n--\n\nReturns a node's dependent nodes.\n\npDependentNodes may be NULL, in which case this function will return the number of dependent\nnodes in pNumDependentNodes. Otherwise, pNumDependentNodes entries will be filled in. If\npNumDependentNodes is higher than the actual number of dependent nodes, the remaining entries in\npDependentNodes will be set to NULL, and the number of nodes actually obtained will be returned\nin pNumDependentNodes.\n\nArgs:\n    node [in]: - Graph node to get the dependent nodes from.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    pDependentNodes: hipGraphNode\n    pNumDependentNodes: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["node"],
-    |py, [x0]| hipGraphNodeGetDependentNodes(py, rt::call::extract(x0, "node")?));
+    |py, [x0]| hipGraphNodeGetDependentNodes(py, &x0));
 
-fn hipGraphNodeGetDependentNodes(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphNodeGetDependentNodes(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependentNodes");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let mut o_pDependentNodes: usize = Default::default();
     let a_pDependentNodes = &mut o_pDependentNodes as *mut usize as usize;
     let mut o_pNumDependentNodes: u64 = Default::default();
@@ -7425,11 +7447,11 @@ fn hipGraphNodeGetDependentNodes(py: Python<'_>, node: rt::PtrArg) -> PyResult<P
 rt::function!(F_hipGraphNodeGetType, C_hipGraphNodeGetType, c"hipGraphNodeGetType", "hipGraphNodeGetType",
     c"hipGraphNodeGetType(node)\n--\n\nReturns a node's type.\n\nArgs:\n    node [in]: - Node to get type of.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pType: hipGraphNodeType\n    #hipSuccess, #hipErrorInvalidValue",
     ["node"],
-    |py, [x0]| hipGraphNodeGetType(py, rt::call::extract(x0, "node")?));
+    |py, [x0]| hipGraphNodeGetType(py, &x0));
 
-fn hipGraphNodeGetType(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphNodeGetType(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetType");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let mut o_pType: u32 = Default::default();
     let a_pType = &mut o_pType as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7448,8 +7470,7 @@ rt::function!(F_hipGraphDestroyNode, C_hipGraphDestroyNode, c"hipGraphDestroyNod
 
 fn hipGraphDestroyNode(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphDestroyNode");
-    let p_node = rt::PtrArg::convert(node, false)?;
-    let a_node = p_node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7465,13 +7486,13 @@ fn hipGraphDestroyNode(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyOb
 rt::function!(F_hipGraphClone, C_hipGraphClone, c"hipGraphClone", "hipGraphClone",
     c"hipGraphClone(originalGraph)\n--\n\nClones a graph.\n\nArgs:\n    originalGraph [in]: - original graph to clone from.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphClone: ihipGraph\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorMemoryAllocation",
     ["originalGraph"],
-    |py, [x0]| hipGraphClone(py, rt::call::extract(x0, "originalGraph")?));
+    |py, [x0]| hipGraphClone(py, &x0));
 
-fn hipGraphClone(py: Python<'_>, originalGraph: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphClone(py: Python<'_>, originalGraph: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphClone");
     let mut o_pGraphClone: usize = Default::default();
     let a_pGraphClone = &mut o_pGraphClone as *mut usize as usize;
-    let a_originalGraph = originalGraph.addr();
+    let a_originalGraph = TYPES.handle_arg(241, originalGraph)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7484,14 +7505,14 @@ fn hipGraphClone(py: Python<'_>, originalGraph: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_hipGraphNodeFindInClone, C_hipGraphNodeFindInClone, c"hipGraphNodeFindInClone", "hipGraphNodeFindInClone",
     c"hipGraphNodeFindInClone(originalNode, clonedGraph)\n--\n\nFinds a cloned version of a node.\n\nArgs:\n    originalNode [in]: - original node handle.\n    clonedGraph [in]: - Cloned graph to query.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["originalNode", "clonedGraph"],
-    |py, [x0, x1]| hipGraphNodeFindInClone(py, rt::call::extract(x0, "originalNode")?, rt::call::extract(x1, "clonedGraph")?));
+    |py, [x0, x1]| hipGraphNodeFindInClone(py, &x0, &x1));
 
-fn hipGraphNodeFindInClone(py: Python<'_>, originalNode: rt::PtrArg, clonedGraph: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphNodeFindInClone(py: Python<'_>, originalNode: &Bound<'_, PyAny>, clonedGraph: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeFindInClone");
     let mut o_pNode: usize = Default::default();
     let a_pNode = &mut o_pNode as *mut usize as usize;
-    let a_originalNode = originalNode.addr();
-    let a_clonedGraph = clonedGraph.addr();
+    let a_originalNode = TYPES.handle_arg(242, originalNode)?;
+    let a_clonedGraph = TYPES.handle_arg(241, clonedGraph)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7504,13 +7525,13 @@ fn hipGraphNodeFindInClone(py: Python<'_>, originalNode: rt::PtrArg, clonedGraph
 rt::function!(F_hipGraphInstantiate, C_hipGraphInstantiate, c"hipGraphInstantiate", "hipGraphInstantiate",
     c"hipGraphInstantiate(graph, pLogBuffer, bufferSize)\n--\n\nCreates an executable graph from a graph\n\nArgs:\n    graph [in]: - Instance of graph to instantiate.\n    pLogBuffer [out]: - Pointer to log buffer.\n    bufferSize [out]: - Size of the log buffer.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    pGraphExec: hipGraphExec\n    pErrorNode: hipGraphNode\n    #hipSuccess, #hipErrorOutOfMemory",
     ["graph", "pLogBuffer", "bufferSize"],
-    |py, [x0, x1, x2]| hipGraphInstantiate(py, rt::call::extract(x0, "graph")?, rt::call::extract(x1, "pLogBuffer")?, rt::call::extract(x2, "bufferSize")?));
+    |py, [x0, x1, x2]| hipGraphInstantiate(py, &x0, rt::call::extract(x1, "pLogBuffer")?, rt::call::extract(x2, "bufferSize")?));
 
-fn hipGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, pLogBuffer: rt::PtrArgMut, bufferSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipGraphInstantiate(py: Python<'_>, graph: &Bound<'_, PyAny>, pLogBuffer: rt::PtrArgMut, bufferSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiate");
     let mut o_pGraphExec: usize = Default::default();
     let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut o_pErrorNode: usize = Default::default();
     let a_pErrorNode = &mut o_pErrorNode as *mut usize as usize;
     let a_pLogBuffer = pLogBuffer.addr();
@@ -7527,13 +7548,13 @@ fn hipGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, pLogBuffer: rt::PtrArg
 rt::function!(F_hipGraphInstantiateWithFlags, C_hipGraphInstantiateWithFlags, c"hipGraphInstantiateWithFlags", "hipGraphInstantiateWithFlags",
     c"hipGraphInstantiateWithFlags(graph, flags)\n--\n\nCreates an executable graph from a graph.\n\nWarning: This API does not support any of flag and is behaving as hipGraphInstantiate.\n\nArgs:\n    graph [in]: - Instance of graph to instantiate.\n    flags [in]: - Flags to control instantiation.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphExec: hipGraphExec\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "flags"],
-    |py, [x0, x1]| hipGraphInstantiateWithFlags(py, rt::call::extract(x0, "graph")?, rt::call::extract(x1, "flags")?));
+    |py, [x0, x1]| hipGraphInstantiateWithFlags(py, &x0, rt::call::extract(x1, "flags")?));
 
-fn hipGraphInstantiateWithFlags(py: Python<'_>, graph: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipGraphInstantiateWithFlags(py: Python<'_>, graph: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithFlags");
     let mut o_pGraphExec: usize = Default::default();
     let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7547,13 +7568,13 @@ fn hipGraphInstantiateWithFlags(py: Python<'_>, graph: rt::PtrArg, flags: rt::CI
 rt::function!(F_hipGraphInstantiateWithParams, C_hipGraphInstantiateWithParams, c"hipGraphInstantiateWithParams", "hipGraphInstantiateWithParams",
     c"hipGraphInstantiateWithParams(graph, instantiateParams)\n--\n\nCreates an executable graph from a graph.\n\nArgs:\n    graph [in]: - Instance of graph to instantiate.\n    instantiateParams [in]: - Graph instantiation Params\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphExec: hipGraphExec\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "instantiateParams"],
-    |py, [x0, x1]| hipGraphInstantiateWithParams(py, rt::call::extract(x0, "graph")?, &x1));
+    |py, [x0, x1]| hipGraphInstantiateWithParams(py, &x0, &x1));
 
-fn hipGraphInstantiateWithParams(py: Python<'_>, graph: rt::PtrArg, instantiateParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphInstantiateWithParams(py: Python<'_>, graph: &Bound<'_, PyAny>, instantiateParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithParams");
     let mut o_pGraphExec: usize = Default::default();
     let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let p_instantiateParams = TYPES.record_ptr_arg(204, instantiateParams, true)?;
     let a_instantiateParams = p_instantiateParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7568,12 +7589,12 @@ fn hipGraphInstantiateWithParams(py: Python<'_>, graph: rt::PtrArg, instantiateP
 rt::function!(F_hipGraphLaunch, C_hipGraphLaunch, c"hipGraphLaunch", "hipGraphLaunch",
     c"hipGraphLaunch(graphExec, stream)\n--\n\nLaunches an executable graph in the specified stream.\n\nArgs:\n    graphExec [in]: - Instance of executable graph to launch.\n    stream [in]: - Instance of stream in which to launch executable graph.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["graphExec", "stream"],
-    |py, [x0, x1]| hipGraphLaunch(py, rt::call::extract(x0, "graphExec")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipGraphLaunch(py, &x0, &x1));
 
-fn hipGraphLaunch(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphLaunch(py: Python<'_>, graphExec: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphLaunch");
-    let a_graphExec = graphExec.addr();
-    let a_stream = stream.addr();
+    let a_graphExec = TYPES.handle_arg(243, graphExec)?;
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7586,12 +7607,12 @@ fn hipGraphLaunch(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> 
 rt::function!(F_hipGraphUpload, C_hipGraphUpload, c"hipGraphUpload", "hipGraphUpload",
     c"hipGraphUpload(graphExec, stream)\n--\n\nUploads an executable graph to a stream\n\nArgs:\n    graphExec [in]: - Instance of executable graph to be uploaded.\n    stream [in]: - Instance of stream to which the executable graph is uploaded to.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["graphExec", "stream"],
-    |py, [x0, x1]| hipGraphUpload(py, rt::call::extract(x0, "graphExec")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipGraphUpload(py, &x0, &x1));
 
-fn hipGraphUpload(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphUpload(py: Python<'_>, graphExec: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphUpload");
-    let a_graphExec = graphExec.addr();
-    let a_stream = stream.addr();
+    let a_graphExec = TYPES.handle_arg(243, graphExec)?;
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7604,18 +7625,19 @@ fn hipGraphUpload(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> 
 rt::function!(F_hipGraphAddNode, C_hipGraphAddNode, c"hipGraphAddNode", "hipGraphAddNode",
     c"hipGraphAddNode(graph, pDependencies, numDependencies, nodeParams)\n--\n\nCreates a kernel execution node and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of graph to add the created node to.\n    pDependencies [in]: - Pointer to the dependencies on the kernel execution node.\n    numDependencies [in]: - Number of dependencies.\n    nodeParams [in]: - Pointer to the node parameters.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue.",
     ["graph", "pDependencies", "numDependencies", "nodeParams"],
-    |py, [x0, x1, x2, x3]| hipGraphAddNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
+    |py, [x0, x1, x2, x3]| hipGraphAddNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7628,11 +7650,11 @@ fn hipGraphAddNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, 
 rt::function!(F_hipGraphExecGetFlags, C_hipGraphExecGetFlags, c"hipGraphExecGetFlags", "hipGraphExecGetFlags",
     c"hipGraphExecGetFlags(graphExec)\n--\n\nReturn the flags of an executable graph.\n\nArgs:\n    graphExec [in]: - Executable graph to get the flags from.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    flags: int\n    #hipSuccess, #hipErrorInvalidValue.",
     ["graphExec"],
-    |py, [x0]| hipGraphExecGetFlags(py, rt::call::extract(x0, "graphExec")?));
+    |py, [x0]| hipGraphExecGetFlags(py, &x0));
 
-fn hipGraphExecGetFlags(py: Python<'_>, graphExec: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecGetFlags(py: Python<'_>, graphExec: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecGetFlags");
-    let a_graphExec = graphExec.addr();
+    let a_graphExec = TYPES.handle_arg(243, graphExec)?;
     let mut o_flags: u64 = Default::default();
     let a_flags = &mut o_flags as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7647,11 +7669,11 @@ fn hipGraphExecGetFlags(py: Python<'_>, graphExec: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_hipGraphNodeSetParams, C_hipGraphNodeSetParams, c"hipGraphNodeSetParams", "hipGraphNodeSetParams",
     c"hipGraphNodeSetParams(node, nodeParams)\n--\n\nUpdates parameters of a graph's node.\n\nArgs:\n    node [in]: - Instance of the node to set parameters for.\n    nodeParams [in]: - Pointer to the parameters to be set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction,\n    #hipErrorNotSupported.",
     ["node", "nodeParams"],
-    |py, [x0, x1]| hipGraphNodeSetParams(py, rt::call::extract(x0, "node")?, &x1));
+    |py, [x0, x1]| hipGraphNodeSetParams(py, &x0, &x1));
 
-fn hipGraphNodeSetParams(py: Python<'_>, node: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7666,12 +7688,12 @@ fn hipGraphNodeSetParams(py: Python<'_>, node: rt::PtrArg, nodeParams: &Bound<'_
 rt::function!(F_hipGraphExecNodeSetParams, C_hipGraphExecNodeSetParams, c"hipGraphExecNodeSetParams", "hipGraphExecNodeSetParams",
     c"hipGraphExecNodeSetParams(graphExec, node, nodeParams)\n--\n\nUpdates parameters of an executable graph's node.\n\nArgs:\n    graphExec [in]: - Instance of the executable graph.\n    node [in]: - Instance of the node to set parameters to.\n    nodeParams [in]: - Pointer to the parameters to be set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction,\n    #hipErrorNotSupported.",
     ["graphExec", "node", "nodeParams"],
-    |py, [x0, x1, x2]| hipGraphExecNodeSetParams(py, rt::call::extract(x0, "graphExec")?, rt::call::extract(x1, "node")?, &x2));
+    |py, [x0, x1, x2]| hipGraphExecNodeSetParams(py, &x0, &x1, &x2));
 
-fn hipGraphExecNodeSetParams(py: Python<'_>, graphExec: rt::PtrArg, node: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecNodeSetParams(py: Python<'_>, graphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-    let a_graphExec = graphExec.addr();
-    let a_node = node.addr();
+    let a_graphExec = TYPES.handle_arg(243, graphExec)?;
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7690,8 +7712,7 @@ rt::function!(F_hipGraphExecDestroy, C_hipGraphExecDestroy, c"hipGraphExecDestro
 
 fn hipGraphExecDestroy(py: Python<'_>, graphExec: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecDestroy");
-    let p_graphExec = rt::PtrArg::convert(graphExec, false)?;
-    let a_graphExec = p_graphExec.addr();
+    let a_graphExec = TYPES.handle_arg(243, graphExec)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7707,12 +7728,12 @@ fn hipGraphExecDestroy(py: Python<'_>, graphExec: &Bound<'_, PyAny>) -> PyResult
 rt::function!(F_hipGraphExecUpdate, C_hipGraphExecUpdate, c"hipGraphExecUpdate", "hipGraphExecUpdate",
     c"hipGraphExecUpdate(hGraphExec, hGraph)\n--\n\nCheck whether an executable graph can be updated with a graph and perform the update if  *\npossible.\n\nArgs:\n    hGraphExec [in]: - instance of executable graph to update.\n    hGraph [in]: - graph that contains the updated parameters.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    hErrorNode_out: hipGraphNode\n    updateResult_out: hipGraphExecUpdateResult\n    #hipSuccess, #hipErrorGraphExecUpdateFailure",
     ["hGraphExec", "hGraph"],
-    |py, [x0, x1]| hipGraphExecUpdate(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "hGraph")?));
+    |py, [x0, x1]| hipGraphExecUpdate(py, &x0, &x1));
 
-fn hipGraphExecUpdate(py: Python<'_>, hGraphExec: rt::PtrArg, hGraph: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecUpdate(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hGraph: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecUpdate");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_hGraph = hGraph.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_hGraph = TYPES.handle_arg(241, hGraph)?;
     let mut o_hErrorNode_out: usize = Default::default();
     let a_hErrorNode_out = &mut o_hErrorNode_out as *mut usize as usize;
     let mut o_updateResult_out: u32 = Default::default();
@@ -7729,18 +7750,19 @@ fn hipGraphExecUpdate(py: Python<'_>, hGraphExec: rt::PtrArg, hGraph: rt::PtrArg
 rt::function!(F_hipGraphAddKernelNode, C_hipGraphAddKernelNode, c"hipGraphAddKernelNode", "hipGraphAddKernelNode",
     c"hipGraphAddKernelNode(graph, pDependencies, numDependencies, pNodeParams)\n--\n\nCreates a kernel execution node and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of graph to add the created node to.\n    pDependencies [in]: - Pointer to the dependencies of the kernel execution node.\n    numDependencies [in]: - The number of the dependencies.\n    pNodeParams [in]: - Pointer to the parameters of the kernel execution node.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction",
     ["graph", "pDependencies", "numDependencies", "pNodeParams"],
-    |py, [x0, x1, x2, x3]| hipGraphAddKernelNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
+    |py, [x0, x1, x2, x3]| hipGraphAddKernelNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddKernelNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddKernelNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7753,11 +7775,11 @@ fn hipGraphAddKernelNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Boun
 rt::function!(F_hipGraphKernelNodeGetParams, C_hipGraphKernelNodeGetParams, c"hipGraphKernelNodeGetParams", "hipGraphKernelNodeGetParams",
     c"hipGraphKernelNodeGetParams(node, pNodeParams)\n--\n\nGets kernel node's parameters.\n\nArgs:\n    node [in]: - instance of the node to get parameters from.\n    pNodeParams [out]: - pointer to the parameters\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "pNodeParams"],
-    |py, [x0, x1]| hipGraphKernelNodeGetParams(py, rt::call::extract(x0, "node")?, &x1));
+    |py, [x0, x1]| hipGraphKernelNodeGetParams(py, &x0, &x1));
 
-fn hipGraphKernelNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7772,11 +7794,11 @@ fn hipGraphKernelNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 rt::function!(F_hipGraphKernelNodeSetParams, C_hipGraphKernelNodeSetParams, c"hipGraphKernelNodeSetParams", "hipGraphKernelNodeSetParams",
     c"hipGraphKernelNodeSetParams(node, pNodeParams)\n--\n\nSets a kernel node's parameters.\n\nArgs:\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - const pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "pNodeParams"],
-    |py, [x0, x1]| hipGraphKernelNodeSetParams(py, rt::call::extract(x0, "node")?, &x1));
+    |py, [x0, x1]| hipGraphKernelNodeSetParams(py, &x0, &x1));
 
-fn hipGraphKernelNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphKernelNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7791,12 +7813,12 @@ fn hipGraphKernelNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 rt::function!(F_hipGraphExecKernelNodeSetParams, C_hipGraphExecKernelNodeSetParams, c"hipGraphExecKernelNodeSetParams", "hipGraphExecKernelNodeSetParams",
     c"hipGraphExecKernelNodeSetParams(hGraphExec, node, pNodeParams)\n--\n\nSets the parameters for a kernel node in the given graphExec.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - const pointer to the kernel node parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "node", "pNodeParams"],
-    |py, [x0, x1, x2]| hipGraphExecKernelNodeSetParams(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "node")?, &x2));
+    |py, [x0, x1, x2]| hipGraphExecKernelNodeSetParams(py, &x0, &x1, &x2));
 
-fn hipGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_node = node.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7811,19 +7833,20 @@ fn hipGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node:
 rt::function!(F_hipDrvGraphAddMemcpyNode, C_hipDrvGraphAddMemcpyNode, c"hipDrvGraphAddMemcpyNode", "hipDrvGraphAddMemcpyNode",
     c"hipDrvGraphAddMemcpyNode(hGraph, dependencies, numDependencies, copyParams, ctx)\n--\n\nCreates a memcpy node and adds it to a graph.\n\nArgs:\n    hGraph [in]: - Instance of graph to add the created node to.\n    dependencies [in]: - const pointer to the dependencies of the memcpy execution node.\n    numDependencies [in]: - The number of dependencies.\n    copyParams [in]: - const pointer to the parameters for the memory copy.\n    ctx [in]: - context related to current device.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    phGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraph", "dependencies", "numDependencies", "copyParams", "ctx"],
-    |py, [x0, x1, x2, x3, x4]| hipDrvGraphAddMemcpyNode(py, rt::call::extract(x0, "hGraph")?, &x1, rt::call::extract(x2, "numDependencies")?, &x3, rt::call::extract(x4, "ctx")?));
+    |py, [x0, x1, x2, x3, x4]| hipDrvGraphAddMemcpyNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3, &x4));
 
-fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, copyParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, copyParams: &Bound<'_, PyAny>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphAddMemcpyNode");
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
-    let a_hGraph = hGraph.addr();
+    let a_hGraph = TYPES.handle_arg(241, hGraph)?;
     let mut h_dependencies = TYPES.handle_ref(242, dependencies, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_copyParams = TYPES.record_ptr_arg(101, copyParams, false)?;
     let a_copyParams = p_copyParams.addr();
-    let a_ctx = ctx.addr();
+    let a_ctx = TYPES.handle_arg(231, ctx)?;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7836,18 +7859,19 @@ fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &B
 rt::function!(F_hipGraphAddMemcpyNode, C_hipGraphAddMemcpyNode, c"hipGraphAddMemcpyNode", "hipGraphAddMemcpyNode",
     c"hipGraphAddMemcpyNode(graph, pDependencies, numDependencies, pCopyParams)\n--\n\nCreates a memcpy node and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of graph to add the created node to.\n    pDependencies [in]: - const pointer to the dependencies of the memcpy execution node.\n    numDependencies [in]: - The number of dependencies.\n    pCopyParams [in]: - const pointer to the parameters for the memory copy.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "pCopyParams"],
-    |py, [x0, x1, x2, x3]| hipGraphAddMemcpyNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
+    |py, [x0, x1, x2, x3]| hipGraphAddMemcpyNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddMemcpyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pCopyParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddMemcpyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pCopyParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pCopyParams = TYPES.record_ptr_arg(100, pCopyParams, false)?;
     let a_pCopyParams = p_pCopyParams.addr();
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7860,11 +7884,11 @@ fn hipGraphAddMemcpyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Boun
 rt::function!(F_hipGraphMemcpyNodeGetParams, C_hipGraphMemcpyNodeGetParams, c"hipGraphMemcpyNodeGetParams", "hipGraphMemcpyNodeGetParams",
     c"hipGraphMemcpyNodeGetParams(node, pNodeParams)\n--\n\nGets a memcpy node's parameters.\n\nArgs:\n    node [in]: - instance of the node to get parameters from.\n    pNodeParams [out]: - pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "pNodeParams"],
-    |py, [x0, x1]| hipGraphMemcpyNodeGetParams(py, rt::call::extract(x0, "node")?, &x1));
+    |py, [x0, x1]| hipGraphMemcpyNodeGetParams(py, &x0, &x1));
 
-fn hipGraphMemcpyNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(100, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7879,11 +7903,11 @@ fn hipGraphMemcpyNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 rt::function!(F_hipGraphMemcpyNodeSetParams, C_hipGraphMemcpyNodeSetParams, c"hipGraphMemcpyNodeSetParams", "hipGraphMemcpyNodeSetParams",
     c"hipGraphMemcpyNodeSetParams(node, pNodeParams)\n--\n\nSets a memcpy node's parameters.\n\nArgs:\n    node [in]: - instance of the node to set parameters to.\n    pNodeParams [in]: - const pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "pNodeParams"],
-    |py, [x0, x1]| hipGraphMemcpyNodeSetParams(py, rt::call::extract(x0, "node")?, &x1));
+    |py, [x0, x1]| hipGraphMemcpyNodeSetParams(py, &x0, &x1));
 
-fn hipGraphMemcpyNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParams");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(100, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7898,11 +7922,11 @@ fn hipGraphMemcpyNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 rt::function!(F_hipGraphKernelNodeSetAttribute, C_hipGraphKernelNodeSetAttribute, c"hipGraphKernelNodeSetAttribute", "hipGraphKernelNodeSetAttribute",
     c"hipGraphKernelNodeSetAttribute(hNode, attr, value)\n--\n\nSets a node's attribute.\n\nArgs:\n    hNode [in]: - Instance of the node to set parameters of.\n    attr [in]: - The attribute type to be set.\n    value [in]: - const pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hNode", "attr", "value"],
-    |py, [x0, x1, x2]| hipGraphKernelNodeSetAttribute(py, rt::call::extract(x0, "hNode")?, &x1, &x2));
+    |py, [x0, x1, x2]| hipGraphKernelNodeSetAttribute(py, &x0, &x1, &x2));
 
-fn hipGraphKernelNodeSetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-    let a_hNode = hNode.addr();
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
     let p_value = TYPES.record_ptr_arg(203, value, false)?;
     let a_value = p_value.addr();
@@ -7918,11 +7942,11 @@ fn hipGraphKernelNodeSetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Boun
 rt::function!(F_hipGraphKernelNodeGetAttribute, C_hipGraphKernelNodeGetAttribute, c"hipGraphKernelNodeGetAttribute", "hipGraphKernelNodeGetAttribute",
     c"hipGraphKernelNodeGetAttribute(hNode, attr, value)\n--\n\nGets a node's attribute.\n\nArgs:\n    hNode [in]: - Instance of the node to set parameters of.\n    attr [in]: - The attribute type to be set.\n    value [in]: - const pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hNode", "attr", "value"],
-    |py, [x0, x1, x2]| hipGraphKernelNodeGetAttribute(py, rt::call::extract(x0, "hNode")?, &x1, &x2));
+    |py, [x0, x1, x2]| hipGraphKernelNodeGetAttribute(py, &x0, &x1, &x2));
 
-fn hipGraphKernelNodeGetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-    let a_hNode = hNode.addr();
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
     let p_value = TYPES.record_ptr_arg(203, value, true)?;
     let a_value = p_value.addr();
@@ -7938,12 +7962,12 @@ fn hipGraphKernelNodeGetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Boun
 rt::function!(F_hipGraphExecMemcpyNodeSetParams, C_hipGraphExecMemcpyNodeSetParams, c"hipGraphExecMemcpyNodeSetParams", "hipGraphExecMemcpyNodeSetParams",
     c"hipGraphExecMemcpyNodeSetParams(hGraphExec, node, pNodeParams)\n--\n\nSets the parameters of a memcpy node in the given graphExec.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - const pointer to the kernel node parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "node", "pNodeParams"],
-    |py, [x0, x1, x2]| hipGraphExecMemcpyNodeSetParams(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "node")?, &x2));
+    |py, [x0, x1, x2]| hipGraphExecMemcpyNodeSetParams(py, &x0, &x1, &x2));
 
-fn hipGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParams");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_node = node.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(100, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7958,13 +7982,13 @@ fn hipGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node:
 rt::function!(F_hipGraphAddMemcpyNode1D, C_hipGraphAddMemcpyNode1D, c"hipGraphAddMemcpyNode1D", "hipGraphAddMemcpyNode1D",
     c"hipGraphAddMemcpyNode1D(graph, pDependencies, numDependencies, dst, src, count, kind)\n--\n\nCreates a 1D memcpy node and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of graph to add the created node to.\n    pDependencies [in]: - const pointer to the dependencies of the memcpy execution node.\n    numDependencies [in]: - The number of dependencies.\n    dst [in]: - Pointer to memory address of the destination.\n    src [in]: - Pointer to memory address of the source.\n    count [in]: - Size of the memory to copy.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "dst", "src", "count", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipGraphAddMemcpyNode1D(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "dst")?, rt::call::extract(x4, "src")?, rt::call::extract(x5, "count")?, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipGraphAddMemcpyNode1D(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "dst")?, rt::call::extract(x4, "src")?, rt::call::extract(x5, "count")?, &x6));
 
-fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNode1D");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
@@ -7972,6 +7996,7 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bo
     let a_src = src.addr();
     let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7984,11 +8009,11 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bo
 rt::function!(F_hipGraphMemcpyNodeSetParams1D, C_hipGraphMemcpyNodeSetParams1D, c"hipGraphMemcpyNodeSetParams1D", "hipGraphMemcpyNodeSetParams1D",
     c"hipGraphMemcpyNodeSetParams1D(node, dst, src, count, kind)\n--\n\nSets a memcpy node's parameters to perform a 1-dimensional copy.\n\nArgs:\n    node [in]: - Instance of the node to set parameters of.\n    dst [in]: - Pointer to memory address of the destination.\n    src [in]: - Pointer to memory address of the source.\n    count [in]: - Size of the memory to copy.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "dst", "src", "count", "kind"],
-    |py, [x0, x1, x2, x3, x4]| hipGraphMemcpyNodeSetParams1D(py, rt::call::extract(x0, "node")?, rt::call::extract(x1, "dst")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "count")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| hipGraphMemcpyNodeSetParams1D(py, &x0, rt::call::extract(x1, "dst")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "count")?, &x4));
 
-fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: &Bound<'_, PyAny>, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParams1D");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_count = count.0;
@@ -8005,12 +8030,12 @@ fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrA
 rt::function!(F_hipGraphExecMemcpyNodeSetParams1D, C_hipGraphExecMemcpyNodeSetParams1D, c"hipGraphExecMemcpyNodeSetParams1D", "hipGraphExecMemcpyNodeSetParams1D",
     c"hipGraphExecMemcpyNodeSetParams1D(hGraphExec, node, dst, src, count, kind)\n--\n\nSets the parameters for a memcpy node in the given graphExec to perform a 1-dimensional\ncopy.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    dst [in]: - Pointer to memory address of the destination.\n    src [in]: - Pointer to memory address of the source.\n    count [in]: - Size of the memory to copy.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "node", "dst", "src", "count", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipGraphExecMemcpyNodeSetParams1D(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "node")?, rt::call::extract(x2, "dst")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "count")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipGraphExecMemcpyNodeSetParams1D(py, &x0, &x1, rt::call::extract(x2, "dst")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "count")?, &x5));
 
-fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParams1D");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_node = node.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_node = TYPES.handle_arg(242, node)?;
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_count = count.0;
@@ -8027,13 +8052,13 @@ fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: rt::PtrArg, nod
 rt::function!(F_hipGraphAddMemcpyNodeFromSymbol, C_hipGraphAddMemcpyNodeFromSymbol, c"hipGraphAddMemcpyNodeFromSymbol", "hipGraphAddMemcpyNodeFromSymbol",
     c"hipGraphAddMemcpyNodeFromSymbol(graph, pDependencies, numDependencies, dst, symbol, count, offset, kind)\n--\n\nCreates a memcpy node to copy from a symbol on the device and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of graph to add the created node to.\n    pDependencies [in]: - const pointer to the dependencies of the memcpy execution node.\n    numDependencies [in]: - Number of the dependencies.\n    dst [in]: - Pointer to memory address of the destination.\n    symbol [in]: - Device symbol address.\n    count [in]: - Size of the memory to copy.\n    offset [in]: - Offset from start of symbol in bytes.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "dst", "symbol", "count", "offset", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipGraphAddMemcpyNodeFromSymbol(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "dst")?, rt::call::extract(x4, "symbol")?, rt::call::extract(x5, "count")?, rt::call::extract(x6, "offset")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipGraphAddMemcpyNodeFromSymbol(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "dst")?, rt::call::extract(x4, "symbol")?, rt::call::extract(x5, "count")?, rt::call::extract(x6, "offset")?, &x7));
 
-fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNodeFromSymbol");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
@@ -8042,6 +8067,7 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependenc
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8054,11 +8080,11 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependenc
 rt::function!(F_hipGraphMemcpyNodeSetParamsFromSymbol, C_hipGraphMemcpyNodeSetParamsFromSymbol, c"hipGraphMemcpyNodeSetParamsFromSymbol", "hipGraphMemcpyNodeSetParamsFromSymbol",
     c"hipGraphMemcpyNodeSetParamsFromSymbol(node, dst, symbol, count, offset, kind)\n--\n\nSets a memcpy node's parameters to copy from a symbol on the device.\n\nArgs:\n    node [in]: - Instance of the node to set parameters of.\n    dst [in]: - Pointer to memory address of the destination.\n    symbol [in]: - Device symbol address.\n    count [in]: - Size of the memory to copy.\n    offset [in]: - Offset from start of symbol in bytes.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "dst", "symbol", "count", "offset", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipGraphMemcpyNodeSetParamsFromSymbol(py, rt::call::extract(x0, "node")?, rt::call::extract(x1, "dst")?, rt::call::extract(x2, "symbol")?, rt::call::extract(x3, "count")?, rt::call::extract(x4, "offset")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipGraphMemcpyNodeSetParamsFromSymbol(py, &x0, rt::call::extract(x1, "dst")?, rt::call::extract(x2, "symbol")?, rt::call::extract(x3, "count")?, rt::call::extract(x4, "offset")?, &x5));
 
-fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: &Bound<'_, PyAny>, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParamsFromSymbol");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
     let a_count = count.0;
@@ -8076,12 +8102,12 @@ fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: rt::PtrArg, dst: 
 rt::function!(F_hipGraphExecMemcpyNodeSetParamsFromSymbol, C_hipGraphExecMemcpyNodeSetParamsFromSymbol, c"hipGraphExecMemcpyNodeSetParamsFromSymbol", "hipGraphExecMemcpyNodeSetParamsFromSymbol",
     c"hipGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, dst, symbol, count, offset, kind)\n--\n\nSets the parameters for a memcpy node in the given graphExec to copy from a symbol on the\n* device.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    dst [in]: - Pointer to memory address of the destination.\n    symbol [in]: - Device symbol address.\n    count [in]: - Size of the memory to copy.\n    offset [in]: - Offset from start of symbol in bytes.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "node", "dst", "symbol", "count", "offset", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipGraphExecMemcpyNodeSetParamsFromSymbol(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "node")?, rt::call::extract(x2, "dst")?, rt::call::extract(x3, "symbol")?, rt::call::extract(x4, "count")?, rt::call::extract(x5, "offset")?, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipGraphExecMemcpyNodeSetParamsFromSymbol(py, &x0, &x1, rt::call::extract(x2, "dst")?, rt::call::extract(x3, "symbol")?, rt::call::extract(x4, "count")?, rt::call::extract(x5, "offset")?, &x6));
 
-fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParamsFromSymbol");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_node = node.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_node = TYPES.handle_arg(242, node)?;
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
     let a_count = count.0;
@@ -8099,13 +8125,13 @@ fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: rt::Ptr
 rt::function!(F_hipGraphAddMemcpyNodeToSymbol, C_hipGraphAddMemcpyNodeToSymbol, c"hipGraphAddMemcpyNodeToSymbol", "hipGraphAddMemcpyNodeToSymbol",
     c"hipGraphAddMemcpyNodeToSymbol(graph, pDependencies, numDependencies, symbol, src, count, offset, kind)\n--\n\nCreates a memcpy node to copy to a symbol on the device and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of graph to add the created node to.\n    pDependencies [in]: - const pointer to the dependencies on the memcpy execution node.\n    numDependencies [in]: - Number of dependencies.\n    symbol [in]: - Device symbol address.\n    src [in]: - Pointer to memory address of the src.\n    count [in]: - Size of the memory to copy.\n    offset [in]: - Offset from start of symbol in bytes.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "symbol", "src", "count", "offset", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipGraphAddMemcpyNodeToSymbol(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "symbol")?, rt::call::extract(x4, "src")?, rt::call::extract(x5, "count")?, rt::call::extract(x6, "offset")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipGraphAddMemcpyNodeToSymbol(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "symbol")?, rt::call::extract(x4, "src")?, rt::call::extract(x5, "count")?, rt::call::extract(x6, "offset")?, &x7));
 
-fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNodeToSymbol");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
@@ -8114,6 +8140,7 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencie
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8126,11 +8153,11 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencie
 rt::function!(F_hipGraphMemcpyNodeSetParamsToSymbol, C_hipGraphMemcpyNodeSetParamsToSymbol, c"hipGraphMemcpyNodeSetParamsToSymbol", "hipGraphMemcpyNodeSetParamsToSymbol",
     c"hipGraphMemcpyNodeSetParamsToSymbol(node, symbol, src, count, offset, kind)\n--\n\nSets a memcpy node's parameters to copy to a symbol on the device.\n\nArgs:\n    node [in]: - Instance of the node to set parameters of.\n    symbol [in]: - Device symbol address.\n    src [in]: - Pointer to memory address of the src.\n    count [in]: - Size of the memory to copy.\n    offset [in]: - Offset from start of symbol in bytes.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "symbol", "src", "count", "offset", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipGraphMemcpyNodeSetParamsToSymbol(py, rt::call::extract(x0, "node")?, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "count")?, rt::call::extract(x4, "offset")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipGraphMemcpyNodeSetParamsToSymbol(py, &x0, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "count")?, rt::call::extract(x4, "offset")?, &x5));
 
-fn hipGraphMemcpyNodeSetParamsToSymbol(py: Python<'_>, node: rt::PtrArg, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeSetParamsToSymbol(py: Python<'_>, node: &Bound<'_, PyAny>, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParamsToSymbol");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let a_symbol = symbol.addr();
     let a_src = src.addr();
     let a_count = count.0;
@@ -8148,12 +8175,12 @@ fn hipGraphMemcpyNodeSetParamsToSymbol(py: Python<'_>, node: rt::PtrArg, symbol:
 rt::function!(F_hipGraphExecMemcpyNodeSetParamsToSymbol, C_hipGraphExecMemcpyNodeSetParamsToSymbol, c"hipGraphExecMemcpyNodeSetParamsToSymbol", "hipGraphExecMemcpyNodeSetParamsToSymbol",
     c"hipGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec, node, symbol, src, count, offset, kind)\n--\n\nSets the parameters for a memcpy node in the given graphExec to copy to a symbol on the\ndevice.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    symbol [in]: - Device symbol address.\n    src [in]: - Pointer to memory address of the src.\n    count [in]: - Size of the memory to copy.\n    offset [in]: - Offset from start of symbol in bytes.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "node", "symbol", "src", "count", "offset", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| hipGraphExecMemcpyNodeSetParamsToSymbol(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "node")?, rt::call::extract(x2, "symbol")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "count")?, rt::call::extract(x5, "offset")?, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| hipGraphExecMemcpyNodeSetParamsToSymbol(py, &x0, &x1, rt::call::extract(x2, "symbol")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "count")?, rt::call::extract(x5, "offset")?, &x6));
 
-fn hipGraphExecMemcpyNodeSetParamsToSymbol(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecMemcpyNodeSetParamsToSymbol(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParamsToSymbol");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_node = node.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_node = TYPES.handle_arg(242, node)?;
     let a_symbol = symbol.addr();
     let a_src = src.addr();
     let a_count = count.0;
@@ -8171,18 +8198,19 @@ fn hipGraphExecMemcpyNodeSetParamsToSymbol(py: Python<'_>, hGraphExec: rt::PtrAr
 rt::function!(F_hipGraphAddMemsetNode, C_hipGraphAddMemsetNode, c"hipGraphAddMemsetNode", "hipGraphAddMemsetNode",
     c"hipGraphAddMemsetNode(graph, pDependencies, numDependencies, pMemsetParams)\n--\n\nCreates a memset node and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of the graph to add the created node to.\n    pDependencies [in]: - const pointer to the dependencies on the memset execution node.\n    numDependencies [in]: - Number of dependencies.\n    pMemsetParams [in]: - const pointer to the parameters for the memory set.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "pMemsetParams"],
-    |py, [x0, x1, x2, x3]| hipGraphAddMemsetNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
+    |py, [x0, x1, x2, x3]| hipGraphAddMemsetNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddMemsetNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pMemsetParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddMemsetNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pMemsetParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemsetNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pMemsetParams = TYPES.record_ptr_arg(199, pMemsetParams, false)?;
     let a_pMemsetParams = p_pMemsetParams.addr();
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8195,11 +8223,11 @@ fn hipGraphAddMemsetNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Boun
 rt::function!(F_hipGraphMemsetNodeGetParams, C_hipGraphMemsetNodeGetParams, c"hipGraphMemsetNodeGetParams", "hipGraphMemsetNodeGetParams",
     c"hipGraphMemsetNodeGetParams(node, pNodeParams)\n--\n\nGets a memset node's parameters.\n\nArgs:\n    node [in]: - Instance of the node to get parameters of.\n    pNodeParams [out]: - Pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "pNodeParams"],
-    |py, [x0, x1]| hipGraphMemsetNodeGetParams(py, rt::call::extract(x0, "node")?, &x1));
+    |py, [x0, x1]| hipGraphMemsetNodeGetParams(py, &x0, &x1));
 
-fn hipGraphMemsetNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(199, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8214,11 +8242,11 @@ fn hipGraphMemsetNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 rt::function!(F_hipGraphMemsetNodeSetParams, C_hipGraphMemsetNodeSetParams, c"hipGraphMemsetNodeSetParams", "hipGraphMemsetNodeSetParams",
     c"hipGraphMemsetNodeSetParams(node, pNodeParams)\n--\n\nSets a memset node's parameters.\n\nArgs:\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - Pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "pNodeParams"],
-    |py, [x0, x1]| hipGraphMemsetNodeSetParams(py, rt::call::extract(x0, "node")?, &x1));
+    |py, [x0, x1]| hipGraphMemsetNodeSetParams(py, &x0, &x1));
 
-fn hipGraphMemsetNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemsetNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeSetParams");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(199, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8233,12 +8261,12 @@ fn hipGraphMemsetNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 rt::function!(F_hipGraphExecMemsetNodeSetParams, C_hipGraphExecMemsetNodeSetParams, c"hipGraphExecMemsetNodeSetParams", "hipGraphExecMemsetNodeSetParams",
     c"hipGraphExecMemsetNodeSetParams(hGraphExec, node, pNodeParams)\n--\n\nSets the parameters for a memset node in the given graphExec.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - Pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "node", "pNodeParams"],
-    |py, [x0, x1, x2]| hipGraphExecMemsetNodeSetParams(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "node")?, &x2));
+    |py, [x0, x1, x2]| hipGraphExecMemsetNodeSetParams(py, &x0, &x1, &x2));
 
-fn hipGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemsetNodeSetParams");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_node = node.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(199, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8253,18 +8281,19 @@ fn hipGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node:
 rt::function!(F_hipGraphAddHostNode, C_hipGraphAddHostNode, c"hipGraphAddHostNode", "hipGraphAddHostNode",
     c"hipGraphAddHostNode(graph, pDependencies, numDependencies, pNodeParams)\n--\n\nCreates a host execution node and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of the graph to add the created node to.\n    pDependencies [in]: - const pointer to the dependencies of the memset execution node.\n    numDependencies [in]: - Number of dependencies.\n    pNodeParams [in]: - Pointer to the parameters.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "pNodeParams"],
-    |py, [x0, x1, x2, x3]| hipGraphAddHostNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
+    |py, [x0, x1, x2, x3]| hipGraphAddHostNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddHostNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddHostNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddHostNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(197, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8277,11 +8306,11 @@ fn hipGraphAddHostNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<
 rt::function!(F_hipGraphHostNodeGetParams, C_hipGraphHostNodeGetParams, c"hipGraphHostNodeGetParams", "hipGraphHostNodeGetParams",
     c"hipGraphHostNodeGetParams(node, pNodeParams)\n--\n\nReturns a host node's parameters.\n\nArgs:\n    node [in]: - Instance of the node to get parameters of.\n    pNodeParams [out]: - Pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "pNodeParams"],
-    |py, [x0, x1]| hipGraphHostNodeGetParams(py, rt::call::extract(x0, "node")?, &x1));
+    |py, [x0, x1]| hipGraphHostNodeGetParams(py, &x0, &x1));
 
-fn hipGraphHostNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(197, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8296,11 +8325,11 @@ fn hipGraphHostNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bou
 rt::function!(F_hipGraphHostNodeSetParams, C_hipGraphHostNodeSetParams, c"hipGraphHostNodeSetParams", "hipGraphHostNodeSetParams",
     c"hipGraphHostNodeSetParams(node, pNodeParams)\n--\n\nSets a host node's parameters.\n\nArgs:\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - Pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "pNodeParams"],
-    |py, [x0, x1]| hipGraphHostNodeSetParams(py, rt::call::extract(x0, "node")?, &x1));
+    |py, [x0, x1]| hipGraphHostNodeSetParams(py, &x0, &x1));
 
-fn hipGraphHostNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphHostNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeSetParams");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(197, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8315,12 +8344,12 @@ fn hipGraphHostNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bou
 rt::function!(F_hipGraphExecHostNodeSetParams, C_hipGraphExecHostNodeSetParams, c"hipGraphExecHostNodeSetParams", "hipGraphExecHostNodeSetParams",
     c"hipGraphExecHostNodeSetParams(hGraphExec, node, pNodeParams)\n--\n\nSets the parameters for a host node in the given graphExec.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - Pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "node", "pNodeParams"],
-    |py, [x0, x1, x2]| hipGraphExecHostNodeSetParams(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "node")?, &x2));
+    |py, [x0, x1, x2]| hipGraphExecHostNodeSetParams(py, &x0, &x1, &x2));
 
-fn hipGraphExecHostNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecHostNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecHostNodeSetParams");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_node = node.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(197, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8335,17 +8364,18 @@ fn hipGraphExecHostNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: r
 rt::function!(F_hipGraphAddChildGraphNode, C_hipGraphAddChildGraphNode, c"hipGraphAddChildGraphNode", "hipGraphAddChildGraphNode",
     c"hipGraphAddChildGraphNode(graph, pDependencies, numDependencies, childGraph)\n--\n\nCreates a child graph node and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of the graph to add the created node.\n    pDependencies [in]: - const pointer to the dependencies of the memset execution node.\n    numDependencies [in]: - Number of dependencies.\n    childGraph [in]: - Graph to clone into this node\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "childGraph"],
-    |py, [x0, x1, x2, x3]| hipGraphAddChildGraphNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "childGraph")?));
+    |py, [x0, x1, x2, x3]| hipGraphAddChildGraphNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddChildGraphNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, childGraph: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddChildGraphNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, childGraph: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddChildGraphNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
-    let a_childGraph = childGraph.addr();
+    let a_childGraph = TYPES.handle_arg(241, childGraph)?;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8358,11 +8388,11 @@ fn hipGraphAddChildGraphNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &
 rt::function!(F_hipGraphChildGraphNodeGetGraph, C_hipGraphChildGraphNodeGetGraph, c"hipGraphChildGraphNodeGetGraph", "hipGraphChildGraphNodeGetGraph",
     c"hipGraphChildGraphNodeGetGraph(node)\n--\n\nGets a handle to the embedded graph of a child graph node.\n\nArgs:\n    node [in]: - Instance of the node to get child graph of.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraph: ihipGraph\n    #hipSuccess, #hipErrorInvalidValue",
     ["node"],
-    |py, [x0]| hipGraphChildGraphNodeGetGraph(py, rt::call::extract(x0, "node")?));
+    |py, [x0]| hipGraphChildGraphNodeGetGraph(py, &x0));
 
-fn hipGraphChildGraphNodeGetGraph(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphChildGraphNodeGetGraph(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphChildGraphNodeGetGraph");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let mut o_pGraph: usize = Default::default();
     let a_pGraph = &mut o_pGraph as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8377,13 +8407,13 @@ fn hipGraphChildGraphNodeGetGraph(py: Python<'_>, node: rt::PtrArg) -> PyResult<
 rt::function!(F_hipGraphExecChildGraphNodeSetParams, C_hipGraphExecChildGraphNodeSetParams, c"hipGraphExecChildGraphNodeSetParams", "hipGraphExecChildGraphNodeSetParams",
     c"hipGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph)\n--\n\nUpdates node parameters in the child graph node in the given graphExec.\n\nArgs:\n    hGraphExec [in]: - instance of the executable graph with the node.\n    node [in]: - node from the graph which was used to instantiate graphExec.\n    childGraph [in]: - child graph with updated parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "node", "childGraph"],
-    |py, [x0, x1, x2]| hipGraphExecChildGraphNodeSetParams(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "node")?, rt::call::extract(x2, "childGraph")?));
+    |py, [x0, x1, x2]| hipGraphExecChildGraphNodeSetParams(py, &x0, &x1, &x2));
 
-fn hipGraphExecChildGraphNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, childGraph: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecChildGraphNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, childGraph: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecChildGraphNodeSetParams");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_node = node.addr();
-    let a_childGraph = childGraph.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_node = TYPES.handle_arg(242, node)?;
+    let a_childGraph = TYPES.handle_arg(241, childGraph)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8396,16 +8426,17 @@ fn hipGraphExecChildGraphNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, n
 rt::function!(F_hipGraphAddEmptyNode, C_hipGraphAddEmptyNode, c"hipGraphAddEmptyNode", "hipGraphAddEmptyNode",
     c"hipGraphAddEmptyNode(graph, pDependencies, numDependencies)\n--\n\nCreates an empty node and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of the graph the node is added to.\n    pDependencies [in]: - const pointer to the node dependencies.\n    numDependencies [in]: - Number of dependencies.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies"],
-    |py, [x0, x1, x2]| hipGraphAddEmptyNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?));
+    |py, [x0, x1, x2]| hipGraphAddEmptyNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?));
 
-fn hipGraphAddEmptyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipGraphAddEmptyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddEmptyNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8418,17 +8449,18 @@ fn hipGraphAddEmptyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound
 rt::function!(F_hipGraphAddEventRecordNode, C_hipGraphAddEventRecordNode, c"hipGraphAddEventRecordNode", "hipGraphAddEventRecordNode",
     c"hipGraphAddEventRecordNode(graph, pDependencies, numDependencies, event)\n--\n\nCreates an event record node and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of the graph the node is added to.\n    pDependencies [in]: - const pointer to the node dependencies.\n    numDependencies [in]: - Number of dependencies.\n    event [in]: - Event of the node.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "event"],
-    |py, [x0, x1, x2, x3]| hipGraphAddEventRecordNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "event")?));
+    |py, [x0, x1, x2, x3]| hipGraphAddEventRecordNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddEventRecordNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddEventRecordNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddEventRecordNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
-    let a_event = event.addr();
+    let a_event = TYPES.handle_arg(239, event)?;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8441,11 +8473,11 @@ fn hipGraphAddEventRecordNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: 
 rt::function!(F_hipGraphEventRecordNodeGetEvent, C_hipGraphEventRecordNodeGetEvent, c"hipGraphEventRecordNodeGetEvent", "hipGraphEventRecordNodeGetEvent",
     c"hipGraphEventRecordNodeGetEvent(node)\n--\n\nReturns the event associated with an event record node.\n\nArgs:\n    node [in]: -  Instance of the node to get event of.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    event_out: ihipEvent_t\n    #hipSuccess, #hipErrorInvalidValue",
     ["node"],
-    |py, [x0]| hipGraphEventRecordNodeGetEvent(py, rt::call::extract(x0, "node")?));
+    |py, [x0]| hipGraphEventRecordNodeGetEvent(py, &x0));
 
-fn hipGraphEventRecordNodeGetEvent(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphEventRecordNodeGetEvent(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphEventRecordNodeGetEvent");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let mut o_event_out: usize = Default::default();
     let a_event_out = &mut o_event_out as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8460,12 +8492,12 @@ fn hipGraphEventRecordNodeGetEvent(py: Python<'_>, node: rt::PtrArg) -> PyResult
 rt::function!(F_hipGraphEventRecordNodeSetEvent, C_hipGraphEventRecordNodeSetEvent, c"hipGraphEventRecordNodeSetEvent", "hipGraphEventRecordNodeSetEvent",
     c"hipGraphEventRecordNodeSetEvent(node, event)\n--\n\nSets an event record node's event.\n\nArgs:\n    node [in]: - Instance of the node to set event to.\n    event [in]: - Pointer to the event.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "event"],
-    |py, [x0, x1]| hipGraphEventRecordNodeSetEvent(py, rt::call::extract(x0, "node")?, rt::call::extract(x1, "event")?));
+    |py, [x0, x1]| hipGraphEventRecordNodeSetEvent(py, &x0, &x1));
 
-fn hipGraphEventRecordNodeSetEvent(py: Python<'_>, node: rt::PtrArg, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphEventRecordNodeSetEvent(py: Python<'_>, node: &Bound<'_, PyAny>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphEventRecordNodeSetEvent");
-    let a_node = node.addr();
-    let a_event = event.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
+    let a_event = TYPES.handle_arg(239, event)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8478,13 +8510,13 @@ fn hipGraphEventRecordNodeSetEvent(py: Python<'_>, node: rt::PtrArg, event: rt::
 rt::function!(F_hipGraphExecEventRecordNodeSetEvent, C_hipGraphExecEventRecordNodeSetEvent, c"hipGraphExecEventRecordNodeSetEvent", "hipGraphExecEventRecordNodeSetEvent",
     c"hipGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event)\n--\n\nSets the event for an event record node in the given graphExec.\n\nArgs:\n    hGraphExec [in]: - instance of the executable graph with the node.\n    hNode [in]: - node from the graph which was used to instantiate graphExec.\n    event [in]: - pointer to the event.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "hNode", "event"],
-    |py, [x0, x1, x2]| hipGraphExecEventRecordNodeSetEvent(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "hNode")?, rt::call::extract(x2, "event")?));
+    |py, [x0, x1, x2]| hipGraphExecEventRecordNodeSetEvent(py, &x0, &x1, &x2));
 
-fn hipGraphExecEventRecordNodeSetEvent(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecEventRecordNodeSetEvent(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecEventRecordNodeSetEvent");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_hNode = hNode.addr();
-    let a_event = event.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
+    let a_event = TYPES.handle_arg(239, event)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8497,17 +8529,18 @@ fn hipGraphExecEventRecordNodeSetEvent(py: Python<'_>, hGraphExec: rt::PtrArg, h
 rt::function!(F_hipGraphAddEventWaitNode, C_hipGraphAddEventWaitNode, c"hipGraphAddEventWaitNode", "hipGraphAddEventWaitNode",
     c"hipGraphAddEventWaitNode(graph, pDependencies, numDependencies, event)\n--\n\nCreates an event wait node and adds it to a graph.\n\nArgs:\n    graph [in]: - Instance of the graph the node to be added.\n    pDependencies [in]: - const pointer to the node dependencies.\n    numDependencies [in]: - Number of dependencies.\n    event [in]: - Event for the node.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "event"],
-    |py, [x0, x1, x2, x3]| hipGraphAddEventWaitNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "event")?));
+    |py, [x0, x1, x2, x3]| hipGraphAddEventWaitNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddEventWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddEventWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddEventWaitNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
-    let a_event = event.addr();
+    let a_event = TYPES.handle_arg(239, event)?;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8520,11 +8553,11 @@ fn hipGraphAddEventWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &B
 rt::function!(F_hipGraphEventWaitNodeGetEvent, C_hipGraphEventWaitNodeGetEvent, c"hipGraphEventWaitNodeGetEvent", "hipGraphEventWaitNodeGetEvent",
     c"hipGraphEventWaitNodeGetEvent(node)\n--\n\nReturns the event associated with an event wait node.\n\nArgs:\n    node [in]: -  Instance of the node to get event of.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    event_out: ihipEvent_t\n    #hipSuccess, #hipErrorInvalidValue",
     ["node"],
-    |py, [x0]| hipGraphEventWaitNodeGetEvent(py, rt::call::extract(x0, "node")?));
+    |py, [x0]| hipGraphEventWaitNodeGetEvent(py, &x0));
 
-fn hipGraphEventWaitNodeGetEvent(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphEventWaitNodeGetEvent(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphEventWaitNodeGetEvent");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let mut o_event_out: usize = Default::default();
     let a_event_out = &mut o_event_out as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8539,12 +8572,12 @@ fn hipGraphEventWaitNodeGetEvent(py: Python<'_>, node: rt::PtrArg) -> PyResult<P
 rt::function!(F_hipGraphEventWaitNodeSetEvent, C_hipGraphEventWaitNodeSetEvent, c"hipGraphEventWaitNodeSetEvent", "hipGraphEventWaitNodeSetEvent",
     c"hipGraphEventWaitNodeSetEvent(node, event)\n--\n\nSets an event wait node's event.\n\nArgs:\n    node [in]: - Instance of the node to set event of.\n    event [in]: - Pointer to the event.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "event"],
-    |py, [x0, x1]| hipGraphEventWaitNodeSetEvent(py, rt::call::extract(x0, "node")?, rt::call::extract(x1, "event")?));
+    |py, [x0, x1]| hipGraphEventWaitNodeSetEvent(py, &x0, &x1));
 
-fn hipGraphEventWaitNodeSetEvent(py: Python<'_>, node: rt::PtrArg, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphEventWaitNodeSetEvent(py: Python<'_>, node: &Bound<'_, PyAny>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphEventWaitNodeSetEvent");
-    let a_node = node.addr();
-    let a_event = event.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
+    let a_event = TYPES.handle_arg(239, event)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8557,13 +8590,13 @@ fn hipGraphEventWaitNodeSetEvent(py: Python<'_>, node: rt::PtrArg, event: rt::Pt
 rt::function!(F_hipGraphExecEventWaitNodeSetEvent, C_hipGraphExecEventWaitNodeSetEvent, c"hipGraphExecEventWaitNodeSetEvent", "hipGraphExecEventWaitNodeSetEvent",
     c"hipGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event)\n--\n\nSets the event for an event record node in the given graphExec.\n\nArgs:\n    hGraphExec [in]: - instance of the executable graph with the node.\n    hNode [in]: - node from the graph which was used to instantiate graphExec.\n    event [in]: - pointer to the event.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "hNode", "event"],
-    |py, [x0, x1, x2]| hipGraphExecEventWaitNodeSetEvent(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "hNode")?, rt::call::extract(x2, "event")?));
+    |py, [x0, x1, x2]| hipGraphExecEventWaitNodeSetEvent(py, &x0, &x1, &x2));
 
-fn hipGraphExecEventWaitNodeSetEvent(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecEventWaitNodeSetEvent(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecEventWaitNodeSetEvent");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_hNode = hNode.addr();
-    let a_event = event.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
+    let a_event = TYPES.handle_arg(239, event)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8576,18 +8609,19 @@ fn hipGraphExecEventWaitNodeSetEvent(py: Python<'_>, hGraphExec: rt::PtrArg, hNo
 rt::function!(F_hipGraphAddMemAllocNode, C_hipGraphAddMemAllocNode, c"hipGraphAddMemAllocNode", "hipGraphAddMemAllocNode",
     c"hipGraphAddMemAllocNode(graph, pDependencies, numDependencies, pNodeParams)\n--\n\nCreates a memory allocation node and adds it to a graph\n\nArgs:\n    graph [in]: - Instance of the graph node to be added\n    pDependencies [in]: - Const pointer to the node dependencies\n    numDependencies [in]: - The number of dependencies\n    pNodeParams [in,out]: - Node parameters for memory allocation, returns a pointer to the\n        allocated memory.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "pNodeParams"],
-    |py, [x0, x1, x2, x3]| hipGraphAddMemAllocNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
+    |py, [x0, x1, x2, x3]| hipGraphAddMemAllocNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddMemAllocNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(200, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8600,11 +8634,11 @@ fn hipGraphAddMemAllocNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bo
 rt::function!(F_hipGraphMemAllocNodeGetParams, C_hipGraphMemAllocNodeGetParams, c"hipGraphMemAllocNodeGetParams", "hipGraphMemAllocNodeGetParams",
     c"hipGraphMemAllocNodeGetParams(node, pNodeParams)\n--\n\nReturns parameters for memory allocation node\n\nArgs:\n    node [in]: - Memory allocation node to query\n    pNodeParams [out]: - Parameters for the specified memory allocation node\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "pNodeParams"],
-    |py, [x0, x1]| hipGraphMemAllocNodeGetParams(py, rt::call::extract(x0, "node")?, &x1));
+    |py, [x0, x1]| hipGraphMemAllocNodeGetParams(py, &x0, &x1));
 
-fn hipGraphMemAllocNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let p_pNodeParams = TYPES.record_ptr_arg(200, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8619,17 +8653,18 @@ fn hipGraphMemAllocNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: 
 rt::function!(F_hipGraphAddMemFreeNode, C_hipGraphAddMemFreeNode, c"hipGraphAddMemFreeNode", "hipGraphAddMemFreeNode",
     c"hipGraphAddMemFreeNode(graph, pDependencies, numDependencies, dev_ptr)\n--\n\nCreates a memory free node and adds it to a graph\n\nArgs:\n    graph [in]: - Instance of the graph node to be added\n    pDependencies [in]: - Const pointer to the node dependencies\n    numDependencies [in]: - The number of dependencies\n    dev_ptr [in]: - Pointer to the memory to be freed\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "dev_ptr"],
-    |py, [x0, x1, x2, x3]| hipGraphAddMemFreeNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "dev_ptr")?));
+    |py, [x0, x1, x2, x3]| hipGraphAddMemFreeNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "dev_ptr")?));
 
-fn hipGraphAddMemFreeNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphAddMemFreeNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemFreeNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dev_ptr = dev_ptr.addr();
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8642,11 +8677,11 @@ fn hipGraphAddMemFreeNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bou
 rt::function!(F_hipGraphMemFreeNodeGetParams, C_hipGraphMemFreeNodeGetParams, c"hipGraphMemFreeNodeGetParams", "hipGraphMemFreeNodeGetParams",
     c"hipGraphMemFreeNodeGetParams(node, dev_ptr)\n--\n\nReturns parameters for memory free node\n\nArgs:\n    node [in]: - Memory free node to query\n    dev_ptr [out]: - Device pointer of the specified memory free node\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node", "dev_ptr"],
-    |py, [x0, x1]| hipGraphMemFreeNodeGetParams(py, rt::call::extract(x0, "node")?, rt::call::extract(x1, "dev_ptr")?));
+    |py, [x0, x1]| hipGraphMemFreeNodeGetParams(py, &x0, rt::call::extract(x1, "dev_ptr")?));
 
-fn hipGraphMemFreeNodeGetParams(py: Python<'_>, node: rt::PtrArg, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphMemFreeNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemFreeNodeGetParams");
-    let a_node = node.addr();
+    let a_node = TYPES.handle_arg(242, node)?;
     let a_dev_ptr = dev_ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8715,14 +8750,14 @@ fn hipDeviceGraphMemTrim(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyOb
 rt::function!(F_hipUserObjectCreate, C_hipUserObjectCreate, c"hipUserObjectCreate", "hipUserObjectCreate",
     c"hipUserObjectCreate(ptr, destroy, initialRefcount, flags)\n--\n\nCreate an instance of userObject to manage lifetime of a resource.\n\nArgs:\n    ptr [in]: - pointer to pass to destroy function.\n    destroy [in]: - destroy callback to remove resource.\n    initialRefcount [in]: - reference to resource.\n    flags [in]: - flags passed to API.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    object_out: hipUserObject\n    #hipSuccess, #hipErrorInvalidValue",
     ["ptr", "destroy", "initialRefcount", "flags"],
-    |py, [x0, x1, x2, x3]| hipUserObjectCreate(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "destroy")?, rt::call::extract(x2, "initialRefcount")?, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipUserObjectCreate(py, rt::call::extract(x0, "ptr")?, &x1, rt::call::extract(x2, "initialRefcount")?, rt::call::extract(x3, "flags")?));
 
-fn hipUserObjectCreate(py: Python<'_>, ptr: rt::PtrArgMut, destroy: rt::PtrArg, initialRefcount: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipUserObjectCreate(py: Python<'_>, ptr: rt::PtrArgMut, destroy: &Bound<'_, PyAny>, initialRefcount: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUserObjectCreate");
     let mut o_object_out: usize = Default::default();
     let a_object_out = &mut o_object_out as *mut usize as usize;
     let a_ptr = ptr.addr();
-    let a_destroy = destroy.addr();
+    let a_destroy = TYPES.handle_arg(245, destroy)?;
     let a_initialRefcount = initialRefcount.0;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8737,11 +8772,11 @@ fn hipUserObjectCreate(py: Python<'_>, ptr: rt::PtrArgMut, destroy: rt::PtrArg, 
 rt::function!(F_hipUserObjectRelease, C_hipUserObjectRelease, c"hipUserObjectRelease", "hipUserObjectRelease",
     c"hipUserObjectRelease(object, count)\n--\n\nRelease number of references to resource.\n\nArgs:\n    object [in]: - pointer to instace of userobj.\n    count [in]: - reference to resource to be retained.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["object", "count"],
-    |py, [x0, x1]| hipUserObjectRelease(py, rt::call::extract(x0, "object")?, rt::call::extract(x1, "count")?));
+    |py, [x0, x1]| hipUserObjectRelease(py, &x0, rt::call::extract(x1, "count")?));
 
-fn hipUserObjectRelease(py: Python<'_>, object: rt::PtrArg, count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipUserObjectRelease(py: Python<'_>, object: &Bound<'_, PyAny>, count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUserObjectRelease");
-    let a_object = object.addr();
+    let a_object = TYPES.handle_arg(244, object)?;
     let a_count = count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8755,11 +8790,11 @@ fn hipUserObjectRelease(py: Python<'_>, object: rt::PtrArg, count: rt::CInt<u32>
 rt::function!(F_hipUserObjectRetain, C_hipUserObjectRetain, c"hipUserObjectRetain", "hipUserObjectRetain",
     c"hipUserObjectRetain(object, count)\n--\n\nRetain number of references to resource.\n\nArgs:\n    object [in]: - pointer to instace of userobj.\n    count [in]: - reference to resource to be retained.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["object", "count"],
-    |py, [x0, x1]| hipUserObjectRetain(py, rt::call::extract(x0, "object")?, rt::call::extract(x1, "count")?));
+    |py, [x0, x1]| hipUserObjectRetain(py, &x0, rt::call::extract(x1, "count")?));
 
-fn hipUserObjectRetain(py: Python<'_>, object: rt::PtrArg, count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipUserObjectRetain(py: Python<'_>, object: &Bound<'_, PyAny>, count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUserObjectRetain");
-    let a_object = object.addr();
+    let a_object = TYPES.handle_arg(244, object)?;
     let a_count = count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8773,12 +8808,12 @@ fn hipUserObjectRetain(py: Python<'_>, object: rt::PtrArg, count: rt::CInt<u32>)
 rt::function!(F_hipGraphRetainUserObject, C_hipGraphRetainUserObject, c"hipGraphRetainUserObject", "hipGraphRetainUserObject",
     c"hipGraphRetainUserObject(graph, object, count, flags)\n--\n\nRetain user object for graphs.\n\nArgs:\n    graph [in]: - pointer to graph to retain the user object for.\n    object [in]: - pointer to instace of userobj.\n    count [in]: - reference to resource to be retained.\n    flags [in]: - flags passed to API.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "object", "count", "flags"],
-    |py, [x0, x1, x2, x3]| hipGraphRetainUserObject(py, rt::call::extract(x0, "graph")?, rt::call::extract(x1, "object")?, rt::call::extract(x2, "count")?, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipGraphRetainUserObject(py, &x0, &x1, rt::call::extract(x2, "count")?, rt::call::extract(x3, "flags")?));
 
-fn hipGraphRetainUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrArg, count: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipGraphRetainUserObject(py: Python<'_>, graph: &Bound<'_, PyAny>, object: &Bound<'_, PyAny>, count: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRetainUserObject");
-    let a_graph = graph.addr();
-    let a_object = object.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
+    let a_object = TYPES.handle_arg(244, object)?;
     let a_count = count.0;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8793,12 +8828,12 @@ fn hipGraphRetainUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrAr
 rt::function!(F_hipGraphReleaseUserObject, C_hipGraphReleaseUserObject, c"hipGraphReleaseUserObject", "hipGraphReleaseUserObject",
     c"hipGraphReleaseUserObject(graph, object, count)\n--\n\nRelease user object from graphs.\n\nArgs:\n    graph [in]: - pointer to graph to retain the user object for.\n    object [in]: - pointer to instace of userobj.\n    count [in]: - reference to resource to be retained.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "object", "count"],
-    |py, [x0, x1, x2]| hipGraphReleaseUserObject(py, rt::call::extract(x0, "graph")?, rt::call::extract(x1, "object")?, rt::call::extract(x2, "count")?));
+    |py, [x0, x1, x2]| hipGraphReleaseUserObject(py, &x0, &x1, rt::call::extract(x2, "count")?));
 
-fn hipGraphReleaseUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrArg, count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipGraphReleaseUserObject(py: Python<'_>, graph: &Bound<'_, PyAny>, object: &Bound<'_, PyAny>, count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphReleaseUserObject");
-    let a_graph = graph.addr();
-    let a_object = object.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
+    let a_object = TYPES.handle_arg(244, object)?;
     let a_count = count.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8812,11 +8847,11 @@ fn hipGraphReleaseUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrA
 rt::function!(F_hipGraphDebugDotPrint, C_hipGraphDebugDotPrint, c"hipGraphDebugDotPrint", "hipGraphDebugDotPrint",
     c"hipGraphDebugDotPrint(graph, path, flags)\n--\n\nWrite a DOT file describing graph structure.\n\nArgs:\n    graph [in]: - graph object for which DOT file has to be generated.\n    path [in]: - path to write the DOT file.\n    flags [in]: - Flags from hipGraphDebugDotFlags to get additional node information.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorOperatingSystem",
     ["graph", "path", "flags"],
-    |py, [x0, x1, x2]| hipGraphDebugDotPrint(py, rt::call::extract(x0, "graph")?, rt::call::extract(x1, "path")?, rt::call::extract(x2, "flags")?));
+    |py, [x0, x1, x2]| hipGraphDebugDotPrint(py, &x0, rt::call::extract(x1, "path")?, rt::call::extract(x2, "flags")?));
 
-fn hipGraphDebugDotPrint(py: Python<'_>, graph: rt::PtrArg, path: rt::CStrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipGraphDebugDotPrint(py: Python<'_>, graph: &Bound<'_, PyAny>, path: rt::CStrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphDebugDotPrint");
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let a_path = path.addr();
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8831,12 +8866,12 @@ fn hipGraphDebugDotPrint(py: Python<'_>, graph: rt::PtrArg, path: rt::CStrArg, f
 rt::function!(F_hipGraphKernelNodeCopyAttributes, C_hipGraphKernelNodeCopyAttributes, c"hipGraphKernelNodeCopyAttributes", "hipGraphKernelNodeCopyAttributes",
     c"hipGraphKernelNodeCopyAttributes(hSrc, hDst)\n--\n\nCopies attributes from source node to destination node.\n\nCopies attributes from source node to destination node.\nBoth node must have the same context.\n\nArgs:\n    hSrc [in]: - Source node.\n        For list of attributes see ::hipKernelNodeAttrID.\n    hDst [out]: - Destination node.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidContext",
     ["hSrc", "hDst"],
-    |py, [x0, x1]| hipGraphKernelNodeCopyAttributes(py, rt::call::extract(x0, "hSrc")?, rt::call::extract(x1, "hDst")?));
+    |py, [x0, x1]| hipGraphKernelNodeCopyAttributes(py, &x0, &x1));
 
-fn hipGraphKernelNodeCopyAttributes(py: Python<'_>, hSrc: rt::PtrArg, hDst: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphKernelNodeCopyAttributes(py: Python<'_>, hSrc: &Bound<'_, PyAny>, hDst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeCopyAttributes");
-    let a_hSrc = hSrc.addr();
-    let a_hDst = hDst.addr();
+    let a_hSrc = TYPES.handle_arg(242, hSrc)?;
+    let a_hDst = TYPES.handle_arg(242, hDst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8849,12 +8884,12 @@ fn hipGraphKernelNodeCopyAttributes(py: Python<'_>, hSrc: rt::PtrArg, hDst: rt::
 rt::function!(F_hipGraphNodeSetEnabled, C_hipGraphNodeSetEnabled, c"hipGraphNodeSetEnabled", "hipGraphNodeSetEnabled",
     c"hipGraphNodeSetEnabled(hGraphExec, hNode, isEnabled)\n--\n\nEnables or disables the specified node in the given graphExec\n\nSets hNode to be either enabled or disabled. Disabled nodes are functionally equivalent\nto empty nodes until they are reenabled. Existing node parameters are not affected by\ndisabling/enabling the node.\n\nThe node is identified by the corresponding hNode in the non-executable graph, from which the\nexecutable graph was instantiated.\n\nhNode must not have been removed from the original graph.\n\nNote: Currently only kernel, memset and memcpy nodes are supported.\n\nArgs:\n    hGraphExec [in]: - The executable graph in which to set the specified node.\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    isEnabled [in]: - Node is enabled if != 0, otherwise the node is disabled.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue,",
     ["hGraphExec", "hNode", "isEnabled"],
-    |py, [x0, x1, x2]| hipGraphNodeSetEnabled(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "hNode")?, rt::call::extract(x2, "isEnabled")?));
+    |py, [x0, x1, x2]| hipGraphNodeSetEnabled(py, &x0, &x1, rt::call::extract(x2, "isEnabled")?));
 
-fn hipGraphNodeSetEnabled(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, isEnabled: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipGraphNodeSetEnabled(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, isEnabled: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetEnabled");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_hNode = hNode.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let a_isEnabled = isEnabled.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8868,12 +8903,12 @@ fn hipGraphNodeSetEnabled(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::Ptr
 rt::function!(F_hipGraphNodeGetEnabled, C_hipGraphNodeGetEnabled, c"hipGraphNodeGetEnabled", "hipGraphNodeGetEnabled",
     c"hipGraphNodeGetEnabled(hGraphExec, hNode)\n--\n\nQuery whether a node in the given graphExec is enabled\n\nSets isEnabled to 1 if hNode is enabled, or 0 if it is disabled.\n\nThe node is identified by the corresponding node in the non-executable graph, from which the\nexecutable graph was instantiated.\n\nhNode must not have been removed from the original graph.\n\nNote: Currently only kernel, memset and memcpy nodes are supported.\n\nArgs:\n    hGraphExec [in]: - The executable graph in which to set the specified node.\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    isEnabled: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "hNode"],
-    |py, [x0, x1]| hipGraphNodeGetEnabled(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "hNode")?));
+    |py, [x0, x1]| hipGraphNodeGetEnabled(py, &x0, &x1));
 
-fn hipGraphNodeGetEnabled(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphNodeGetEnabled(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetEnabled");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_hNode = hNode.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let mut o_isEnabled: u32 = Default::default();
     let a_isEnabled = &mut o_isEnabled as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8888,18 +8923,19 @@ fn hipGraphNodeGetEnabled(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::Ptr
 rt::function!(F_hipGraphAddExternalSemaphoresWaitNode, C_hipGraphAddExternalSemaphoresWaitNode, c"hipGraphAddExternalSemaphoresWaitNode", "hipGraphAddExternalSemaphoresWaitNode",
     c"hipGraphAddExternalSemaphoresWaitNode(graph, pDependencies, numDependencies, nodeParams)\n--\n\nCreates a external semaphor wait node and adds it to a graph.\n\nArgs:\n    graph [in]: - instance of the graph to add the created node.\n    pDependencies [in]: - const pointer to the dependencies on the memset execution node.\n    numDependencies [in]: - the number of the dependencies.\n    nodeParams [in]: -pointer to the parameters.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "nodeParams"],
-    |py, [x0, x1, x2, x3]| hipGraphAddExternalSemaphoresWaitNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
+    |py, [x0, x1, x2, x3]| hipGraphAddExternalSemaphoresWaitNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddExternalSemaphoresWaitNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(209, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8912,18 +8948,19 @@ fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: rt::PtrArg, pDep
 rt::function!(F_hipGraphAddExternalSemaphoresSignalNode, C_hipGraphAddExternalSemaphoresSignalNode, c"hipGraphAddExternalSemaphoresSignalNode", "hipGraphAddExternalSemaphoresSignalNode",
     c"hipGraphAddExternalSemaphoresSignalNode(graph, pDependencies, numDependencies, nodeParams)\n--\n\nCreates a external semaphor signal node and adds it to a graph.\n\nArgs:\n    graph [in]: - instance of the graph to add the created node.\n    pDependencies [in]: - const pointer to the dependencies on the memset execution node.\n    numDependencies [in]: - the number of the dependencies.\n    nodeParams [in]: -pointer to the parameters.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph", "pDependencies", "numDependencies", "nodeParams"],
-    |py, [x0, x1, x2, x3]| hipGraphAddExternalSemaphoresSignalNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
+    |py, [x0, x1, x2, x3]| hipGraphAddExternalSemaphoresSignalNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3));
 
-fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddExternalSemaphoresSignalNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
-    let a_graph = graph.addr();
+    let a_graph = TYPES.handle_arg(241, graph)?;
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(208, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8936,11 +8973,11 @@ fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: rt::PtrArg, pD
 rt::function!(F_hipGraphExternalSemaphoresSignalNodeSetParams, C_hipGraphExternalSemaphoresSignalNodeSetParams, c"hipGraphExternalSemaphoresSignalNodeSetParams", "hipGraphExternalSemaphoresSignalNodeSetParams",
     c"hipGraphExternalSemaphoresSignalNodeSetParams(hNode, nodeParams)\n--\n\nUpdates node parameters in the external semaphore signal node.\n\nArgs:\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    nodeParams [in]: - Pointer to the params to be set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hNode", "nodeParams"],
-    |py, [x0, x1]| hipGraphExternalSemaphoresSignalNodeSetParams(py, rt::call::extract(x0, "hNode")?, &x1));
+    |py, [x0, x1]| hipGraphExternalSemaphoresSignalNodeSetParams(py, &x0, &x1));
 
-fn hipGraphExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeSetParams");
-    let a_hNode = hNode.addr();
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_nodeParams = TYPES.record_ptr_arg(208, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8955,11 +8992,11 @@ fn hipGraphExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hNode: rt::PtrA
 rt::function!(F_hipGraphExternalSemaphoresWaitNodeSetParams, C_hipGraphExternalSemaphoresWaitNodeSetParams, c"hipGraphExternalSemaphoresWaitNodeSetParams", "hipGraphExternalSemaphoresWaitNodeSetParams",
     c"hipGraphExternalSemaphoresWaitNodeSetParams(hNode, nodeParams)\n--\n\nUpdates node parameters in the external semaphore wait node.\n\nArgs:\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    nodeParams [in]: - Pointer to the params to be set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hNode", "nodeParams"],
-    |py, [x0, x1]| hipGraphExternalSemaphoresWaitNodeSetParams(py, rt::call::extract(x0, "hNode")?, &x1));
+    |py, [x0, x1]| hipGraphExternalSemaphoresWaitNodeSetParams(py, &x0, &x1));
 
-fn hipGraphExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeSetParams");
-    let a_hNode = hNode.addr();
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_nodeParams = TYPES.record_ptr_arg(209, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8974,11 +9011,11 @@ fn hipGraphExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hNode: rt::PtrArg
 rt::function!(F_hipGraphExternalSemaphoresSignalNodeGetParams, C_hipGraphExternalSemaphoresSignalNodeGetParams, c"hipGraphExternalSemaphoresSignalNodeGetParams", "hipGraphExternalSemaphoresSignalNodeGetParams",
     c"hipGraphExternalSemaphoresSignalNodeGetParams(hNode, params_out)\n--\n\nReturns external semaphore signal node params.\n\nArgs:\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    params_out [out]: - Pointer to params.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hNode", "params_out"],
-    |py, [x0, x1]| hipGraphExternalSemaphoresSignalNodeGetParams(py, rt::call::extract(x0, "hNode")?, &x1));
+    |py, [x0, x1]| hipGraphExternalSemaphoresSignalNodeGetParams(py, &x0, &x1));
 
-fn hipGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, params_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, params_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-    let a_hNode = hNode.addr();
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_params_out = TYPES.record_ptr_arg(208, params_out, true)?;
     let a_params_out = p_params_out.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -8993,11 +9030,11 @@ fn hipGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: rt::PtrA
 rt::function!(F_hipGraphExternalSemaphoresWaitNodeGetParams, C_hipGraphExternalSemaphoresWaitNodeGetParams, c"hipGraphExternalSemaphoresWaitNodeGetParams", "hipGraphExternalSemaphoresWaitNodeGetParams",
     c"hipGraphExternalSemaphoresWaitNodeGetParams(hNode, params_out)\n--\n\nReturns external semaphore wait node params.\n\nArgs:\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    params_out [out]: - Pointer to params.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hNode", "params_out"],
-    |py, [x0, x1]| hipGraphExternalSemaphoresWaitNodeGetParams(py, rt::call::extract(x0, "hNode")?, &x1));
+    |py, [x0, x1]| hipGraphExternalSemaphoresWaitNodeGetParams(py, &x0, &x1));
 
-fn hipGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, params_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, params_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-    let a_hNode = hNode.addr();
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_params_out = TYPES.record_ptr_arg(209, params_out, true)?;
     let a_params_out = p_params_out.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -9012,12 +9049,12 @@ fn hipGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: rt::PtrArg
 rt::function!(F_hipGraphExecExternalSemaphoresSignalNodeSetParams, C_hipGraphExecExternalSemaphoresSignalNodeSetParams, c"hipGraphExecExternalSemaphoresSignalNodeSetParams", "hipGraphExecExternalSemaphoresSignalNodeSetParams",
     c"hipGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, nodeParams)\n--\n\nUpdates node parameters in the external semaphore signal node in the given graphExec.\n\nArgs:\n    hGraphExec [in]: - The executable graph in which to set the specified node.\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    nodeParams [in]: - Pointer to the params to be set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "hNode", "nodeParams"],
-    |py, [x0, x1, x2]| hipGraphExecExternalSemaphoresSignalNodeSetParams(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "hNode")?, &x2));
+    |py, [x0, x1, x2]| hipGraphExecExternalSemaphoresSignalNodeSetParams(py, &x0, &x1, &x2));
 
-fn hipGraphExecExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecExternalSemaphoresSignalNodeSetParams");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_hNode = hNode.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_nodeParams = TYPES.record_ptr_arg(208, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -9032,12 +9069,12 @@ fn hipGraphExecExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hGraphExec:
 rt::function!(F_hipGraphExecExternalSemaphoresWaitNodeSetParams, C_hipGraphExecExternalSemaphoresWaitNodeSetParams, c"hipGraphExecExternalSemaphoresWaitNodeSetParams", "hipGraphExecExternalSemaphoresWaitNodeSetParams",
     c"hipGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, nodeParams)\n--\n\nUpdates node parameters in the external semaphore wait node in the given graphExec.\n\nArgs:\n    hGraphExec [in]: - The executable graph in which to set the specified node.\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    nodeParams [in]: - Pointer to the params to be set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "hNode", "nodeParams"],
-    |py, [x0, x1, x2]| hipGraphExecExternalSemaphoresWaitNodeSetParams(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "hNode")?, &x2));
+    |py, [x0, x1, x2]| hipGraphExecExternalSemaphoresWaitNodeSetParams(py, &x0, &x1, &x2));
 
-fn hipGraphExecExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecExternalSemaphoresWaitNodeSetParams");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_hNode = hNode.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_nodeParams = TYPES.record_ptr_arg(209, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -9052,11 +9089,11 @@ fn hipGraphExecExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hGraphExec: r
 rt::function!(F_hipDrvGraphMemcpyNodeGetParams, C_hipDrvGraphMemcpyNodeGetParams, c"hipDrvGraphMemcpyNodeGetParams", "hipDrvGraphMemcpyNodeGetParams",
     c"hipDrvGraphMemcpyNodeGetParams(hNode, nodeParams)\n--\n\nGets a memcpy node's parameters.\n\nArgs:\n    hNode [in]: - instance of the node to get parameters from.\n    nodeParams [out]: - pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hNode", "nodeParams"],
-    |py, [x0, x1]| hipDrvGraphMemcpyNodeGetParams(py, rt::call::extract(x0, "hNode")?, &x1));
+    |py, [x0, x1]| hipDrvGraphMemcpyNodeGetParams(py, &x0, &x1));
 
-fn hipDrvGraphMemcpyNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipDrvGraphMemcpyNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphMemcpyNodeGetParams");
-    let a_hNode = hNode.addr();
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_nodeParams = TYPES.record_ptr_arg(101, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -9071,11 +9108,11 @@ fn hipDrvGraphMemcpyNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams:
 rt::function!(F_hipDrvGraphMemcpyNodeSetParams, C_hipDrvGraphMemcpyNodeSetParams, c"hipDrvGraphMemcpyNodeSetParams", "hipDrvGraphMemcpyNodeSetParams",
     c"hipDrvGraphMemcpyNodeSetParams(hNode, nodeParams)\n--\n\nSets a memcpy node's parameters.\n\nArgs:\n    hNode [in]: - instance of the node to Set parameters for.\n    nodeParams [out]: - pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hNode", "nodeParams"],
-    |py, [x0, x1]| hipDrvGraphMemcpyNodeSetParams(py, rt::call::extract(x0, "hNode")?, &x1));
+    |py, [x0, x1]| hipDrvGraphMemcpyNodeSetParams(py, &x0, &x1));
 
-fn hipDrvGraphMemcpyNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipDrvGraphMemcpyNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphMemcpyNodeSetParams");
-    let a_hNode = hNode.addr();
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_nodeParams = TYPES.record_ptr_arg(101, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -9090,19 +9127,20 @@ fn hipDrvGraphMemcpyNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams:
 rt::function!(F_hipDrvGraphAddMemsetNode, C_hipDrvGraphAddMemsetNode, c"hipDrvGraphAddMemsetNode", "hipDrvGraphAddMemsetNode",
     c"hipDrvGraphAddMemsetNode(hGraph, dependencies, numDependencies, memsetParams, ctx)\n--\n\nCreates a memset node and adds it to a graph.\n\nArgs:\n    hGraph [in]: - instance of graph to add the created node to.\n    dependencies [in]: - const pointer to the dependencies on the memset execution node.\n    numDependencies [in]: - number of the dependencies.\n    memsetParams [in]: - const pointer to the parameters for the memory set.\n    ctx [in]: - cotext related to current device.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    phGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraph", "dependencies", "numDependencies", "memsetParams", "ctx"],
-    |py, [x0, x1, x2, x3, x4]| hipDrvGraphAddMemsetNode(py, rt::call::extract(x0, "hGraph")?, &x1, rt::call::extract(x2, "numDependencies")?, &x3, rt::call::extract(x4, "ctx")?));
+    |py, [x0, x1, x2, x3, x4]| hipDrvGraphAddMemsetNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, &x3, &x4));
 
-fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, memsetParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, memsetParams: &Bound<'_, PyAny>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphAddMemsetNode");
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
-    let a_hGraph = hGraph.addr();
+    let a_hGraph = TYPES.handle_arg(241, hGraph)?;
     let mut h_dependencies = TYPES.handle_ref(242, dependencies, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_memsetParams = TYPES.record_ptr_arg(199, memsetParams, false)?;
     let a_memsetParams = p_memsetParams.addr();
-    let a_ctx = ctx.addr();
+    let a_ctx = TYPES.handle_arg(231, ctx)?;
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9115,17 +9153,18 @@ fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &B
 rt::function!(F_hipDrvGraphAddMemFreeNode, C_hipDrvGraphAddMemFreeNode, c"hipDrvGraphAddMemFreeNode", "hipDrvGraphAddMemFreeNode",
     c"hipDrvGraphAddMemFreeNode(hGraph, dependencies, numDependencies, dptr)\n--\n\nCreates a memory free node and adds it to a graph\n\nArgs:\n    hGraph [in]: - Instance of the graph the node to be added\n    dependencies [in]: - Const pointer to the node dependencies\n    numDependencies [in]: - The number of dependencies\n    dptr [in]: - Pointer to the memory to be freed\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    phGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraph", "dependencies", "numDependencies", "dptr"],
-    |py, [x0, x1, x2, x3]| hipDrvGraphAddMemFreeNode(py, rt::call::extract(x0, "hGraph")?, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "dptr")?));
+    |py, [x0, x1, x2, x3]| hipDrvGraphAddMemFreeNode(py, &x0, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "dptr")?));
 
-fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphAddMemFreeNode");
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
-    let a_hGraph = hGraph.addr();
+    let a_hGraph = TYPES.handle_arg(241, hGraph)?;
     let mut h_dependencies = TYPES.handle_ref(242, dependencies, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dptr = dptr.addr();
+    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9138,15 +9177,15 @@ fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &
 rt::function!(F_hipDrvGraphExecMemcpyNodeSetParams, C_hipDrvGraphExecMemcpyNodeSetParams, c"hipDrvGraphExecMemcpyNodeSetParams", "hipDrvGraphExecMemcpyNodeSetParams",
     c"hipDrvGraphExecMemcpyNodeSetParams(hGraphExec, hNode, copyParams, ctx)\n--\n\nSets the parameters for a memcpy node in the given graphExec.\n\nArgs:\n    hGraphExec [in]: - instance of the executable graph with the node.\n    hNode [in]: - instance of the node to set parameters to.\n    copyParams [in]: - const pointer to the memcpy node params.\n    ctx [in]: - cotext related to current device.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "hNode", "copyParams", "ctx"],
-    |py, [x0, x1, x2, x3]| hipDrvGraphExecMemcpyNodeSetParams(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "hNode")?, &x2, rt::call::extract(x3, "ctx")?));
+    |py, [x0, x1, x2, x3]| hipDrvGraphExecMemcpyNodeSetParams(py, &x0, &x1, &x2, &x3));
 
-fn hipDrvGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, copyParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, copyParams: &Bound<'_, PyAny>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphExecMemcpyNodeSetParams");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_hNode = hNode.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_copyParams = TYPES.record_ptr_arg(101, copyParams, false)?;
     let a_copyParams = p_copyParams.addr();
-    let a_ctx = ctx.addr();
+    let a_ctx = TYPES.handle_arg(231, ctx)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9159,15 +9198,15 @@ fn hipDrvGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hN
 rt::function!(F_hipDrvGraphExecMemsetNodeSetParams, C_hipDrvGraphExecMemsetNodeSetParams, c"hipDrvGraphExecMemsetNodeSetParams", "hipDrvGraphExecMemsetNodeSetParams",
     c"hipDrvGraphExecMemsetNodeSetParams(hGraphExec, hNode, memsetParams, ctx)\n--\n\nSets the parameters for a memset node in the given graphExec.\n\nArgs:\n    hGraphExec [in]: - instance of the executable graph with the node.\n    hNode [in]: - instance of the node to set parameters to.\n    memsetParams [in]: - pointer to the parameters.\n    ctx [in]: - cotext related to current device.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hGraphExec", "hNode", "memsetParams", "ctx"],
-    |py, [x0, x1, x2, x3]| hipDrvGraphExecMemsetNodeSetParams(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "hNode")?, &x2, rt::call::extract(x3, "ctx")?));
+    |py, [x0, x1, x2, x3]| hipDrvGraphExecMemsetNodeSetParams(py, &x0, &x1, &x2, &x3));
 
-fn hipDrvGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, memsetParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, memsetParams: &Bound<'_, PyAny>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphExecMemsetNodeSetParams");
-    let a_hGraphExec = hGraphExec.addr();
-    let a_hNode = hNode.addr();
+    let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
+    let a_hNode = TYPES.handle_arg(242, hNode)?;
     let p_memsetParams = TYPES.record_ptr_arg(199, memsetParams, false)?;
     let a_memsetParams = p_memsetParams.addr();
-    let a_ctx = ctx.addr();
+    let a_ctx = TYPES.handle_arg(231, ctx)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9242,12 +9281,12 @@ fn hipMemCreate(py: Python<'_>, size: rt::CInt<u64>, prop: &Bound<'_, PyAny>, fl
 rt::function!(F_hipMemExportToShareableHandle, C_hipMemExportToShareableHandle, c"hipMemExportToShareableHandle", "hipMemExportToShareableHandle",
     c"hipMemExportToShareableHandle(shareableHandle, handle, handleType, flags)\n--\n\nExports an allocation to a requested shareable handle type.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    shareableHandle [out]: - value of the returned handle.\n    handle [in]: - handle to share.\n    handleType [in]: - type of the shareable handle.\n    flags [in]: - currently unused, must be zero.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
     ["shareableHandle", "handle", "handleType", "flags"],
-    |py, [x0, x1, x2, x3]| hipMemExportToShareableHandle(py, rt::call::extract(x0, "shareableHandle")?, rt::call::extract(x1, "handle")?, &x2, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipMemExportToShareableHandle(py, rt::call::extract(x0, "shareableHandle")?, &x1, &x2, rt::call::extract(x3, "flags")?));
 
-fn hipMemExportToShareableHandle(py: Python<'_>, shareableHandle: rt::PtrArgMut, handle: rt::PtrArg, handleType: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemExportToShareableHandle(py: Python<'_>, shareableHandle: rt::PtrArgMut, handle: &Bound<'_, PyAny>, handleType: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemExportToShareableHandle");
     let a_shareableHandle = shareableHandle.addr();
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(246, handle)?;
     let a_handleType = rt::narrow::<u32>(TYPES.enum_arg(41, handleType)?)?;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -9304,13 +9343,13 @@ fn hipMemGetAllocationGranularity(py: Python<'_>, prop: &Bound<'_, PyAny>, optio
 rt::function!(F_hipMemGetAllocationPropertiesFromHandle, C_hipMemGetAllocationPropertiesFromHandle, c"hipMemGetAllocationPropertiesFromHandle", "hipMemGetAllocationPropertiesFromHandle",
     c"hipMemGetAllocationPropertiesFromHandle(prop, handle)\n--\n\nRetrieve the property structure of the given handle.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    prop [out]: - properties of the given handle.\n    handle [in]: - handle to perform the query on.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
     ["prop", "handle"],
-    |py, [x0, x1]| hipMemGetAllocationPropertiesFromHandle(py, &x0, rt::call::extract(x1, "handle")?));
+    |py, [x0, x1]| hipMemGetAllocationPropertiesFromHandle(py, &x0, &x1));
 
-fn hipMemGetAllocationPropertiesFromHandle(py: Python<'_>, prop: &Bound<'_, PyAny>, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemGetAllocationPropertiesFromHandle(py: Python<'_>, prop: &Bound<'_, PyAny>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAllocationPropertiesFromHandle");
     let p_prop = TYPES.record_ptr_arg(205, prop, true)?;
     let a_prop = p_prop.addr();
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(246, handle)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9343,14 +9382,14 @@ fn hipMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArgMut, shHa
 rt::function!(F_hipMemMap, C_hipMemMap, c"hipMemMap", "hipMemMap",
     c"hipMemMap(ptr, size, offset, handle, flags)\n--\n\nMaps an allocation handle to a reserved virtual address range.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    ptr [in]: - address where the memory will be mapped.\n    size [in]: - size of the mapping.\n    offset [in]: - offset into the memory, currently must be zero.\n    handle [in]: - memory allocation to be mapped.\n    flags [in]: - currently unused, must be zero.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
     ["ptr", "size", "offset", "handle", "flags"],
-    |py, [x0, x1, x2, x3, x4]| hipMemMap(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "offset")?, rt::call::extract(x3, "handle")?, rt::call::extract(x4, "flags")?));
+    |py, [x0, x1, x2, x3, x4]| hipMemMap(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "offset")?, &x3, rt::call::extract(x4, "flags")?));
 
-fn hipMemMap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, offset: rt::CInt<u64>, handle: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemMap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, offset: rt::CInt<u64>, handle: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemMap");
     let a_ptr = ptr.addr();
     let a_size = size.0;
     let a_offset = offset.0;
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(246, handle)?;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9364,14 +9403,14 @@ fn hipMemMap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, offset: rt
 rt::function!(F_hipMemMapArrayAsync, C_hipMemMapArrayAsync, c"hipMemMapArrayAsync", "hipMemMapArrayAsync",
     c"hipMemMapArrayAsync(mapInfoList, count, stream)\n--\n\nMaps or unmaps subregions of sparse HIP arrays and sparse HIP mipmapped arrays.\n\nWarning: This API is under development. Currently it is not supported on AMD\nGPUs and returns #hipErrorNotSupported.\n\nArgs:\n    mapInfoList [in]: - list of hipArrayMapInfo.\n    count [in]: - number of hipArrayMapInfo in mapInfoList.\n    stream [in]: - stream identifier for the stream to use for map or unmap operations.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
     ["mapInfoList", "count", "stream"],
-    |py, [x0, x1, x2]| hipMemMapArrayAsync(py, &x0, rt::call::extract(x1, "count")?, rt::call::extract(x2, "stream")?));
+    |py, [x0, x1, x2]| hipMemMapArrayAsync(py, &x0, rt::call::extract(x1, "count")?, &x2));
 
-fn hipMemMapArrayAsync(py: Python<'_>, mapInfoList: &Bound<'_, PyAny>, count: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemMapArrayAsync(py: Python<'_>, mapInfoList: &Bound<'_, PyAny>, count: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemMapArrayAsync");
     let p_mapInfoList = TYPES.record_ptr_arg(210, mapInfoList, true)?;
     let a_mapInfoList = p_mapInfoList.addr();
     let a_count = count.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9388,8 +9427,7 @@ rt::function!(F_hipMemRelease, C_hipMemRelease, c"hipMemRelease", "hipMemRelease
 
 fn hipMemRelease(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRelease");
-    let p_handle = rt::PtrArg::convert(handle, false)?;
-    let a_handle = p_handle.addr();
+    let a_handle = TYPES.handle_arg(246, handle)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9463,14 +9501,14 @@ fn hipMemUnmap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyRes
 rt::function!(F_hipGraphicsMapResources, C_hipGraphicsMapResources, c"hipGraphicsMapResources", "hipGraphicsMapResources",
     c"hipGraphicsMapResources(count, stream)\n--\n\nMaps a graphics resource for access.\n\nArgs:\n    count [in]: - Number of resources to map.\n    stream [in]: - Stream for synchronization.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    resources: _hipGraphicsResource\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown, #hipErrorInvalidResourceHandle",
     ["count", "stream"],
-    |py, [x0, x1]| hipGraphicsMapResources(py, rt::call::extract(x0, "count")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipGraphicsMapResources(py, rt::call::extract(x0, "count")?, &x1));
 
-fn hipGraphicsMapResources(py: Python<'_>, count: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphicsMapResources(py: Python<'_>, count: rt::CInt<i32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsMapResources");
     let a_count = count.0;
     let mut o_resources: usize = Default::default();
     let a_resources = &mut o_resources as *mut usize as usize;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9483,13 +9521,13 @@ fn hipGraphicsMapResources(py: Python<'_>, count: rt::CInt<i32>, stream: rt::Ptr
 rt::function!(F_hipGraphicsSubResourceGetMappedArray, C_hipGraphicsSubResourceGetMappedArray, c"hipGraphicsSubResourceGetMappedArray", "hipGraphicsSubResourceGetMappedArray",
     c"hipGraphicsSubResourceGetMappedArray(resource, arrayIndex, mipLevel)\n--\n\nGet an array through which to access a subresource of a mapped graphics resource.\n\nNote: In this API, the value of arrayIndex higher than zero is currently not supported.\n\nArgs:\n    resource [in]: - Mapped resource to access.\n    arrayIndex [in]: - Array index for the subresource to access.\n    mipLevel [in]: - Mipmap level for the subresource to access.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    array: hipArray\n    #hipSuccess, #hipErrorInvalidValue",
     ["resource", "arrayIndex", "mipLevel"],
-    |py, [x0, x1, x2]| hipGraphicsSubResourceGetMappedArray(py, rt::call::extract(x0, "resource")?, rt::call::extract(x1, "arrayIndex")?, rt::call::extract(x2, "mipLevel")?));
+    |py, [x0, x1, x2]| hipGraphicsSubResourceGetMappedArray(py, &x0, rt::call::extract(x1, "arrayIndex")?, rt::call::extract(x2, "mipLevel")?));
 
-fn hipGraphicsSubResourceGetMappedArray(py: Python<'_>, resource: rt::PtrArg, arrayIndex: rt::CInt<u32>, mipLevel: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipGraphicsSubResourceGetMappedArray(py: Python<'_>, resource: &Bound<'_, PyAny>, arrayIndex: rt::CInt<u32>, mipLevel: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsSubResourceGetMappedArray");
     let mut o_array: usize = Default::default();
     let a_array = &mut o_array as *mut usize as usize;
-    let a_resource = resource.addr();
+    let a_resource = TYPES.handle_arg(240, resource)?;
     let a_arrayIndex = arrayIndex.0;
     let a_mipLevel = mipLevel.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -9504,15 +9542,15 @@ fn hipGraphicsSubResourceGetMappedArray(py: Python<'_>, resource: rt::PtrArg, ar
 rt::function!(F_hipGraphicsResourceGetMappedPointer, C_hipGraphicsResourceGetMappedPointer, c"hipGraphicsResourceGetMappedPointer", "hipGraphicsResourceGetMappedPointer",
     c"hipGraphicsResourceGetMappedPointer(resource)\n--\n\nGets device accessible address of a graphics resource.\n\nArgs:\n    resource [in]: - Mapped resource to access.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    devPtr: Pointer\n    size: int\n    #hipSuccess, #hipErrorInvalidValue",
     ["resource"],
-    |py, [x0]| hipGraphicsResourceGetMappedPointer(py, rt::call::extract(x0, "resource")?));
+    |py, [x0]| hipGraphicsResourceGetMappedPointer(py, &x0));
 
-fn hipGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphicsResourceGetMappedPointer(py: Python<'_>, resource: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsResourceGetMappedPointer");
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
     let mut o_size: u64 = Default::default();
     let a_size = &mut o_size as *mut u64 as usize;
-    let a_resource = resource.addr();
+    let a_resource = TYPES.handle_arg(240, resource)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9525,14 +9563,14 @@ fn hipGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> 
 rt::function!(F_hipGraphicsUnmapResources, C_hipGraphicsUnmapResources, c"hipGraphicsUnmapResources", "hipGraphicsUnmapResources",
     c"hipGraphicsUnmapResources(count, stream)\n--\n\nUnmaps graphics resources.\n\nArgs:\n    count [in]: - Number of resources to unmap.\n    stream [in]: - Stream for synchronization.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    resources: _hipGraphicsResource\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown, #hipErrorContextIsDestroyed",
     ["count", "stream"],
-    |py, [x0, x1]| hipGraphicsUnmapResources(py, rt::call::extract(x0, "count")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipGraphicsUnmapResources(py, rt::call::extract(x0, "count")?, &x1));
 
-fn hipGraphicsUnmapResources(py: Python<'_>, count: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphicsUnmapResources(py: Python<'_>, count: rt::CInt<i32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsUnmapResources");
     let a_count = count.0;
     let mut o_resources: usize = Default::default();
     let a_resources = &mut o_resources as *mut usize as usize;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9545,11 +9583,11 @@ fn hipGraphicsUnmapResources(py: Python<'_>, count: rt::CInt<i32>, stream: rt::P
 rt::function!(F_hipGraphicsUnregisterResource, C_hipGraphicsUnregisterResource, c"hipGraphicsUnregisterResource", "hipGraphicsUnregisterResource",
     c"hipGraphicsUnregisterResource(resource)\n--\n\nUnregisters a graphics resource.\n\nArgs:\n    resource [in]: - Graphics resources to unregister.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess",
     ["resource"],
-    |py, [x0]| hipGraphicsUnregisterResource(py, rt::call::extract(x0, "resource")?));
+    |py, [x0]| hipGraphicsUnregisterResource(py, &x0));
 
-fn hipGraphicsUnregisterResource(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphicsUnregisterResource(py: Python<'_>, resource: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsUnregisterResource");
-    let a_resource = resource.addr();
+    let a_resource = TYPES.handle_arg(240, resource)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9586,8 +9624,7 @@ rt::function!(F_hipDestroySurfaceObject, C_hipDestroySurfaceObject, c"hipDestroy
 
 fn hipDestroySurfaceObject(py: Python<'_>, surfaceObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroySurfaceObject");
-    let p_surfaceObject = rt::PtrArg::convert(surfaceObject, false)?;
-    let a_surfaceObject = p_surfaceObject.addr();
+    let a_surfaceObject = TYPES.handle_arg(230, surfaceObject)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9611,6 +9648,8 @@ fn hipMemcpy_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBy
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
+    let n_src = if a_src == 0 { None } else { src.buffer_len() }; if n_src.is_some() { rt::check_size(n_src, Some(a_sizeBytes as u64), "src", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9688,13 +9727,13 @@ fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>
 rt::function!(F_hipMemcpy2DFromArray_spt, C_hipMemcpy2DFromArray_spt, c"hipMemcpy2DFromArray_spt", "hipMemcpy2DFromArray_spt",
     c"hipMemcpy2DFromArray_spt(dst, dpitch, src, wOffset, hOffset, width, height, kind)\n--\n\nArgs:\n    dst\n    dpitch\n    src\n    wOffset\n    hOffset\n    width\n    height\n    kind\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["dst", "dpitch", "src", "wOffset", "hOffset", "width", "height", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DFromArray_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "wOffset")?, rt::call::extract(x4, "hOffset")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DFromArray_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, &x2, rt::call::extract(x3, "wOffset")?, rt::call::extract(x4, "hOffset")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7));
 
-fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: &Bound<'_, PyAny>, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArray_spt");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
-    let a_src = src.addr();
+    let a_src = TYPES.handle_arg(228, src)?;
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
     let a_width = width.0;
@@ -9737,6 +9776,7 @@ fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, s
     let a_dst = dst.addr();
     let a_value = value.0;
     let a_sizeBytes = sizeBytes.0;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9749,14 +9789,15 @@ fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, s
 rt::function!(F_hipMemsetAsync_spt, C_hipMemsetAsync_spt, c"hipMemsetAsync_spt", "hipMemsetAsync_spt",
     c"hipMemsetAsync_spt(dst, value, sizeBytes, stream)\n--\n\nArgs:\n    dst\n    value\n    sizeBytes\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["dst", "value", "sizeBytes", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemsetAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemsetAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "sizeBytes")?, &x3));
 
-fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetAsync_spt");
     let a_dst = dst.addr();
     let a_value = value.0;
     let a_sizeBytes = sizeBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9790,16 +9831,16 @@ fn hipMemset2D_spt(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>,
 rt::function!(F_hipMemset2DAsync_spt, C_hipMemset2DAsync_spt, c"hipMemset2DAsync_spt", "hipMemset2DAsync_spt",
     c"hipMemset2DAsync_spt(dst, pitch, value, width, height, stream)\n--\n\nArgs:\n    dst\n    pitch\n    value\n    width\n    height\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["dst", "pitch", "value", "width", "height", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemset2DAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "pitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemset2DAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "pitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, &x5));
 
-fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2DAsync_spt");
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
     let a_value = value.0;
     let a_width = width.0;
     let a_height = height.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9812,14 +9853,14 @@ fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<
 rt::function!(F_hipMemset3DAsync_spt, C_hipMemset3DAsync_spt, c"hipMemset3DAsync_spt", "hipMemset3DAsync_spt",
     c"hipMemset3DAsync_spt(pitchedDevPtr, value, extent, stream)\n--\n\nArgs:\n    pitchedDevPtr\n    value\n    extent\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["pitchedDevPtr", "value", "extent", "stream"],
-    |py, [x0, x1, x2, x3]| hipMemset3DAsync_spt(py, &x0, rt::call::extract(x1, "value")?, &x2, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipMemset3DAsync_spt(py, &x0, rt::call::extract(x1, "value")?, &x2, &x3));
 
-fn hipMemset3DAsync_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemset3DAsync_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset3DAsync_spt");
     let a_pitchedDevPtr = TYPES.record_arg::<R_hipPitchedPtr>(97, pitchedDevPtr)?;
     let a_value = value.0;
     let a_extent = TYPES.record_arg::<R_hipExtent>(98, extent)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9851,15 +9892,17 @@ fn hipMemset3D_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::
 rt::function!(F_hipMemcpyAsync_spt, C_hipMemcpyAsync_spt, c"hipMemcpyAsync_spt", "hipMemcpyAsync_spt",
     c"hipMemcpyAsync_spt(dst, src, sizeBytes, kind, stream)\n--\n\nArgs:\n    dst\n    src\n    sizeBytes\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["dst", "src", "sizeBytes", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4]| hipMemcpyAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3, rt::call::extract(x4, "stream")?));
+    |py, [x0, x1, x2, x3, x4]| hipMemcpyAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3, &x4));
 
-fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAsync_spt");
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
+    let n_src = if a_src == 0 { None } else { src.buffer_len() }; if n_src.is_some() { rt::check_size(n_src, Some(a_sizeBytes as u64), "src", "sizeBytes")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9872,13 +9915,13 @@ fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, s
 rt::function!(F_hipMemcpy3DAsync_spt, C_hipMemcpy3DAsync_spt, c"hipMemcpy3DAsync_spt", "hipMemcpy3DAsync_spt",
     c"hipMemcpy3DAsync_spt(p, stream)\n--\n\nArgs:\n    p\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["p", "stream"],
-    |py, [x0, x1]| hipMemcpy3DAsync_spt(py, &x0, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipMemcpy3DAsync_spt(py, &x0, &x1));
 
-fn hipMemcpy3DAsync_spt(py: Python<'_>, p: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy3DAsync_spt(py: Python<'_>, p: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3DAsync_spt");
     let p_p = TYPES.record_ptr_arg(100, p, false)?;
     let a_p = p_p.addr();
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9891,9 +9934,9 @@ fn hipMemcpy3DAsync_spt(py: Python<'_>, p: &Bound<'_, PyAny>, stream: rt::PtrArg
 rt::function!(F_hipMemcpy2DAsync_spt, C_hipMemcpy2DAsync_spt, c"hipMemcpy2DAsync_spt", "hipMemcpy2DAsync_spt",
     c"hipMemcpy2DAsync_spt(dst, dpitch, src, spitch, width, height, kind, stream)\n--\n\nArgs:\n    dst\n    dpitch\n    src\n    spitch\n    width\n    height\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["dst", "dpitch", "src", "spitch", "width", "height", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "spitch")?, rt::call::extract(x4, "width")?, rt::call::extract(x5, "height")?, &x6, rt::call::extract(x7, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "spitch")?, rt::call::extract(x4, "width")?, rt::call::extract(x5, "height")?, &x6, &x7));
 
-fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DAsync_spt");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -9902,7 +9945,7 @@ fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9915,16 +9958,16 @@ fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt
 rt::function!(F_hipMemcpyFromSymbolAsync_spt, C_hipMemcpyFromSymbolAsync_spt, c"hipMemcpyFromSymbolAsync_spt", "hipMemcpyFromSymbolAsync_spt",
     c"hipMemcpyFromSymbolAsync_spt(dst, symbol, sizeBytes, offset, kind, stream)\n--\n\nArgs:\n    dst\n    symbol\n    sizeBytes\n    offset\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["dst", "symbol", "sizeBytes", "offset", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromSymbolAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromSymbolAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4, &x5));
 
-fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbolAsync_spt");
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9937,16 +9980,16 @@ fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, symbol: 
 rt::function!(F_hipMemcpyToSymbolAsync_spt, C_hipMemcpyToSymbolAsync_spt, c"hipMemcpyToSymbolAsync_spt", "hipMemcpyToSymbolAsync_spt",
     c"hipMemcpyToSymbolAsync_spt(symbol, src, sizeBytes, offset, kind, stream)\n--\n\nArgs:\n    symbol\n    src\n    sizeBytes\n    offset\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["symbol", "src", "sizeBytes", "offset", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyToSymbolAsync_spt(py, rt::call::extract(x0, "symbol")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyToSymbolAsync_spt(py, rt::call::extract(x0, "symbol")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4, &x5));
 
-fn hipMemcpyToSymbolAsync_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyToSymbolAsync_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToSymbolAsync_spt");
     let a_symbol = symbol.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9959,12 +10002,12 @@ fn hipMemcpyToSymbolAsync_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrAr
 rt::function!(F_hipMemcpyFromArray_spt, C_hipMemcpyFromArray_spt, c"hipMemcpyFromArray_spt", "hipMemcpyFromArray_spt",
     c"hipMemcpyFromArray_spt(dst, src, wOffsetSrc, hOffset, count, kind)\n--\n\nArgs:\n    dst\n    src\n    wOffsetSrc\n    hOffset\n    count\n    kind\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["dst", "src", "wOffsetSrc", "hOffset", "count", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromArray_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "wOffsetSrc")?, rt::call::extract(x3, "hOffset")?, rt::call::extract(x4, "count")?, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromArray_spt(py, rt::call::extract(x0, "dst")?, &x1, rt::call::extract(x2, "wOffsetSrc")?, rt::call::extract(x3, "hOffset")?, rt::call::extract(x4, "count")?, &x5));
 
-fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: &Bound<'_, PyAny>, wOffsetSrc: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromArray_spt");
     let a_dst = dst.addr();
-    let a_src = src.addr();
+    let a_src = TYPES.handle_arg(228, src)?;
     let a_wOffsetSrc = wOffsetSrc.0;
     let a_hOffset = hOffset.0;
     let a_count = count.0;
@@ -9981,11 +10024,11 @@ fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrAr
 rt::function!(F_hipMemcpy2DToArray_spt, C_hipMemcpy2DToArray_spt, c"hipMemcpy2DToArray_spt", "hipMemcpy2DToArray_spt",
     c"hipMemcpy2DToArray_spt(dst, wOffset, hOffset, src, spitch, width, height, kind)\n--\n\nArgs:\n    dst\n    wOffset\n    hOffset\n    src\n    spitch\n    width\n    height\n    kind\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["dst", "wOffset", "hOffset", "src", "spitch", "width", "height", "kind"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DToArray_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "wOffset")?, rt::call::extract(x2, "hOffset")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "spitch")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DToArray_spt(py, &x0, rt::call::extract(x1, "wOffset")?, rt::call::extract(x2, "hOffset")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "spitch")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7));
 
-fn hipMemcpy2DToArray_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DToArray_spt(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArray_spt");
-    let a_dst = dst.addr();
+    let a_dst = TYPES.handle_arg(228, dst)?;
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
     let a_src = src.addr();
@@ -10005,19 +10048,19 @@ fn hipMemcpy2DToArray_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64
 rt::function!(F_hipMemcpy2DFromArrayAsync_spt, C_hipMemcpy2DFromArrayAsync_spt, c"hipMemcpy2DFromArrayAsync_spt", "hipMemcpy2DFromArrayAsync_spt",
     c"hipMemcpy2DFromArrayAsync_spt(dst, dpitch, src, wOffsetSrc, hOffsetSrc, width, height, kind, stream)\n--\n\nArgs:\n    dst\n    dpitch\n    src\n    wOffsetSrc\n    hOffsetSrc\n    width\n    height\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["dst", "dpitch", "src", "wOffsetSrc", "hOffsetSrc", "width", "height", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DFromArrayAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "wOffsetSrc")?, rt::call::extract(x4, "hOffsetSrc")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7, rt::call::extract(x8, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DFromArrayAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, &x2, rt::call::extract(x3, "wOffsetSrc")?, rt::call::extract(x4, "hOffsetSrc")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7, &x8));
 
-fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: &Bound<'_, PyAny>, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArrayAsync_spt");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
-    let a_src = src.addr();
+    let a_src = TYPES.handle_arg(228, src)?;
     let a_wOffsetSrc = wOffsetSrc.0;
     let a_hOffsetSrc = hOffsetSrc.0;
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10030,11 +10073,11 @@ fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch:
 rt::function!(F_hipMemcpy2DToArrayAsync_spt, C_hipMemcpy2DToArrayAsync_spt, c"hipMemcpy2DToArrayAsync_spt", "hipMemcpy2DToArrayAsync_spt",
     c"hipMemcpy2DToArrayAsync_spt(dst, wOffset, hOffset, src, spitch, width, height, kind, stream)\n--\n\nArgs:\n    dst\n    wOffset\n    hOffset\n    src\n    spitch\n    width\n    height\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["dst", "wOffset", "hOffset", "src", "spitch", "width", "height", "kind", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DToArrayAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "wOffset")?, rt::call::extract(x2, "hOffset")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "spitch")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7, rt::call::extract(x8, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DToArrayAsync_spt(py, &x0, rt::call::extract(x1, "wOffset")?, rt::call::extract(x2, "hOffset")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "spitch")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7, &x8));
 
-fn hipMemcpy2DToArrayAsync_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DToArrayAsync_spt(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArrayAsync_spt");
-    let a_dst = dst.addr();
+    let a_dst = TYPES.handle_arg(228, dst)?;
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
     let a_src = src.addr();
@@ -10042,7 +10085,7 @@ fn hipMemcpy2DToArrayAsync_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CIn
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10055,11 +10098,11 @@ fn hipMemcpy2DToArrayAsync_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CIn
 rt::function!(F_hipStreamQuery_spt, C_hipStreamQuery_spt, c"hipStreamQuery_spt", "hipStreamQuery_spt",
     c"hipStreamQuery_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["stream"],
-    |py, [x0]| hipStreamQuery_spt(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamQuery_spt(py, &x0));
 
-fn hipStreamQuery_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamQuery_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamQuery_spt");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10072,11 +10115,11 @@ fn hipStreamQuery_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_hipStreamSynchronize_spt, C_hipStreamSynchronize_spt, c"hipStreamSynchronize_spt", "hipStreamSynchronize_spt",
     c"hipStreamSynchronize_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["stream"],
-    |py, [x0]| hipStreamSynchronize_spt(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamSynchronize_spt(py, &x0));
 
-fn hipStreamSynchronize_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamSynchronize_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamSynchronize_spt");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10089,11 +10132,11 @@ fn hipStreamSynchronize_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_hipStreamGetPriority_spt, C_hipStreamGetPriority_spt, c"hipStreamGetPriority_spt", "hipStreamGetPriority_spt",
     c"hipStreamGetPriority_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    priority: int",
     ["stream"],
-    |py, [x0]| hipStreamGetPriority_spt(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamGetPriority_spt(py, &x0));
 
-fn hipStreamGetPriority_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamGetPriority_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetPriority_spt");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_priority: i32 = Default::default();
     let a_priority = &mut o_priority as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -10108,12 +10151,12 @@ fn hipStreamGetPriority_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_hipStreamWaitEvent_spt, C_hipStreamWaitEvent_spt, c"hipStreamWaitEvent_spt", "hipStreamWaitEvent_spt",
     c"hipStreamWaitEvent_spt(stream, event, flags)\n--\n\nArgs:\n    stream\n    event\n    flags\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["stream", "event", "flags"],
-    |py, [x0, x1, x2]| hipStreamWaitEvent_spt(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "event")?, rt::call::extract(x2, "flags")?));
+    |py, [x0, x1, x2]| hipStreamWaitEvent_spt(py, &x0, &x1, rt::call::extract(x2, "flags")?));
 
-fn hipStreamWaitEvent_spt(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamWaitEvent_spt(py: Python<'_>, stream: &Bound<'_, PyAny>, event: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitEvent_spt");
-    let a_stream = stream.addr();
-    let a_event = event.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let a_event = TYPES.handle_arg(239, event)?;
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10127,11 +10170,11 @@ fn hipStreamWaitEvent_spt(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg,
 rt::function!(F_hipStreamGetFlags_spt, C_hipStreamGetFlags_spt, c"hipStreamGetFlags_spt", "hipStreamGetFlags_spt",
     c"hipStreamGetFlags_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    flags: int",
     ["stream"],
-    |py, [x0]| hipStreamGetFlags_spt(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamGetFlags_spt(py, &x0));
 
-fn hipStreamGetFlags_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamGetFlags_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetFlags_spt");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -10146,12 +10189,12 @@ fn hipStreamGetFlags_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_hipStreamAddCallback_spt, C_hipStreamAddCallback_spt, c"hipStreamAddCallback_spt", "hipStreamAddCallback_spt",
     c"hipStreamAddCallback_spt(stream, callback, userData, flags)\n--\n\nArgs:\n    stream\n    callback\n    userData\n    flags\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["stream", "callback", "userData", "flags"],
-    |py, [x0, x1, x2, x3]| hipStreamAddCallback_spt(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "userData")?, rt::call::extract(x3, "flags")?));
+    |py, [x0, x1, x2, x3]| hipStreamAddCallback_spt(py, &x0, &x1, rt::call::extract(x2, "userData")?, rt::call::extract(x3, "flags")?));
 
-fn hipStreamAddCallback_spt(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamAddCallback_spt(py: Python<'_>, stream: &Bound<'_, PyAny>, callback: &Bound<'_, PyAny>, userData: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAddCallback_spt");
-    let a_stream = stream.addr();
-    let a_callback = callback.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let a_callback = TYPES.handle_arg(247, callback)?;
     let a_userData = userData.addr();
     let a_flags = flags.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -10166,12 +10209,12 @@ fn hipStreamAddCallback_spt(py: Python<'_>, stream: rt::PtrArg, callback: rt::Pt
 rt::function!(F_hipEventRecord_spt, C_hipEventRecord_spt, c"hipEventRecord_spt", "hipEventRecord_spt",
     c"hipEventRecord_spt(event, stream)\n--\n\nArgs:\n    event\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["event", "stream"],
-    |py, [x0, x1]| hipEventRecord_spt(py, rt::call::extract(x0, "event")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipEventRecord_spt(py, &x0, &x1));
 
-fn hipEventRecord_spt(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipEventRecord_spt(py: Python<'_>, event: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventRecord_spt");
-    let a_event = event.addr();
-    let a_stream = stream.addr();
+    let a_event = TYPES.handle_arg(239, event)?;
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10184,16 +10227,16 @@ fn hipEventRecord_spt(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg) -> 
 rt::function!(F_hipLaunchCooperativeKernel_spt, C_hipLaunchCooperativeKernel_spt, c"hipLaunchCooperativeKernel_spt", "hipLaunchCooperativeKernel_spt",
     c"hipLaunchCooperativeKernel_spt(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream)\n--\n\nArgs:\n    f\n    gridDim\n    blockDim\n    kernelParams\n    sharedMemBytes\n    hStream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["f", "gridDim", "blockDim", "kernelParams", "sharedMemBytes", "hStream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipLaunchCooperativeKernel_spt(py, rt::call::extract(x0, "f")?, &x1, &x2, rt::call::extract(x3, "kernelParams")?, rt::call::extract(x4, "sharedMemBytes")?, rt::call::extract(x5, "hStream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipLaunchCooperativeKernel_spt(py, rt::call::extract(x0, "f")?, &x1, &x2, rt::call::extract(x3, "kernelParams")?, rt::call::extract(x4, "sharedMemBytes")?, &x5));
 
-fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel_spt");
     let a_f = f.addr();
     let a_gridDim = TYPES.record_arg::<R_dim3>(176, gridDim)?;
     let a_blockDim = TYPES.record_arg::<R_dim3>(176, blockDim)?;
     let a_kernelParams = kernelParams.addr();
     let a_sharedMemBytes = sharedMemBytes.0;
-    let a_hStream = hStream.addr();
+    let a_hStream = TYPES.handle_arg(232, hStream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10206,16 +10249,16 @@ fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound
 rt::function!(F_hipLaunchKernel_spt, C_hipLaunchKernel_spt, c"hipLaunchKernel_spt", "hipLaunchKernel_spt",
     c"hipLaunchKernel_spt(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream)\n--\n\nArgs:\n    function_address\n    numBlocks\n    dimBlocks\n    args\n    sharedMemBytes\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["function_address", "numBlocks", "dimBlocks", "args", "sharedMemBytes", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipLaunchKernel_spt(py, rt::call::extract(x0, "function_address")?, &x1, &x2, rt::call::extract(x3, "args")?, rt::call::extract(x4, "sharedMemBytes")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipLaunchKernel_spt(py, rt::call::extract(x0, "function_address")?, &x1, &x2, rt::call::extract(x3, "args")?, rt::call::extract(x4, "sharedMemBytes")?, &x5));
 
-fn hipLaunchKernel_spt(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchKernel_spt(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel_spt");
     let a_function_address = function_address.addr();
     let a_numBlocks = TYPES.record_arg::<R_dim3>(176, numBlocks)?;
     let a_dimBlocks = TYPES.record_arg::<R_dim3>(176, dimBlocks)?;
     let a_args = args.addr();
     let a_sharedMemBytes = sharedMemBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10228,12 +10271,12 @@ fn hipLaunchKernel_spt(py: Python<'_>, function_address: rt::PtrArg, numBlocks: 
 rt::function!(F_hipGraphLaunch_spt, C_hipGraphLaunch_spt, c"hipGraphLaunch_spt", "hipGraphLaunch_spt",
     c"hipGraphLaunch_spt(graphExec, stream)\n--\n\nArgs:\n    graphExec\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["graphExec", "stream"],
-    |py, [x0, x1]| hipGraphLaunch_spt(py, rt::call::extract(x0, "graphExec")?, rt::call::extract(x1, "stream")?));
+    |py, [x0, x1]| hipGraphLaunch_spt(py, &x0, &x1));
 
-fn hipGraphLaunch_spt(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphLaunch_spt(py: Python<'_>, graphExec: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphLaunch_spt");
-    let a_graphExec = graphExec.addr();
-    let a_stream = stream.addr();
+    let a_graphExec = TYPES.handle_arg(243, graphExec)?;
+    let a_stream = TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10246,11 +10289,11 @@ fn hipGraphLaunch_spt(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg)
 rt::function!(F_hipStreamBeginCapture_spt, C_hipStreamBeginCapture_spt, c"hipStreamBeginCapture_spt", "hipStreamBeginCapture_spt",
     c"hipStreamBeginCapture_spt(stream, mode)\n--\n\nArgs:\n    stream\n    mode\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["stream", "mode"],
-    |py, [x0, x1]| hipStreamBeginCapture_spt(py, rt::call::extract(x0, "stream")?, &x1));
+    |py, [x0, x1]| hipStreamBeginCapture_spt(py, &x0, &x1));
 
-fn hipStreamBeginCapture_spt(py: Python<'_>, stream: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipStreamBeginCapture_spt(py: Python<'_>, stream: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBeginCapture_spt");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(54, mode)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10264,11 +10307,11 @@ fn hipStreamBeginCapture_spt(py: Python<'_>, stream: rt::PtrArg, mode: &Bound<'_
 rt::function!(F_hipStreamEndCapture_spt, C_hipStreamEndCapture_spt, c"hipStreamEndCapture_spt", "hipStreamEndCapture_spt",
     c"hipStreamEndCapture_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraph: ihipGraph",
     ["stream"],
-    |py, [x0]| hipStreamEndCapture_spt(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamEndCapture_spt(py, &x0));
 
-fn hipStreamEndCapture_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamEndCapture_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamEndCapture_spt");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_pGraph: usize = Default::default();
     let a_pGraph = &mut o_pGraph as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -10283,11 +10326,11 @@ fn hipStreamEndCapture_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_hipStreamIsCapturing_spt, C_hipStreamIsCapturing_spt, c"hipStreamIsCapturing_spt", "hipStreamIsCapturing_spt",
     c"hipStreamIsCapturing_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pCaptureStatus: hipStreamCaptureStatus",
     ["stream"],
-    |py, [x0]| hipStreamIsCapturing_spt(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamIsCapturing_spt(py, &x0));
 
-fn hipStreamIsCapturing_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamIsCapturing_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamIsCapturing_spt");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_pCaptureStatus: u32 = Default::default();
     let a_pCaptureStatus = &mut o_pCaptureStatus as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -10302,11 +10345,11 @@ fn hipStreamIsCapturing_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_hipStreamGetCaptureInfo_spt, C_hipStreamGetCaptureInfo_spt, c"hipStreamGetCaptureInfo_spt", "hipStreamGetCaptureInfo_spt",
     c"hipStreamGetCaptureInfo_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    pCaptureStatus: hipStreamCaptureStatus\n    pId: int",
     ["stream"],
-    |py, [x0]| hipStreamGetCaptureInfo_spt(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamGetCaptureInfo_spt(py, &x0));
 
-fn hipStreamGetCaptureInfo_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamGetCaptureInfo_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetCaptureInfo_spt");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_pCaptureStatus: u32 = Default::default();
     let a_pCaptureStatus = &mut o_pCaptureStatus as *mut u32 as usize;
     let mut o_pId: u64 = Default::default();
@@ -10323,11 +10366,11 @@ fn hipStreamGetCaptureInfo_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<P
 rt::function!(F_hipStreamGetCaptureInfo_v2_spt, C_hipStreamGetCaptureInfo_v2_spt, c"hipStreamGetCaptureInfo_v2_spt", "hipStreamGetCaptureInfo_v2_spt",
     c"hipStreamGetCaptureInfo_v2_spt(stream, dependencies_out)\n--\n\nArgs:\n    stream\n    dependencies_out\n\nReturns: a tuple of 5 item(s):\n    hipError_t: status\n    captureStatus_out: hipStreamCaptureStatus\n    id_out: int\n    graph_out: ihipGraph\n    numDependencies_out: int",
     ["stream", "dependencies_out"],
-    |py, [x0, x1]| hipStreamGetCaptureInfo_v2_spt(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "dependencies_out")?));
+    |py, [x0, x1]| hipStreamGetCaptureInfo_v2_spt(py, &x0, rt::call::extract(x1, "dependencies_out")?));
 
-fn hipStreamGetCaptureInfo_v2_spt(py: Python<'_>, stream: rt::PtrArg, dependencies_out: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipStreamGetCaptureInfo_v2_spt(py: Python<'_>, stream: &Bound<'_, PyAny>, dependencies_out: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetCaptureInfo_v2_spt");
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
     let mut o_captureStatus_out: u32 = Default::default();
     let a_captureStatus_out = &mut o_captureStatus_out as *mut u32 as usize;
     let mut o_id_out: u64 = Default::default();
@@ -10349,12 +10392,12 @@ fn hipStreamGetCaptureInfo_v2_spt(py: Python<'_>, stream: rt::PtrArg, dependenci
 rt::function!(F_hipLaunchHostFunc_spt, C_hipLaunchHostFunc_spt, c"hipLaunchHostFunc_spt", "hipLaunchHostFunc_spt",
     c"hipLaunchHostFunc_spt(stream, fn, userData)\n--\n\nArgs:\n    stream\n    fn\n    userData\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
     ["stream", "fn", "userData"],
-    |py, [x0, x1, x2]| hipLaunchHostFunc_spt(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "fn")?, rt::call::extract(x2, "userData")?));
+    |py, [x0, x1, x2]| hipLaunchHostFunc_spt(py, &x0, &x1, rt::call::extract(x2, "userData")?));
 
-fn hipLaunchHostFunc_spt(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userData: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipLaunchHostFunc_spt(py: Python<'_>, stream: &Bound<'_, PyAny>, r#fn: &Bound<'_, PyAny>, userData: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchHostFunc_spt");
-    let a_stream = stream.addr();
-    let a_fn = r#fn.addr();
+    let a_stream = TYPES.handle_arg(232, stream)?;
+    let a_fn = TYPES.handle_arg(245, r#fn)?;
     let a_userData = userData.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.

@@ -53,11 +53,11 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hipblaslt", &TYP
 rt::function!(F_hipblasLtGetVersion, C_hipblasLtGetVersion, c"hipblasLtGetVersion", "hipblasLtGetVersion",
     c"hipblasLtGetVersion(handle)\n--\n\nArgs:\n    handle\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    version: int",
     ["handle"],
-    |py, [x0]| hipblasLtGetVersion(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| hipblasLtGetVersion(py, &x0));
 
-fn hipblasLtGetVersion(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipblasLtGetVersion(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtGetVersion");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipblasLtHandle_t")?;
     let mut o_version: i32 = Default::default();
     let a_version = &mut o_version as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -72,11 +72,11 @@ fn hipblasLtGetVersion(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObje
 rt::function!(F_hipblasLtGetGitRevision, C_hipblasLtGetGitRevision, c"hipblasLtGetGitRevision", "hipblasLtGetGitRevision",
     c"hipblasLtGetGitRevision(handle, rev)\n--\n\nArgs:\n    handle\n    rev\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t",
     ["handle", "rev"],
-    |py, [x0, x1]| hipblasLtGetGitRevision(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rev")?));
+    |py, [x0, x1]| hipblasLtGetGitRevision(py, &x0, rt::call::extract(x1, "rev")?));
 
-fn hipblasLtGetGitRevision(py: Python<'_>, handle: rt::PtrArgMut, rev: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipblasLtGetGitRevision(py: Python<'_>, handle: &Bound<'_, PyAny>, rev: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtGetGitRevision");
-    let a_handle = handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipblasLtHandle_t")?;
     let a_rev = rev.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -129,8 +129,7 @@ rt::function!(F_hipblasLtDestroy, C_hipblasLtDestroy, c"hipblasLtDestroy", "hipb
 
 fn hipblasLtDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtDestroy");
-    let p_handle = rt::PtrArg::convert(handle, true)?;
-    let a_handle = p_handle.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipblasLtHandle_t")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -172,8 +171,7 @@ rt::function!(F_hipblasLtMatrixLayoutDestroy, C_hipblasLtMatrixLayoutDestroy, c"
 
 fn hipblasLtMatrixLayoutDestroy(py: Python<'_>, matLayout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixLayoutDestroy");
-    let p_matLayout = rt::PtrArg::convert(matLayout, false)?;
-    let a_matLayout = p_matLayout.addr();
+    let a_matLayout = TYPES.handle_arg(17, matLayout)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -189,11 +187,11 @@ fn hipblasLtMatrixLayoutDestroy(py: Python<'_>, matLayout: &Bound<'_, PyAny>) ->
 rt::function!(F_hipblasLtMatrixLayoutSetAttribute, C_hipblasLtMatrixLayoutSetAttribute, c"hipblasLtMatrixLayoutSetAttribute", "hipblasLtMatrixLayoutSetAttribute",
     c"hipblasLtMatrixLayoutSetAttribute(matLayout, attr, buf, sizeInBytes)\n--\n\nSet attribute to a matrix descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix descriptor.\n\nArgs:\n    matLayout\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
     ["matLayout", "attr", "buf", "sizeInBytes"],
-    |py, [x0, x1, x2, x3]| hipblasLtMatrixLayoutSetAttribute(py, rt::call::extract(x0, "matLayout")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
+    |py, [x0, x1, x2, x3]| hipblasLtMatrixLayoutSetAttribute(py, &x0, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatrixLayoutSetAttribute(py: Python<'_>, matLayout: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatrixLayoutSetAttribute(py: Python<'_>, matLayout: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixLayoutSetAttribute");
-    let a_matLayout = matLayout.addr();
+    let a_matLayout = TYPES.handle_arg(17, matLayout)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(1, attr)?)?;
     let a_buf = buf.addr();
     let a_sizeInBytes = sizeInBytes.0;
@@ -209,11 +207,11 @@ fn hipblasLtMatrixLayoutSetAttribute(py: Python<'_>, matLayout: rt::PtrArg, attr
 rt::function!(F_hipblasLtMatrixLayoutGetAttribute, C_hipblasLtMatrixLayoutGetAttribute, c"hipblasLtMatrixLayoutGetAttribute", "hipblasLtMatrixLayoutGetAttribute",
     c"hipblasLtMatrixLayoutGetAttribute(matLayout, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a matrix descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix descriptor.\n\nArgs:\n    matLayout\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
     ["matLayout", "attr", "buf", "sizeInBytes"],
-    |py, [x0, x1, x2, x3]| hipblasLtMatrixLayoutGetAttribute(py, rt::call::extract(x0, "matLayout")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
+    |py, [x0, x1, x2, x3]| hipblasLtMatrixLayoutGetAttribute(py, &x0, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatrixLayoutGetAttribute(py: Python<'_>, matLayout: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatrixLayoutGetAttribute(py: Python<'_>, matLayout: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixLayoutGetAttribute");
-    let a_matLayout = matLayout.addr();
+    let a_matLayout = TYPES.handle_arg(17, matLayout)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(1, attr)?)?;
     let a_buf = buf.addr();
     let a_sizeInBytes = sizeInBytes.0;
@@ -255,8 +253,7 @@ rt::function!(F_hipblasLtMatmulDescDestroy, C_hipblasLtMatmulDescDestroy, c"hipb
 
 fn hipblasLtMatmulDescDestroy(py: Python<'_>, matmulDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulDescDestroy");
-    let p_matmulDesc = rt::PtrArg::convert(matmulDesc, false)?;
-    let a_matmulDesc = p_matmulDesc.addr();
+    let a_matmulDesc = TYPES.handle_arg(16, matmulDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -272,11 +269,11 @@ fn hipblasLtMatmulDescDestroy(py: Python<'_>, matmulDesc: &Bound<'_, PyAny>) -> 
 rt::function!(F_hipblasLtMatmulDescSetAttribute, C_hipblasLtMatmulDescSetAttribute, c"hipblasLtMatmulDescSetAttribute", "hipblasLtMatmulDescSetAttribute",
     c"hipblasLtMatmulDescSetAttribute(matmulDesc, attr, buf, sizeInBytes)\n--\n\nSet attribute to a matrix multiply descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix multiply descriptor.\n\nArgs:\n    matmulDesc\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
     ["matmulDesc", "attr", "buf", "sizeInBytes"],
-    |py, [x0, x1, x2, x3]| hipblasLtMatmulDescSetAttribute(py, rt::call::extract(x0, "matmulDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
+    |py, [x0, x1, x2, x3]| hipblasLtMatmulDescSetAttribute(py, &x0, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatmulDescSetAttribute(py: Python<'_>, matmulDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatmulDescSetAttribute(py: Python<'_>, matmulDesc: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulDescSetAttribute");
-    let a_matmulDesc = matmulDesc.addr();
+    let a_matmulDesc = TYPES.handle_arg(16, matmulDesc)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(4, attr)?)?;
     let a_buf = buf.addr();
     let a_sizeInBytes = sizeInBytes.0;
@@ -292,11 +289,11 @@ fn hipblasLtMatmulDescSetAttribute(py: Python<'_>, matmulDesc: rt::PtrArg, attr:
 rt::function!(F_hipblasLtMatmulDescGetAttribute, C_hipblasLtMatmulDescGetAttribute, c"hipblasLtMatmulDescGetAttribute", "hipblasLtMatmulDescGetAttribute",
     c"hipblasLtMatmulDescGetAttribute(matmulDesc, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a matrix multiply descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix multiply descriptor.\n\nArgs:\n    matmulDesc\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
     ["matmulDesc", "attr", "buf", "sizeInBytes"],
-    |py, [x0, x1, x2, x3]| hipblasLtMatmulDescGetAttribute(py, rt::call::extract(x0, "matmulDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
+    |py, [x0, x1, x2, x3]| hipblasLtMatmulDescGetAttribute(py, &x0, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatmulDescGetAttribute(py: Python<'_>, matmulDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatmulDescGetAttribute(py: Python<'_>, matmulDesc: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulDescGetAttribute");
-    let a_matmulDesc = matmulDesc.addr();
+    let a_matmulDesc = TYPES.handle_arg(16, matmulDesc)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(4, attr)?)?;
     let a_buf = buf.addr();
     let a_sizeInBytes = sizeInBytes.0;
@@ -336,8 +333,7 @@ rt::function!(F_hipblasLtMatmulPreferenceDestroy, C_hipblasLtMatmulPreferenceDes
 
 fn hipblasLtMatmulPreferenceDestroy(py: Python<'_>, pref: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulPreferenceDestroy");
-    let p_pref = rt::PtrArg::convert(pref, false)?;
-    let a_pref = p_pref.addr();
+    let a_pref = TYPES.handle_arg(18, pref)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -353,11 +349,11 @@ fn hipblasLtMatmulPreferenceDestroy(py: Python<'_>, pref: &Bound<'_, PyAny>) -> 
 rt::function!(F_hipblasLtMatmulPreferenceSetAttribute, C_hipblasLtMatmulPreferenceSetAttribute, c"hipblasLtMatmulPreferenceSetAttribute", "hipblasLtMatmulPreferenceSetAttribute",
     c"hipblasLtMatmulPreferenceSetAttribute(pref, attr, buf, sizeInBytes)\n--\n\nSet attribute to a preference descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix multiply preferences descriptor.\n\nArgs:\n    pref\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
     ["pref", "attr", "buf", "sizeInBytes"],
-    |py, [x0, x1, x2, x3]| hipblasLtMatmulPreferenceSetAttribute(py, rt::call::extract(x0, "pref")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
+    |py, [x0, x1, x2, x3]| hipblasLtMatmulPreferenceSetAttribute(py, &x0, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatmulPreferenceSetAttribute(py: Python<'_>, pref: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatmulPreferenceSetAttribute(py: Python<'_>, pref: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulPreferenceSetAttribute");
-    let a_pref = pref.addr();
+    let a_pref = TYPES.handle_arg(18, pref)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(5, attr)?)?;
     let a_buf = buf.addr();
     let a_sizeInBytes = sizeInBytes.0;
@@ -373,11 +369,11 @@ fn hipblasLtMatmulPreferenceSetAttribute(py: Python<'_>, pref: rt::PtrArg, attr:
 rt::function!(F_hipblasLtMatmulPreferenceGetAttribute, C_hipblasLtMatmulPreferenceGetAttribute, c"hipblasLtMatmulPreferenceGetAttribute", "hipblasLtMatmulPreferenceGetAttribute",
     c"hipblasLtMatmulPreferenceGetAttribute(pref, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a preference descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix multiply heuristic search preferences descriptor.\n\nArgs:\n    pref\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
     ["pref", "attr", "buf", "sizeInBytes"],
-    |py, [x0, x1, x2, x3]| hipblasLtMatmulPreferenceGetAttribute(py, rt::call::extract(x0, "pref")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
+    |py, [x0, x1, x2, x3]| hipblasLtMatmulPreferenceGetAttribute(py, &x0, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatmulPreferenceGetAttribute(py: Python<'_>, pref: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatmulPreferenceGetAttribute(py: Python<'_>, pref: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulPreferenceGetAttribute");
-    let a_pref = pref.addr();
+    let a_pref = TYPES.handle_arg(18, pref)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(5, attr)?)?;
     let a_buf = buf.addr();
     let a_sizeInBytes = sizeInBytes.0;
@@ -395,17 +391,17 @@ fn hipblasLtMatmulPreferenceGetAttribute(py: Python<'_>, pref: rt::PtrArg, attr:
 rt::function!(F_hipblasLtMatmulAlgoGetHeuristic, C_hipblasLtMatmulAlgoGetHeuristic, c"hipblasLtMatmulAlgoGetHeuristic", "hipblasLtMatmulAlgoGetHeuristic",
     c"hipblasLtMatmulAlgoGetHeuristic(handle, matmulDesc, Adesc, Bdesc, Cdesc, Ddesc, pref, requestedAlgoCount, heuristicResultsArray)\n--\n\nRetrieve the possible algorithms\n\nThis function retrieves the possible algorithms for the matrix multiply\noperation hipblasLtMatmul() function with the given input matrices A, B and\nC, and the output matrix D. The output is placed in heuristicResultsArray[]\nin the order of increasing estimated compute time. Note that the wall duration\nincreases if the requestedAlgoCount increases.\n\nArgs:\n    handle\n    matmulDesc\n    Adesc\n    Bdesc\n    Cdesc\n    Ddesc\n    pref\n    requestedAlgoCount\n    heuristicResultsArray\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    returnAlgoCount: int\n    HIPBLAS_STATUS_SUCCESS           If query was successful. Inspect\n    heuristicResultsArray[0 to (returnAlgoCount -1)].state for the status of the\n    results. \\retval HIPBLAS_STATUS_NOT_SUPPORTED     If no heuristic function\n    available for current configuration. \\retval HIPBLAS_STATUS_INVALID_VALUE If\n    requestedAlgoCount is less or equal to zero.",
     ["handle", "matmulDesc", "Adesc", "Bdesc", "Cdesc", "Ddesc", "pref", "requestedAlgoCount", "heuristicResultsArray"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasLtMatmulAlgoGetHeuristic(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matmulDesc")?, rt::call::extract(x2, "Adesc")?, rt::call::extract(x3, "Bdesc")?, rt::call::extract(x4, "Cdesc")?, rt::call::extract(x5, "Ddesc")?, rt::call::extract(x6, "pref")?, rt::call::extract(x7, "requestedAlgoCount")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasLtMatmulAlgoGetHeuristic(py, &x0, &x1, &x2, &x3, &x4, &x5, &x6, rt::call::extract(x7, "requestedAlgoCount")?, &x8));
 
-fn hipblasLtMatmulAlgoGetHeuristic(py: Python<'_>, handle: rt::PtrArgMut, matmulDesc: rt::PtrArg, Adesc: rt::PtrArg, Bdesc: rt::PtrArg, Cdesc: rt::PtrArg, Ddesc: rt::PtrArg, pref: rt::PtrArg, requestedAlgoCount: rt::CInt<i32>, heuristicResultsArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasLtMatmulAlgoGetHeuristic(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDesc: &Bound<'_, PyAny>, Adesc: &Bound<'_, PyAny>, Bdesc: &Bound<'_, PyAny>, Cdesc: &Bound<'_, PyAny>, Ddesc: &Bound<'_, PyAny>, pref: &Bound<'_, PyAny>, requestedAlgoCount: rt::CInt<i32>, heuristicResultsArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulAlgoGetHeuristic");
-    let a_handle = handle.addr();
-    let a_matmulDesc = matmulDesc.addr();
-    let a_Adesc = Adesc.addr();
-    let a_Bdesc = Bdesc.addr();
-    let a_Cdesc = Cdesc.addr();
-    let a_Ddesc = Ddesc.addr();
-    let a_pref = pref.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipblasLtHandle_t")?;
+    let a_matmulDesc = TYPES.handle_arg(16, matmulDesc)?;
+    let a_Adesc = TYPES.handle_arg(17, Adesc)?;
+    let a_Bdesc = TYPES.handle_arg(17, Bdesc)?;
+    let a_Cdesc = TYPES.handle_arg(17, Cdesc)?;
+    let a_Ddesc = TYPES.handle_arg(17, Ddesc)?;
+    let a_pref = TYPES.handle_arg(18, pref)?;
     let a_requestedAlgoCount = requestedAlgoCount.0;
     let p_heuristicResultsArray = TYPES.record_ptr_arg(14, heuristicResultsArray, true)?;
     let a_heuristicResultsArray = p_heuristicResultsArray.addr();
@@ -423,27 +419,27 @@ fn hipblasLtMatmulAlgoGetHeuristic(py: Python<'_>, handle: rt::PtrArgMut, matmul
 rt::function!(F_hipblasLtMatmul, C_hipblasLtMatmul, c"hipblasLtMatmul", "hipblasLtMatmul",
     c"hipblasLtMatmul(handle, matmulDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo, workspace, workspaceSizeInBytes, stream)\n--\n\nRetrieve the possible algorithms\n\nThis function computes the matrix multiplication of matrices A and B to\nproduce the output matrix D, according to the following operation: D = \\p\nalpha*( A *B) + beta*( C ), where A, B, and C are input\nmatrices, and alpha and beta are input scalars. Note: This function\nsupports both in-place matrix multiplication (C == D and Cdesc == Ddesc) and\nout-of-place matrix multiplication (C != D, both matrices must have the same\ndata type, number of rows, number of columns, batch size, and memory order).\nIn the out-of-place case, the leading dimension of C can be different from\nthe leading dimension of D. Specifically the leading dimension of C can be 0\nto achieve row or column broadcast. If Cdesc is omitted, this function\nassumes it to be equal to Ddesc.\n\nArgs:\n    handle\n    matmulDesc\n    alpha\n    A\n    Adesc\n    B\n    Bdesc\n    beta\n    C\n    Cdesc\n    D\n    Ddesc\n    algo\n    workspace\n    workspaceSizeInBytes\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS           If the operation completed\n    successfully. \\retval HIPBLAS_STATUS_EXECUTION_FAILED  If HIP reported an\n    execution error from the device. \\retval HIPBLAS_STATUS_ARCH_MISMATCH     If\n    the configured operation cannot be run using the selected device. \\retval\n    HIPBLAS_STATUS_NOT_SUPPORTED     If the current implementation on the\n    selected device doesn't support the configured operation. \\retval\n    HIPBLAS_STATUS_INVALID_VALUE     If the parameters are unexpectedly NULL, in\n    conflict or in an impossible configuration. For example, when\n    workspaceSizeInBytes is less than workspace required by the configured algo.\n    HIBLAS_STATUS_NOT_INITIALIZED    If hipBLASLt handle has not been\n    initialized.",
     ["handle", "matmulDesc", "alpha", "A", "Adesc", "B", "Bdesc", "beta", "C", "Cdesc", "D", "Ddesc", "algo", "workspace", "workspaceSizeInBytes", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasLtMatmul(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matmulDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "Adesc")?, rt::call::extract(x5, "B")?, rt::call::extract(x6, "Bdesc")?, rt::call::extract(x7, "beta")?, rt::call::extract(x8, "C")?, rt::call::extract(x9, "Cdesc")?, rt::call::extract(x10, "D")?, rt::call::extract(x11, "Ddesc")?, &x12, rt::call::extract(x13, "workspace")?, rt::call::extract(x14, "workspaceSizeInBytes")?, rt::call::extract(x15, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasLtMatmul(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "A")?, &x4, rt::call::extract(x5, "B")?, &x6, rt::call::extract(x7, "beta")?, rt::call::extract(x8, "C")?, &x9, rt::call::extract(x10, "D")?, &x11, &x12, rt::call::extract(x13, "workspace")?, rt::call::extract(x14, "workspaceSizeInBytes")?, &x15));
 
-fn hipblasLtMatmul(py: Python<'_>, handle: rt::PtrArgMut, matmulDesc: rt::PtrArg, alpha: rt::PtrArg, A: rt::PtrArg, Adesc: rt::PtrArg, B: rt::PtrArg, Bdesc: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, Cdesc: rt::PtrArg, D: rt::PtrArgMut, Ddesc: rt::PtrArg, algo: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasLtMatmul(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDesc: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArg, Adesc: &Bound<'_, PyAny>, B: rt::PtrArg, Bdesc: &Bound<'_, PyAny>, beta: rt::PtrArg, C: rt::PtrArg, Cdesc: &Bound<'_, PyAny>, D: rt::PtrArgMut, Ddesc: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmul");
-    let a_handle = handle.addr();
-    let a_matmulDesc = matmulDesc.addr();
+    let a_handle = rt::handle_arg(handle, None, "hipblasLtHandle_t")?;
+    let a_matmulDesc = TYPES.handle_arg(16, matmulDesc)?;
     let a_alpha = alpha.addr();
     let a_A = A.addr();
-    let a_Adesc = Adesc.addr();
+    let a_Adesc = TYPES.handle_arg(17, Adesc)?;
     let a_B = B.addr();
-    let a_Bdesc = Bdesc.addr();
+    let a_Bdesc = TYPES.handle_arg(17, Bdesc)?;
     let a_beta = beta.addr();
     let a_C = C.addr();
-    let a_Cdesc = Cdesc.addr();
+    let a_Cdesc = TYPES.handle_arg(17, Cdesc)?;
     let a_D = D.addr();
-    let a_Ddesc = Ddesc.addr();
+    let a_Ddesc = TYPES.handle_arg(17, Ddesc)?;
     let p_algo = TYPES.record_ptr_arg(13, algo, false)?;
     let a_algo = p_algo.addr();
     let a_workspace = workspace.addr();
     let a_workspaceSizeInBytes = workspaceSizeInBytes.0;
-    let a_stream = stream.addr();
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -479,8 +475,7 @@ rt::function!(F_hipblasLtMatrixTransformDescDestroy, C_hipblasLtMatrixTransformD
 
 fn hipblasLtMatrixTransformDescDestroy(py: Python<'_>, transformDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransformDescDestroy");
-    let p_transformDesc = rt::PtrArg::convert(transformDesc, false)?;
-    let a_transformDesc = p_transformDesc.addr();
+    let a_transformDesc = TYPES.handle_arg(15, transformDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -496,11 +491,11 @@ fn hipblasLtMatrixTransformDescDestroy(py: Python<'_>, transformDesc: &Bound<'_,
 rt::function!(F_hipblasLtMatrixTransformDescSetAttribute, C_hipblasLtMatrixTransformDescSetAttribute, c"hipblasLtMatrixTransformDescSetAttribute", "hipblasLtMatrixTransformDescSetAttribute",
     c"hipblasLtMatrixTransformDescSetAttribute(transformDesc, attr, buf, sizeInBytes)\n--\n\nSet matrix transform operation descriptor attribute.\n\nArgs:\n    transformDesc [in]: The descriptor\n    attr [in]: The attribute\n    buf [in]: memory address containing the new value\n    sizeInBytes [in]: size of buf buffer for verification (in bytes)\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_INVALID_VALUE  if buf is NULL or sizeInBytes doesn't match size of internal storage for\n    selected attribute\n    HIPBLAS_STATUS_SUCCESS        if attribute was set successfully",
     ["transformDesc", "attr", "buf", "sizeInBytes"],
-    |py, [x0, x1, x2, x3]| hipblasLtMatrixTransformDescSetAttribute(py, rt::call::extract(x0, "transformDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
+    |py, [x0, x1, x2, x3]| hipblasLtMatrixTransformDescSetAttribute(py, &x0, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatrixTransformDescSetAttribute(py: Python<'_>, transformDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatrixTransformDescSetAttribute(py: Python<'_>, transformDesc: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransformDescSetAttribute");
-    let a_transformDesc = transformDesc.addr();
+    let a_transformDesc = TYPES.handle_arg(15, transformDesc)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(7, attr)?)?;
     let a_buf = buf.addr();
     let a_sizeInBytes = sizeInBytes.0;
@@ -516,11 +511,11 @@ fn hipblasLtMatrixTransformDescSetAttribute(py: Python<'_>, transformDesc: rt::P
 rt::function!(F_hipblasLtMatrixTransformDescGetAttribute, C_hipblasLtMatrixTransformDescGetAttribute, c"hipblasLtMatrixTransformDescGetAttribute", "hipblasLtMatrixTransformDescGetAttribute",
     c"hipblasLtMatrixTransformDescGetAttribute(transformDesc, attr, buf, sizeInBytes)\n--\n\nMatrix transform operation getter\nGet matrix transform operation descriptor attribute.\n\nArgs:\n    transformDesc [in]: The descriptor\n    attr [in]: The attribute\n    buf [out]: memory address containing the new value\n    sizeInBytes [in]: size of buf buffer for verification (in bytes)\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_INVALID_VALUE  if sizeInBytes is 0 and sizeWritten is NULL, or if  sizeInBytes is non-zero\n    and buf is NULL or sizeInBytes doesn't match size of internal storage for\n    selected attribute\n    HIPBLAS_STATUS_SUCCESS        if attribute's value was successfully written to user memory",
     ["transformDesc", "attr", "buf", "sizeInBytes"],
-    |py, [x0, x1, x2, x3]| hipblasLtMatrixTransformDescGetAttribute(py, rt::call::extract(x0, "transformDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
+    |py, [x0, x1, x2, x3]| hipblasLtMatrixTransformDescGetAttribute(py, &x0, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatrixTransformDescGetAttribute(py: Python<'_>, transformDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatrixTransformDescGetAttribute(py: Python<'_>, transformDesc: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransformDescGetAttribute");
-    let a_transformDesc = transformDesc.addr();
+    let a_transformDesc = TYPES.handle_arg(15, transformDesc)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(7, attr)?)?;
     let a_buf = buf.addr();
     let a_sizeInBytes = sizeInBytes.0;
@@ -538,21 +533,21 @@ fn hipblasLtMatrixTransformDescGetAttribute(py: Python<'_>, transformDesc: rt::P
 rt::function!(F_hipblasLtMatrixTransform, C_hipblasLtMatrixTransform, c"hipblasLtMatrixTransform", "hipblasLtMatrixTransform",
     c"hipblasLtMatrixTransform(lightHandle, transformDesc, alpha, A, Adesc, beta, B, Bdesc, C, Cdesc, stream)\n--\n\nMatrix layout conversion helper\n\nMatrix layout conversion helper (C = alpha * op(A) + beta * op(B)),\ncan be used to change memory order of data or to scale and shift the values.\n\nArgs:\n    lightHandle [in]: Pointer to the allocated hipBLASLt handle for the\n        hipBLASLt context. See \\ref hipblasLtHandle_t .\n    transformDesc [in]: Pointer to allocated matrix transform descriptor.\n    alpha [in]: Pointer to scalar alpha, either pointer to host or device address.\n    A [in]: Pointer to matrix A, must be pointer to device address.\n    Adesc [in]: Pointer to layout for input matrix A.\n    beta [in]: Pointer to scalar beta, either pointer to host or device address.\n    B [in]: Pointer to layout for matrix B, must be pointer to device address\n    Bdesc [in]: Pointer to layout for inputmatrix B.\n    C [in]: Pointer to matrix C, must be pointer to device address\n    Cdesc [out]: Pointer to layout for output matrix C.\n    stream [in]: The HIP stream where all the GPU work will be submitted.\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_NOT_INITIALIZED   if hipBLASLt handle has not been initialized\n    HIPBLAS_STATUS_INVALID_VALUE     if parameters are in conflict or in an impossible configuration; e.g.\n    when A is not NULL, but Adesc is NULL\n    HIPBLAS_STATUS_NOT_SUPPORTED     if current implementation on selected device doesn't support configured\n    operation\n    HIPBLAS_STATUS_ARCH_MISMATCH     if configured operation cannot be run using selected device\n    HIPBLAS_STATUS_EXECUTION_FAILED  if HIP reported execution error from the device\n    HIPBLAS_STATUS_SUCCESS           if the operation completed successfully",
     ["lightHandle", "transformDesc", "alpha", "A", "Adesc", "beta", "B", "Bdesc", "C", "Cdesc", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasLtMatrixTransform(py, rt::call::extract(x0, "lightHandle")?, rt::call::extract(x1, "transformDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "Adesc")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "Bdesc")?, rt::call::extract(x8, "C")?, rt::call::extract(x9, "Cdesc")?, rt::call::extract(x10, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasLtMatrixTransform(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "A")?, &x4, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "B")?, &x7, rt::call::extract(x8, "C")?, &x9, &x10));
 
-fn hipblasLtMatrixTransform(py: Python<'_>, lightHandle: rt::PtrArgMut, transformDesc: rt::PtrArg, alpha: rt::PtrArg, A: rt::PtrArg, Adesc: rt::PtrArg, beta: rt::PtrArg, B: rt::PtrArg, Bdesc: rt::PtrArg, C: rt::PtrArgMut, Cdesc: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasLtMatrixTransform(py: Python<'_>, lightHandle: &Bound<'_, PyAny>, transformDesc: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArg, Adesc: &Bound<'_, PyAny>, beta: rt::PtrArg, B: rt::PtrArg, Bdesc: &Bound<'_, PyAny>, C: rt::PtrArgMut, Cdesc: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransform");
-    let a_lightHandle = lightHandle.addr();
-    let a_transformDesc = transformDesc.addr();
+    let a_lightHandle = rt::handle_arg(lightHandle, None, "hipblasLtHandle_t")?;
+    let a_transformDesc = TYPES.handle_arg(15, transformDesc)?;
     let a_alpha = alpha.addr();
     let a_A = A.addr();
-    let a_Adesc = Adesc.addr();
+    let a_Adesc = TYPES.handle_arg(17, Adesc)?;
     let a_beta = beta.addr();
     let a_B = B.addr();
-    let a_Bdesc = Bdesc.addr();
+    let a_Bdesc = TYPES.handle_arg(17, Bdesc)?;
     let a_C = C.addr();
-    let a_Cdesc = Cdesc.addr();
-    let a_stream = stream.addr();
+    let a_Cdesc = TYPES.handle_arg(17, Cdesc)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

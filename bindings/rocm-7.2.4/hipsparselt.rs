@@ -175,6 +175,9 @@ fn hipsparseLtDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "hipsparseLtDestroy");
+    }
     rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtDenseDescriptorInit, C_hipsparseLtDenseDescriptorInit, c"hipsparseLtDenseDescriptorInit", "hipsparseLtDenseDescriptorInit",
@@ -246,6 +249,9 @@ fn hipsparseLtMatDescriptorDestroy(py: Python<'_>, matDescr: &Bound<'_, PyAny>) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_matDescr) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(matDescr, false, "hipsparseLtMatDescriptorDestroy");
+    }
     rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatDescSetAttribute, C_hipsparseLtMatDescSetAttribute, c"hipsparseLtMatDescSetAttribute", "hipsparseLtMatDescSetAttribute",
@@ -502,6 +508,9 @@ fn hipsparseLtMatmulPlanDestroy(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(plan, false, "hipsparseLtMatmulPlanDestroy");
+    }
     rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatmul, C_hipsparseLtMatmul, c"hipsparseLtMatmul", "hipsparseLtMatmul",
@@ -567,9 +576,9 @@ fn hipsparseLtMatmulSearch(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bou
 rt::function!(F_hipsparseLtSpMMAPrune, C_hipsparseLtSpMMAPrune, c"hipsparseLtSpMMAPrune", "hipsparseLtSpMMAPrune",
     c"hipsparseLtSpMMAPrune(handle, matmulDescr, d_in, d_out, pruneAlg, stream)\n--\n\nPurnes a dense matrix.\n\nhipsparseLtSpMMAPrune prunes a dense matrix d_in according to the specified\nalgorithm pruneAlg, HIPSPARSELT_PRUNE_SPMMA_TILE or HIPSPARSELT_PRUNE_SPMMA_STRIP.\n\nNote: \nThe function requires no extra storage.\n\nNote: \nThis function supports asynchronous execution with respect to stream.\n\nArgs:\n    handle\n    matmulDescr\n    d_in\n    d_out\n    pruneAlg\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , d_in or d_out is invalid.",
     ["handle", "matmulDescr", "d_in", "d_out", "pruneAlg", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsparseLtSpMMAPrune(py, &x0, &x1, rt::call::extract(x2, "d_in")?, rt::call::extract(x3, "d_out")?, &x4, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsparseLtSpMMAPrune(py, &x0, &x1, rt::call::extract(x2, "d_in")?, rt::call::extract(x3, "d_out")?, &x4, &x5));
 
-fn hipsparseLtSpMMAPrune(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArgMut, pruneAlg: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseLtSpMMAPrune(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArgMut, pruneAlg: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPrune");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -578,7 +587,7 @@ fn hipsparseLtSpMMAPrune(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr:
     let a_d_in = d_in.addr();
     let a_d_out = d_out.addr();
     let a_pruneAlg = rt::narrow::<u32>(TYPES.enum_arg(6, pruneAlg)?)?;
-    let a_stream = stream.addr();
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -591,9 +600,9 @@ fn hipsparseLtSpMMAPrune(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr:
 rt::function!(F_hipsparseLtSpMMAPruneCheck, C_hipsparseLtSpMMAPruneCheck, c"hipsparseLtSpMMAPruneCheck", "hipsparseLtSpMMAPruneCheck",
     c"hipsparseLtSpMMAPruneCheck(handle, matmulDescr, d_in, stream)\n--\n\nchecks the correctness of the pruning structure for a given matrix.\n\nhipsparseLtSpMMAPruneCheck checks the correctness of the pruning structure for a given matrix.\nContents in the given matrix must be sparsity 2:4.\n\nArgs:\n    handle\n    matmulDescr\n    d_in\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    d_valid: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , d_in or d_valid is invalid.",
     ["handle", "matmulDescr", "d_in", "stream"],
-    |py, [x0, x1, x2, x3]| hipsparseLtSpMMAPruneCheck(py, &x0, &x1, rt::call::extract(x2, "d_in")?, rt::call::extract(x3, "stream")?));
+    |py, [x0, x1, x2, x3]| hipsparseLtSpMMAPruneCheck(py, &x0, &x1, rt::call::extract(x2, "d_in")?, &x3));
 
-fn hipsparseLtSpMMAPruneCheck(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, d_in: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseLtSpMMAPruneCheck(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, d_in: rt::PtrArg, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPruneCheck");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -602,7 +611,7 @@ fn hipsparseLtSpMMAPruneCheck(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulD
     let a_d_in = d_in.addr();
     let mut o_d_valid: i32 = Default::default();
     let a_d_valid = &mut o_d_valid as *mut i32 as usize;
-    let a_stream = stream.addr();
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -615,9 +624,9 @@ fn hipsparseLtSpMMAPruneCheck(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulD
 rt::function!(F_hipsparseLtSpMMAPrune2, C_hipsparseLtSpMMAPrune2, c"hipsparseLtSpMMAPrune2", "hipsparseLtSpMMAPrune2",
     c"hipsparseLtSpMMAPrune2(handle, sparseMatDescr, isSparseA, op, d_in, d_out, pruneAlg, stream)\n--\n\nPurnes a dense matrix.\n\nhipsparseLtSpMMAPrune2 prunes a dense matrix d_in according to the specified\nalgorithm pruneAlg, HIPSPARSELT_PRUNE_SPMMA_TILE or HIPSPARSELT_PRUNE_SPMMA_STRIP.\n\nNote: \nThe function requires no extra storage.\n\nNote: \nThis function supports asynchronous execution with respect to stream.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_in\n    d_out\n    pruneAlg\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_in  or d_out is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
     ["handle", "sparseMatDescr", "isSparseA", "op", "d_in", "d_out", "pruneAlg", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseLtSpMMAPrune2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_in")?, rt::call::extract(x5, "d_out")?, &x6, rt::call::extract(x7, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseLtSpMMAPrune2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_in")?, rt::call::extract(x5, "d_out")?, &x6, &x7));
 
-fn hipsparseLtSpMMAPrune2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArgMut, pruneAlg: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseLtSpMMAPrune2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArgMut, pruneAlg: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPrune2");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -628,7 +637,7 @@ fn hipsparseLtSpMMAPrune2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDe
     let a_d_in = d_in.addr();
     let a_d_out = d_out.addr();
     let a_pruneAlg = rt::narrow::<u32>(TYPES.enum_arg(6, pruneAlg)?)?;
-    let a_stream = stream.addr();
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -641,9 +650,9 @@ fn hipsparseLtSpMMAPrune2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDe
 rt::function!(F_hipsparseLtSpMMAPruneCheck2, C_hipsparseLtSpMMAPruneCheck2, c"hipsparseLtSpMMAPruneCheck2", "hipsparseLtSpMMAPruneCheck2",
     c"hipsparseLtSpMMAPruneCheck2(handle, sparseMatDescr, isSparseA, op, d_in, stream)\n--\n\nchecks the correctness of the pruning structure for a given matrix.\n\nhipsparseLtSpMMAPruneCheck2 checks the correctness of the pruning structure for a given matrix.\nContents in the given matrix must be sparsity 2:4.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_in\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    d_valid: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_in or d_valid is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
     ["handle", "sparseMatDescr", "isSparseA", "op", "d_in", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsparseLtSpMMAPruneCheck2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_in")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsparseLtSpMMAPruneCheck2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_in")?, &x5));
 
-fn hipsparseLtSpMMAPruneCheck2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_in: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseLtSpMMAPruneCheck2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_in: rt::PtrArg, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPruneCheck2");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -654,7 +663,7 @@ fn hipsparseLtSpMMAPruneCheck2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparse
     let a_d_in = d_in.addr();
     let mut o_d_valid: i32 = Default::default();
     let a_d_valid = &mut o_d_valid as *mut i32 as usize;
-    let a_stream = stream.addr();
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -691,9 +700,9 @@ fn hipsparseLtSpMMACompressedSize(py: Python<'_>, handle: &Bound<'_, PyAny>, pla
 rt::function!(F_hipsparseLtSpMMACompress, C_hipsparseLtSpMMACompress, c"hipsparseLtSpMMACompress", "hipsparseLtSpMMACompress",
     c"hipsparseLtSpMMACompress(handle, plan, d_dense, d_compressed, d_compressBuffer, stream)\n--\n\ncompresses a dense matrix to structured matrix.\n\nhipsparseLtSpMMACompress compresses a dense matrix d_dense.\nThe compressed matrix is intended to be used as the first/second operand A/B\nin the \\ref hipsparseLtMatmul() function.\n\nArgs:\n    handle\n    plan\n    d_dense\n    d_compressed\n    d_compressBuffer\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , plan , d_dense or d_compressed is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
     ["handle", "plan", "d_dense", "d_compressed", "d_compressBuffer", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| hipsparseLtSpMMACompress(py, &x0, &x1, rt::call::extract(x2, "d_dense")?, rt::call::extract(x3, "d_compressed")?, rt::call::extract(x4, "d_compressBuffer")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| hipsparseLtSpMMACompress(py, &x0, &x1, rt::call::extract(x2, "d_dense")?, rt::call::extract(x3, "d_compressed")?, rt::call::extract(x4, "d_compressBuffer")?, &x5));
 
-fn hipsparseLtSpMMACompress(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArgMut, d_compressBuffer: rt::PtrArgMut, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseLtSpMMACompress(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArgMut, d_compressBuffer: rt::PtrArgMut, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompress");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -702,7 +711,7 @@ fn hipsparseLtSpMMACompress(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bo
     let a_d_dense = d_dense.addr();
     let a_d_compressed = d_compressed.addr();
     let a_d_compressBuffer = d_compressBuffer.addr();
-    let a_stream = stream.addr();
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -739,9 +748,9 @@ fn hipsparseLtSpMMACompressedSize2(py: Python<'_>, handle: &Bound<'_, PyAny>, sp
 rt::function!(F_hipsparseLtSpMMACompress2, C_hipsparseLtSpMMACompress2, c"hipsparseLtSpMMACompress2", "hipsparseLtSpMMACompress2",
     c"hipsparseLtSpMMACompress2(handle, sparseMatDescr, isSparseA, op, d_dense, d_compressed, d_compressBuffer, stream)\n--\n\ncompresses a dense matrix to structured matrix.\n\nhipsparseLtSpMMACompress2 compresses a dense matrix d_dense.\nThe compressed matrix is intended to be used as the first/second operand A/B\nin the \\ref hipsparseLtMatmul() function.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_dense\n    d_compressed\n    d_compressBuffer\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_dense or d_compressed is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
     ["handle", "sparseMatDescr", "isSparseA", "op", "d_dense", "d_compressed", "d_compressBuffer", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseLtSpMMACompress2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_dense")?, rt::call::extract(x5, "d_compressed")?, rt::call::extract(x6, "d_compressBuffer")?, rt::call::extract(x7, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseLtSpMMACompress2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_dense")?, rt::call::extract(x5, "d_compressed")?, rt::call::extract(x6, "d_compressBuffer")?, &x7));
 
-fn hipsparseLtSpMMACompress2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArgMut, d_compressBuffer: rt::PtrArgMut, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseLtSpMMACompress2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArgMut, d_compressBuffer: rt::PtrArgMut, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompress2");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -752,7 +761,7 @@ fn hipsparseLtSpMMACompress2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMa
     let a_d_dense = d_dense.addr();
     let a_d_compressed = d_compressed.addr();
     let a_d_compressBuffer = d_compressBuffer.addr();
-    let a_stream = stream.addr();
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -673,6 +673,9 @@ fn hsa_signal_destroy(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(signal, false, "hsa_signal_destroy");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_signal_load_scacquire, C_hsa_signal_load_scacquire, c"hsa_signal_load_scacquire", "hsa_signal_load_scacquire",
@@ -1807,6 +1810,9 @@ fn hsa_signal_group_destroy(py: Python<'_>, signal_group: &Bound<'_, PyAny>) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal_group) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(signal_group, false, "hsa_signal_group_destroy");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_signal_group_wait_any_scacquire, C_hsa_signal_group_wait_any_scacquire, c"hsa_signal_group_wait_any_scacquire", "hsa_signal_group_wait_any_scacquire",
@@ -1925,6 +1931,9 @@ fn hsa_queue_destroy(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(queue, false, "hsa_queue_destroy");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_queue_inactivate, C_hsa_queue_inactivate, c"hsa_queue_inactivate", "hsa_queue_inactivate",
@@ -2819,6 +2828,9 @@ fn hsa_code_object_reader_destroy(py: Python<'_>, code_object_reader: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_code_object_reader) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(code_object_reader, false, "hsa_code_object_reader_destroy");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_create, C_hsa_executable_create, c"hsa_executable_create", "hsa_executable_create",
@@ -2878,6 +2890,9 @@ fn hsa_executable_destroy(py: Python<'_>, executable: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(executable, false, "hsa_executable_destroy");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_load_program_code_object, C_hsa_executable_load_program_code_object, c"hsa_executable_load_program_code_object", "hsa_executable_load_program_code_object",
@@ -3240,6 +3255,9 @@ fn hsa_code_object_destroy(py: Python<'_>, code_object: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_code_object) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(code_object, false, "hsa_code_object_destroy");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_code_object_get_info, C_hsa_code_object_get_info, c"hsa_code_object_get_info", "hsa_code_object_get_info",
@@ -3517,6 +3535,9 @@ fn hsa_ext_image_destroy(py: Python<'_>, agent: &Bound<'_, PyAny>, image: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(agent, false, "hsa_ext_image_destroy");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_image_copy, C_hsa_ext_image_copy, c"hsa_ext_image_copy", "hsa_ext_image_copy",
@@ -3669,17 +3690,20 @@ fn hsa_ext_sampler_destroy(py: Python<'_>, agent: &Bound<'_, PyAny>, sampler: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_sampler) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(agent, false, "hsa_ext_sampler_destroy");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ven_amd_pcs_iterate_configuration, C_hsa_ven_amd_pcs_iterate_configuration, c"hsa_ven_amd_pcs_iterate_configuration", "hsa_ven_amd_pcs_iterate_configuration",
     c"hsa_ven_amd_pcs_iterate_configuration(agent, configuration_callback, callback_data)\n--\n\nIterate through list of current supported PC Sampling configurations for this agent\n\nHSA will callback configuration_callback for each currently available PC Sampling\nconfiguration. The list of currently available configurations may not be the complete list of\nconfigurations supported on the agent. The list of currently available configurations may be\nreduced if the agent is currently handling other PC sampling sessions.\n\nArgs:\n    agent [in]: target agent\n    configuration_callback [in]: callback function to iterate through list of configurations\n    callback_data [in]: client private callback data\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
     ["agent", "configuration_callback", "callback_data"],
-    |py, [x0, x1, x2]| hsa_ven_amd_pcs_iterate_configuration(py, &x0, rt::call::extract(x1, "configuration_callback")?, rt::call::extract(x2, "callback_data")?));
+    |py, [x0, x1, x2]| hsa_ven_amd_pcs_iterate_configuration(py, &x0, &x1, rt::call::extract(x2, "callback_data")?));
 
-fn hsa_ven_amd_pcs_iterate_configuration(py: Python<'_>, agent: &Bound<'_, PyAny>, configuration_callback: rt::PtrArg, callback_data: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hsa_ven_amd_pcs_iterate_configuration(py: Python<'_>, agent: &Bound<'_, PyAny>, configuration_callback: &Bound<'_, PyAny>, callback_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_iterate_configuration");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
-    let a_configuration_callback = configuration_callback.addr();
+    let a_configuration_callback = TYPES.handle_arg(150, configuration_callback)?;
     let a_callback_data = callback_data.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3693,9 +3717,9 @@ fn hsa_ven_amd_pcs_iterate_configuration(py: Python<'_>, agent: &Bound<'_, PyAny
 rt::function!(F_hsa_ven_amd_pcs_create, C_hsa_ven_amd_pcs_create, c"hsa_ven_amd_pcs_create", "hsa_ven_amd_pcs_create",
     c"hsa_ven_amd_pcs_create(agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling)\n--\n\nCreate a PC Sampling session on agent\n\nAllocate the resources required for a PC Sampling session. The method, units, interval\nparameters must be a legal configuration value, as described by the\nhsa_ven_amd_pcs_configuration_t configurations passed to the callbacks of\nhsa_ven_amd_pcs_iterate_configuration for this agent.\nA successfull call may restrict the list of possible PC sampling methods available to subsequent\ncalls to hsa_ven_amd_pcs_iterate_configuration on the same agent as agents have limitations\non what types of PC sampling they can perform concurrently.\nFor all successful calls, hsa_ven_amd_pcs_destroy should be called to free this session.\nThe session will be in a stopped/inactive state after this call\n\nArgs:\n    agent [in]: target agent\n    method [in]: method to use\n    units [in]: sampling units\n    interval [in]: sampling interval in units\n    latency [in]: expected latency in microseconds for client to provide a buffer for the data\n        copy callback once HSA calls data_ready_callback. This is a performance hint to avoid the\n        buffer filling up before the client is notified that data is ready. HSA-runtime will estimate\n        how many samples are received within latency and call data_ready_callback ahead of time so\n        that the client has latency time to allocate the buffer before the HSA-runtime internal\n        buffers are full. The value of latency can be 0.\n    buffer_size [in]: size of client buffer in bytes. data_ready_callback will be called once\n        HSA-runtime has enough samples to fill buffer_size. This needs to be a multiple of size of\n        perf_sample_hosttrap_v1_t or size of perf_sample_snapshot_v1_t.\n    data_ready_callback [in]: client callback function that will be called when:\n        1. There is enough samples fill a buffer with buffer_size  - estimated samples received\n        within latency period.\n        OR\n        2. When hsa_ven_amd_pcs_flush is called.\n    client_callback_data [in]: client private data to be provided back when data_ready_callback\n        is called.\n    pc_sampling [out]: PC sampling session handle used to reference this session when calling\n        hsa_ven_amd_pcs_start, hsa_ven_amd_pcs_stop, hsa_ven_amd_pcs_destroy\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS session created successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT invalid parameters\n    ::HSA_STATUS_ERROR_RESOURCE_BUSY agent currently handling another PC Sampling session and\n    cannot handle the type requested.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Failed to allocate resources\n    ::HSA_STATUS_ERROR Unexpected error",
     ["agent", "method", "units", "interval", "latency", "buffer_size", "data_ready_callback", "client_callback_data", "pc_sampling"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hsa_ven_amd_pcs_create(py, &x0, &x1, &x2, rt::call::extract(x3, "interval")?, rt::call::extract(x4, "latency")?, rt::call::extract(x5, "buffer_size")?, rt::call::extract(x6, "data_ready_callback")?, rt::call::extract(x7, "client_callback_data")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hsa_ven_amd_pcs_create(py, &x0, &x1, &x2, rt::call::extract(x3, "interval")?, rt::call::extract(x4, "latency")?, rt::call::extract(x5, "buffer_size")?, &x6, rt::call::extract(x7, "client_callback_data")?, &x8));
 
-fn hsa_ven_amd_pcs_create(py: Python<'_>, agent: &Bound<'_, PyAny>, method: &Bound<'_, PyAny>, units: &Bound<'_, PyAny>, interval: rt::CInt<u64>, latency: rt::CInt<u64>, buffer_size: rt::CInt<u64>, data_ready_callback: rt::PtrArg, client_callback_data: rt::PtrArgMut, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hsa_ven_amd_pcs_create(py: Python<'_>, agent: &Bound<'_, PyAny>, method: &Bound<'_, PyAny>, units: &Bound<'_, PyAny>, interval: rt::CInt<u64>, latency: rt::CInt<u64>, buffer_size: rt::CInt<u64>, data_ready_callback: &Bound<'_, PyAny>, client_callback_data: rt::PtrArgMut, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_create");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_method = rt::narrow::<u32>(TYPES.enum_arg(49, method)?)?;
@@ -3703,7 +3727,7 @@ fn hsa_ven_amd_pcs_create(py: Python<'_>, agent: &Bound<'_, PyAny>, method: &Bou
     let a_interval = interval.0;
     let a_latency = latency.0;
     let a_buffer_size = buffer_size.0;
-    let a_data_ready_callback = data_ready_callback.addr();
+    let a_data_ready_callback = TYPES.handle_arg(149, data_ready_callback)?;
     let a_client_callback_data = client_callback_data.addr();
     let p_pc_sampling = TYPES.record_ptr_arg(120, pc_sampling, true)?;
     let a_pc_sampling = p_pc_sampling.addr();
@@ -3719,9 +3743,9 @@ fn hsa_ven_amd_pcs_create(py: Python<'_>, agent: &Bound<'_, PyAny>, method: &Bou
 rt::function!(F_hsa_ven_amd_pcs_create_from_id, C_hsa_ven_amd_pcs_create_from_id, c"hsa_ven_amd_pcs_create_from_id", "hsa_ven_amd_pcs_create_from_id",
     c"hsa_ven_amd_pcs_create_from_id(pcs_id, agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling)\n--\n\nCreates a PC Sampling session on agent. Assumes that the caller provides the\npcs_id generated by the previous call to the underlying driver that reserved PC sampling\non the agent.\n\nSimilar to the hsa_ven_amd_pcs_create with the difference that it inherits an existing\nPC sampling session that was previously created in the underlying driver.\n\nAllocate the resources required for a PC Sampling session. The method, units, interval\nparameters must be a legal configuration value, and match the parameters that we used to create\nthe underlying PC Sampling session in the underlying driver.\nA successfull call may restrict the list of possible PC sampling methods available to subsequent\ncalls to hsa_ven_amd_pcs_iterate_configuration on the same agent as agents have limitations\non what types of PC sampling they can perform concurrently.\nFor all successful calls, hsa_ven_amd_pcs_destroy should be called to free this session.\nThe session will be in a stopped/inactive state after this call\n\nArgs:\n    pcs_id [in]: ID that uniquely identifies the PC sampling session within underlying driver\n    agent [in]: target agent\n    method [in]: method to use\n    units [in]: sampling units\n    interval [in]: sampling interval in units\n    latency [in]: expected latency in microseconds for client to provide a buffer for the data\n        copy callback once HSA calls data_ready_callback. This is a performance hint to avoid the\n        buffer filling up before the client is notified that data is ready. HSA-runtime will estimate\n        how many samples are received within latency and call data_ready_callback ahead of time so\n        that the client has latency time to allocate the buffer before the HSA-runtime internal\n        buffers are full. The value of latency can be 0.\n    buffer_size [in]: size of client buffer in bytes. data_ready_callback will be called once\n        HSA-runtime has enough samples to fill buffer_size. This needs to be a multiple of size of\n        perf_sample_hosttrap_v1_t or size of perf_sample_snapshot_v1_t.\n    data_ready_callback [in]: client callback function that will be called when:\n        1. There is enough samples fill a buffer with buffer_size  - estimated samples received\n        within latency period.\n        OR\n        2. When hsa_ven_amd_pcs_flush is called.\n    client_callback_data [in]: client private data to be provided back when data_ready_callback\n        is called.\n    pc_sampling [out]: PC sampling session handle used to reference this session when calling\n        hsa_ven_amd_pcs_start, hsa_ven_amd_pcs_stop, hsa_ven_amd_pcs_destroy\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS session created successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT invalid parameters\n    ::HSA_STATUS_ERROR_RESOURCE_BUSY agent currently handling another PC Sampling session and\n    cannot handle the type requested.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Failed to allocate resources\n    ::HSA_STATUS_ERROR Unexpected error",
     ["pcs_id", "agent", "method", "units", "interval", "latency", "buffer_size", "data_ready_callback", "client_callback_data", "pc_sampling"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hsa_ven_amd_pcs_create_from_id(py, rt::call::extract(x0, "pcs_id")?, &x1, &x2, &x3, rt::call::extract(x4, "interval")?, rt::call::extract(x5, "latency")?, rt::call::extract(x6, "buffer_size")?, rt::call::extract(x7, "data_ready_callback")?, rt::call::extract(x8, "client_callback_data")?, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hsa_ven_amd_pcs_create_from_id(py, rt::call::extract(x0, "pcs_id")?, &x1, &x2, &x3, rt::call::extract(x4, "interval")?, rt::call::extract(x5, "latency")?, rt::call::extract(x6, "buffer_size")?, &x7, rt::call::extract(x8, "client_callback_data")?, &x9));
 
-fn hsa_ven_amd_pcs_create_from_id(py: Python<'_>, pcs_id: rt::CInt<u32>, agent: &Bound<'_, PyAny>, method: &Bound<'_, PyAny>, units: &Bound<'_, PyAny>, interval: rt::CInt<u64>, latency: rt::CInt<u64>, buffer_size: rt::CInt<u64>, data_ready_callback: rt::PtrArg, client_callback_data: rt::PtrArgMut, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hsa_ven_amd_pcs_create_from_id(py: Python<'_>, pcs_id: rt::CInt<u32>, agent: &Bound<'_, PyAny>, method: &Bound<'_, PyAny>, units: &Bound<'_, PyAny>, interval: rt::CInt<u64>, latency: rt::CInt<u64>, buffer_size: rt::CInt<u64>, data_ready_callback: &Bound<'_, PyAny>, client_callback_data: rt::PtrArgMut, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_create_from_id");
     let a_pcs_id = pcs_id.0;
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -3730,7 +3754,7 @@ fn hsa_ven_amd_pcs_create_from_id(py: Python<'_>, pcs_id: rt::CInt<u32>, agent: 
     let a_interval = interval.0;
     let a_latency = latency.0;
     let a_buffer_size = buffer_size.0;
-    let a_data_ready_callback = data_ready_callback.addr();
+    let a_data_ready_callback = TYPES.handle_arg(149, data_ready_callback)?;
     let a_client_callback_data = client_callback_data.addr();
     let p_pc_sampling = TYPES.record_ptr_arg(120, pc_sampling, true)?;
     let a_pc_sampling = p_pc_sampling.addr();
@@ -3758,6 +3782,9 @@ fn hsa_ven_amd_pcs_destroy(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pc_sampling) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(pc_sampling, false, "hsa_ven_amd_pcs_destroy");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ven_amd_pcs_start, C_hsa_ven_amd_pcs_start, c"hsa_ven_amd_pcs_start", "hsa_ven_amd_pcs_start",
@@ -3987,14 +4014,14 @@ fn hsa_amd_signal_value_pointer(py: Python<'_>, signal: &Bound<'_, PyAny>, value
 rt::function!(F_hsa_amd_signal_async_handler, C_hsa_amd_signal_async_handler, c"hsa_amd_signal_async_handler", "hsa_amd_signal_async_handler",
     c"hsa_amd_signal_async_handler(signal, cond, value, handler, arg)\n--\n\nRegister asynchronous signal handler function.\n\nAllows registering a callback function and user provided value with\na signal and wait condition. The callback will be invoked if the associated\nsignal and wait condition are satisfied. Callbacks will be invoked serially\nbut in an arbitrary order so callbacks should be independent of each other.\nAfter being invoked a callback may continue to wait for its associated signal\nand condition and, possibly, be invoked again. Or the callback may stop\nwaiting. If the callback returns true then it will continue waiting and may\nbe called again. If false then the callback will not wait again and will not\nbe called again for the associated signal and condition. It is possible to\nregister the same callback multiple times with the same or different signals\nand/or conditions. Each registration of the callback will be treated entirely\nindependently.\n\nArgs:\n    signal [in]: hsa signal to be asynchronously monitored\n    cond [in]: condition value to monitor for\n    value [in]: signal value used in condition expression\n    handler [in]: asynchronous signal handler invoked when signal's\n        condition is met\n    arg [in]: user provided value which is provided to handler when handler\n        is invoked\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL signal is not a valid hsa_signal_t\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT handler is invalid (NULL)\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime is out of\n    resources or blocking signals are not supported by the HSA driver component.",
     ["signal", "cond", "value", "handler", "arg"],
-    |py, [x0, x1, x2, x3, x4]| hsa_amd_signal_async_handler(py, &x0, &x1, rt::call::extract(x2, "value")?, rt::call::extract(x3, "handler")?, rt::call::extract(x4, "arg")?));
+    |py, [x0, x1, x2, x3, x4]| hsa_amd_signal_async_handler(py, &x0, &x1, rt::call::extract(x2, "value")?, &x3, rt::call::extract(x4, "arg")?));
 
-fn hsa_amd_signal_async_handler(py: Python<'_>, signal: &Bound<'_, PyAny>, cond: &Bound<'_, PyAny>, value: rt::CInt<i64>, handler: rt::PtrArg, arg: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hsa_amd_signal_async_handler(py: Python<'_>, signal: &Bound<'_, PyAny>, cond: &Bound<'_, PyAny>, value: rt::CInt<i64>, handler: &Bound<'_, PyAny>, arg: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_signal_async_handler");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
     let a_cond = rt::narrow::<u32>(TYPES.enum_arg(13, cond)?)?;
     let a_value = value.0;
-    let a_handler = handler.addr();
+    let a_handler = TYPES.handle_arg(151, handler)?;
     let a_arg = arg.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4719,11 +4746,11 @@ fn hsa_amd_ipc_signal_attach(py: Python<'_>, handle: &Bound<'_, PyAny>, signal: 
 rt::function!(F_hsa_amd_register_system_event_handler, C_hsa_amd_register_system_event_handler, c"hsa_amd_register_system_event_handler", "hsa_amd_register_system_event_handler",
     c"hsa_amd_register_system_event_handler(callback, data)\n--\n\nRegister AMD GPU event handler.\n\nArgs:\n    callback [in]: Callback to be invoked when an event is triggered.\n        The HSA runtime passes two arguments to the callback: event\n        is defined per event by the HSA runtime, and data is the user data.\n    data [in]: User data that is passed to callback. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS The handler has been registered successfully.\n    HSA_STATUS_ERROR An event handler has already been registered.\n    HSA_STATUS_ERROR_INVALID_ARGUMENT event is invalid.",
     ["callback", "data"],
-    |py, [x0, x1]| hsa_amd_register_system_event_handler(py, rt::call::extract(x0, "callback")?, rt::call::extract(x1, "data")?));
+    |py, [x0, x1]| hsa_amd_register_system_event_handler(py, &x0, rt::call::extract(x1, "data")?));
 
-fn hsa_amd_register_system_event_handler(py: Python<'_>, callback: rt::PtrArg, data: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hsa_amd_register_system_event_handler(py: Python<'_>, callback: &Bound<'_, PyAny>, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_register_system_event_handler");
-    let a_callback = callback.addr();
+    let a_callback = TYPES.handle_arg(152, callback)?;
     let a_data = data.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4756,12 +4783,12 @@ fn hsa_amd_queue_set_priority(py: Python<'_>, queue: &Bound<'_, PyAny>, priority
 rt::function!(F_hsa_amd_register_deallocation_callback, C_hsa_amd_register_deallocation_callback, c"hsa_amd_register_deallocation_callback", "hsa_amd_register_deallocation_callback",
     c"hsa_amd_register_deallocation_callback(ptr, callback, user_data)\n--\n\nRegisters a deallocation notifier monitoring for release of agent\naccessible address ptr.  If successful, callback will be invoked when\nptr is removed from accessibility from all agents.\n\nNotification callbacks are automatically deregistered when they are invoked.\n\nNote: The current version supports notifications of address release\noriginating from ::hsa_amd_memory_pool_free.  Support for other address\nrelease APIs will follow.\n\nArgs:\n    ptr [in]: Agent accessible address to monitor for deallocation.  Passed\n        to callback.\n    callback [in]: Notifier to be invoked when ptr is released from\n        agent accessibility.\n    user_data [in]: User provided value passed to callback.  May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The notifier registered successfully\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION ptr does not refer to a valid agent accessible\n    address.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL or ptr is NULL.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources",
     ["ptr", "callback", "user_data"],
-    |py, [x0, x1, x2]| hsa_amd_register_deallocation_callback(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "user_data")?));
+    |py, [x0, x1, x2]| hsa_amd_register_deallocation_callback(py, rt::call::extract(x0, "ptr")?, &x1, rt::call::extract(x2, "user_data")?));
 
-fn hsa_amd_register_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, callback: rt::PtrArg, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hsa_amd_register_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, callback: &Bound<'_, PyAny>, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_register_deallocation_callback");
     let a_ptr = ptr.addr();
-    let a_callback = callback.addr();
+    let a_callback = TYPES.handle_arg(153, callback)?;
     let a_user_data = user_data.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4775,12 +4802,12 @@ fn hsa_amd_register_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, ca
 rt::function!(F_hsa_amd_deregister_deallocation_callback, C_hsa_amd_deregister_deallocation_callback, c"hsa_amd_deregister_deallocation_callback", "hsa_amd_deregister_deallocation_callback",
     c"hsa_amd_deregister_deallocation_callback(ptr, callback)\n--\n\nRemoves a deallocation notifier previously registered with\n::hsa_amd_register_deallocation_callback.  Arguments must be identical to\nthose given in ::hsa_amd_register_deallocation_callback.\n\nArgs:\n    ptr [in]: Agent accessible address which was monitored for deallocation.\n    callback [in]: Notifier to be removed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The notifier has been removed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT The given notifier was not registered.",
     ["ptr", "callback"],
-    |py, [x0, x1]| hsa_amd_deregister_deallocation_callback(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "callback")?));
+    |py, [x0, x1]| hsa_amd_deregister_deallocation_callback(py, rt::call::extract(x0, "ptr")?, &x1));
 
-fn hsa_amd_deregister_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, callback: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_deregister_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, callback: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_deregister_deallocation_callback");
     let a_ptr = ptr.addr();
-    let a_callback = callback.addr();
+    let a_callback = TYPES.handle_arg(153, callback)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -37,11 +37,11 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.analysis
 rt::function!(F_LLVMVerifyModule, C_LLVMVerifyModule, c"LLVMVerifyModule", "LLVMVerifyModule",
     c"LLVMVerifyModule(M, Action)\n--\n\nArgs:\n    M\n    Action\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
     ["M", "Action"],
-    |py, [x0, x1]| LLVMVerifyModule(py, rt::call::extract(x0, "M")?, &x1));
+    |py, [x0, x1]| LLVMVerifyModule(py, &x0, &x1));
 
-fn LLVMVerifyModule(py: Python<'_>, M: rt::PtrArg, Action: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMVerifyModule(py: Python<'_>, M: &Bound<'_, PyAny>, Action: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVerifyModule");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Action = rt::narrow::<u32>(TYPES.enum_arg(0, Action)?)?;
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
@@ -57,11 +57,11 @@ fn LLVMVerifyModule(py: Python<'_>, M: rt::PtrArg, Action: &Bound<'_, PyAny>) ->
 rt::function!(F_LLVMVerifyFunction, C_LLVMVerifyFunction, c"LLVMVerifyFunction", "LLVMVerifyFunction",
     c"LLVMVerifyFunction(Fn, Action)\n--\n\nArgs:\n    Fn\n    Action\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Fn", "Action"],
-    |py, [x0, x1]| LLVMVerifyFunction(py, rt::call::extract(x0, "Fn")?, &x1));
+    |py, [x0, x1]| LLVMVerifyFunction(py, &x0, &x1));
 
-fn LLVMVerifyFunction(py: Python<'_>, Fn: rt::PtrArg, Action: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMVerifyFunction(py: Python<'_>, Fn: &Bound<'_, PyAny>, Action: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVerifyFunction");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_Action = rt::narrow::<u32>(TYPES.enum_arg(0, Action)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -75,11 +75,11 @@ fn LLVMVerifyFunction(py: Python<'_>, Fn: rt::PtrArg, Action: &Bound<'_, PyAny>)
 rt::function!(F_LLVMViewFunctionCFG, C_LLVMViewFunctionCFG, c"LLVMViewFunctionCFG", "LLVMViewFunctionCFG",
     c"LLVMViewFunctionCFG(Fn)\n--\n\nArgs:\n    Fn",
     ["Fn"],
-    |py, [x0]| LLVMViewFunctionCFG(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMViewFunctionCFG(py, &x0));
 
-fn LLVMViewFunctionCFG(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMViewFunctionCFG(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMViewFunctionCFG");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -92,11 +92,11 @@ fn LLVMViewFunctionCFG(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMViewFunctionCFGOnly, C_LLVMViewFunctionCFGOnly, c"LLVMViewFunctionCFGOnly", "LLVMViewFunctionCFGOnly",
     c"LLVMViewFunctionCFGOnly(Fn)\n--\n\nArgs:\n    Fn",
     ["Fn"],
-    |py, [x0]| LLVMViewFunctionCFGOnly(py, rt::call::extract(x0, "Fn")?));
+    |py, [x0]| LLVMViewFunctionCFGOnly(py, &x0));
 
-fn LLVMViewFunctionCFGOnly(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMViewFunctionCFGOnly(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMViewFunctionCFGOnly");
-    let a_Fn = Fn.addr();
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

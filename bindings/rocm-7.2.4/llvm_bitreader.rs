@@ -36,11 +36,11 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.bitreade
 rt::function!(F_LLVMParseBitcode, C_LLVMParseBitcode, c"LLVMParseBitcode", "LLVMParseBitcode",
     c"LLVMParseBitcode(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutModule: LLVMOpaqueModule\n    OutMessage: bytes",
     ["MemBuf"],
-    |py, [x0]| LLVMParseBitcode(py, rt::call::extract(x0, "MemBuf")?));
+    |py, [x0]| LLVMParseBitcode(py, &x0));
 
-fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMParseBitcode(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode");
-    let a_MemBuf = MemBuf.addr();
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     let mut o_OutModule: usize = Default::default();
     let a_OutModule = &mut o_OutModule as *mut usize as usize;
     let mut o_OutMessage: usize = Default::default();
@@ -57,11 +57,11 @@ fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMParseBitcode2, C_LLVMParseBitcode2, c"LLVMParseBitcode2", "LLVMParseBitcode2",
     c"LLVMParseBitcode2(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutModule: LLVMOpaqueModule",
     ["MemBuf"],
-    |py, [x0]| LLVMParseBitcode2(py, rt::call::extract(x0, "MemBuf")?));
+    |py, [x0]| LLVMParseBitcode2(py, &x0));
 
-fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMParseBitcode2(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode2");
-    let a_MemBuf = MemBuf.addr();
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     let mut o_OutModule: usize = Default::default();
     let a_OutModule = &mut o_OutModule as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -76,12 +76,12 @@ fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMParseBitcodeInContext, C_LLVMParseBitcodeInContext, c"LLVMParseBitcodeInContext", "LLVMParseBitcodeInContext",
     c"LLVMParseBitcodeInContext(ContextRef, MemBuf)\n--\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutModule: LLVMOpaqueModule\n    OutMessage: bytes",
     ["ContextRef", "MemBuf"],
-    |py, [x0, x1]| LLVMParseBitcodeInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?));
+    |py, [x0, x1]| LLVMParseBitcodeInContext(py, &x0, &x1));
 
-fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: &Bound<'_, PyAny>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext");
-    let a_ContextRef = ContextRef.addr();
-    let a_MemBuf = MemBuf.addr();
+    let a_ContextRef = super::llvm_types::TYPES.handle_arg(1, ContextRef)?;
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     let mut o_OutModule: usize = Default::default();
     let a_OutModule = &mut o_OutModule as *mut usize as usize;
     let mut o_OutMessage: usize = Default::default();
@@ -93,17 +93,17 @@ fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutModule, a_OutMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?, ContextRef), rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMParseBitcodeInContext2, C_LLVMParseBitcodeInContext2, c"LLVMParseBitcodeInContext2", "LLVMParseBitcodeInContext2",
     c"LLVMParseBitcodeInContext2(ContextRef, MemBuf)\n--\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutModule: LLVMOpaqueModule",
     ["ContextRef", "MemBuf"],
-    |py, [x0, x1]| LLVMParseBitcodeInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?));
+    |py, [x0, x1]| LLVMParseBitcodeInContext2(py, &x0, &x1));
 
-fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: &Bound<'_, PyAny>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext2");
-    let a_ContextRef = ContextRef.addr();
-    let a_MemBuf = MemBuf.addr();
+    let a_ContextRef = super::llvm_types::TYPES.handle_arg(1, ContextRef)?;
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     let mut o_OutModule: usize = Default::default();
     let a_OutModule = &mut o_OutModule as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -113,17 +113,17 @@ fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutModule) });
-    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?, ContextRef)])
 }
 rt::function!(F_LLVMGetBitcodeModuleInContext, C_LLVMGetBitcodeModuleInContext, c"LLVMGetBitcodeModuleInContext", "LLVMGetBitcodeModuleInContext",
     c"LLVMGetBitcodeModuleInContext(ContextRef, MemBuf)\n--\n\nReads a module from the specified path, returning via the OutMP parameter\na module provider which performs lazy deserialization. Returns 0 on success.\nOptionally returns a human-readable error message via OutMessage.\nThis is deprecated. Use LLVMGetBitcodeModuleInContext2.\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutM: LLVMOpaqueModule\n    OutMessage: bytes",
     ["ContextRef", "MemBuf"],
-    |py, [x0, x1]| LLVMGetBitcodeModuleInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?));
+    |py, [x0, x1]| LLVMGetBitcodeModuleInContext(py, &x0, &x1));
 
-fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: &Bound<'_, PyAny>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext");
-    let a_ContextRef = ContextRef.addr();
-    let a_MemBuf = MemBuf.addr();
+    let a_ContextRef = super::llvm_types::TYPES.handle_arg(1, ContextRef)?;
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     let mut o_OutM: usize = Default::default();
     let a_OutM = &mut o_OutM as *mut usize as usize;
     let mut o_OutMessage: usize = Default::default();
@@ -135,17 +135,17 @@ fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM, a_OutMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, ContextRef), rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMGetBitcodeModuleInContext2, C_LLVMGetBitcodeModuleInContext2, c"LLVMGetBitcodeModuleInContext2", "LLVMGetBitcodeModuleInContext2",
     c"LLVMGetBitcodeModuleInContext2(ContextRef, MemBuf)\n--\n\nReads a module from the given memory buffer, returning via the OutMP\nparameter a module provider which performs lazy deserialization.\n\nReturns 0 on success.\n\nTakes ownership of MemBuf if (and only if) the module was read\nsuccessfully.\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutM: LLVMOpaqueModule",
     ["ContextRef", "MemBuf"],
-    |py, [x0, x1]| LLVMGetBitcodeModuleInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?));
+    |py, [x0, x1]| LLVMGetBitcodeModuleInContext2(py, &x0, &x1));
 
-fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: &Bound<'_, PyAny>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext2");
-    let a_ContextRef = ContextRef.addr();
-    let a_MemBuf = MemBuf.addr();
+    let a_ContextRef = super::llvm_types::TYPES.handle_arg(1, ContextRef)?;
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     let mut o_OutM: usize = Default::default();
     let a_OutM = &mut o_OutM as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -155,16 +155,16 @@ fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM) });
-    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, ContextRef)])
 }
 rt::function!(F_LLVMGetBitcodeModule, C_LLVMGetBitcodeModule, c"LLVMGetBitcodeModule", "LLVMGetBitcodeModule",
     c"LLVMGetBitcodeModule(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutM: LLVMOpaqueModule\n    OutMessage: bytes",
     ["MemBuf"],
-    |py, [x0]| LLVMGetBitcodeModule(py, rt::call::extract(x0, "MemBuf")?));
+    |py, [x0]| LLVMGetBitcodeModule(py, &x0));
 
-fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule");
-    let a_MemBuf = MemBuf.addr();
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     let mut o_OutM: usize = Default::default();
     let a_OutM = &mut o_OutM as *mut usize as usize;
     let mut o_OutMessage: usize = Default::default();
@@ -181,11 +181,11 @@ fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMGetBitcodeModule2, C_LLVMGetBitcodeModule2, c"LLVMGetBitcodeModule2", "LLVMGetBitcodeModule2",
     c"LLVMGetBitcodeModule2(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutM: LLVMOpaqueModule",
     ["MemBuf"],
-    |py, [x0]| LLVMGetBitcodeModule2(py, rt::call::extract(x0, "MemBuf")?));
+    |py, [x0]| LLVMGetBitcodeModule2(py, &x0));
 
-fn LLVMGetBitcodeModule2(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModule2(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule2");
-    let a_MemBuf = MemBuf.addr();
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     let mut o_OutM: usize = Default::default();
     let a_OutM = &mut o_OutM as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the

@@ -35,11 +35,11 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.comdat",
 rt::function!(F_LLVMGetOrInsertComdat, C_LLVMGetOrInsertComdat, c"LLVMGetOrInsertComdat", "LLVMGetOrInsertComdat",
     c"LLVMGetOrInsertComdat(M, Name)\n--\n\nReturn the Comdat in the module with the specified name. It is created\nif it didn't already exist.\n\nSee: llvm::Module::getOrInsertComdat()\n\nArgs:\n    M\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMComdat",
     ["M", "Name"],
-    |py, [x0, x1]| LLVMGetOrInsertComdat(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMGetOrInsertComdat(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMGetOrInsertComdat(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMGetOrInsertComdat(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrInsertComdat");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -53,11 +53,11 @@ fn LLVMGetOrInsertComdat(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> Py
 rt::function!(F_LLVMGetComdat, C_LLVMGetComdat, c"LLVMGetComdat", "LLVMGetComdat",
     c"LLVMGetComdat(V)\n--\n\nGet the Comdat assigned to the given global object.\n\nSee: llvm::GlobalObject::getComdat()\n\nArgs:\n    V\n\nReturns: a tuple of 1 item(s):\n    LLVMComdat",
     ["V"],
-    |py, [x0]| LLVMGetComdat(py, rt::call::extract(x0, "V")?));
+    |py, [x0]| LLVMGetComdat(py, &x0));
 
-fn LLVMGetComdat(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetComdat(py: Python<'_>, V: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetComdat");
-    let a_V = V.addr();
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -70,12 +70,12 @@ fn LLVMGetComdat(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMSetComdat, C_LLVMSetComdat, c"LLVMSetComdat", "LLVMSetComdat",
     c"LLVMSetComdat(V, C)\n--\n\nAssign the Comdat to the given global object.\n\nSee: llvm::GlobalObject::setComdat()\n\nArgs:\n    V\n    C",
     ["V", "C"],
-    |py, [x0, x1]| LLVMSetComdat(py, rt::call::extract(x0, "V")?, rt::call::extract(x1, "C")?));
+    |py, [x0, x1]| LLVMSetComdat(py, &x0, &x1));
 
-fn LLVMSetComdat(py: Python<'_>, V: rt::PtrArg, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetComdat(py: Python<'_>, V: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetComdat");
-    let a_V = V.addr();
-    let a_C = C.addr();
+    let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
+    let a_C = super::llvm_types::TYPES.handle_arg(16, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -88,11 +88,11 @@ fn LLVMSetComdat(py: Python<'_>, V: rt::PtrArg, C: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_LLVMGetComdatSelectionKind, C_LLVMGetComdatSelectionKind, c"LLVMGetComdatSelectionKind", "LLVMGetComdatSelectionKind",
     c"LLVMGetComdatSelectionKind(C)\n--\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMComdatSelectionKind",
     ["C"],
-    |py, [x0]| LLVMGetComdatSelectionKind(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMGetComdatSelectionKind(py, &x0));
 
-fn LLVMGetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetComdatSelectionKind(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetComdatSelectionKind");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(16, C)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -105,11 +105,11 @@ fn LLVMGetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMSetComdatSelectionKind, C_LLVMSetComdatSelectionKind, c"LLVMSetComdatSelectionKind", "LLVMSetComdatSelectionKind",
     c"LLVMSetComdatSelectionKind(C, Kind)\n--\n\nArgs:\n    C\n    Kind",
     ["C", "Kind"],
-    |py, [x0, x1]| LLVMSetComdatSelectionKind(py, rt::call::extract(x0, "C")?, &x1));
+    |py, [x0, x1]| LLVMSetComdatSelectionKind(py, &x0, &x1));
 
-fn LLVMSetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg, Kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetComdatSelectionKind(py: Python<'_>, C: &Bound<'_, PyAny>, Kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetComdatSelectionKind");
-    let a_C = C.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(16, C)?;
     let a_Kind = rt::narrow::<u32>(TYPES.enum_arg(0, Kind)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.

@@ -34,15 +34,15 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.disassem
 rt::function!(F_LLVMCreateDisasm, C_LLVMCreateDisasm, c"LLVMCreateDisasm", "LLVMCreateDisasm",
     c"LLVMCreateDisasm(TripleName, DisInfo, TagType, GetOpInfo, SymbolLookUp)\n--\n\nCreate a disassembler for the TripleName.  Symbolic disassembly is supported\nby passing a block of information in the DisInfo parameter and specifying the\nTagType and callback functions as described above.  These can all be passed\nas NULL.  If successful, this returns a disassembler context.  If not, it\nreturns NULL. This function is equivalent to calling\nLLVMCreateDisasmCPUFeatures() with an empty CPU name and feature set.\n\nArgs:\n    TripleName\n    DisInfo\n    TagType\n    GetOpInfo\n    SymbolLookUp\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["TripleName", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
-    |py, [x0, x1, x2, x3, x4]| LLVMCreateDisasm(py, rt::call::extract(x0, "TripleName")?, rt::call::extract(x1, "DisInfo")?, rt::call::extract(x2, "TagType")?, rt::call::extract(x3, "GetOpInfo")?, rt::call::extract(x4, "SymbolLookUp")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMCreateDisasm(py, rt::call::extract(x0, "TripleName")?, rt::call::extract(x1, "DisInfo")?, rt::call::extract(x2, "TagType")?, &x3, &x4));
 
-fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: &Bound<'_, PyAny>, SymbolLookUp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasm");
     let a_TripleName = TripleName.addr();
     let a_DisInfo = DisInfo.addr();
     let a_TagType = TagType.0;
-    let a_GetOpInfo = GetOpInfo.addr();
-    let a_SymbolLookUp = SymbolLookUp.addr();
+    let a_GetOpInfo = super::llvm_disassemblertypes::TYPES.handle_arg(2, GetOpInfo)?;
+    let a_SymbolLookUp = super::llvm_disassemblertypes::TYPES.handle_arg(3, SymbolLookUp)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -55,16 +55,16 @@ fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArg
 rt::function!(F_LLVMCreateDisasmCPU, C_LLVMCreateDisasmCPU, c"LLVMCreateDisasmCPU", "LLVMCreateDisasmCPU",
     c"LLVMCreateDisasmCPU(Triple, CPU, DisInfo, TagType, GetOpInfo, SymbolLookUp)\n--\n\nCreate a disassembler for the TripleName and a specific CPU.  Symbolic\ndisassembly is supported by passing a block of information in the DisInfo\nparameter and specifying the TagType and callback functions as described\nabove.  These can all be passed * as NULL.  If successful, this returns a\ndisassembler context.  If not, it returns NULL. This function is equivalent\nto calling LLVMCreateDisasmCPUFeatures() with an empty feature set.\n\nArgs:\n    Triple\n    CPU\n    DisInfo\n    TagType\n    GetOpInfo\n    SymbolLookUp\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["Triple", "CPU", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMCreateDisasmCPU(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "DisInfo")?, rt::call::extract(x3, "TagType")?, rt::call::extract(x4, "GetOpInfo")?, rt::call::extract(x5, "SymbolLookUp")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMCreateDisasmCPU(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "DisInfo")?, rt::call::extract(x3, "TagType")?, &x4, &x5));
 
-fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: &Bound<'_, PyAny>, SymbolLookUp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPU");
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
     let a_DisInfo = DisInfo.addr();
     let a_TagType = TagType.0;
-    let a_GetOpInfo = GetOpInfo.addr();
-    let a_SymbolLookUp = SymbolLookUp.addr();
+    let a_GetOpInfo = super::llvm_disassemblertypes::TYPES.handle_arg(2, GetOpInfo)?;
+    let a_SymbolLookUp = super::llvm_disassemblertypes::TYPES.handle_arg(3, SymbolLookUp)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -77,17 +77,17 @@ fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Di
 rt::function!(F_LLVMCreateDisasmCPUFeatures, C_LLVMCreateDisasmCPUFeatures, c"LLVMCreateDisasmCPUFeatures", "LLVMCreateDisasmCPUFeatures",
     c"LLVMCreateDisasmCPUFeatures(Triple, CPU, Features, DisInfo, TagType, GetOpInfo, SymbolLookUp)\n--\n\nCreate a disassembler for the TripleName, a specific CPU and specific feature\nstring.  Symbolic disassembly is supported by passing a block of information\nin the DisInfo parameter and specifying the TagType and callback functions as\ndescribed above.  These can all be passed * as NULL.  If successful, this\nreturns a disassembler context.  If not, it returns NULL.\n\nArgs:\n    Triple\n    CPU\n    Features\n    DisInfo\n    TagType\n    GetOpInfo\n    SymbolLookUp\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["Triple", "CPU", "Features", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMCreateDisasmCPUFeatures(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "Features")?, rt::call::extract(x3, "DisInfo")?, rt::call::extract(x4, "TagType")?, rt::call::extract(x5, "GetOpInfo")?, rt::call::extract(x6, "SymbolLookUp")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMCreateDisasmCPUFeatures(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "Features")?, rt::call::extract(x3, "DisInfo")?, rt::call::extract(x4, "TagType")?, &x5, &x6));
 
-fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: &Bound<'_, PyAny>, SymbolLookUp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPUFeatures");
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
     let a_Features = Features.addr();
     let a_DisInfo = DisInfo.addr();
     let a_TagType = TagType.0;
-    let a_GetOpInfo = GetOpInfo.addr();
-    let a_SymbolLookUp = SymbolLookUp.addr();
+    let a_GetOpInfo = super::llvm_disassemblertypes::TYPES.handle_arg(2, GetOpInfo)?;
+    let a_SymbolLookUp = super::llvm_disassemblertypes::TYPES.handle_arg(3, SymbolLookUp)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

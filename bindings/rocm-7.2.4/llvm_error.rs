@@ -37,11 +37,11 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.error", 
 rt::function!(F_LLVMGetErrorTypeId, C_LLVMGetErrorTypeId, c"LLVMGetErrorTypeId", "LLVMGetErrorTypeId",
     c"LLVMGetErrorTypeId(Err)\n--\n\nReturns the type id for the given error instance, which must be a failure\nvalue (i.e. non-null).\n\nArgs:\n    Err\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["Err"],
-    |py, [x0]| LLVMGetErrorTypeId(py, rt::call::extract(x0, "Err")?));
+    |py, [x0]| LLVMGetErrorTypeId(py, &x0));
 
-fn LLVMGetErrorTypeId(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetErrorTypeId(py: Python<'_>, Err_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetErrorTypeId");
-    let a_Err = Err_.addr();
+    let a_Err = TYPES.handle_arg(0, Err_)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -54,11 +54,11 @@ fn LLVMGetErrorTypeId(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMConsumeError, C_LLVMConsumeError, c"LLVMConsumeError", "LLVMConsumeError",
     c"LLVMConsumeError(Err)\n--\n\nDispose of the given error without handling it. This operation consumes the\nerror, and the given LLVMErrorRef value is not usable once this call returns.\nNote: This method *only* needs to be called if the error is not being passed\nto some other consuming operation, e.g. LLVMGetErrorMessage.\n\nArgs:\n    Err",
     ["Err"],
-    |py, [x0]| LLVMConsumeError(py, rt::call::extract(x0, "Err")?));
+    |py, [x0]| LLVMConsumeError(py, &x0));
 
-fn LLVMConsumeError(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConsumeError(py: Python<'_>, Err_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConsumeError");
-    let a_Err = Err_.addr();
+    let a_Err = TYPES.handle_arg(0, Err_)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -71,11 +71,11 @@ fn LLVMConsumeError(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetErrorMessage, C_LLVMGetErrorMessage, c"LLVMGetErrorMessage", "LLVMGetErrorMessage",
     c"LLVMGetErrorMessage(Err)\n--\n\nReturns the given string's error message. This operation consumes the error,\nand the given LLVMErrorRef value is not usable once this call returns.\nThe caller is responsible for disposing of the string by calling\nLLVMDisposeErrorMessage.\n\nArgs:\n    Err\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Err"],
-    |py, [x0]| LLVMGetErrorMessage(py, rt::call::extract(x0, "Err")?));
+    |py, [x0]| LLVMGetErrorMessage(py, &x0));
 
-fn LLVMGetErrorMessage(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetErrorMessage(py: Python<'_>, Err_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetErrorMessage");
-    let a_Err = Err_.addr();
+    let a_Err = TYPES.handle_arg(0, Err_)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

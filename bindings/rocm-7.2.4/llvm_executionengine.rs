@@ -76,11 +76,11 @@ fn LLVMLinkInInterpreter(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMCreateGenericValueOfInt, C_LLVMCreateGenericValueOfInt, c"LLVMCreateGenericValueOfInt", "LLVMCreateGenericValueOfInt",
     c"LLVMCreateGenericValueOfInt(Ty, N, IsSigned)\n--\n\nArgs:\n    Ty\n    N\n    IsSigned\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
     ["Ty", "N", "IsSigned"],
-    |py, [x0, x1, x2]| LLVMCreateGenericValueOfInt(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "N")?, rt::call::extract(x2, "IsSigned")?));
+    |py, [x0, x1, x2]| LLVMCreateGenericValueOfInt(py, &x0, rt::call::extract(x1, "N")?, rt::call::extract(x2, "IsSigned")?));
 
-fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: rt::PtrArg, N: rt::CInt<u64>, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: &Bound<'_, PyAny>, N: rt::CInt<u64>, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfInt");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_N = N.0;
     let a_IsSigned = IsSigned.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -112,11 +112,11 @@ fn LLVMCreateGenericValueOfPointer(py: Python<'_>, P: rt::PtrArgMut) -> PyResult
 rt::function!(F_LLVMCreateGenericValueOfFloat, C_LLVMCreateGenericValueOfFloat, c"LLVMCreateGenericValueOfFloat", "LLVMCreateGenericValueOfFloat",
     c"LLVMCreateGenericValueOfFloat(Ty, N)\n--\n\nArgs:\n    Ty\n    N\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
     ["Ty", "N"],
-    |py, [x0, x1]| LLVMCreateGenericValueOfFloat(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "N")?));
+    |py, [x0, x1]| LLVMCreateGenericValueOfFloat(py, &x0, rt::call::extract(x1, "N")?));
 
-fn LLVMCreateGenericValueOfFloat(py: Python<'_>, Ty: rt::PtrArg, N: f64) -> PyResult<PyObject> {
+fn LLVMCreateGenericValueOfFloat(py: Python<'_>, Ty: &Bound<'_, PyAny>, N: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfFloat");
-    let a_Ty = Ty.addr();
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_N = N;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -130,11 +130,11 @@ fn LLVMCreateGenericValueOfFloat(py: Python<'_>, Ty: rt::PtrArg, N: f64) -> PyRe
 rt::function!(F_LLVMGenericValueIntWidth, C_LLVMGenericValueIntWidth, c"LLVMGenericValueIntWidth", "LLVMGenericValueIntWidth",
     c"LLVMGenericValueIntWidth(GenValRef)\n--\n\nArgs:\n    GenValRef\n\nReturns: a tuple of 1 item(s):\n    int",
     ["GenValRef"],
-    |py, [x0]| LLVMGenericValueIntWidth(py, rt::call::extract(x0, "GenValRef")?));
+    |py, [x0]| LLVMGenericValueIntWidth(py, &x0));
 
-fn LLVMGenericValueIntWidth(py: Python<'_>, GenValRef: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGenericValueIntWidth(py: Python<'_>, GenValRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueIntWidth");
-    let a_GenValRef = GenValRef.addr();
+    let a_GenValRef = TYPES.handle_arg(1, GenValRef)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -147,11 +147,11 @@ fn LLVMGenericValueIntWidth(py: Python<'_>, GenValRef: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMGenericValueToInt, C_LLVMGenericValueToInt, c"LLVMGenericValueToInt", "LLVMGenericValueToInt",
     c"LLVMGenericValueToInt(GenVal, IsSigned)\n--\n\nArgs:\n    GenVal\n    IsSigned\n\nReturns: a tuple of 1 item(s):\n    int",
     ["GenVal", "IsSigned"],
-    |py, [x0, x1]| LLVMGenericValueToInt(py, rt::call::extract(x0, "GenVal")?, rt::call::extract(x1, "IsSigned")?));
+    |py, [x0, x1]| LLVMGenericValueToInt(py, &x0, rt::call::extract(x1, "IsSigned")?));
 
-fn LLVMGenericValueToInt(py: Python<'_>, GenVal: rt::PtrArg, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMGenericValueToInt(py: Python<'_>, GenVal: &Bound<'_, PyAny>, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToInt");
-    let a_GenVal = GenVal.addr();
+    let a_GenVal = TYPES.handle_arg(1, GenVal)?;
     let a_IsSigned = IsSigned.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -165,11 +165,11 @@ fn LLVMGenericValueToInt(py: Python<'_>, GenVal: rt::PtrArg, IsSigned: rt::CInt<
 rt::function!(F_LLVMGenericValueToPointer, C_LLVMGenericValueToPointer, c"LLVMGenericValueToPointer", "LLVMGenericValueToPointer",
     c"LLVMGenericValueToPointer(GenVal)\n--\n\nArgs:\n    GenVal\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["GenVal"],
-    |py, [x0]| LLVMGenericValueToPointer(py, rt::call::extract(x0, "GenVal")?));
+    |py, [x0]| LLVMGenericValueToPointer(py, &x0));
 
-fn LLVMGenericValueToPointer(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGenericValueToPointer(py: Python<'_>, GenVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToPointer");
-    let a_GenVal = GenVal.addr();
+    let a_GenVal = TYPES.handle_arg(1, GenVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -182,12 +182,12 @@ fn LLVMGenericValueToPointer(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMGenericValueToFloat, C_LLVMGenericValueToFloat, c"LLVMGenericValueToFloat", "LLVMGenericValueToFloat",
     c"LLVMGenericValueToFloat(TyRef, GenVal)\n--\n\nArgs:\n    TyRef\n    GenVal\n\nReturns: a tuple of 1 item(s):\n    float",
     ["TyRef", "GenVal"],
-    |py, [x0, x1]| LLVMGenericValueToFloat(py, rt::call::extract(x0, "TyRef")?, rt::call::extract(x1, "GenVal")?));
+    |py, [x0, x1]| LLVMGenericValueToFloat(py, &x0, &x1));
 
-fn LLVMGenericValueToFloat(py: Python<'_>, TyRef: rt::PtrArg, GenVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGenericValueToFloat(py: Python<'_>, TyRef: &Bound<'_, PyAny>, GenVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToFloat");
-    let a_TyRef = TyRef.addr();
-    let a_GenVal = GenVal.addr();
+    let a_TyRef = super::llvm_types::TYPES.handle_arg(3, TyRef)?;
+    let a_GenVal = TYPES.handle_arg(1, GenVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -204,8 +204,7 @@ rt::function!(F_LLVMDisposeGenericValue, C_LLVMDisposeGenericValue, c"LLVMDispos
 
 fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeGenericValue");
-    let p_GenVal = rt::PtrArg::convert(GenVal, false)?;
-    let a_GenVal = p_GenVal.addr();
+    let a_GenVal = TYPES.handle_arg(1, GenVal)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -219,13 +218,13 @@ fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: &Bound<'_, PyAny>) -> PyResul
 rt::function!(F_LLVMCreateExecutionEngineForModule, C_LLVMCreateExecutionEngineForModule, c"LLVMCreateExecutionEngineForModule", "LLVMCreateExecutionEngineForModule",
     c"LLVMCreateExecutionEngineForModule(M)\n--\n\nArgs:\n    M\n\nReturns: a tuple of 3 item(s):\n    int\n    OutEE: LLVMOpaqueExecutionEngine\n    OutError: bytes",
     ["M"],
-    |py, [x0]| LLVMCreateExecutionEngineForModule(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMCreateExecutionEngineForModule(py, &x0));
 
-fn LLVMCreateExecutionEngineForModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateExecutionEngineForModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateExecutionEngineForModule");
     let mut o_OutEE: usize = Default::default();
     let a_OutEE = &mut o_OutEE as *mut usize as usize;
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -240,13 +239,13 @@ fn LLVMCreateExecutionEngineForModule(py: Python<'_>, M: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMCreateInterpreterForModule, C_LLVMCreateInterpreterForModule, c"LLVMCreateInterpreterForModule", "LLVMCreateInterpreterForModule",
     c"LLVMCreateInterpreterForModule(M)\n--\n\nArgs:\n    M\n\nReturns: a tuple of 3 item(s):\n    int\n    OutInterp: LLVMOpaqueExecutionEngine\n    OutError: bytes",
     ["M"],
-    |py, [x0]| LLVMCreateInterpreterForModule(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMCreateInterpreterForModule(py, &x0));
 
-fn LLVMCreateInterpreterForModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateInterpreterForModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateInterpreterForModule");
     let mut o_OutInterp: usize = Default::default();
     let a_OutInterp = &mut o_OutInterp as *mut usize as usize;
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -261,13 +260,13 @@ fn LLVMCreateInterpreterForModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMCreateJITCompilerForModule, C_LLVMCreateJITCompilerForModule, c"LLVMCreateJITCompilerForModule", "LLVMCreateJITCompilerForModule",
     c"LLVMCreateJITCompilerForModule(M, OptLevel)\n--\n\nArgs:\n    M\n    OptLevel\n\nReturns: a tuple of 3 item(s):\n    int\n    OutJIT: LLVMOpaqueExecutionEngine\n    OutError: bytes",
     ["M", "OptLevel"],
-    |py, [x0, x1]| LLVMCreateJITCompilerForModule(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "OptLevel")?));
+    |py, [x0, x1]| LLVMCreateJITCompilerForModule(py, &x0, rt::call::extract(x1, "OptLevel")?));
 
-fn LLVMCreateJITCompilerForModule(py: Python<'_>, M: rt::PtrArg, OptLevel: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMCreateJITCompilerForModule(py: Python<'_>, M: &Bound<'_, PyAny>, OptLevel: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateJITCompilerForModule");
     let mut o_OutJIT: usize = Default::default();
     let a_OutJIT = &mut o_OutJIT as *mut usize as usize;
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_OptLevel = OptLevel.0;
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
@@ -302,13 +301,13 @@ fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: &Bound<'_, PyAny>
 rt::function!(F_LLVMCreateMCJITCompilerForModule, C_LLVMCreateMCJITCompilerForModule, c"LLVMCreateMCJITCompilerForModule", "LLVMCreateMCJITCompilerForModule",
     c"LLVMCreateMCJITCompilerForModule(M, Options, SizeOfOptions)\n--\n\nCreate an MCJIT execution engine for a module, with the given options. It is\nthe responsibility of the caller to ensure that all fields in Options up to\nthe given SizeOfOptions are initialized. It is correct to pass a smaller\nvalue of SizeOfOptions that omits some fields. The canonical way of using\nthis is:\n\nLLVMMCJITCompilerOptions options;\nLLVMInitializeMCJITCompilerOptions(&options, sizeof(options));\n... fill in those options you care about\nLLVMCreateMCJITCompilerForModule(&jit, mod, &options, sizeof(options),\n&error);\n\nNote that this is also correct, though possibly suboptimal:\n\nLLVMCreateMCJITCompilerForModule(&jit, mod, 0, 0, &error);\n\nArgs:\n    M\n    Options\n    SizeOfOptions\n\nReturns: a tuple of 3 item(s):\n    int\n    OutJIT: LLVMOpaqueExecutionEngine\n    OutError: bytes",
     ["M", "Options", "SizeOfOptions"],
-    |py, [x0, x1, x2]| LLVMCreateMCJITCompilerForModule(py, rt::call::extract(x0, "M")?, &x1, rt::call::extract(x2, "SizeOfOptions")?));
+    |py, [x0, x1, x2]| LLVMCreateMCJITCompilerForModule(py, &x0, &x1, rt::call::extract(x2, "SizeOfOptions")?));
 
-fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, M: rt::PtrArg, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, M: &Bound<'_, PyAny>, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMCJITCompilerForModule");
     let mut o_OutJIT: usize = Default::default();
     let a_OutJIT = &mut o_OutJIT as *mut usize as usize;
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let p_Options = TYPES.record_ptr_arg(0, Options, true)?;
     let a_Options = p_Options.addr();
     let a_SizeOfOptions = SizeOfOptions.0;
@@ -330,8 +329,7 @@ rt::function!(F_LLVMDisposeExecutionEngine, C_LLVMDisposeExecutionEngine, c"LLVM
 
 fn LLVMDisposeExecutionEngine(py: Python<'_>, EE: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeExecutionEngine");
-    let p_EE = rt::PtrArg::convert(EE, false)?;
-    let a_EE = p_EE.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -345,11 +343,11 @@ fn LLVMDisposeExecutionEngine(py: Python<'_>, EE: &Bound<'_, PyAny>) -> PyResult
 rt::function!(F_LLVMRunStaticConstructors, C_LLVMRunStaticConstructors, c"LLVMRunStaticConstructors", "LLVMRunStaticConstructors",
     c"LLVMRunStaticConstructors(EE)\n--\n\nArgs:\n    EE",
     ["EE"],
-    |py, [x0]| LLVMRunStaticConstructors(py, rt::call::extract(x0, "EE")?));
+    |py, [x0]| LLVMRunStaticConstructors(py, &x0));
 
-fn LLVMRunStaticConstructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRunStaticConstructors(py: Python<'_>, EE: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunStaticConstructors");
-    let a_EE = EE.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -362,11 +360,11 @@ fn LLVMRunStaticConstructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObjec
 rt::function!(F_LLVMRunStaticDestructors, C_LLVMRunStaticDestructors, c"LLVMRunStaticDestructors", "LLVMRunStaticDestructors",
     c"LLVMRunStaticDestructors(EE)\n--\n\nArgs:\n    EE",
     ["EE"],
-    |py, [x0]| LLVMRunStaticDestructors(py, rt::call::extract(x0, "EE")?));
+    |py, [x0]| LLVMRunStaticDestructors(py, &x0));
 
-fn LLVMRunStaticDestructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRunStaticDestructors(py: Python<'_>, EE: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunStaticDestructors");
-    let a_EE = EE.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -379,15 +377,16 @@ fn LLVMRunStaticDestructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMRunFunctionAsMain, C_LLVMRunFunctionAsMain, c"LLVMRunFunctionAsMain", "LLVMRunFunctionAsMain",
     c"LLVMRunFunctionAsMain(EE, F, ArgC, ArgV, EnvP)\n--\n\nArgs:\n    EE\n    F\n    ArgC\n    ArgV\n    EnvP\n\nReturns: a tuple of 1 item(s):\n    int",
     ["EE", "F", "ArgC", "ArgV", "EnvP"],
-    |py, [x0, x1, x2, x3, x4]| LLVMRunFunctionAsMain(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "ArgC")?, rt::call::extract(x3, "ArgV")?, rt::call::extract(x4, "EnvP")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMRunFunctionAsMain(py, &x0, &x1, rt::call::extract(x2, "ArgC")?, rt::call::extract(x3, "ArgV")?, rt::call::extract(x4, "EnvP")?));
 
-fn LLVMRunFunctionAsMain(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, ArgC: rt::CInt<u32>, ArgV: rt::CStrArrayArg, EnvP: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn LLVMRunFunctionAsMain(py: Python<'_>, EE: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>, ArgC: rt::CInt<u32>, ArgV: rt::CStrArrayArg, EnvP: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunctionAsMain");
-    let a_EE = EE.addr();
-    let a_F = F.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_ArgC = ArgC.0;
     let a_ArgV = ArgV.addr();
     let a_EnvP = EnvP.addr();
+    rt::check_count(a_ArgC as i128, "ArgC", ArgV.item_count(), "ArgV")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -400,15 +399,16 @@ fn LLVMRunFunctionAsMain(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, ArgC: rt
 rt::function!(F_LLVMRunFunction, C_LLVMRunFunction, c"LLVMRunFunction", "LLVMRunFunction",
     c"LLVMRunFunction(EE, F, NumArgs, Args)\n--\n\nArgs:\n    EE\n    F\n    NumArgs\n    Args\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
     ["EE", "F", "NumArgs", "Args"],
-    |py, [x0, x1, x2, x3]| LLVMRunFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "NumArgs")?, &x3));
+    |py, [x0, x1, x2, x3]| LLVMRunFunction(py, &x0, &x1, rt::call::extract(x2, "NumArgs")?, &x3));
 
-fn LLVMRunFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, NumArgs: rt::CInt<u32>, Args: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMRunFunction(py: Python<'_>, EE: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Args: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunction");
-    let a_EE = EE.addr();
-    let a_F = F.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_NumArgs = NumArgs.0;
     let mut h_Args = TYPES.handle_ref(1, Args, false)?;
     let a_Args = h_Args.addr();
+    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -421,12 +421,12 @@ fn LLVMRunFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, NumArgs: rt::C
 rt::function!(F_LLVMFreeMachineCodeForFunction, C_LLVMFreeMachineCodeForFunction, c"LLVMFreeMachineCodeForFunction", "LLVMFreeMachineCodeForFunction",
     c"LLVMFreeMachineCodeForFunction(EE, F)\n--\n\nArgs:\n    EE\n    F",
     ["EE", "F"],
-    |py, [x0, x1]| LLVMFreeMachineCodeForFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?));
+    |py, [x0, x1]| LLVMFreeMachineCodeForFunction(py, &x0, &x1));
 
-fn LLVMFreeMachineCodeForFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMFreeMachineCodeForFunction(py: Python<'_>, EE: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFreeMachineCodeForFunction");
-    let a_EE = EE.addr();
-    let a_F = F.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -439,12 +439,12 @@ fn LLVMFreeMachineCodeForFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg)
 rt::function!(F_LLVMAddModule, C_LLVMAddModule, c"LLVMAddModule", "LLVMAddModule",
     c"LLVMAddModule(EE, M)\n--\n\nArgs:\n    EE\n    M",
     ["EE", "M"],
-    |py, [x0, x1]| LLVMAddModule(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "M")?));
+    |py, [x0, x1]| LLVMAddModule(py, &x0, &x1));
 
-fn LLVMAddModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddModule(py: Python<'_>, EE: &Bound<'_, PyAny>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddModule");
-    let a_EE = EE.addr();
-    let a_M = M.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -457,12 +457,12 @@ fn LLVMAddModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMRemoveModule, C_LLVMRemoveModule, c"LLVMRemoveModule", "LLVMRemoveModule",
     c"LLVMRemoveModule(EE, M)\n--\n\nArgs:\n    EE\n    M\n\nReturns: a tuple of 3 item(s):\n    int\n    OutMod: LLVMOpaqueModule\n    OutError: bytes",
     ["EE", "M"],
-    |py, [x0, x1]| LLVMRemoveModule(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "M")?));
+    |py, [x0, x1]| LLVMRemoveModule(py, &x0, &x1));
 
-fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRemoveModule(py: Python<'_>, EE: &Bound<'_, PyAny>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveModule");
-    let a_EE = EE.addr();
-    let a_M = M.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let mut o_OutMod: usize = Default::default();
     let a_OutMod = &mut o_OutMod as *mut usize as usize;
     let mut o_OutError: usize = Default::default();
@@ -479,11 +479,11 @@ fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMFindFunction, C_LLVMFindFunction, c"LLVMFindFunction", "LLVMFindFunction",
     c"LLVMFindFunction(EE, Name)\n--\n\nArgs:\n    EE\n    Name\n\nReturns: a tuple of 2 item(s):\n    int\n    OutFn: LLVMOpaqueValue",
     ["EE", "Name"],
-    |py, [x0, x1]| LLVMFindFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMFindFunction(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMFindFunction(py: Python<'_>, EE: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFindFunction");
-    let a_EE = EE.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
     let a_Name = Name.addr();
     let mut o_OutFn: usize = Default::default();
     let a_OutFn = &mut o_OutFn as *mut usize as usize;
@@ -499,12 +499,12 @@ fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> PyResu
 rt::function!(F_LLVMRecompileAndRelinkFunction, C_LLVMRecompileAndRelinkFunction, c"LLVMRecompileAndRelinkFunction", "LLVMRecompileAndRelinkFunction",
     c"LLVMRecompileAndRelinkFunction(EE, Fn)\n--\n\nArgs:\n    EE\n    Fn\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["EE", "Fn"],
-    |py, [x0, x1]| LLVMRecompileAndRelinkFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Fn")?));
+    |py, [x0, x1]| LLVMRecompileAndRelinkFunction(py, &x0, &x1));
 
-fn LLVMRecompileAndRelinkFunction(py: Python<'_>, EE: rt::PtrArg, Fn: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMRecompileAndRelinkFunction(py: Python<'_>, EE: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRecompileAndRelinkFunction");
-    let a_EE = EE.addr();
-    let a_Fn = Fn.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
+    let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -517,11 +517,11 @@ fn LLVMRecompileAndRelinkFunction(py: Python<'_>, EE: rt::PtrArg, Fn: rt::PtrArg
 rt::function!(F_LLVMGetExecutionEngineTargetData, C_LLVMGetExecutionEngineTargetData, c"LLVMGetExecutionEngineTargetData", "LLVMGetExecutionEngineTargetData",
     c"LLVMGetExecutionEngineTargetData(EE)\n--\n\nArgs:\n    EE\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetData",
     ["EE"],
-    |py, [x0]| LLVMGetExecutionEngineTargetData(py, rt::call::extract(x0, "EE")?));
+    |py, [x0]| LLVMGetExecutionEngineTargetData(py, &x0));
 
-fn LLVMGetExecutionEngineTargetData(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetExecutionEngineTargetData(py: Python<'_>, EE: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetExecutionEngineTargetData");
-    let a_EE = EE.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -534,11 +534,11 @@ fn LLVMGetExecutionEngineTargetData(py: Python<'_>, EE: rt::PtrArg) -> PyResult<
 rt::function!(F_LLVMGetExecutionEngineTargetMachine, C_LLVMGetExecutionEngineTargetMachine, c"LLVMGetExecutionEngineTargetMachine", "LLVMGetExecutionEngineTargetMachine",
     c"LLVMGetExecutionEngineTargetMachine(EE)\n--\n\nArgs:\n    EE\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachine",
     ["EE"],
-    |py, [x0]| LLVMGetExecutionEngineTargetMachine(py, rt::call::extract(x0, "EE")?));
+    |py, [x0]| LLVMGetExecutionEngineTargetMachine(py, &x0));
 
-fn LLVMGetExecutionEngineTargetMachine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetExecutionEngineTargetMachine(py: Python<'_>, EE: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetExecutionEngineTargetMachine");
-    let a_EE = EE.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -551,12 +551,12 @@ fn LLVMGetExecutionEngineTargetMachine(py: Python<'_>, EE: rt::PtrArg) -> PyResu
 rt::function!(F_LLVMAddGlobalMapping, C_LLVMAddGlobalMapping, c"LLVMAddGlobalMapping", "LLVMAddGlobalMapping",
     c"LLVMAddGlobalMapping(EE, Global, Addr)\n--\n\nArgs:\n    EE\n    Global\n    Addr",
     ["EE", "Global", "Addr"],
-    |py, [x0, x1, x2]| LLVMAddGlobalMapping(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Global")?, rt::call::extract(x2, "Addr")?));
+    |py, [x0, x1, x2]| LLVMAddGlobalMapping(py, &x0, &x1, rt::call::extract(x2, "Addr")?));
 
-fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMAddGlobalMapping(py: Python<'_>, EE: &Bound<'_, PyAny>, Global: &Bound<'_, PyAny>, Addr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalMapping");
-    let a_EE = EE.addr();
-    let a_Global = Global.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_Addr = Addr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -570,12 +570,12 @@ fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr
 rt::function!(F_LLVMGetPointerToGlobal, C_LLVMGetPointerToGlobal, c"LLVMGetPointerToGlobal", "LLVMGetPointerToGlobal",
     c"LLVMGetPointerToGlobal(EE, Global)\n--\n\nArgs:\n    EE\n    Global\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["EE", "Global"],
-    |py, [x0, x1]| LLVMGetPointerToGlobal(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Global")?));
+    |py, [x0, x1]| LLVMGetPointerToGlobal(py, &x0, &x1));
 
-fn LLVMGetPointerToGlobal(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetPointerToGlobal(py: Python<'_>, EE: &Bound<'_, PyAny>, Global: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPointerToGlobal");
-    let a_EE = EE.addr();
-    let a_Global = Global.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -588,11 +588,11 @@ fn LLVMGetPointerToGlobal(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg) ->
 rt::function!(F_LLVMGetGlobalValueAddress, C_LLVMGetGlobalValueAddress, c"LLVMGetGlobalValueAddress", "LLVMGetGlobalValueAddress",
     c"LLVMGetGlobalValueAddress(EE, Name)\n--\n\nArgs:\n    EE\n    Name\n\nReturns: a tuple of 1 item(s):\n    int",
     ["EE", "Name"],
-    |py, [x0, x1]| LLVMGetGlobalValueAddress(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMGetGlobalValueAddress(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMGetGlobalValueAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMGetGlobalValueAddress(py: Python<'_>, EE: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGlobalValueAddress");
-    let a_EE = EE.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -606,11 +606,11 @@ fn LLVMGetGlobalValueAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) 
 rt::function!(F_LLVMGetFunctionAddress, C_LLVMGetFunctionAddress, c"LLVMGetFunctionAddress", "LLVMGetFunctionAddress",
     c"LLVMGetFunctionAddress(EE, Name)\n--\n\nArgs:\n    EE\n    Name\n\nReturns: a tuple of 1 item(s):\n    int",
     ["EE", "Name"],
-    |py, [x0, x1]| LLVMGetFunctionAddress(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?));
+    |py, [x0, x1]| LLVMGetFunctionAddress(py, &x0, rt::call::extract(x1, "Name")?));
 
-fn LLVMGetFunctionAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMGetFunctionAddress(py: Python<'_>, EE: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFunctionAddress");
-    let a_EE = EE.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -624,11 +624,11 @@ fn LLVMGetFunctionAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> 
 rt::function!(F_LLVMExecutionEngineGetErrMsg, C_LLVMExecutionEngineGetErrMsg, c"LLVMExecutionEngineGetErrMsg", "LLVMExecutionEngineGetErrMsg",
     c"LLVMExecutionEngineGetErrMsg(EE)\n--\n\nReturns true on error, false on success. If true is returned then the error\nmessage is copied to OutStr and cleared in the ExecutionEngine instance.\n\nArgs:\n    EE\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
     ["EE"],
-    |py, [x0]| LLVMExecutionEngineGetErrMsg(py, rt::call::extract(x0, "EE")?));
+    |py, [x0]| LLVMExecutionEngineGetErrMsg(py, &x0));
 
-fn LLVMExecutionEngineGetErrMsg(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMExecutionEngineGetErrMsg(py: Python<'_>, EE: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMExecutionEngineGetErrMsg");
-    let a_EE = EE.addr();
+    let a_EE = TYPES.handle_arg(2, EE)?;
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -643,15 +643,15 @@ fn LLVMExecutionEngineGetErrMsg(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMCreateSimpleMCJITMemoryManager, C_LLVMCreateSimpleMCJITMemoryManager, c"LLVMCreateSimpleMCJITMemoryManager", "LLVMCreateSimpleMCJITMemoryManager",
     c"LLVMCreateSimpleMCJITMemoryManager(Opaque, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy)\n--\n\nCreate a simple custom MCJIT memory manager. This memory manager can\nintercept allocations in a module-oblivious way. This will return NULL\nif any of the passed functions are NULL.\n\nArgs:\n    Opaque: An opaque client object to pass back to the callbacks.\n    AllocateCodeSection: Allocate a block of memory for executable code.\n    AllocateDataSection: Allocate a block of memory for data.\n    FinalizeMemory: Set page permissions and flush cache. Return 0 on\n        success, 1 on error.\n    Destroy\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMCJITMemoryManager",
     ["Opaque", "AllocateCodeSection", "AllocateDataSection", "FinalizeMemory", "Destroy"],
-    |py, [x0, x1, x2, x3, x4]| LLVMCreateSimpleMCJITMemoryManager(py, rt::call::extract(x0, "Opaque")?, rt::call::extract(x1, "AllocateCodeSection")?, rt::call::extract(x2, "AllocateDataSection")?, rt::call::extract(x3, "FinalizeMemory")?, rt::call::extract(x4, "Destroy")?));
+    |py, [x0, x1, x2, x3, x4]| LLVMCreateSimpleMCJITMemoryManager(py, rt::call::extract(x0, "Opaque")?, &x1, &x2, &x3, &x4));
 
-fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, AllocateCodeSection: &Bound<'_, PyAny>, AllocateDataSection: &Bound<'_, PyAny>, FinalizeMemory: &Bound<'_, PyAny>, Destroy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateSimpleMCJITMemoryManager");
     let a_Opaque = Opaque.addr();
-    let a_AllocateCodeSection = AllocateCodeSection.addr();
-    let a_AllocateDataSection = AllocateDataSection.addr();
-    let a_FinalizeMemory = FinalizeMemory.addr();
-    let a_Destroy = Destroy.addr();
+    let a_AllocateCodeSection = TYPES.handle_arg(4, AllocateCodeSection)?;
+    let a_AllocateDataSection = TYPES.handle_arg(5, AllocateDataSection)?;
+    let a_FinalizeMemory = TYPES.handle_arg(6, FinalizeMemory)?;
+    let a_Destroy = TYPES.handle_arg(7, Destroy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -668,8 +668,7 @@ rt::function!(F_LLVMDisposeMCJITMemoryManager, C_LLVMDisposeMCJITMemoryManager, 
 
 fn LLVMDisposeMCJITMemoryManager(py: Python<'_>, MM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMCJITMemoryManager");
-    let p_MM = rt::PtrArg::convert(MM, false)?;
-    let a_MM = p_MM.addr();
+    let a_MM = TYPES.handle_arg(3, MM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

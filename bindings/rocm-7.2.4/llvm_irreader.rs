@@ -36,12 +36,12 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.irreader
 rt::function!(F_LLVMParseIRInContext, C_LLVMParseIRInContext, c"LLVMParseIRInContext", "LLVMParseIRInContext",
     c"LLVMParseIRInContext(ContextRef, MemBuf)\n--\n\nRead LLVM IR from a memory buffer and convert it into an in-memory Module\nobject. Returns 0 on success.\nOptionally returns a human-readable description of any errors that\noccurred during parsing IR. OutMessage must be disposed with\nLLVMDisposeMessage.\n\nSee: llvm::ParseIR()\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutM: LLVMOpaqueModule\n    OutMessage: bytes",
     ["ContextRef", "MemBuf"],
-    |py, [x0, x1]| LLVMParseIRInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?));
+    |py, [x0, x1]| LLVMParseIRInContext(py, &x0, &x1));
 
-fn LLVMParseIRInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMParseIRInContext(py: Python<'_>, ContextRef: &Bound<'_, PyAny>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseIRInContext");
-    let a_ContextRef = ContextRef.addr();
-    let a_MemBuf = MemBuf.addr();
+    let a_ContextRef = super::llvm_types::TYPES.handle_arg(1, ContextRef)?;
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     let mut o_OutM: usize = Default::default();
     let a_OutM = &mut o_OutM as *mut usize as usize;
     let mut o_OutMessage: usize = Default::default();
@@ -53,7 +53,7 @@ fn LLVMParseIRInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM, a_OutMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, ContextRef), rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -35,12 +35,12 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.linker",
 rt::function!(F_LLVMLinkModules2, C_LLVMLinkModules2, c"LLVMLinkModules2", "LLVMLinkModules2",
     c"LLVMLinkModules2(Dest, Src)\n--\n\nArgs:\n    Dest\n    Src\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Dest", "Src"],
-    |py, [x0, x1]| LLVMLinkModules2(py, rt::call::extract(x0, "Dest")?, rt::call::extract(x1, "Src")?));
+    |py, [x0, x1]| LLVMLinkModules2(py, &x0, &x1));
 
-fn LLVMLinkModules2(py: Python<'_>, Dest: rt::PtrArg, Src: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMLinkModules2(py: Python<'_>, Dest: &Bound<'_, PyAny>, Src: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLinkModules2");
-    let a_Dest = Dest.addr();
-    let a_Src = Src.addr();
+    let a_Dest = super::llvm_types::TYPES.handle_arg(2, Dest)?;
+    let a_Src = super::llvm_types::TYPES.handle_arg(2, Src)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

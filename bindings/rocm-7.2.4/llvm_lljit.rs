@@ -53,11 +53,11 @@ fn LLVMOrcCreateLLJITBuilder(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMOrcDisposeLLJITBuilder, C_LLVMOrcDisposeLLJITBuilder, c"LLVMOrcDisposeLLJITBuilder", "LLVMOrcDisposeLLJITBuilder",
     c"LLVMOrcDisposeLLJITBuilder(Builder)\n--\n\nDispose of an LLVMOrcLLJITBuilderRef. This should only be called if ownership\nhas not been passed to LLVMOrcCreateLLJIT (e.g. because some error prevented\nthat function from being called).\n\nArgs:\n    Builder",
     ["Builder"],
-    |py, [x0]| LLVMOrcDisposeLLJITBuilder(py, rt::call::extract(x0, "Builder")?));
+    |py, [x0]| LLVMOrcDisposeLLJITBuilder(py, &x0));
 
-fn LLVMOrcDisposeLLJITBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeLLJITBuilder(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeLLJITBuilder");
-    let a_Builder = Builder.addr();
+    let a_Builder = TYPES.handle_arg(1, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -70,12 +70,12 @@ fn LLVMOrcDisposeLLJITBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMOrcLLJITBuilderSetJITTargetMachineBuilder, C_LLVMOrcLLJITBuilderSetJITTargetMachineBuilder, c"LLVMOrcLLJITBuilderSetJITTargetMachineBuilder", "LLVMOrcLLJITBuilderSetJITTargetMachineBuilder",
     c"LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(Builder, JTMB)\n--\n\nSet the JITTargetMachineBuilder to be used when constructing the LLJIT\ninstance. Calling this function is optional: if it is not called then the\nLLJITBuilder will use JITTargeTMachineBuilder::detectHost to construct a\nJITTargetMachineBuilder.\n\nThis function takes ownership of the JTMB argument: clients should not\ndispose of the JITTargetMachineBuilder after calling this function.\n\nArgs:\n    Builder\n    JTMB",
     ["Builder", "JTMB"],
-    |py, [x0, x1]| LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "JTMB")?));
+    |py, [x0, x1]| LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(py, &x0, &x1));
 
-fn LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(py: Python<'_>, Builder: rt::PtrArg, JTMB: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(py: Python<'_>, Builder: &Bound<'_, PyAny>, JTMB: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITBuilderSetJITTargetMachineBuilder");
-    let a_Builder = Builder.addr();
-    let a_JTMB = JTMB.addr();
+    let a_Builder = TYPES.handle_arg(1, Builder)?;
+    let a_JTMB = super::llvm_orc::TYPES.handle_arg(40, JTMB)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -88,12 +88,12 @@ fn LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(py: Python<'_>, Builder: rt::Pt
 rt::function!(F_LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator, C_LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator, c"LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator", "LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator",
     c"LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(Builder, F, Ctx)\n--\n\nSet an ObjectLinkingLayer creator function for this LLJIT instance.\n\nArgs:\n    Builder\n    F\n    Ctx",
     ["Builder", "F", "Ctx"],
-    |py, [x0, x1, x2]| LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "Ctx")?));
+    |py, [x0, x1, x2]| LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py, &x0, &x1, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator");
-    let a_Builder = Builder.addr();
-    let a_F = F.addr();
+    let a_Builder = TYPES.handle_arg(1, Builder)?;
+    let a_F = TYPES.handle_arg(0, F)?;
     let a_Ctx = Ctx.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -107,13 +107,13 @@ fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: rt::
 rt::function!(F_LLVMOrcCreateLLJIT, C_LLVMOrcCreateLLJIT, c"LLVMOrcCreateLLJIT", "LLVMOrcCreateLLJIT",
     c"LLVMOrcCreateLLJIT(Result, Builder)\n--\n\nCreate an LLJIT instance from an LLJITBuilder.\n\nThis operation takes ownership of the Builder argument: clients should not\ndispose of the builder after calling this function (even if the function\nreturns an error). If a null Builder argument is provided then a\ndefault-constructed LLJITBuilder will be used.\n\nOn success the resulting LLJIT instance is uniquely owned by the client and\nautomatically manages the memory of all JIT'd code and all modules that are\ntransferred to it (e.g. via LLVMOrcLLJITAddLLVMIRModule). Disposing of the\nLLJIT instance will free all memory managed by the JIT, including JIT'd code\nand not-yet compiled modules.\n\nArgs:\n    Result\n    Builder\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["Result", "Builder"],
-    |py, [x0, x1]| LLVMOrcCreateLLJIT(py, &x0, rt::call::extract(x1, "Builder")?));
+    |py, [x0, x1]| LLVMOrcCreateLLJIT(py, &x0, &x1));
 
-fn LLVMOrcCreateLLJIT(py: Python<'_>, Result: &Bound<'_, PyAny>, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateLLJIT(py: Python<'_>, Result: &Bound<'_, PyAny>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLLJIT");
     let mut h_Result = TYPES.handle_ref(2, Result, true)?;
     let a_Result = h_Result.addr();
-    let a_Builder = Builder.addr();
+    let a_Builder = TYPES.handle_arg(1, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -126,11 +126,11 @@ fn LLVMOrcCreateLLJIT(py: Python<'_>, Result: &Bound<'_, PyAny>, Builder: rt::Pt
 rt::function!(F_LLVMOrcDisposeLLJIT, C_LLVMOrcDisposeLLJIT, c"LLVMOrcDisposeLLJIT", "LLVMOrcDisposeLLJIT",
     c"LLVMOrcDisposeLLJIT(J)\n--\n\nDispose of an LLJIT instance.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["J"],
-    |py, [x0]| LLVMOrcDisposeLLJIT(py, rt::call::extract(x0, "J")?));
+    |py, [x0]| LLVMOrcDisposeLLJIT(py, &x0));
 
-fn LLVMOrcDisposeLLJIT(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcDisposeLLJIT(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeLLJIT");
-    let a_J = J.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -143,11 +143,11 @@ fn LLVMOrcDisposeLLJIT(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMOrcLLJITGetExecutionSession, C_LLVMOrcLLJITGetExecutionSession, c"LLVMOrcLLJITGetExecutionSession", "LLVMOrcLLJITGetExecutionSession",
     c"LLVMOrcLLJITGetExecutionSession(J)\n--\n\nGet a reference to the ExecutionSession for this LLJIT instance.\n\nThe ExecutionSession is owned by the LLJIT instance. The client is not\nresponsible for managing its memory.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueExecutionSession",
     ["J"],
-    |py, [x0]| LLVMOrcLLJITGetExecutionSession(py, rt::call::extract(x0, "J")?));
+    |py, [x0]| LLVMOrcLLJITGetExecutionSession(py, &x0));
 
-fn LLVMOrcLLJITGetExecutionSession(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITGetExecutionSession(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetExecutionSession");
-    let a_J = J.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -160,11 +160,11 @@ fn LLVMOrcLLJITGetExecutionSession(py: Python<'_>, J: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMOrcLLJITGetMainJITDylib, C_LLVMOrcLLJITGetMainJITDylib, c"LLVMOrcLLJITGetMainJITDylib", "LLVMOrcLLJITGetMainJITDylib",
     c"LLVMOrcLLJITGetMainJITDylib(J)\n--\n\nReturn a reference to the Main JITDylib.\n\nThe JITDylib is owned by the LLJIT instance. The client is not responsible\nfor managing its memory.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITDylib",
     ["J"],
-    |py, [x0]| LLVMOrcLLJITGetMainJITDylib(py, rt::call::extract(x0, "J")?));
+    |py, [x0]| LLVMOrcLLJITGetMainJITDylib(py, &x0));
 
-fn LLVMOrcLLJITGetMainJITDylib(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITGetMainJITDylib(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetMainJITDylib");
-    let a_J = J.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -177,11 +177,11 @@ fn LLVMOrcLLJITGetMainJITDylib(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMOrcLLJITGetTripleString, C_LLVMOrcLLJITGetTripleString, c"LLVMOrcLLJITGetTripleString", "LLVMOrcLLJITGetTripleString",
     c"LLVMOrcLLJITGetTripleString(J)\n--\n\nReturn the target triple for this LLJIT instance. This string is owned by\nthe LLJIT instance and should not be freed by the client.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["J"],
-    |py, [x0]| LLVMOrcLLJITGetTripleString(py, rt::call::extract(x0, "J")?));
+    |py, [x0]| LLVMOrcLLJITGetTripleString(py, &x0));
 
-fn LLVMOrcLLJITGetTripleString(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITGetTripleString(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetTripleString");
-    let a_J = J.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -194,11 +194,11 @@ fn LLVMOrcLLJITGetTripleString(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMOrcLLJITGetGlobalPrefix, C_LLVMOrcLLJITGetGlobalPrefix, c"LLVMOrcLLJITGetGlobalPrefix", "LLVMOrcLLJITGetGlobalPrefix",
     c"LLVMOrcLLJITGetGlobalPrefix(J)\n--\n\nReturns the global prefix character according to the LLJIT's DataLayout.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    int",
     ["J"],
-    |py, [x0]| LLVMOrcLLJITGetGlobalPrefix(py, rt::call::extract(x0, "J")?));
+    |py, [x0]| LLVMOrcLLJITGetGlobalPrefix(py, &x0));
 
-fn LLVMOrcLLJITGetGlobalPrefix(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITGetGlobalPrefix(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetGlobalPrefix");
-    let a_J = J.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -211,11 +211,11 @@ fn LLVMOrcLLJITGetGlobalPrefix(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMOrcLLJITMangleAndIntern, C_LLVMOrcLLJITMangleAndIntern, c"LLVMOrcLLJITMangleAndIntern", "LLVMOrcLLJITMangleAndIntern",
     c"LLVMOrcLLJITMangleAndIntern(J, UnmangledName)\n--\n\nMangles the given string according to the LLJIT instance's DataLayout, then\ninterns the result in the SymbolStringPool and returns a reference to the\npool entry. Clients should call LLVMOrcReleaseSymbolStringPoolEntry to\ndecrement the ref-count on the pool entry once they are finished with this\nvalue.\n\nArgs:\n    J\n    UnmangledName\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueSymbolStringPoolEntry",
     ["J", "UnmangledName"],
-    |py, [x0, x1]| LLVMOrcLLJITMangleAndIntern(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "UnmangledName")?));
+    |py, [x0, x1]| LLVMOrcLLJITMangleAndIntern(py, &x0, rt::call::extract(x1, "UnmangledName")?));
 
-fn LLVMOrcLLJITMangleAndIntern(py: Python<'_>, J: rt::PtrArg, UnmangledName: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITMangleAndIntern(py: Python<'_>, J: &Bound<'_, PyAny>, UnmangledName: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITMangleAndIntern");
-    let a_J = J.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
     let a_UnmangledName = UnmangledName.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -229,13 +229,13 @@ fn LLVMOrcLLJITMangleAndIntern(py: Python<'_>, J: rt::PtrArg, UnmangledName: rt:
 rt::function!(F_LLVMOrcLLJITAddObjectFile, C_LLVMOrcLLJITAddObjectFile, c"LLVMOrcLLJITAddObjectFile", "LLVMOrcLLJITAddObjectFile",
     c"LLVMOrcLLJITAddObjectFile(J, JD, ObjBuffer)\n--\n\nAdd a buffer representing an object file to the given JITDylib in the given\nLLJIT instance. This operation transfers ownership of the buffer to the\nLLJIT instance. The buffer should not be disposed of or referenced once this\nfunction returns.\n\nResources associated with the given object will be tracked by the given\nJITDylib's default resource tracker.\n\nArgs:\n    J\n    JD\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["J", "JD", "ObjBuffer"],
-    |py, [x0, x1, x2]| LLVMOrcLLJITAddObjectFile(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "ObjBuffer")?));
+    |py, [x0, x1, x2]| LLVMOrcLLJITAddObjectFile(py, &x0, &x1, &x2));
 
-fn LLVMOrcLLJITAddObjectFile(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITAddObjectFile(py: Python<'_>, J: &Bound<'_, PyAny>, JD: &Bound<'_, PyAny>, ObjBuffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddObjectFile");
-    let a_J = J.addr();
-    let a_JD = JD.addr();
-    let a_ObjBuffer = ObjBuffer.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
+    let a_JD = super::llvm_orc::TYPES.handle_arg(22, JD)?;
+    let a_ObjBuffer = super::llvm_types::TYPES.handle_arg(0, ObjBuffer)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -248,13 +248,13 @@ fn LLVMOrcLLJITAddObjectFile(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, ObjB
 rt::function!(F_LLVMOrcLLJITAddObjectFileWithRT, C_LLVMOrcLLJITAddObjectFileWithRT, c"LLVMOrcLLJITAddObjectFileWithRT", "LLVMOrcLLJITAddObjectFileWithRT",
     c"LLVMOrcLLJITAddObjectFileWithRT(J, RT, ObjBuffer)\n--\n\nAdd a buffer representing an object file to the given ResourceTracker's\nJITDylib in the given LLJIT instance. This operation transfers ownership of\nthe buffer to the LLJIT instance. The buffer should not be disposed of or\nreferenced once this function returns.\n\nResources associated with the given object will be tracked by ResourceTracker\nRT.\n\nArgs:\n    J\n    RT\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["J", "RT", "ObjBuffer"],
-    |py, [x0, x1, x2]| LLVMOrcLLJITAddObjectFileWithRT(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "RT")?, rt::call::extract(x2, "ObjBuffer")?));
+    |py, [x0, x1, x2]| LLVMOrcLLJITAddObjectFileWithRT(py, &x0, &x1, &x2));
 
-fn LLVMOrcLLJITAddObjectFileWithRT(py: Python<'_>, J: rt::PtrArg, RT: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITAddObjectFileWithRT(py: Python<'_>, J: &Bound<'_, PyAny>, RT: &Bound<'_, PyAny>, ObjBuffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddObjectFileWithRT");
-    let a_J = J.addr();
-    let a_RT = RT.addr();
-    let a_ObjBuffer = ObjBuffer.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
+    let a_RT = super::llvm_orc::TYPES.handle_arg(31, RT)?;
+    let a_ObjBuffer = super::llvm_types::TYPES.handle_arg(0, ObjBuffer)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -267,13 +267,13 @@ fn LLVMOrcLLJITAddObjectFileWithRT(py: Python<'_>, J: rt::PtrArg, RT: rt::PtrArg
 rt::function!(F_LLVMOrcLLJITAddLLVMIRModule, C_LLVMOrcLLJITAddLLVMIRModule, c"LLVMOrcLLJITAddLLVMIRModule", "LLVMOrcLLJITAddLLVMIRModule",
     c"LLVMOrcLLJITAddLLVMIRModule(J, JD, TSM)\n--\n\nAdd an IR module to the given JITDylib in the given LLJIT instance. This\noperation transfers ownership of the TSM argument to the LLJIT instance.\nThe TSM argument should not be disposed of or referenced once this\nfunction returns.\n\nResources associated with the given Module will be tracked by the given\nJITDylib's default resource tracker.\n\nArgs:\n    J\n    JD\n    TSM\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["J", "JD", "TSM"],
-    |py, [x0, x1, x2]| LLVMOrcLLJITAddLLVMIRModule(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "TSM")?));
+    |py, [x0, x1, x2]| LLVMOrcLLJITAddLLVMIRModule(py, &x0, &x1, &x2));
 
-fn LLVMOrcLLJITAddLLVMIRModule(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, TSM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITAddLLVMIRModule(py: Python<'_>, J: &Bound<'_, PyAny>, JD: &Bound<'_, PyAny>, TSM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddLLVMIRModule");
-    let a_J = J.addr();
-    let a_JD = JD.addr();
-    let a_TSM = TSM.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
+    let a_JD = super::llvm_orc::TYPES.handle_arg(22, JD)?;
+    let a_TSM = super::llvm_orc::TYPES.handle_arg(38, TSM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -286,13 +286,13 @@ fn LLVMOrcLLJITAddLLVMIRModule(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, TS
 rt::function!(F_LLVMOrcLLJITAddLLVMIRModuleWithRT, C_LLVMOrcLLJITAddLLVMIRModuleWithRT, c"LLVMOrcLLJITAddLLVMIRModuleWithRT", "LLVMOrcLLJITAddLLVMIRModuleWithRT",
     c"LLVMOrcLLJITAddLLVMIRModuleWithRT(J, JD, TSM)\n--\n\nAdd an IR module to the given ResourceTracker's JITDylib in the given LLJIT\ninstance. This operation transfers ownership of the TSM argument to the LLJIT\ninstance. The TSM argument should not be disposed of or referenced once this\nfunction returns.\n\nResources associated with the given Module will be tracked by ResourceTracker\nRT.\n\nArgs:\n    J\n    JD\n    TSM\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["J", "JD", "TSM"],
-    |py, [x0, x1, x2]| LLVMOrcLLJITAddLLVMIRModuleWithRT(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "TSM")?));
+    |py, [x0, x1, x2]| LLVMOrcLLJITAddLLVMIRModuleWithRT(py, &x0, &x1, &x2));
 
-fn LLVMOrcLLJITAddLLVMIRModuleWithRT(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, TSM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITAddLLVMIRModuleWithRT(py: Python<'_>, J: &Bound<'_, PyAny>, JD: &Bound<'_, PyAny>, TSM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddLLVMIRModuleWithRT");
-    let a_J = J.addr();
-    let a_JD = JD.addr();
-    let a_TSM = TSM.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
+    let a_JD = super::llvm_orc::TYPES.handle_arg(31, JD)?;
+    let a_TSM = super::llvm_orc::TYPES.handle_arg(38, TSM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -305,11 +305,11 @@ fn LLVMOrcLLJITAddLLVMIRModuleWithRT(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrA
 rt::function!(F_LLVMOrcLLJITLookup, C_LLVMOrcLLJITLookup, c"LLVMOrcLLJITLookup", "LLVMOrcLLJITLookup",
     c"LLVMOrcLLJITLookup(J, Result, Name)\n--\n\nLook up the given symbol in the main JITDylib of the given LLJIT instance.\n\nThis operation does not take ownership of the Name argument.\n\nArgs:\n    J\n    Result\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["J", "Result", "Name"],
-    |py, [x0, x1, x2]| LLVMOrcLLJITLookup(py, rt::call::extract(x0, "J")?, &x1, rt::call::extract(x2, "Name")?));
+    |py, [x0, x1, x2]| LLVMOrcLLJITLookup(py, &x0, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMOrcLLJITLookup(py: Python<'_>, J: rt::PtrArg, Result: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITLookup(py: Python<'_>, J: &Bound<'_, PyAny>, Result: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITLookup");
-    let a_J = J.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
     let p_Result = rt::typed_ptr_arg(Result, None, 8, true)?;
     let a_Result = p_Result.addr();
     let a_Name = Name.addr();
@@ -325,11 +325,11 @@ fn LLVMOrcLLJITLookup(py: Python<'_>, J: rt::PtrArg, Result: &Bound<'_, PyAny>, 
 rt::function!(F_LLVMOrcLLJITGetObjLinkingLayer, C_LLVMOrcLLJITGetObjLinkingLayer, c"LLVMOrcLLJITGetObjLinkingLayer", "LLVMOrcLLJITGetObjLinkingLayer",
     c"LLVMOrcLLJITGetObjLinkingLayer(J)\n--\n\nReturns a non-owning reference to the LLJIT instance's object linking layer.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
     ["J"],
-    |py, [x0]| LLVMOrcLLJITGetObjLinkingLayer(py, rt::call::extract(x0, "J")?));
+    |py, [x0]| LLVMOrcLLJITGetObjLinkingLayer(py, &x0));
 
-fn LLVMOrcLLJITGetObjLinkingLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITGetObjLinkingLayer(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetObjLinkingLayer");
-    let a_J = J.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -342,11 +342,11 @@ fn LLVMOrcLLJITGetObjLinkingLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMOrcLLJITGetObjTransformLayer, C_LLVMOrcLLJITGetObjTransformLayer, c"LLVMOrcLLJITGetObjTransformLayer", "LLVMOrcLLJITGetObjTransformLayer",
     c"LLVMOrcLLJITGetObjTransformLayer(J)\n--\n\nReturns a non-owning reference to the LLJIT instance's object linking layer.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectTransformLayer",
     ["J"],
-    |py, [x0]| LLVMOrcLLJITGetObjTransformLayer(py, rt::call::extract(x0, "J")?));
+    |py, [x0]| LLVMOrcLLJITGetObjTransformLayer(py, &x0));
 
-fn LLVMOrcLLJITGetObjTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITGetObjTransformLayer(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetObjTransformLayer");
-    let a_J = J.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -359,11 +359,11 @@ fn LLVMOrcLLJITGetObjTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<P
 rt::function!(F_LLVMOrcLLJITGetIRTransformLayer, C_LLVMOrcLLJITGetIRTransformLayer, c"LLVMOrcLLJITGetIRTransformLayer", "LLVMOrcLLJITGetIRTransformLayer",
     c"LLVMOrcLLJITGetIRTransformLayer(J)\n--\n\nReturns a non-owning reference to the LLJIT instance's IR transform layer.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueIRTransformLayer",
     ["J"],
-    |py, [x0]| LLVMOrcLLJITGetIRTransformLayer(py, rt::call::extract(x0, "J")?));
+    |py, [x0]| LLVMOrcLLJITGetIRTransformLayer(py, &x0));
 
-fn LLVMOrcLLJITGetIRTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITGetIRTransformLayer(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetIRTransformLayer");
-    let a_J = J.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -376,11 +376,11 @@ fn LLVMOrcLLJITGetIRTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<Py
 rt::function!(F_LLVMOrcLLJITGetDataLayoutStr, C_LLVMOrcLLJITGetDataLayoutStr, c"LLVMOrcLLJITGetDataLayoutStr", "LLVMOrcLLJITGetDataLayoutStr",
     c"LLVMOrcLLJITGetDataLayoutStr(J)\n--\n\nGet the LLJIT instance's default data layout string.\n\nThis string is owned by the LLJIT instance and does not need to be freed\nby the caller.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["J"],
-    |py, [x0]| LLVMOrcLLJITGetDataLayoutStr(py, rt::call::extract(x0, "J")?));
+    |py, [x0]| LLVMOrcLLJITGetDataLayoutStr(py, &x0));
 
-fn LLVMOrcLLJITGetDataLayoutStr(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITGetDataLayoutStr(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetDataLayoutStr");
-    let a_J = J.addr();
+    let a_J = TYPES.handle_arg(2, J)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

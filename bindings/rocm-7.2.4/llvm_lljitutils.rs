@@ -34,11 +34,11 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.lljituti
 rt::function!(F_LLVMOrcLLJITEnableDebugSupport, C_LLVMOrcLLJITEnableDebugSupport, c"LLVMOrcLLJITEnableDebugSupport", "LLVMOrcLLJITEnableDebugSupport",
     c"LLVMOrcLLJITEnableDebugSupport(J)\n--\n\nInstall the plugin that submits debug objects to the executor. Executors must\nexpose the llvm_orc_registerJITLoaderGDBWrapper symbol.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
     ["J"],
-    |py, [x0]| LLVMOrcLLJITEnableDebugSupport(py, rt::call::extract(x0, "J")?));
+    |py, [x0]| LLVMOrcLLJITEnableDebugSupport(py, &x0));
 
-fn LLVMOrcLLJITEnableDebugSupport(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITEnableDebugSupport(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITEnableDebugSupport");
-    let a_J = J.addr();
+    let a_J = super::llvm_lljit::TYPES.handle_arg(2, J)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -247,14 +247,14 @@ fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: r
 rt::function!(F_lto_module_create_in_codegen_context, C_lto_module_create_in_codegen_context, c"lto_module_create_in_codegen_context", "lto_module_create_in_codegen_context",
     c"lto_module_create_in_codegen_context(mem, length, path, cg)\n--\n\nLoads an object file in the codegen context.\n\nLoads an object file into the same context as \\c cg.  The module is safe to\nadd using \\a lto_codegen_add_module().\n\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    mem\n    length\n    path\n    cg\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
     ["mem", "length", "path", "cg"],
-    |py, [x0, x1, x2, x3]| lto_module_create_in_codegen_context(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?, rt::call::extract(x3, "cg")?));
+    |py, [x0, x1, x2, x3]| lto_module_create_in_codegen_context(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?, &x3));
 
-fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg, cg: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg, cg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_in_codegen_context");
     let a_mem = mem.addr();
     let a_length = length.0;
     let a_path = path.addr();
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -311,8 +311,7 @@ rt::function!(F_lto_module_dispose, C_lto_module_dispose, c"lto_module_dispose",
 
 fn lto_module_dispose(py: Python<'_>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_dispose");
-    let p_mod = rt::PtrArg::convert(r#mod, false)?;
-    let a_mod = p_mod.addr();
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -326,11 +325,11 @@ fn lto_module_dispose(py: Python<'_>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyOb
 rt::function!(F_lto_module_get_target_triple, C_lto_module_get_target_triple, c"lto_module_get_target_triple", "lto_module_get_target_triple",
     c"lto_module_get_target_triple(mod)\n--\n\nReturns triple string which the object module was compiled under.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["mod"],
-    |py, [x0]| lto_module_get_target_triple(py, rt::call::extract(x0, "mod")?));
+    |py, [x0]| lto_module_get_target_triple(py, &x0));
 
-fn lto_module_get_target_triple(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_module_get_target_triple(py: Python<'_>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_target_triple");
-    let a_mod = r#mod.addr();
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -343,11 +342,11 @@ fn lto_module_get_target_triple(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<P
 rt::function!(F_lto_module_set_target_triple, C_lto_module_set_target_triple, c"lto_module_set_target_triple", "lto_module_set_target_triple",
     c"lto_module_set_target_triple(mod, triple)\n--\n\nSets triple string with which the object will be codegened.\n\nArgs:\n    mod\n    triple",
     ["mod", "triple"],
-    |py, [x0, x1]| lto_module_set_target_triple(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "triple")?));
+    |py, [x0, x1]| lto_module_set_target_triple(py, &x0, rt::call::extract(x1, "triple")?));
 
-fn lto_module_set_target_triple(py: Python<'_>, r#mod: rt::PtrArg, triple: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_module_set_target_triple(py: Python<'_>, r#mod: &Bound<'_, PyAny>, triple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_set_target_triple");
-    let a_mod = r#mod.addr();
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     let a_triple = triple.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -361,11 +360,11 @@ fn lto_module_set_target_triple(py: Python<'_>, r#mod: rt::PtrArg, triple: rt::C
 rt::function!(F_lto_module_get_num_symbols, C_lto_module_get_num_symbols, c"lto_module_get_num_symbols", "lto_module_get_num_symbols",
     c"lto_module_get_num_symbols(mod)\n--\n\nReturns the number of symbols in the object module.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    int",
     ["mod"],
-    |py, [x0]| lto_module_get_num_symbols(py, rt::call::extract(x0, "mod")?));
+    |py, [x0]| lto_module_get_num_symbols(py, &x0));
 
-fn lto_module_get_num_symbols(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_module_get_num_symbols(py: Python<'_>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_num_symbols");
-    let a_mod = r#mod.addr();
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -378,11 +377,11 @@ fn lto_module_get_num_symbols(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_lto_module_get_symbol_name, C_lto_module_get_symbol_name, c"lto_module_get_symbol_name", "lto_module_get_symbol_name",
     c"lto_module_get_symbol_name(mod, index)\n--\n\nReturns the name of the ith symbol in the object module.\n\nArgs:\n    mod\n    index\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["mod", "index"],
-    |py, [x0, x1]| lto_module_get_symbol_name(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "index")?));
+    |py, [x0, x1]| lto_module_get_symbol_name(py, &x0, rt::call::extract(x1, "index")?));
 
-fn lto_module_get_symbol_name(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn lto_module_get_symbol_name(py: Python<'_>, r#mod: &Bound<'_, PyAny>, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_name");
-    let a_mod = r#mod.addr();
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     let a_index = index.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -396,11 +395,11 @@ fn lto_module_get_symbol_name(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt
 rt::function!(F_lto_module_get_symbol_attribute, C_lto_module_get_symbol_attribute, c"lto_module_get_symbol_attribute", "lto_module_get_symbol_attribute",
     c"lto_module_get_symbol_attribute(mod, index)\n--\n\nReturns the attributes of the ith symbol in the object module.\n\nArgs:\n    mod\n    index\n\nReturns: a tuple of 1 item(s):\n    lto_symbol_attributes",
     ["mod", "index"],
-    |py, [x0, x1]| lto_module_get_symbol_attribute(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "index")?));
+    |py, [x0, x1]| lto_module_get_symbol_attribute(py, &x0, rt::call::extract(x1, "index")?));
 
-fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: &Bound<'_, PyAny>, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_attribute");
-    let a_mod = r#mod.addr();
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     let a_index = index.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -414,11 +413,11 @@ fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: rt::PtrArg, index: rt:
 rt::function!(F_lto_module_get_linkeropts, C_lto_module_get_linkeropts, c"lto_module_get_linkeropts", "lto_module_get_linkeropts",
     c"lto_module_get_linkeropts(mod)\n--\n\nReturns the module's linker options.\n\nThe linker options may consist of multiple flags. It is the linker's\nresponsibility to split the flags using a platform-specific mechanism.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["mod"],
-    |py, [x0]| lto_module_get_linkeropts(py, rt::call::extract(x0, "mod")?));
+    |py, [x0]| lto_module_get_linkeropts(py, &x0));
 
-fn lto_module_get_linkeropts(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_module_get_linkeropts(py: Python<'_>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_linkeropts");
-    let a_mod = r#mod.addr();
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -431,11 +430,11 @@ fn lto_module_get_linkeropts(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_lto_module_get_macho_cputype, C_lto_module_get_macho_cputype, c"lto_module_get_macho_cputype", "lto_module_get_macho_cputype",
     c"lto_module_get_macho_cputype(mod, out_cputype, out_cpusubtype)\n--\n\nIf targeting mach-o on darwin, this function gets the CPU type and subtype\nthat will end up being encoded in the mach-o header. These are the values\nthat can be found in mach/machine.h.\n\nout_cputype and out_cpusubtype must be non-NULL.\n\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    mod\n    out_cputype\n    out_cpusubtype\n\nReturns: a tuple of 1 item(s):\n    bool",
     ["mod", "out_cputype", "out_cpusubtype"],
-    |py, [x0, x1, x2]| lto_module_get_macho_cputype(py, rt::call::extract(x0, "mod")?, &x1, &x2));
+    |py, [x0, x1, x2]| lto_module_get_macho_cputype(py, &x0, &x1, &x2));
 
-fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: rt::PtrArg, out_cputype: &Bound<'_, PyAny>, out_cpusubtype: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: &Bound<'_, PyAny>, out_cputype: &Bound<'_, PyAny>, out_cpusubtype: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_macho_cputype");
-    let a_mod = r#mod.addr();
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     let p_out_cputype = rt::typed_ptr_arg(out_cputype, None, 4, true)?;
     let a_out_cputype = p_out_cputype.addr();
     let p_out_cpusubtype = rt::typed_ptr_arg(out_cpusubtype, None, 4, true)?;
@@ -452,11 +451,11 @@ fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: rt::PtrArg, out_cputype: 
 rt::function!(F_lto_module_has_ctor_dtor, C_lto_module_has_ctor_dtor, c"lto_module_has_ctor_dtor", "lto_module_has_ctor_dtor",
     c"lto_module_has_ctor_dtor(mod)\n--\n\nThis function can be used by the linker to check if a given module has\nany constructor or destructor functions.\n\nReturns true if the module has either the @llvm.global_ctors or the\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bool",
     ["mod"],
-    |py, [x0]| lto_module_has_ctor_dtor(py, rt::call::extract(x0, "mod")?));
+    |py, [x0]| lto_module_has_ctor_dtor(py, &x0));
 
-fn lto_module_has_ctor_dtor(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_module_has_ctor_dtor(py: Python<'_>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_has_ctor_dtor");
-    let a_mod = r#mod.addr();
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -469,12 +468,12 @@ fn lto_module_has_ctor_dtor(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_lto_codegen_set_diagnostic_handler, C_lto_codegen_set_diagnostic_handler, c"lto_codegen_set_diagnostic_handler", "lto_codegen_set_diagnostic_handler",
     c"lto_codegen_set_diagnostic_handler(arg0, arg1, arg2)\n--\n\nSet a diagnostic handler and the related context (void *).\nThis is more general than lto_get_error_message, as the diagnostic handler\ncan be called at anytime within lto.\n\nArgs:\n    arg0\n    arg1\n    arg2",
     ["arg0", "arg1", "arg2"],
-    |py, [x0, x1, x2]| lto_codegen_set_diagnostic_handler(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "arg2")?));
+    |py, [x0, x1, x2]| lto_codegen_set_diagnostic_handler(py, &x0, &x1, rt::call::extract(x2, "arg2")?));
 
-fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, arg2: rt::PtrArgMut) -> PyResult<PyObject> {
+fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>, arg2: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_diagnostic_handler");
-    let a_arg0 = arg0.addr();
-    let a_arg1 = arg1.addr();
+    let a_arg0 = TYPES.handle_arg(6, arg0)?;
+    let a_arg1 = TYPES.handle_arg(8, arg1)?;
     let a_arg2 = arg2.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -524,8 +523,7 @@ rt::function!(F_lto_codegen_dispose, C_lto_codegen_dispose, c"lto_codegen_dispos
 
 fn lto_codegen_dispose(py: Python<'_>, arg0: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_dispose");
-    let p_arg0 = rt::PtrArg::convert(arg0, false)?;
-    let a_arg0 = p_arg0.addr();
+    let a_arg0 = TYPES.handle_arg(6, arg0)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -539,12 +537,12 @@ fn lto_codegen_dispose(py: Python<'_>, arg0: &Bound<'_, PyAny>) -> PyResult<PyOb
 rt::function!(F_lto_codegen_add_module, C_lto_codegen_add_module, c"lto_codegen_add_module", "lto_codegen_add_module",
     c"lto_codegen_add_module(cg, mod)\n--\n\nAdd an object module to the set of modules for which code will be generated.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    mod\n\nReturns: a tuple of 1 item(s):\n    bool",
     ["cg", "mod"],
-    |py, [x0, x1]| lto_codegen_add_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "mod")?));
+    |py, [x0, x1]| lto_codegen_add_module(py, &x0, &x1));
 
-fn lto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_codegen_add_module(py: Python<'_>, cg: &Bound<'_, PyAny>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_add_module");
-    let a_cg = cg.addr();
-    let a_mod = r#mod.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -557,12 +555,12 @@ fn lto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> 
 rt::function!(F_lto_codegen_set_module, C_lto_codegen_set_module, c"lto_codegen_set_module", "lto_codegen_set_module",
     c"lto_codegen_set_module(cg, mod)\n--\n\nSets the object module for code generation. This will transfer the ownership\nof the module to the code generator.\n\nArgs:\n    cg\n    mod",
     ["cg", "mod"],
-    |py, [x0, x1]| lto_codegen_set_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "mod")?));
+    |py, [x0, x1]| lto_codegen_set_module(py, &x0, &x1));
 
-fn lto_codegen_set_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_codegen_set_module(py: Python<'_>, cg: &Bound<'_, PyAny>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_module");
-    let a_cg = cg.addr();
-    let a_mod = r#mod.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -575,11 +573,11 @@ fn lto_codegen_set_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> 
 rt::function!(F_lto_codegen_set_debug_model, C_lto_codegen_set_debug_model, c"lto_codegen_set_debug_model", "lto_codegen_set_debug_model",
     c"lto_codegen_set_debug_model(cg, arg1)\n--\n\nSets if debug info should be generated.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    arg1\n\nReturns: a tuple of 1 item(s):\n    bool",
     ["cg", "arg1"],
-    |py, [x0, x1]| lto_codegen_set_debug_model(py, rt::call::extract(x0, "cg")?, &x1));
+    |py, [x0, x1]| lto_codegen_set_debug_model(py, &x0, &x1));
 
-fn lto_codegen_set_debug_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn lto_codegen_set_debug_model(py: Python<'_>, cg: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_debug_model");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_arg1 = rt::narrow::<u32>(TYPES.enum_arg(1, arg1)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -593,11 +591,11 @@ fn lto_codegen_set_debug_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, 
 rt::function!(F_lto_codegen_set_pic_model, C_lto_codegen_set_pic_model, c"lto_codegen_set_pic_model", "lto_codegen_set_pic_model",
     c"lto_codegen_set_pic_model(cg, arg1)\n--\n\nSets which PIC code model to generated.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    arg1\n\nReturns: a tuple of 1 item(s):\n    bool",
     ["cg", "arg1"],
-    |py, [x0, x1]| lto_codegen_set_pic_model(py, rt::call::extract(x0, "cg")?, &x1));
+    |py, [x0, x1]| lto_codegen_set_pic_model(py, &x0, &x1));
 
-fn lto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn lto_codegen_set_pic_model(py: Python<'_>, cg: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_pic_model");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_arg1 = rt::narrow::<u32>(TYPES.enum_arg(2, arg1)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -611,11 +609,11 @@ fn lto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, Py
 rt::function!(F_lto_codegen_set_cpu, C_lto_codegen_set_cpu, c"lto_codegen_set_cpu", "lto_codegen_set_cpu",
     c"lto_codegen_set_cpu(cg, cpu)\n--\n\nSets the cpu to generate code for.\n\nArgs:\n    cg\n    cpu",
     ["cg", "cpu"],
-    |py, [x0, x1]| lto_codegen_set_cpu(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cpu")?));
+    |py, [x0, x1]| lto_codegen_set_cpu(py, &x0, rt::call::extract(x1, "cpu")?));
 
-fn lto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_codegen_set_cpu(py: Python<'_>, cg: &Bound<'_, PyAny>, cpu: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_cpu");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_cpu = cpu.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -629,11 +627,11 @@ fn lto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyRe
 rt::function!(F_lto_codegen_set_assembler_path, C_lto_codegen_set_assembler_path, c"lto_codegen_set_assembler_path", "lto_codegen_set_assembler_path",
     c"lto_codegen_set_assembler_path(cg, path)\n--\n\nSets the location of the assembler tool to run. If not set, libLTO\nwill use gcc to invoke the assembler.\n\nArgs:\n    cg\n    path",
     ["cg", "path"],
-    |py, [x0, x1]| lto_codegen_set_assembler_path(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "path")?));
+    |py, [x0, x1]| lto_codegen_set_assembler_path(py, &x0, rt::call::extract(x1, "path")?));
 
-fn lto_codegen_set_assembler_path(py: Python<'_>, cg: rt::PtrArg, path: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_codegen_set_assembler_path(py: Python<'_>, cg: &Bound<'_, PyAny>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_assembler_path");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_path = path.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -647,13 +645,14 @@ fn lto_codegen_set_assembler_path(py: Python<'_>, cg: rt::PtrArg, path: rt::CStr
 rt::function!(F_lto_codegen_set_assembler_args, C_lto_codegen_set_assembler_args, c"lto_codegen_set_assembler_args", "lto_codegen_set_assembler_args",
     c"lto_codegen_set_assembler_args(cg, args, nargs)\n--\n\nSets extra arguments that libLTO should pass to the assembler.\n\nArgs:\n    cg\n    args\n    nargs",
     ["cg", "args", "nargs"],
-    |py, [x0, x1, x2]| lto_codegen_set_assembler_args(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "args")?, rt::call::extract(x2, "nargs")?));
+    |py, [x0, x1, x2]| lto_codegen_set_assembler_args(py, &x0, rt::call::extract(x1, "args")?, rt::call::extract(x2, "nargs")?));
 
-fn lto_codegen_set_assembler_args(py: Python<'_>, cg: rt::PtrArg, args: rt::CStrArrayArg, nargs: rt::CInt<i32>) -> PyResult<PyObject> {
+fn lto_codegen_set_assembler_args(py: Python<'_>, cg: &Bound<'_, PyAny>, args: rt::CStrArrayArg, nargs: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_assembler_args");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_args = args.addr();
     let a_nargs = nargs.0;
+    rt::check_count(a_nargs as i128, "nargs", args.item_count(), "args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -666,11 +665,11 @@ fn lto_codegen_set_assembler_args(py: Python<'_>, cg: rt::PtrArg, args: rt::CStr
 rt::function!(F_lto_codegen_add_must_preserve_symbol, C_lto_codegen_add_must_preserve_symbol, c"lto_codegen_add_must_preserve_symbol", "lto_codegen_add_must_preserve_symbol",
     c"lto_codegen_add_must_preserve_symbol(cg, symbol)\n--\n\nAdds to a list of all global symbols that must exist in the final generated\ncode. If a function is not listed there, it might be inlined into every usage\nand optimized away.\n\nArgs:\n    cg\n    symbol",
     ["cg", "symbol"],
-    |py, [x0, x1]| lto_codegen_add_must_preserve_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "symbol")?));
+    |py, [x0, x1]| lto_codegen_add_must_preserve_symbol(py, &x0, rt::call::extract(x1, "symbol")?));
 
-fn lto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, symbol: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: &Bound<'_, PyAny>, symbol: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_add_must_preserve_symbol");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_symbol = symbol.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -684,11 +683,11 @@ fn lto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, symbol: 
 rt::function!(F_lto_codegen_write_merged_modules, C_lto_codegen_write_merged_modules, c"lto_codegen_write_merged_modules", "lto_codegen_write_merged_modules",
     c"lto_codegen_write_merged_modules(cg, path)\n--\n\nWrites a new object file at the specified path that contains the\nmerged contents of all modules added so far.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    path\n\nReturns: a tuple of 1 item(s):\n    bool",
     ["cg", "path"],
-    |py, [x0, x1]| lto_codegen_write_merged_modules(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "path")?));
+    |py, [x0, x1]| lto_codegen_write_merged_modules(py, &x0, rt::call::extract(x1, "path")?));
 
-fn lto_codegen_write_merged_modules(py: Python<'_>, cg: rt::PtrArg, path: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_codegen_write_merged_modules(py: Python<'_>, cg: &Bound<'_, PyAny>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_write_merged_modules");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_path = path.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -702,11 +701,11 @@ fn lto_codegen_write_merged_modules(py: Python<'_>, cg: rt::PtrArg, path: rt::CS
 rt::function!(F_lto_codegen_compile, C_lto_codegen_compile, c"lto_codegen_compile", "lto_codegen_compile",
     c"lto_codegen_compile(cg, length)\n--\n\nGenerates code for all added modules into one native object file.\nThis calls lto_codegen_optimize then lto_codegen_compile_optimized.\n\nOn success returns a pointer to a generated mach-o/ELF buffer and\nlength set to the buffer size.  The buffer is owned by the\nlto_code_gen_t and will be freed when lto_codegen_dispose()\nis called, or lto_codegen_compile() is called again.\nOn failure, returns NULL (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    length\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["cg", "length"],
-    |py, [x0, x1]| lto_codegen_compile(py, rt::call::extract(x0, "cg")?, &x1));
+    |py, [x0, x1]| lto_codegen_compile(py, &x0, &x1));
 
-fn lto_codegen_compile(py: Python<'_>, cg: rt::PtrArg, length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn lto_codegen_compile(py: Python<'_>, cg: &Bound<'_, PyAny>, length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let p_length = rt::typed_ptr_arg(length, None, 8, true)?;
     let a_length = p_length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -721,11 +720,11 @@ fn lto_codegen_compile(py: Python<'_>, cg: rt::PtrArg, length: &Bound<'_, PyAny>
 rt::function!(F_lto_codegen_compile_to_file, C_lto_codegen_compile_to_file, c"lto_codegen_compile_to_file", "lto_codegen_compile_to_file",
     c"lto_codegen_compile_to_file(cg, name)\n--\n\nGenerates code for all added modules into one native object file.\nThis calls lto_codegen_optimize then lto_codegen_compile_optimized (instead\nof returning a generated mach-o/ELF buffer, it writes to a file).\n\nThe name of the file is written to name. Returns true on error.\n\nArgs:\n    cg\n    name\n\nReturns: a tuple of 1 item(s):\n    bool",
     ["cg", "name"],
-    |py, [x0, x1]| lto_codegen_compile_to_file(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?));
+    |py, [x0, x1]| lto_codegen_compile_to_file(py, &x0, rt::call::extract(x1, "name")?));
 
-fn lto_codegen_compile_to_file(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn lto_codegen_compile_to_file(py: Python<'_>, cg: &Bound<'_, PyAny>, name: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile_to_file");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_name = name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -739,11 +738,11 @@ fn lto_codegen_compile_to_file(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArr
 rt::function!(F_lto_codegen_optimize, C_lto_codegen_optimize, c"lto_codegen_optimize", "lto_codegen_optimize",
     c"lto_codegen_optimize(cg)\n--\n\nRuns optimization for the merged module. Returns true on error.\n\nArgs:\n    cg\n\nReturns: a tuple of 1 item(s):\n    bool",
     ["cg"],
-    |py, [x0]| lto_codegen_optimize(py, rt::call::extract(x0, "cg")?));
+    |py, [x0]| lto_codegen_optimize(py, &x0));
 
-fn lto_codegen_optimize(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_codegen_optimize(py: Python<'_>, cg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_optimize");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -756,11 +755,11 @@ fn lto_codegen_optimize(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_lto_codegen_compile_optimized, C_lto_codegen_compile_optimized, c"lto_codegen_compile_optimized", "lto_codegen_compile_optimized",
     c"lto_codegen_compile_optimized(cg, length)\n--\n\nGenerates code for the optimized merged module into one native object file.\nIt will not run any IR optimizations on the merged module.\n\nOn success returns a pointer to a generated mach-o/ELF buffer and length set\nto the buffer size.  The buffer is owned by the lto_code_gen_t and will be\nfreed when lto_codegen_dispose() is called, or\nlto_codegen_compile_optimized() is called again. On failure, returns NULL\n(check lto_get_error_message() for details).\n\nArgs:\n    cg\n    length\n\nReturns: a tuple of 1 item(s):\n    Pointer",
     ["cg", "length"],
-    |py, [x0, x1]| lto_codegen_compile_optimized(py, rt::call::extract(x0, "cg")?, &x1));
+    |py, [x0, x1]| lto_codegen_compile_optimized(py, &x0, &x1));
 
-fn lto_codegen_compile_optimized(py: Python<'_>, cg: rt::PtrArg, length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn lto_codegen_compile_optimized(py: Python<'_>, cg: &Bound<'_, PyAny>, length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile_optimized");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let p_length = rt::typed_ptr_arg(length, None, 8, true)?;
     let a_length = p_length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -797,6 +796,7 @@ fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_set_debug_options");
     let a_options = options.addr();
     let a_number = number.0;
+    rt::check_count(a_number as i128, "number", options.item_count(), "options")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -809,11 +809,11 @@ fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::
 rt::function!(F_lto_codegen_debug_options, C_lto_codegen_debug_options, c"lto_codegen_debug_options", "lto_codegen_debug_options",
     c"lto_codegen_debug_options(cg, arg1)\n--\n\nSets options to help debug codegen bugs. Since parsing shud only happen once,\nonly one of lto_codegen_debug_options or lto_set_debug_options\nshould be called.\n\nThis function takes one or more options separated by spaces.\nWarning: passing file paths through this function may confuse the argument\nparser if the paths contain spaces.\n\nArgs:\n    cg\n    arg1",
     ["cg", "arg1"],
-    |py, [x0, x1]| lto_codegen_debug_options(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "arg1")?));
+    |py, [x0, x1]| lto_codegen_debug_options(py, &x0, rt::call::extract(x1, "arg1")?));
 
-fn lto_codegen_debug_options(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_codegen_debug_options(py: Python<'_>, cg: &Bound<'_, PyAny>, arg1: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_debug_options");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_arg1 = arg1.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -827,13 +827,14 @@ fn lto_codegen_debug_options(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArg) 
 rt::function!(F_lto_codegen_debug_options_array, C_lto_codegen_debug_options_array, c"lto_codegen_debug_options_array", "lto_codegen_debug_options_array",
     c"lto_codegen_debug_options_array(cg, arg1, number)\n--\n\nSame as the previous function, but takes every option separately through an\narray.\n\nArgs:\n    cg\n    arg1\n    number",
     ["cg", "arg1", "number"],
-    |py, [x0, x1, x2]| lto_codegen_debug_options_array(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "number")?));
+    |py, [x0, x1, x2]| lto_codegen_debug_options_array(py, &x0, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "number")?));
 
-fn lto_codegen_debug_options_array(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
+fn lto_codegen_debug_options_array(py: Python<'_>, cg: &Bound<'_, PyAny>, arg1: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_debug_options_array");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_arg1 = arg1.addr();
     let a_number = number.0;
+    rt::check_count(a_number as i128, "number", arg1.item_count(), "arg1")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -862,11 +863,11 @@ fn lto_initialize_disassembler(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_lto_codegen_set_should_internalize, C_lto_codegen_set_should_internalize, c"lto_codegen_set_should_internalize", "lto_codegen_set_should_internalize",
     c"lto_codegen_set_should_internalize(cg, ShouldInternalize)\n--\n\nSets if we should run internalize pass during optimization and code\ngeneration.\n\nArgs:\n    cg\n    ShouldInternalize",
     ["cg", "ShouldInternalize"],
-    |py, [x0, x1]| lto_codegen_set_should_internalize(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "ShouldInternalize")?));
+    |py, [x0, x1]| lto_codegen_set_should_internalize(py, &x0, rt::call::extract(x1, "ShouldInternalize")?));
 
-fn lto_codegen_set_should_internalize(py: Python<'_>, cg: rt::PtrArg, ShouldInternalize: bool) -> PyResult<PyObject> {
+fn lto_codegen_set_should_internalize(py: Python<'_>, cg: &Bound<'_, PyAny>, ShouldInternalize: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_should_internalize");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_ShouldInternalize = ShouldInternalize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -880,11 +881,11 @@ fn lto_codegen_set_should_internalize(py: Python<'_>, cg: rt::PtrArg, ShouldInte
 rt::function!(F_lto_codegen_set_should_embed_uselists, C_lto_codegen_set_should_embed_uselists, c"lto_codegen_set_should_embed_uselists", "lto_codegen_set_should_embed_uselists",
     c"lto_codegen_set_should_embed_uselists(cg, ShouldEmbedUselists)\n--\n\nSet whether to embed uselists in bitcode.\n\nSets whether \\a lto_codegen_write_merged_modules() should embed uselists in\noutput bitcode.  This should be turned on for all -save-temps output.\n\nArgs:\n    cg\n    ShouldEmbedUselists",
     ["cg", "ShouldEmbedUselists"],
-    |py, [x0, x1]| lto_codegen_set_should_embed_uselists(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "ShouldEmbedUselists")?));
+    |py, [x0, x1]| lto_codegen_set_should_embed_uselists(py, &x0, rt::call::extract(x1, "ShouldEmbedUselists")?));
 
-fn lto_codegen_set_should_embed_uselists(py: Python<'_>, cg: rt::PtrArg, ShouldEmbedUselists: bool) -> PyResult<PyObject> {
+fn lto_codegen_set_should_embed_uselists(py: Python<'_>, cg: &Bound<'_, PyAny>, ShouldEmbedUselists: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_should_embed_uselists");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(6, cg)?;
     let a_ShouldEmbedUselists = ShouldEmbedUselists;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -917,11 +918,11 @@ fn lto_input_create(py: Python<'_>, buffer: rt::PtrArg, buffer_size: rt::CInt<u6
 rt::function!(F_lto_input_dispose, C_lto_input_dispose, c"lto_input_dispose", "lto_input_dispose",
     c"lto_input_dispose(input)\n--\n\nFrees all memory internally allocated by the LTO input file.\nUpon return the lto_module_t is no longer valid.\n\nArgs:\n    input",
     ["input"],
-    |py, [x0]| lto_input_dispose(py, rt::call::extract(x0, "input")?));
+    |py, [x0]| lto_input_dispose(py, &x0));
 
-fn lto_input_dispose(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_input_dispose(py: Python<'_>, input: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_dispose");
-    let a_input = input.addr();
+    let a_input = TYPES.handle_arg(9, input)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -934,11 +935,11 @@ fn lto_input_dispose(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_lto_input_get_num_dependent_libraries, C_lto_input_get_num_dependent_libraries, c"lto_input_get_num_dependent_libraries", "lto_input_get_num_dependent_libraries",
     c"lto_input_get_num_dependent_libraries(input)\n--\n\nReturns the number of dependent library specifiers\nfor the given LTO input file.\n\nArgs:\n    input\n\nReturns: a tuple of 1 item(s):\n    int",
     ["input"],
-    |py, [x0]| lto_input_get_num_dependent_libraries(py, rt::call::extract(x0, "input")?));
+    |py, [x0]| lto_input_get_num_dependent_libraries(py, &x0));
 
-fn lto_input_get_num_dependent_libraries(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_input_get_num_dependent_libraries(py: Python<'_>, input: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_get_num_dependent_libraries");
-    let a_input = input.addr();
+    let a_input = TYPES.handle_arg(9, input)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -951,11 +952,11 @@ fn lto_input_get_num_dependent_libraries(py: Python<'_>, input: rt::PtrArg) -> P
 rt::function!(F_lto_input_get_dependent_library, C_lto_input_get_dependent_library, c"lto_input_get_dependent_library", "lto_input_get_dependent_library",
     c"lto_input_get_dependent_library(input, index, size)\n--\n\nReturns the ith dependent library specifier\nfor the given LTO input file. The returned\nstring is not null-terminated.\n\nArgs:\n    input\n    index\n    size\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["input", "index", "size"],
-    |py, [x0, x1, x2]| lto_input_get_dependent_library(py, rt::call::extract(x0, "input")?, rt::call::extract(x1, "index")?, &x2));
+    |py, [x0, x1, x2]| lto_input_get_dependent_library(py, &x0, rt::call::extract(x1, "index")?, &x2));
 
-fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: rt::CInt<u64>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn lto_input_get_dependent_library(py: Python<'_>, input: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_get_dependent_library");
-    let a_input = input.addr();
+    let a_input = TYPES.handle_arg(9, input)?;
     let a_index = index.0;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
@@ -1009,8 +1010,7 @@ rt::function!(F_thinlto_codegen_dispose, C_thinlto_codegen_dispose, c"thinlto_co
 
 fn thinlto_codegen_dispose(py: Python<'_>, cg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_dispose");
-    let p_cg = rt::PtrArg::convert(cg, false)?;
-    let a_cg = p_cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1024,11 +1024,11 @@ fn thinlto_codegen_dispose(py: Python<'_>, cg: &Bound<'_, PyAny>) -> PyResult<Py
 rt::function!(F_thinlto_codegen_add_module, C_thinlto_codegen_add_module, c"thinlto_codegen_add_module", "thinlto_codegen_add_module",
     c"thinlto_codegen_add_module(cg, identifier, data, length)\n--\n\nAdd a module to a ThinLTO code generator. Identifier has to be unique among\nall the modules in a code generator. The data buffer stays owned by the\nclient, and is expected to be available for the entire lifetime of the\nthinlto_code_gen_t it is added to.\n\nOn failure, returns NULL (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    identifier\n    data\n    length",
     ["cg", "identifier", "data", "length"],
-    |py, [x0, x1, x2, x3]| thinlto_codegen_add_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "identifier")?, rt::call::extract(x2, "data")?, rt::call::extract(x3, "length")?));
+    |py, [x0, x1, x2, x3]| thinlto_codegen_add_module(py, &x0, rt::call::extract(x1, "identifier")?, rt::call::extract(x2, "data")?, rt::call::extract(x3, "length")?));
 
-fn thinlto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, identifier: rt::CStrArg, data: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
+fn thinlto_codegen_add_module(py: Python<'_>, cg: &Bound<'_, PyAny>, identifier: rt::CStrArg, data: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_module");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_identifier = identifier.addr();
     let a_data = data.addr();
     let a_length = length.0;
@@ -1044,11 +1044,11 @@ fn thinlto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, identifier: rt::CS
 rt::function!(F_thinlto_codegen_process, C_thinlto_codegen_process, c"thinlto_codegen_process", "thinlto_codegen_process",
     c"thinlto_codegen_process(cg)\n--\n\nOptimize and codegen all the modules added to the codegenerator using\nThinLTO. Resulting objects are accessible using thinlto_module_get_object().\n\nArgs:\n    cg",
     ["cg"],
-    |py, [x0]| thinlto_codegen_process(py, rt::call::extract(x0, "cg")?));
+    |py, [x0]| thinlto_codegen_process(py, &x0));
 
-fn thinlto_codegen_process(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
+fn thinlto_codegen_process(py: Python<'_>, cg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_process");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1061,11 +1061,11 @@ fn thinlto_codegen_process(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_thinlto_module_get_num_objects, C_thinlto_module_get_num_objects, c"thinlto_module_get_num_objects", "thinlto_module_get_num_objects",
     c"thinlto_module_get_num_objects(cg)\n--\n\nReturns the number of object files produced by the ThinLTO CodeGenerator.\n\nIt usually matches the number of input files, but this is not a guarantee of\nthe API and may change in future implementation, so the client should not\nassume it.\n\nArgs:\n    cg\n\nReturns: a tuple of 1 item(s):\n    int",
     ["cg"],
-    |py, [x0]| thinlto_module_get_num_objects(py, rt::call::extract(x0, "cg")?));
+    |py, [x0]| thinlto_module_get_num_objects(py, &x0));
 
-fn thinlto_module_get_num_objects(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
+fn thinlto_module_get_num_objects(py: Python<'_>, cg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_num_objects");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1078,11 +1078,11 @@ fn thinlto_module_get_num_objects(py: Python<'_>, cg: rt::PtrArg) -> PyResult<Py
 rt::function!(F_thinlto_module_get_object, C_thinlto_module_get_object, c"thinlto_module_get_object", "thinlto_module_get_object",
     c"thinlto_module_get_object(cg, index)\n--\n\nReturns a reference to the ith object file produced by the ThinLTO\nCodeGenerator.\n\nClient should use thinlto_module_get_num_objects() to get the number of\navailable objects.\n\nArgs:\n    cg\n    index\n\nReturns: a tuple of 1 item(s):\n    LTOObjectBuffer",
     ["cg", "index"],
-    |py, [x0, x1]| thinlto_module_get_object(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "index")?));
+    |py, [x0, x1]| thinlto_module_get_object(py, &x0, rt::call::extract(x1, "index")?));
 
-fn thinlto_module_get_object(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_module_get_object(py: Python<'_>, cg: &Bound<'_, PyAny>, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_index = index.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1096,11 +1096,11 @@ fn thinlto_module_get_object(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32
 rt::function!(F_thinlto_module_get_num_object_files, C_thinlto_module_get_num_object_files, c"thinlto_module_get_num_object_files", "thinlto_module_get_num_object_files",
     c"thinlto_module_get_num_object_files(cg)\n--\n\nReturns the number of object files produced by the ThinLTO CodeGenerator.\n\nIt usually matches the number of input files, but this is not a guarantee of\nthe API and may change in future implementation, so the client should not\nassume it.\n\nArgs:\n    cg\n\nReturns: a tuple of 1 item(s):\n    int",
     ["cg"],
-    |py, [x0]| thinlto_module_get_num_object_files(py, rt::call::extract(x0, "cg")?));
+    |py, [x0]| thinlto_module_get_num_object_files(py, &x0));
 
-fn thinlto_module_get_num_object_files(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
+fn thinlto_module_get_num_object_files(py: Python<'_>, cg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_num_object_files");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1113,11 +1113,11 @@ fn thinlto_module_get_num_object_files(py: Python<'_>, cg: rt::PtrArg) -> PyResu
 rt::function!(F_thinlto_module_get_object_file, C_thinlto_module_get_object_file, c"thinlto_module_get_object_file", "thinlto_module_get_object_file",
     c"thinlto_module_get_object_file(cg, index)\n--\n\nReturns the path to the ith object file produced by the ThinLTO\nCodeGenerator.\n\nClient should use thinlto_module_get_num_object_files() to get the number\nof available objects.\n\nArgs:\n    cg\n    index\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["cg", "index"],
-    |py, [x0, x1]| thinlto_module_get_object_file(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "index")?));
+    |py, [x0, x1]| thinlto_module_get_object_file(py, &x0, rt::call::extract(x1, "index")?));
 
-fn thinlto_module_get_object_file(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_module_get_object_file(py: Python<'_>, cg: &Bound<'_, PyAny>, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object_file");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_index = index.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1131,11 +1131,11 @@ fn thinlto_module_get_object_file(py: Python<'_>, cg: rt::PtrArg, index: rt::CIn
 rt::function!(F_thinlto_codegen_set_pic_model, C_thinlto_codegen_set_pic_model, c"thinlto_codegen_set_pic_model", "thinlto_codegen_set_pic_model",
     c"thinlto_codegen_set_pic_model(cg, arg1)\n--\n\nSets which PIC code model to generate.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    arg1\n\nReturns: a tuple of 1 item(s):\n    bool",
     ["cg", "arg1"],
-    |py, [x0, x1]| thinlto_codegen_set_pic_model(py, rt::call::extract(x0, "cg")?, &x1));
+    |py, [x0, x1]| thinlto_codegen_set_pic_model(py, &x0, &x1));
 
-fn thinlto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_pic_model(py: Python<'_>, cg: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_pic_model");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_arg1 = rt::narrow::<u32>(TYPES.enum_arg(2, arg1)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1149,11 +1149,11 @@ fn thinlto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_
 rt::function!(F_thinlto_codegen_set_savetemps_dir, C_thinlto_codegen_set_savetemps_dir, c"thinlto_codegen_set_savetemps_dir", "thinlto_codegen_set_savetemps_dir",
     c"thinlto_codegen_set_savetemps_dir(cg, save_temps_dir)\n--\n\nSets the path to a directory to use as a storage for temporary bitcode files.\nThe intention is to make the bitcode files available for debugging at various\nstage of the pipeline.\n\nArgs:\n    cg\n    save_temps_dir",
     ["cg", "save_temps_dir"],
-    |py, [x0, x1]| thinlto_codegen_set_savetemps_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "save_temps_dir")?));
+    |py, [x0, x1]| thinlto_codegen_set_savetemps_dir(py, &x0, rt::call::extract(x1, "save_temps_dir")?));
 
-fn thinlto_codegen_set_savetemps_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_dir: rt::CStrArg) -> PyResult<PyObject> {
+fn thinlto_codegen_set_savetemps_dir(py: Python<'_>, cg: &Bound<'_, PyAny>, save_temps_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_savetemps_dir");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_save_temps_dir = save_temps_dir.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1167,11 +1167,11 @@ fn thinlto_codegen_set_savetemps_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_
 rt::function!(F_thinlto_set_generated_objects_dir, C_thinlto_set_generated_objects_dir, c"thinlto_set_generated_objects_dir", "thinlto_set_generated_objects_dir",
     c"thinlto_set_generated_objects_dir(cg, save_temps_dir)\n--\n\nSet the path to a directory where to save generated object files. This\npath can be used by a linker to request on-disk files instead of in-memory\nbuffers. When set, results are available through\nthinlto_module_get_object_file() instead of thinlto_module_get_object().\n\nArgs:\n    cg\n    save_temps_dir",
     ["cg", "save_temps_dir"],
-    |py, [x0, x1]| thinlto_set_generated_objects_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "save_temps_dir")?));
+    |py, [x0, x1]| thinlto_set_generated_objects_dir(py, &x0, rt::call::extract(x1, "save_temps_dir")?));
 
-fn thinlto_set_generated_objects_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_dir: rt::CStrArg) -> PyResult<PyObject> {
+fn thinlto_set_generated_objects_dir(py: Python<'_>, cg: &Bound<'_, PyAny>, save_temps_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_set_generated_objects_dir");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_save_temps_dir = save_temps_dir.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1185,11 +1185,11 @@ fn thinlto_set_generated_objects_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_
 rt::function!(F_thinlto_codegen_set_cpu, C_thinlto_codegen_set_cpu, c"thinlto_codegen_set_cpu", "thinlto_codegen_set_cpu",
     c"thinlto_codegen_set_cpu(cg, cpu)\n--\n\nSets the cpu to generate code for.\n\nArgs:\n    cg\n    cpu",
     ["cg", "cpu"],
-    |py, [x0, x1]| thinlto_codegen_set_cpu(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cpu")?));
+    |py, [x0, x1]| thinlto_codegen_set_cpu(py, &x0, rt::call::extract(x1, "cpu")?));
 
-fn thinlto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cpu(py: Python<'_>, cg: &Bound<'_, PyAny>, cpu: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cpu");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_cpu = cpu.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1203,11 +1203,11 @@ fn thinlto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> 
 rt::function!(F_thinlto_codegen_disable_codegen, C_thinlto_codegen_disable_codegen, c"thinlto_codegen_disable_codegen", "thinlto_codegen_disable_codegen",
     c"thinlto_codegen_disable_codegen(cg, disable)\n--\n\nDisable CodeGen, only run the stages till codegen and stop. The output will\nbe bitcode.\n\nArgs:\n    cg\n    disable",
     ["cg", "disable"],
-    |py, [x0, x1]| thinlto_codegen_disable_codegen(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "disable")?));
+    |py, [x0, x1]| thinlto_codegen_disable_codegen(py, &x0, rt::call::extract(x1, "disable")?));
 
-fn thinlto_codegen_disable_codegen(py: Python<'_>, cg: rt::PtrArg, disable: bool) -> PyResult<PyObject> {
+fn thinlto_codegen_disable_codegen(py: Python<'_>, cg: &Bound<'_, PyAny>, disable: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_disable_codegen");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_disable = disable;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1221,11 +1221,11 @@ fn thinlto_codegen_disable_codegen(py: Python<'_>, cg: rt::PtrArg, disable: bool
 rt::function!(F_thinlto_codegen_set_codegen_only, C_thinlto_codegen_set_codegen_only, c"thinlto_codegen_set_codegen_only", "thinlto_codegen_set_codegen_only",
     c"thinlto_codegen_set_codegen_only(cg, codegen_only)\n--\n\nPerform CodeGen only: disable all other stages.\n\nArgs:\n    cg\n    codegen_only",
     ["cg", "codegen_only"],
-    |py, [x0, x1]| thinlto_codegen_set_codegen_only(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "codegen_only")?));
+    |py, [x0, x1]| thinlto_codegen_set_codegen_only(py, &x0, rt::call::extract(x1, "codegen_only")?));
 
-fn thinlto_codegen_set_codegen_only(py: Python<'_>, cg: rt::PtrArg, codegen_only: bool) -> PyResult<PyObject> {
+fn thinlto_codegen_set_codegen_only(py: Python<'_>, cg: &Bound<'_, PyAny>, codegen_only: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_codegen_only");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_codegen_only = codegen_only;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1245,6 +1245,7 @@ fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_debug_options");
     let a_options = options.addr();
     let a_number = number.0;
+    rt::check_count(a_number as i128, "number", options.item_count(), "options")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1257,11 +1258,11 @@ fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::
 rt::function!(F_lto_module_is_thinlto, C_lto_module_is_thinlto, c"lto_module_is_thinlto", "lto_module_is_thinlto",
     c"lto_module_is_thinlto(mod)\n--\n\nTest if a module has support for ThinLTO linking.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bool",
     ["mod"],
-    |py, [x0]| lto_module_is_thinlto(py, rt::call::extract(x0, "mod")?));
+    |py, [x0]| lto_module_is_thinlto(py, &x0));
 
-fn lto_module_is_thinlto(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_module_is_thinlto(py: Python<'_>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_thinlto");
-    let a_mod = r#mod.addr();
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1274,11 +1275,11 @@ fn lto_module_is_thinlto(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_thinlto_codegen_add_must_preserve_symbol, C_thinlto_codegen_add_must_preserve_symbol, c"thinlto_codegen_add_must_preserve_symbol", "thinlto_codegen_add_must_preserve_symbol",
     c"thinlto_codegen_add_must_preserve_symbol(cg, name, length)\n--\n\nAdds a symbol to the list of global symbols that must exist in the final\ngenerated code. If a function is not listed there, it might be inlined into\nevery usage and optimized away. For every single module, the functions\nreferenced from code outside of the ThinLTO modules need to be added here.\n\nArgs:\n    cg\n    name\n    length",
     ["cg", "name", "length"],
-    |py, [x0, x1, x2]| thinlto_codegen_add_must_preserve_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?));
+    |py, [x0, x1, x2]| thinlto_codegen_add_must_preserve_symbol(py, &x0, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?));
 
-fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
+fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: &Bound<'_, PyAny>, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_must_preserve_symbol");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_name = name.addr();
     let a_length = length.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1293,11 +1294,11 @@ fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, name
 rt::function!(F_thinlto_codegen_add_cross_referenced_symbol, C_thinlto_codegen_add_cross_referenced_symbol, c"thinlto_codegen_add_cross_referenced_symbol", "thinlto_codegen_add_cross_referenced_symbol",
     c"thinlto_codegen_add_cross_referenced_symbol(cg, name, length)\n--\n\nAdds a symbol to the list of global symbols that are cross-referenced between\nThinLTO files. If the ThinLTO CodeGenerator can ensure that every\nreferences from a ThinLTO module to this symbol is optimized away, then\nthe symbol can be discarded.\n\nArgs:\n    cg\n    name\n    length",
     ["cg", "name", "length"],
-    |py, [x0, x1, x2]| thinlto_codegen_add_cross_referenced_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?));
+    |py, [x0, x1, x2]| thinlto_codegen_add_cross_referenced_symbol(py, &x0, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?));
 
-fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
+fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: &Bound<'_, PyAny>, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_cross_referenced_symbol");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_name = name.addr();
     let a_length = length.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1312,11 +1313,11 @@ fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: rt::PtrArg, n
 rt::function!(F_thinlto_codegen_set_cache_dir, C_thinlto_codegen_set_cache_dir, c"thinlto_codegen_set_cache_dir", "thinlto_codegen_set_cache_dir",
     c"thinlto_codegen_set_cache_dir(cg, cache_dir)\n--\n\nSets the path to a directory to use as a cache storage for incremental build.\nSetting this activates caching.\n\nArgs:\n    cg\n    cache_dir",
     ["cg", "cache_dir"],
-    |py, [x0, x1]| thinlto_codegen_set_cache_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cache_dir")?));
+    |py, [x0, x1]| thinlto_codegen_set_cache_dir(py, &x0, rt::call::extract(x1, "cache_dir")?));
 
-fn thinlto_codegen_set_cache_dir(py: Python<'_>, cg: rt::PtrArg, cache_dir: rt::CStrArg) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_dir(py: Python<'_>, cg: &Bound<'_, PyAny>, cache_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_dir");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_cache_dir = cache_dir.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1330,11 +1331,11 @@ fn thinlto_codegen_set_cache_dir(py: Python<'_>, cg: rt::PtrArg, cache_dir: rt::
 rt::function!(F_thinlto_codegen_set_cache_pruning_interval, C_thinlto_codegen_set_cache_pruning_interval, c"thinlto_codegen_set_cache_pruning_interval", "thinlto_codegen_set_cache_pruning_interval",
     c"thinlto_codegen_set_cache_pruning_interval(cg, interval)\n--\n\nSets the cache pruning interval (in seconds). A negative value disables the\npruning. An unspecified default value will be applied, and a value of 0 will\nforce prunning to occur.\n\nArgs:\n    cg\n    interval",
     ["cg", "interval"],
-    |py, [x0, x1]| thinlto_codegen_set_cache_pruning_interval(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "interval")?));
+    |py, [x0, x1]| thinlto_codegen_set_cache_pruning_interval(py, &x0, rt::call::extract(x1, "interval")?));
 
-fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: rt::PtrArg, interval: rt::CInt<i32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: &Bound<'_, PyAny>, interval: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_pruning_interval");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_interval = interval.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1348,11 +1349,11 @@ fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: rt::PtrArg, in
 rt::function!(F_thinlto_codegen_set_final_cache_size_relative_to_available_space, C_thinlto_codegen_set_final_cache_size_relative_to_available_space, c"thinlto_codegen_set_final_cache_size_relative_to_available_space", "thinlto_codegen_set_final_cache_size_relative_to_available_space",
     c"thinlto_codegen_set_final_cache_size_relative_to_available_space(cg, percentage)\n--\n\nSets the maximum cache size that can be persistent across build, in terms of\npercentage of the available space on the disk. Set to 100 to indicate\nno limit, 50 to indicate that the cache size will not be left over half the\navailable space. A value over 100 will be reduced to 100, a value of 0 will\nbe ignored. An unspecified default value will be applied.\n\nThe formula looks like:\nAvailableSpace = FreeSpace + ExistingCacheSize\nNewCacheSize = AvailableSpace * P/100\n\nArgs:\n    cg\n    percentage",
     ["cg", "percentage"],
-    |py, [x0, x1]| thinlto_codegen_set_final_cache_size_relative_to_available_space(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "percentage")?));
+    |py, [x0, x1]| thinlto_codegen_set_final_cache_size_relative_to_available_space(py, &x0, rt::call::extract(x1, "percentage")?));
 
-fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'_>, cg: rt::PtrArg, percentage: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'_>, cg: &Bound<'_, PyAny>, percentage: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_final_cache_size_relative_to_available_space");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_percentage = percentage.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1366,11 +1367,11 @@ fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'
 rt::function!(F_thinlto_codegen_set_cache_entry_expiration, C_thinlto_codegen_set_cache_entry_expiration, c"thinlto_codegen_set_cache_entry_expiration", "thinlto_codegen_set_cache_entry_expiration",
     c"thinlto_codegen_set_cache_entry_expiration(cg, expiration)\n--\n\nSets the expiration (in seconds) for an entry in the cache. An unspecified\ndefault value will be applied. A value of 0 will be ignored.\n\nArgs:\n    cg\n    expiration",
     ["cg", "expiration"],
-    |py, [x0, x1]| thinlto_codegen_set_cache_entry_expiration(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "expiration")?));
+    |py, [x0, x1]| thinlto_codegen_set_cache_entry_expiration(py, &x0, rt::call::extract(x1, "expiration")?));
 
-fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: rt::PtrArg, expiration: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: &Bound<'_, PyAny>, expiration: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_entry_expiration");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_expiration = expiration.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1384,11 +1385,11 @@ fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: rt::PtrArg, ex
 rt::function!(F_thinlto_codegen_set_cache_size_bytes, C_thinlto_codegen_set_cache_size_bytes, c"thinlto_codegen_set_cache_size_bytes", "thinlto_codegen_set_cache_size_bytes",
     c"thinlto_codegen_set_cache_size_bytes(cg, max_size_bytes)\n--\n\nSets the maximum size of the cache directory (in bytes). A value over the\namount of available space on the disk will be reduced to the amount of\navailable space. An unspecified default value will be applied. A value of 0\nwill be ignored.\n\nArgs:\n    cg\n    max_size_bytes",
     ["cg", "max_size_bytes"],
-    |py, [x0, x1]| thinlto_codegen_set_cache_size_bytes(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_bytes")?));
+    |py, [x0, x1]| thinlto_codegen_set_cache_size_bytes(py, &x0, rt::call::extract(x1, "max_size_bytes")?));
 
-fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: rt::PtrArg, max_size_bytes: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: &Bound<'_, PyAny>, max_size_bytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_bytes");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_max_size_bytes = max_size_bytes.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1402,11 +1403,11 @@ fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: rt::PtrArg, max_size
 rt::function!(F_thinlto_codegen_set_cache_size_megabytes, C_thinlto_codegen_set_cache_size_megabytes, c"thinlto_codegen_set_cache_size_megabytes", "thinlto_codegen_set_cache_size_megabytes",
     c"thinlto_codegen_set_cache_size_megabytes(cg, max_size_megabytes)\n--\n\nSame as thinlto_codegen_set_cache_size_bytes, except the maximum size is in\nmegabytes (2^20 bytes).\n\nArgs:\n    cg\n    max_size_megabytes",
     ["cg", "max_size_megabytes"],
-    |py, [x0, x1]| thinlto_codegen_set_cache_size_megabytes(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_megabytes")?));
+    |py, [x0, x1]| thinlto_codegen_set_cache_size_megabytes(py, &x0, rt::call::extract(x1, "max_size_megabytes")?));
 
-fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: rt::PtrArg, max_size_megabytes: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: &Bound<'_, PyAny>, max_size_megabytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_megabytes");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_max_size_megabytes = max_size_megabytes.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1420,11 +1421,11 @@ fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: rt::PtrArg, max_
 rt::function!(F_thinlto_codegen_set_cache_size_files, C_thinlto_codegen_set_cache_size_files, c"thinlto_codegen_set_cache_size_files", "thinlto_codegen_set_cache_size_files",
     c"thinlto_codegen_set_cache_size_files(cg, max_size_files)\n--\n\nSets the maximum number of files in the cache directory. An unspecified\ndefault value will be applied. A value of 0 will be ignored.\n\nArgs:\n    cg\n    max_size_files",
     ["cg", "max_size_files"],
-    |py, [x0, x1]| thinlto_codegen_set_cache_size_files(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_files")?));
+    |py, [x0, x1]| thinlto_codegen_set_cache_size_files(py, &x0, rt::call::extract(x1, "max_size_files")?));
 
-fn thinlto_codegen_set_cache_size_files(py: Python<'_>, cg: rt::PtrArg, max_size_files: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_size_files(py: Python<'_>, cg: &Bound<'_, PyAny>, max_size_files: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_files");
-    let a_cg = cg.addr();
+    let a_cg = TYPES.handle_arg(7, cg)?;
     let a_max_size_files = max_size_files.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.

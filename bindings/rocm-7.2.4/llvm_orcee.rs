@@ -36,11 +36,11 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.orcee", 
 rt::function!(F_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager, C_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager", "LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager",
     c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(ES)\n--\n\nCreate a RTDyldObjectLinkingLayer instance using the standard\nSectionMemoryManager for memory management.\n\nArgs:\n    ES\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
     ["ES"],
-    |py, [x0]| LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py, rt::call::extract(x0, "ES")?));
+    |py, [x0]| LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py, &x0));
 
-fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py: Python<'_>, ES: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py: Python<'_>, ES: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager");
-    let a_ES = ES.addr();
+    let a_ES = super::llvm_orc::TYPES.handle_arg(15, ES)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -53,18 +53,18 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py: Python<'_>,
 rt::function!(F_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks, C_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks", "LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks",
     c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(ES, CreateContextCtx, CreateContext, NotifyTerminating, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy)\n--\n\nCreate a RTDyldObjectLinkingLayer instance using MCJIT-memory-manager-like\ncallbacks.\n\nThis is intended to simplify transitions for existing MCJIT clients. The\ncallbacks used are similar (but not identical) to the callbacks for\nLLVMCreateSimpleMCJITMemoryManager: Unlike MCJIT, RTDyldObjectLinkingLayer\nwill create a new memory manager for each object linked by calling the given\nCreateContext callback. This allows for code removal by destroying each\nallocator individually. Every allocator will be destroyed (if it has not been\nalready) at RTDyldObjectLinkingLayer destruction time, and the\nNotifyTerminating callback will be called to indicate that no further\nallocation contexts will be created.\n\nTo implement MCJIT-like behavior clients can implement CreateContext,\nNotifyTerminating, and Destroy as:\n\nvoid *CreateContext(void *CtxCtx) { return CtxCtx; }\nvoid NotifyTerminating(void *CtxCtx) { MyOriginalDestroy(CtxCtx); }\nvoid Destroy(void *Ctx) { }\n\nThis scheme simply reuses the CreateContextCtx pointer as the one-and-only\nallocation context.\n\nArgs:\n    ES\n    CreateContextCtx\n    CreateContext\n    NotifyTerminating\n    AllocateCodeSection\n    AllocateDataSection\n    FinalizeMemory\n    Destroy\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
     ["ES", "CreateContextCtx", "CreateContext", "NotifyTerminating", "AllocateCodeSection", "AllocateDataSection", "FinalizeMemory", "Destroy"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "CreateContextCtx")?, rt::call::extract(x2, "CreateContext")?, rt::call::extract(x3, "NotifyTerminating")?, rt::call::extract(x4, "AllocateCodeSection")?, rt::call::extract(x5, "AllocateDataSection")?, rt::call::extract(x6, "FinalizeMemory")?, rt::call::extract(x7, "Destroy")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py, &x0, rt::call::extract(x1, "CreateContextCtx")?, &x2, &x3, &x4, &x5, &x6, &x7));
 
-fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: Python<'_>, ES: rt::PtrArg, CreateContextCtx: rt::PtrArgMut, CreateContext: rt::PtrArg, NotifyTerminating: rt::PtrArg, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: Python<'_>, ES: &Bound<'_, PyAny>, CreateContextCtx: rt::PtrArgMut, CreateContext: &Bound<'_, PyAny>, NotifyTerminating: &Bound<'_, PyAny>, AllocateCodeSection: &Bound<'_, PyAny>, AllocateDataSection: &Bound<'_, PyAny>, FinalizeMemory: &Bound<'_, PyAny>, Destroy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks");
-    let a_ES = ES.addr();
+    let a_ES = super::llvm_orc::TYPES.handle_arg(15, ES)?;
     let a_CreateContextCtx = CreateContextCtx.addr();
-    let a_CreateContext = CreateContext.addr();
-    let a_NotifyTerminating = NotifyTerminating.addr();
-    let a_AllocateCodeSection = AllocateCodeSection.addr();
-    let a_AllocateDataSection = AllocateDataSection.addr();
-    let a_FinalizeMemory = FinalizeMemory.addr();
-    let a_Destroy = Destroy.addr();
+    let a_CreateContext = TYPES.handle_arg(0, CreateContext)?;
+    let a_NotifyTerminating = TYPES.handle_arg(1, NotifyTerminating)?;
+    let a_AllocateCodeSection = super::llvm_executionengine::TYPES.handle_arg(4, AllocateCodeSection)?;
+    let a_AllocateDataSection = super::llvm_executionengine::TYPES.handle_arg(5, AllocateDataSection)?;
+    let a_FinalizeMemory = super::llvm_executionengine::TYPES.handle_arg(6, FinalizeMemory)?;
+    let a_Destroy = super::llvm_executionengine::TYPES.handle_arg(7, Destroy)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -77,12 +77,12 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: 
 rt::function!(F_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener, C_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener, c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener", "LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener",
     c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(RTDyldObjLinkingLayer, Listener)\n--\n\nAdd the given listener to the given RTDyldObjectLinkingLayer.\n\nNote: Layer must be an RTDyldObjectLinkingLayer instance or\nbehavior is undefined.\n\nArgs:\n    RTDyldObjLinkingLayer\n    Listener",
     ["RTDyldObjLinkingLayer", "Listener"],
-    |py, [x0, x1]| LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(py, rt::call::extract(x0, "RTDyldObjLinkingLayer")?, rt::call::extract(x1, "Listener")?));
+    |py, [x0, x1]| LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(py, &x0, &x1));
 
-fn LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(py: Python<'_>, RTDyldObjLinkingLayer: rt::PtrArg, Listener: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(py: Python<'_>, RTDyldObjLinkingLayer: &Bound<'_, PyAny>, Listener: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener");
-    let a_RTDyldObjLinkingLayer = RTDyldObjLinkingLayer.addr();
-    let a_Listener = Listener.addr();
+    let a_RTDyldObjLinkingLayer = super::llvm_orc::TYPES.handle_arg(41, RTDyldObjLinkingLayer)?;
+    let a_Listener = super::llvm_types::TYPES.handle_arg(17, Listener)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -2007,11 +2007,11 @@ fn LLVMInitializeXtensaDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_LLVMGetModuleDataLayout, C_LLVMGetModuleDataLayout, c"LLVMGetModuleDataLayout", "LLVMGetModuleDataLayout",
     c"LLVMGetModuleDataLayout(M)\n--\n\nObtain the data layout for a module.\n\nSee: Module::getDataLayout()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetData",
     ["M"],
-    |py, [x0]| LLVMGetModuleDataLayout(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMGetModuleDataLayout(py, &x0));
 
-fn LLVMGetModuleDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetModuleDataLayout(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleDataLayout");
-    let a_M = M.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2024,12 +2024,12 @@ fn LLVMGetModuleDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
 rt::function!(F_LLVMSetModuleDataLayout, C_LLVMSetModuleDataLayout, c"LLVMSetModuleDataLayout", "LLVMSetModuleDataLayout",
     c"LLVMSetModuleDataLayout(M, DL)\n--\n\nSet the data layout for a module.\n\nSee: Module::setDataLayout()\n\nArgs:\n    M\n    DL",
     ["M", "DL"],
-    |py, [x0, x1]| LLVMSetModuleDataLayout(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "DL")?));
+    |py, [x0, x1]| LLVMSetModuleDataLayout(py, &x0, &x1));
 
-fn LLVMSetModuleDataLayout(py: Python<'_>, M: rt::PtrArg, DL: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetModuleDataLayout(py: Python<'_>, M: &Bound<'_, PyAny>, DL: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleDataLayout");
-    let a_M = M.addr();
-    let a_DL = DL.addr();
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
+    let a_DL = TYPES.handle_arg(1, DL)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2063,8 +2063,7 @@ rt::function!(F_LLVMDisposeTargetData, C_LLVMDisposeTargetData, c"LLVMDisposeTar
 
 fn LLVMDisposeTargetData(py: Python<'_>, TD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetData");
-    let p_TD = rt::PtrArg::convert(TD, false)?;
-    let a_TD = p_TD.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2078,12 +2077,12 @@ fn LLVMDisposeTargetData(py: Python<'_>, TD: &Bound<'_, PyAny>) -> PyResult<PyOb
 rt::function!(F_LLVMAddTargetLibraryInfo, C_LLVMAddTargetLibraryInfo, c"LLVMAddTargetLibraryInfo", "LLVMAddTargetLibraryInfo",
     c"LLVMAddTargetLibraryInfo(TLI, PM)\n--\n\nAdds target library information to a pass manager. This does not take\nownership of the target library info.\nSee the method llvm::PassManagerBase::add.\n\nArgs:\n    TLI\n    PM",
     ["TLI", "PM"],
-    |py, [x0, x1]| LLVMAddTargetLibraryInfo(py, rt::call::extract(x0, "TLI")?, rt::call::extract(x1, "PM")?));
+    |py, [x0, x1]| LLVMAddTargetLibraryInfo(py, &x0, &x1));
 
-fn LLVMAddTargetLibraryInfo(py: Python<'_>, TLI: rt::PtrArg, PM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddTargetLibraryInfo(py: Python<'_>, TLI: &Bound<'_, PyAny>, PM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddTargetLibraryInfo");
-    let a_TLI = TLI.addr();
-    let a_PM = PM.addr();
+    let a_TLI = TYPES.handle_arg(2, TLI)?;
+    let a_PM = super::llvm_types::TYPES.handle_arg(11, PM)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2096,11 +2095,11 @@ fn LLVMAddTargetLibraryInfo(py: Python<'_>, TLI: rt::PtrArg, PM: rt::PtrArg) -> 
 rt::function!(F_LLVMCopyStringRepOfTargetData, C_LLVMCopyStringRepOfTargetData, c"LLVMCopyStringRepOfTargetData", "LLVMCopyStringRepOfTargetData",
     c"LLVMCopyStringRepOfTargetData(TD)\n--\n\nConverts target data to a target layout string. The string must be disposed\nwith LLVMDisposeMessage.\nSee the constructor llvm::DataLayout::DataLayout.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["TD"],
-    |py, [x0]| LLVMCopyStringRepOfTargetData(py, rt::call::extract(x0, "TD")?));
+    |py, [x0]| LLVMCopyStringRepOfTargetData(py, &x0));
 
-fn LLVMCopyStringRepOfTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCopyStringRepOfTargetData(py: Python<'_>, TD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCopyStringRepOfTargetData");
-    let a_TD = TD.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2113,11 +2112,11 @@ fn LLVMCopyStringRepOfTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyO
 rt::function!(F_LLVMByteOrder, C_LLVMByteOrder, c"LLVMByteOrder", "LLVMByteOrder",
     c"LLVMByteOrder(TD)\n--\n\nReturns the byte order of a target, either LLVMBigEndian or\nLLVMLittleEndian.\nSee the method llvm::DataLayout::isLittleEndian.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMByteOrdering",
     ["TD"],
-    |py, [x0]| LLVMByteOrder(py, rt::call::extract(x0, "TD")?));
+    |py, [x0]| LLVMByteOrder(py, &x0));
 
-fn LLVMByteOrder(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMByteOrder(py: Python<'_>, TD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMByteOrder");
-    let a_TD = TD.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2130,11 +2129,11 @@ fn LLVMByteOrder(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMPointerSize, C_LLVMPointerSize, c"LLVMPointerSize", "LLVMPointerSize",
     c"LLVMPointerSize(TD)\n--\n\nReturns the pointer size in bytes for a target.\nSee the method llvm::DataLayout::getPointerSize.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD"],
-    |py, [x0]| LLVMPointerSize(py, rt::call::extract(x0, "TD")?));
+    |py, [x0]| LLVMPointerSize(py, &x0));
 
-fn LLVMPointerSize(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPointerSize(py: Python<'_>, TD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerSize");
-    let a_TD = TD.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2147,11 +2146,11 @@ fn LLVMPointerSize(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMPointerSizeForAS, C_LLVMPointerSizeForAS, c"LLVMPointerSizeForAS", "LLVMPointerSizeForAS",
     c"LLVMPointerSizeForAS(TD, AS)\n--\n\nReturns the pointer size in bytes for a target for a specified\naddress space.\nSee the method llvm::DataLayout::getPointerSize.\n\nArgs:\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD", "AS"],
-    |py, [x0, x1]| LLVMPointerSizeForAS(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "AS")?));
+    |py, [x0, x1]| LLVMPointerSizeForAS(py, &x0, rt::call::extract(x1, "AS")?));
 
-fn LLVMPointerSizeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPointerSizeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerSizeForAS");
-    let a_TD = TD.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
     let a_AS = AS.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2165,11 +2164,11 @@ fn LLVMPointerSizeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> Py
 rt::function!(F_LLVMIntPtrType, C_LLVMIntPtrType, c"LLVMIntPtrType", "LLVMIntPtrType",
     c"LLVMIntPtrType(TD)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["TD"],
-    |py, [x0]| LLVMIntPtrType(py, rt::call::extract(x0, "TD")?));
+    |py, [x0]| LLVMIntPtrType(py, &x0));
 
-fn LLVMIntPtrType(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIntPtrType(py: Python<'_>, TD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrType");
-    let a_TD = TD.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2182,11 +2181,11 @@ fn LLVMIntPtrType(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMIntPtrTypeForAS, C_LLVMIntPtrTypeForAS, c"LLVMIntPtrTypeForAS", "LLVMIntPtrTypeForAS",
     c"LLVMIntPtrTypeForAS(TD, AS)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nThis version allows the address space to be specified.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["TD", "AS"],
-    |py, [x0, x1]| LLVMIntPtrTypeForAS(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "AS")?));
+    |py, [x0, x1]| LLVMIntPtrTypeForAS(py, &x0, rt::call::extract(x1, "AS")?));
 
-fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForAS");
-    let a_TD = TD.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
     let a_AS = AS.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2200,12 +2199,12 @@ fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyR
 rt::function!(F_LLVMIntPtrTypeInContext, C_LLVMIntPtrTypeInContext, c"LLVMIntPtrTypeInContext", "LLVMIntPtrTypeInContext",
     c"LLVMIntPtrTypeInContext(C, TD)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    C\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C", "TD"],
-    |py, [x0, x1]| LLVMIntPtrTypeInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "TD")?));
+    |py, [x0, x1]| LLVMIntPtrTypeInContext(py, &x0, &x1));
 
-fn LLVMIntPtrTypeInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMIntPtrTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, TD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeInContext");
-    let a_C = C.addr();
-    let a_TD = TD.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
+    let a_TD = TYPES.handle_arg(1, TD)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2213,17 +2212,17 @@ fn LLVMIntPtrTypeInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_TD) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMIntPtrTypeForASInContext, C_LLVMIntPtrTypeForASInContext, c"LLVMIntPtrTypeForASInContext", "LLVMIntPtrTypeForASInContext",
     c"LLVMIntPtrTypeForASInContext(C, TD, AS)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nThis version allows the address space to be specified.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    C\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C", "TD", "AS"],
-    |py, [x0, x1, x2]| LLVMIntPtrTypeForASInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "TD")?, rt::call::extract(x2, "AS")?));
+    |py, [x0, x1, x2]| LLVMIntPtrTypeForASInContext(py, &x0, &x1, rt::call::extract(x2, "AS")?));
 
-fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: &Bound<'_, PyAny>, TD: &Bound<'_, PyAny>, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForASInContext");
-    let a_C = C.addr();
-    let a_TD = TD.addr();
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
+    let a_TD = TYPES.handle_arg(1, TD)?;
     let a_AS = AS.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2232,17 +2231,17 @@ fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg, A
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_TD, a_AS) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMSizeOfTypeInBits, C_LLVMSizeOfTypeInBits, c"LLVMSizeOfTypeInBits", "LLVMSizeOfTypeInBits",
     c"LLVMSizeOfTypeInBits(TD, Ty)\n--\n\nComputes the size of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeSizeInBits.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD", "Ty"],
-    |py, [x0, x1]| LLVMSizeOfTypeInBits(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
+    |py, [x0, x1]| LLVMSizeOfTypeInBits(py, &x0, &x1));
 
-fn LLVMSizeOfTypeInBits(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSizeOfTypeInBits(py: Python<'_>, TD: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSizeOfTypeInBits");
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2255,12 +2254,12 @@ fn LLVMSizeOfTypeInBits(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyRes
 rt::function!(F_LLVMStoreSizeOfType, C_LLVMStoreSizeOfType, c"LLVMStoreSizeOfType", "LLVMStoreSizeOfType",
     c"LLVMStoreSizeOfType(TD, Ty)\n--\n\nComputes the storage size of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeStoreSize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD", "Ty"],
-    |py, [x0, x1]| LLVMStoreSizeOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
+    |py, [x0, x1]| LLVMStoreSizeOfType(py, &x0, &x1));
 
-fn LLVMStoreSizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMStoreSizeOfType(py: Python<'_>, TD: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStoreSizeOfType");
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2273,12 +2272,12 @@ fn LLVMStoreSizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResu
 rt::function!(F_LLVMABISizeOfType, C_LLVMABISizeOfType, c"LLVMABISizeOfType", "LLVMABISizeOfType",
     c"LLVMABISizeOfType(TD, Ty)\n--\n\nComputes the ABI size of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeAllocSize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD", "Ty"],
-    |py, [x0, x1]| LLVMABISizeOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
+    |py, [x0, x1]| LLVMABISizeOfType(py, &x0, &x1));
 
-fn LLVMABISizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMABISizeOfType(py: Python<'_>, TD: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMABISizeOfType");
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2291,12 +2290,12 @@ fn LLVMABISizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult
 rt::function!(F_LLVMABIAlignmentOfType, C_LLVMABIAlignmentOfType, c"LLVMABIAlignmentOfType", "LLVMABIAlignmentOfType",
     c"LLVMABIAlignmentOfType(TD, Ty)\n--\n\nComputes the ABI alignment of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeABISize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD", "Ty"],
-    |py, [x0, x1]| LLVMABIAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
+    |py, [x0, x1]| LLVMABIAlignmentOfType(py, &x0, &x1));
 
-fn LLVMABIAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMABIAlignmentOfType(py: Python<'_>, TD: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMABIAlignmentOfType");
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2309,12 +2308,12 @@ fn LLVMABIAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyR
 rt::function!(F_LLVMCallFrameAlignmentOfType, C_LLVMCallFrameAlignmentOfType, c"LLVMCallFrameAlignmentOfType", "LLVMCallFrameAlignmentOfType",
     c"LLVMCallFrameAlignmentOfType(TD, Ty)\n--\n\nComputes the call frame alignment of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeABISize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD", "Ty"],
-    |py, [x0, x1]| LLVMCallFrameAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
+    |py, [x0, x1]| LLVMCallFrameAlignmentOfType(py, &x0, &x1));
 
-fn LLVMCallFrameAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCallFrameAlignmentOfType(py: Python<'_>, TD: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCallFrameAlignmentOfType");
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2327,12 +2326,12 @@ fn LLVMCallFrameAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) 
 rt::function!(F_LLVMPreferredAlignmentOfType, C_LLVMPreferredAlignmentOfType, c"LLVMPreferredAlignmentOfType", "LLVMPreferredAlignmentOfType",
     c"LLVMPreferredAlignmentOfType(TD, Ty)\n--\n\nComputes the preferred alignment of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeABISize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD", "Ty"],
-    |py, [x0, x1]| LLVMPreferredAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
+    |py, [x0, x1]| LLVMPreferredAlignmentOfType(py, &x0, &x1));
 
-fn LLVMPreferredAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPreferredAlignmentOfType(py: Python<'_>, TD: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPreferredAlignmentOfType");
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2345,12 +2344,12 @@ fn LLVMPreferredAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) 
 rt::function!(F_LLVMPreferredAlignmentOfGlobal, C_LLVMPreferredAlignmentOfGlobal, c"LLVMPreferredAlignmentOfGlobal", "LLVMPreferredAlignmentOfGlobal",
     c"LLVMPreferredAlignmentOfGlobal(TD, GlobalVar)\n--\n\nComputes the preferred alignment of a global variable in bytes for a target.\nSee the method llvm::DataLayout::getPreferredAlignment.\n\nArgs:\n    TD\n    GlobalVar\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD", "GlobalVar"],
-    |py, [x0, x1]| LLVMPreferredAlignmentOfGlobal(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "GlobalVar")?));
+    |py, [x0, x1]| LLVMPreferredAlignmentOfGlobal(py, &x0, &x1));
 
-fn LLVMPreferredAlignmentOfGlobal(py: Python<'_>, TD: rt::PtrArg, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMPreferredAlignmentOfGlobal(py: Python<'_>, TD: &Bound<'_, PyAny>, GlobalVar: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPreferredAlignmentOfGlobal");
-    let a_TD = TD.addr();
-    let a_GlobalVar = GlobalVar.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
+    let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2363,12 +2362,12 @@ fn LLVMPreferredAlignmentOfGlobal(py: Python<'_>, TD: rt::PtrArg, GlobalVar: rt:
 rt::function!(F_LLVMElementAtOffset, C_LLVMElementAtOffset, c"LLVMElementAtOffset", "LLVMElementAtOffset",
     c"LLVMElementAtOffset(TD, StructTy, Offset)\n--\n\nComputes the structure element that contains the byte offset for a target.\nSee the method llvm::StructLayout::getElementContainingOffset.\n\nArgs:\n    TD\n    StructTy\n    Offset\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD", "StructTy", "Offset"],
-    |py, [x0, x1, x2]| LLVMElementAtOffset(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "StructTy")?, rt::call::extract(x2, "Offset")?));
+    |py, [x0, x1, x2]| LLVMElementAtOffset(py, &x0, &x1, rt::call::extract(x2, "Offset")?));
 
-fn LLVMElementAtOffset(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Offset: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMElementAtOffset(py: Python<'_>, TD: &Bound<'_, PyAny>, StructTy: &Bound<'_, PyAny>, Offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMElementAtOffset");
-    let a_TD = TD.addr();
-    let a_StructTy = StructTy.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
+    let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     let a_Offset = Offset.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2382,12 +2381,12 @@ fn LLVMElementAtOffset(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Off
 rt::function!(F_LLVMOffsetOfElement, C_LLVMOffsetOfElement, c"LLVMOffsetOfElement", "LLVMOffsetOfElement",
     c"LLVMOffsetOfElement(TD, StructTy, Element)\n--\n\nComputes the byte offset of the indexed struct element for a target.\nSee the method llvm::StructLayout::getElementContainingOffset.\n\nArgs:\n    TD\n    StructTy\n    Element\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD", "StructTy", "Element"],
-    |py, [x0, x1, x2]| LLVMOffsetOfElement(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "StructTy")?, rt::call::extract(x2, "Element")?));
+    |py, [x0, x1, x2]| LLVMOffsetOfElement(py, &x0, &x1, rt::call::extract(x2, "Element")?));
 
-fn LLVMOffsetOfElement(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Element: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMOffsetOfElement(py: Python<'_>, TD: &Bound<'_, PyAny>, StructTy: &Bound<'_, PyAny>, Element: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOffsetOfElement");
-    let a_TD = TD.addr();
-    let a_StructTy = StructTy.addr();
+    let a_TD = TYPES.handle_arg(1, TD)?;
+    let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     let a_Element = Element.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.

@@ -159,13 +159,13 @@ fn miopenCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenCreateWithStream, C_miopenCreateWithStream, c"miopenCreateWithStream", "miopenCreateWithStream",
     c"miopenCreateWithStream(stream)\n--\n\nCreate a MIOpen handle with an accelerator stream.\n\nThe HIP side uses a hipStream_t type for the stream, while OpenCL will use a\ncl_command_queue.\n\nCreate a handle with a previously created accelerator command queue.\n\nArgs:\n    stream: An accelerator queue type (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    handle: miopenHandle\n    miopenStatus_t",
     ["stream"],
-    |py, [x0]| miopenCreateWithStream(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| miopenCreateWithStream(py, &x0));
 
-fn miopenCreateWithStream(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenCreateWithStream(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateWithStream");
     let mut o_handle: usize = Default::default();
     let a_handle = &mut o_handle as *mut usize as usize;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(65, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -178,11 +178,11 @@ fn miopenCreateWithStream(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_miopenDestroy, C_miopenDestroy, c"miopenDestroy", "miopenDestroy",
     c"miopenDestroy(handle)\n--\n\nDestroys the MIOpen handle.\n\nThis is called when breaking down the MIOpen environment.\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle"],
-    |py, [x0]| miopenDestroy(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| miopenDestroy(py, &x0));
 
-fn miopenDestroy(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroy");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -190,17 +190,20 @@ fn miopenDestroy(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "miopenDestroy");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetStream, C_miopenSetStream, c"miopenSetStream", "miopenSetStream",
     c"miopenSetStream(handle, streamID)\n--\n\nSet accelerator command queue previously created\n\nSet a command queue for an accelerator device\n\nArgs:\n    handle: MIOpen handle (input)\n    streamID: An accelerator queue type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "streamID"],
-    |py, [x0, x1]| miopenSetStream(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "streamID")?));
+    |py, [x0, x1]| miopenSetStream(py, &x0, &x1));
 
-fn miopenSetStream(py: Python<'_>, handle: rt::PtrArg, streamID: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamID: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetStream");
-    let a_handle = handle.addr();
-    let a_streamID = streamID.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_streamID = TYPES.handle_arg(65, streamID)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -213,11 +216,11 @@ fn miopenSetStream(py: Python<'_>, handle: rt::PtrArg, streamID: rt::PtrArg) -> 
 rt::function!(F_miopenGetStream, C_miopenGetStream, c"miopenGetStream", "miopenGetStream",
     c"miopenGetStream(handle)\n--\n\nGet the previously created accelerator command queue\n\nCreates a command queue for an accelerator device\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    streamID: ihipStream_t\n    miopenStatus_t",
     ["handle"],
-    |py, [x0]| miopenGetStream(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| miopenGetStream(py, &x0));
 
-fn miopenGetStream(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetStream(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetStream");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let mut o_streamID: usize = Default::default();
     let a_streamID = &mut o_streamID as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -232,13 +235,13 @@ fn miopenGetStream(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_miopenSetAllocator, C_miopenSetAllocator, c"miopenSetAllocator", "miopenSetAllocator",
     c"miopenSetAllocator(handle, allocator, deallocator, allocatorContext)\n--\n\nSet allocator for previously created miopenHandle\n\nSet a command queue for an accelerator device\n\nArgs:\n    handle: MIOpen handle\n    allocator: A callback function MIOpen will use for internal memory allocations.\n        The provided callback function should allocate device memory with requested size\n        and return a pointer to this memory.\n        Passing 0 will restore the default MIOpen allocator and deallocator.\n    deallocator: A callback function MIOpen will use to for internal memory deallocation.\n        The provided callback function should free the specified memory pointer\n    allocatorContext: User-specified pointer which is passed to allocator and \\p\n        deallocator\n        This allows the callback function to access state set by the caller to this function,\n        for example a stateful heap allocator or a c++ class.\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "allocator", "deallocator", "allocatorContext"],
-    |py, [x0, x1, x2, x3]| miopenSetAllocator(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "allocator")?, rt::call::extract(x2, "deallocator")?, rt::call::extract(x3, "allocatorContext")?));
+    |py, [x0, x1, x2, x3]| miopenSetAllocator(py, &x0, &x1, &x2, rt::call::extract(x3, "allocatorContext")?));
 
-fn miopenSetAllocator(py: Python<'_>, handle: rt::PtrArg, allocator: rt::PtrArg, deallocator: rt::PtrArg, allocatorContext: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenSetAllocator(py: Python<'_>, handle: &Bound<'_, PyAny>, allocator: &Bound<'_, PyAny>, deallocator: &Bound<'_, PyAny>, allocatorContext: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetAllocator");
-    let a_handle = handle.addr();
-    let a_allocator = allocator.addr();
-    let a_deallocator = deallocator.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_allocator = TYPES.handle_arg(66, allocator)?;
+    let a_deallocator = TYPES.handle_arg(67, deallocator)?;
     let a_allocatorContext = allocatorContext.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -252,11 +255,11 @@ fn miopenSetAllocator(py: Python<'_>, handle: rt::PtrArg, allocator: rt::PtrArg,
 rt::function!(F_miopenGetKernelTime, C_miopenGetKernelTime, c"miopenGetKernelTime", "miopenGetKernelTime",
     c"miopenGetKernelTime(handle)\n--\n\nGet time for last kernel launched\n\nThis function is used only when profiling mode has been enabled.\nKernel timings are based on the MIOpen handle and is not thread-safe.\nIn order to use multi-threaded profiling, create an MIOpen handle for each\nconcurrent thread.\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    time: float\n    miopenStatus_t",
     ["handle"],
-    |py, [x0]| miopenGetKernelTime(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| miopenGetKernelTime(py, &x0));
 
-fn miopenGetKernelTime(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetKernelTime(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetKernelTime");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let mut o_time: f32 = Default::default();
     let a_time = &mut o_time as *mut f32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -271,11 +274,11 @@ fn miopenGetKernelTime(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_miopenEnableProfiling, C_miopenEnableProfiling, c"miopenEnableProfiling", "miopenEnableProfiling",
     c"miopenEnableProfiling(handle, enable)\n--\n\nEnable profiling to retrieve kernel time\n\nEnable or disable kernel profiling. This profiling is only for kernel time.\n\nArgs:\n    handle: MIOpen handle (input)\n    enable: Boolean to toggle profiling (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "enable"],
-    |py, [x0, x1]| miopenEnableProfiling(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "enable")?));
+    |py, [x0, x1]| miopenEnableProfiling(py, &x0, rt::call::extract(x1, "enable")?));
 
-fn miopenEnableProfiling(py: Python<'_>, handle: rt::PtrArg, enable: bool) -> PyResult<PyObject> {
+fn miopenEnableProfiling(py: Python<'_>, handle: &Bound<'_, PyAny>, enable: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenEnableProfiling");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_enable = enable;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -307,11 +310,11 @@ fn miopenCreateTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenSet4dTensorDescriptor, C_miopenSet4dTensorDescriptor, c"miopenSet4dTensorDescriptor", "miopenSet4dTensorDescriptor",
     c"miopenSet4dTensorDescriptor(tensorDesc, dataType, n, c, h, w)\n--\n\nSet shape of 4D tensor\n\nInterface for setting 4-D tensor shape. MIOpen currently implements NCHW and NHWC layout.\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    n: Mini-batch size (input)\n    c: Number of channels (input)\n    h: Data height dimension size (input)\n    w: Data width dimension size (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["tensorDesc", "dataType", "n", "c", "h", "w"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenSet4dTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "h")?, rt::call::extract(x5, "w")?));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenSet4dTensorDescriptor(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "h")?, rt::call::extract(x5, "w")?));
 
-fn miopenSet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, n: rt::CInt<i32>, c: rt::CInt<i32>, h: rt::CInt<i32>, w: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenSet4dTensorDescriptor(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>, n: rt::CInt<i32>, c: rt::CInt<i32>, h: rt::CInt<i32>, w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSet4dTensorDescriptor");
-    let a_tensorDesc = tensorDesc.addr();
+    let a_tensorDesc = TYPES.handle_arg(43, tensorDesc)?;
     let a_dataType = rt::narrow::<u32>(TYPES.enum_arg(1, dataType)?)?;
     let a_n = n.0;
     let a_c = c.0;
@@ -329,11 +332,11 @@ fn miopenSet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType:
 rt::function!(F_miopenSetNdTensorDescriptorWithLayout, C_miopenSetNdTensorDescriptorWithLayout, c"miopenSetNdTensorDescriptorWithLayout", "miopenSetNdTensorDescriptorWithLayout",
     c"miopenSetNdTensorDescriptorWithLayout(tensorDesc, dataType, tensorLayout, lens, num_lens)\n--\n\nSet shape of ND tensor with specific layout\n\nInterface for setting N-D packed tensor shape. This interface support NHWC, NCHW, NCHWc*, CHWNc*\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    tensorLayout: Tensor layout (input)\n    lens: Tensor dimensions (input)\n    num_lens: Tensor dimension size (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["tensorDesc", "dataType", "tensorLayout", "lens", "num_lens"],
-    |py, [x0, x1, x2, x3, x4]| miopenSetNdTensorDescriptorWithLayout(py, rt::call::extract(x0, "tensorDesc")?, &x1, &x2, &x3, rt::call::extract(x4, "num_lens")?));
+    |py, [x0, x1, x2, x3, x4]| miopenSetNdTensorDescriptorWithLayout(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "num_lens")?));
 
-fn miopenSetNdTensorDescriptorWithLayout(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, tensorLayout: &Bound<'_, PyAny>, lens: &Bound<'_, PyAny>, num_lens: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenSetNdTensorDescriptorWithLayout(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>, tensorLayout: &Bound<'_, PyAny>, lens: &Bound<'_, PyAny>, num_lens: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetNdTensorDescriptorWithLayout");
-    let a_tensorDesc = tensorDesc.addr();
+    let a_tensorDesc = TYPES.handle_arg(43, tensorDesc)?;
     let a_dataType = rt::narrow::<u32>(TYPES.enum_arg(1, dataType)?)?;
     let a_tensorLayout = rt::narrow::<u32>(TYPES.enum_arg(2, tensorLayout)?)?;
     let p_lens = rt::typed_ptr_arg(lens, None, 4, false)?;
@@ -351,11 +354,11 @@ fn miopenSetNdTensorDescriptorWithLayout(py: Python<'_>, tensorDesc: rt::PtrArg,
 rt::function!(F_miopenSet4dTensorDescriptorEx, C_miopenSet4dTensorDescriptorEx, c"miopenSet4dTensorDescriptorEx", "miopenSet4dTensorDescriptorEx",
     c"miopenSet4dTensorDescriptorEx(tensorDesc, dataType, n, c, h, w, nStride, cStride, hStride, wStride)\n--\n\nSet shape and stride of 4D tensor\n\nInterface for setting 4-D tensor shape and stride. It allows to create the non-packed tensor.\nA non-packed tensor refers to the tensor where the elements are not compressed or packed in any\nspecific way. Each element in the tensor is stored individually, and there is no special\ncompression applied to the storage.\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    n: Mini-batch size (input)\n    c: Number of channels (input)\n    h: Data height dimension size (input)\n    w: Data width dimension size (input)\n    nStride: Mini-batch dimension stride (input)\n    cStride: Channel dimension stride (input)\n    hStride: Height dimension stride (input)\n    wStride: Width dimension stride (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["tensorDesc", "dataType", "n", "c", "h", "w", "nStride", "cStride", "hStride", "wStride"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| miopenSet4dTensorDescriptorEx(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "h")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "nStride")?, rt::call::extract(x7, "cStride")?, rt::call::extract(x8, "hStride")?, rt::call::extract(x9, "wStride")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| miopenSet4dTensorDescriptorEx(py, &x0, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "h")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "nStride")?, rt::call::extract(x7, "cStride")?, rt::call::extract(x8, "hStride")?, rt::call::extract(x9, "wStride")?));
 
-fn miopenSet4dTensorDescriptorEx(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, n: rt::CInt<i32>, c: rt::CInt<i32>, h: rt::CInt<i32>, w: rt::CInt<i32>, nStride: rt::CInt<i32>, cStride: rt::CInt<i32>, hStride: rt::CInt<i32>, wStride: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenSet4dTensorDescriptorEx(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>, n: rt::CInt<i32>, c: rt::CInt<i32>, h: rt::CInt<i32>, w: rt::CInt<i32>, nStride: rt::CInt<i32>, cStride: rt::CInt<i32>, hStride: rt::CInt<i32>, wStride: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSet4dTensorDescriptorEx");
-    let a_tensorDesc = tensorDesc.addr();
+    let a_tensorDesc = TYPES.handle_arg(43, tensorDesc)?;
     let a_dataType = rt::narrow::<u32>(TYPES.enum_arg(1, dataType)?)?;
     let a_n = n.0;
     let a_c = c.0;
@@ -377,11 +380,11 @@ fn miopenSet4dTensorDescriptorEx(py: Python<'_>, tensorDesc: rt::PtrArg, dataTyp
 rt::function!(F_miopenGet4dTensorDescriptor, C_miopenGet4dTensorDescriptor, c"miopenGet4dTensorDescriptor", "miopenGet4dTensorDescriptor",
     c"miopenGet4dTensorDescriptor(tensorDesc)\n--\n\nGet the details of the tensor descriptor\n\nInterface to query the 4-D tensor shape.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 10 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    n: int\n    c: int\n    h: int\n    w: int\n    nStride: int\n    cStride: int\n    hStride: int\n    wStride: int\n    miopenStatus_t",
     ["tensorDesc"],
-    |py, [x0]| miopenGet4dTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?));
+    |py, [x0]| miopenGet4dTensorDescriptor(py, &x0));
 
-fn miopenGet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGet4dTensorDescriptor(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGet4dTensorDescriptor");
-    let a_tensorDesc = tensorDesc.addr();
+    let a_tensorDesc = TYPES.handle_arg(43, tensorDesc)?;
     let mut o_dataType: u32 = Default::default();
     let a_dataType = &mut o_dataType as *mut u32 as usize;
     let mut o_n: i32 = Default::default();
@@ -412,11 +415,11 @@ fn miopenGet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResu
 rt::function!(F_miopenSetTensorDescriptor, C_miopenSetTensorDescriptor, c"miopenSetTensorDescriptor", "miopenSetTensorDescriptor",
     c"miopenSetTensorDescriptor(tensorDesc, dataType, nbDims, dimsA, stridesA)\n--\n\nSet shape of N-dimensional tensor\n\nInterface for setting non-packed tensor shape.\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    nbDims: Number of dimensions in the dimsA array (input)\n    dimsA: Array containing the size of dimensions (input)\n    stridesA: Array containing the size of stride (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["tensorDesc", "dataType", "nbDims", "dimsA", "stridesA"],
-    |py, [x0, x1, x2, x3, x4]| miopenSetTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "nbDims")?, &x3, &x4));
+    |py, [x0, x1, x2, x3, x4]| miopenSetTensorDescriptor(py, &x0, &x1, rt::call::extract(x2, "nbDims")?, &x3, &x4));
 
-fn miopenSetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, nbDims: rt::CInt<i32>, dimsA: &Bound<'_, PyAny>, stridesA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetTensorDescriptor(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>, nbDims: rt::CInt<i32>, dimsA: &Bound<'_, PyAny>, stridesA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTensorDescriptor");
-    let a_tensorDesc = tensorDesc.addr();
+    let a_tensorDesc = TYPES.handle_arg(43, tensorDesc)?;
     let a_dataType = rt::narrow::<u32>(TYPES.enum_arg(1, dataType)?)?;
     let a_nbDims = nbDims.0;
     let p_dimsA = rt::typed_ptr_arg(dimsA, None, 4, false)?;
@@ -435,11 +438,11 @@ fn miopenSetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &
 rt::function!(F_miopenGetTensorDescriptorSize, C_miopenGetTensorDescriptorSize, c"miopenGetTensorDescriptorSize", "miopenGetTensorDescriptorSize",
     c"miopenGetTensorDescriptorSize(tensorDesc)\n--\n\nSet shape of N-dimensional tensor\n\nInterface for querying tensor size. MIOpen has support for 1, 2, 3, 4, 5 dimensional tensor of\nlayout.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    size: int\n    miopenStatus_t",
     ["tensorDesc"],
-    |py, [x0]| miopenGetTensorDescriptorSize(py, rt::call::extract(x0, "tensorDesc")?));
+    |py, [x0]| miopenGetTensorDescriptorSize(py, &x0));
 
-fn miopenGetTensorDescriptorSize(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetTensorDescriptorSize(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTensorDescriptorSize");
-    let a_tensorDesc = tensorDesc.addr();
+    let a_tensorDesc = TYPES.handle_arg(43, tensorDesc)?;
     let mut o_size: i32 = Default::default();
     let a_size = &mut o_size as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -454,11 +457,11 @@ fn miopenGetTensorDescriptorSize(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyRe
 rt::function!(F_miopenGetTensorDescriptor, C_miopenGetTensorDescriptor, c"miopenGetTensorDescriptor", "miopenGetTensorDescriptor",
     c"miopenGetTensorDescriptor(tensorDesc)\n--\n\nGet the details of the N-dimensional tensor descriptor.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 4 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    dimsA: int\n    stridesA: int\n    miopenStatus_t",
     ["tensorDesc"],
-    |py, [x0]| miopenGetTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?));
+    |py, [x0]| miopenGetTensorDescriptor(py, &x0));
 
-fn miopenGetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetTensorDescriptor(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTensorDescriptor");
-    let a_tensorDesc = tensorDesc.addr();
+    let a_tensorDesc = TYPES.handle_arg(43, tensorDesc)?;
     let mut o_dataType: u32 = Default::default();
     let a_dataType = &mut o_dataType as *mut u32 as usize;
     let mut o_dimsA: i32 = Default::default();
@@ -477,11 +480,11 @@ fn miopenGetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult
 rt::function!(F_miopenDestroyTensorDescriptor, C_miopenDestroyTensorDescriptor, c"miopenDestroyTensorDescriptor", "miopenDestroyTensorDescriptor",
     c"miopenDestroyTensorDescriptor(tensorDesc)\n--\n\nDestroys the tensor descriptor\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["tensorDesc"],
-    |py, [x0]| miopenDestroyTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?));
+    |py, [x0]| miopenDestroyTensorDescriptor(py, &x0));
 
-fn miopenDestroyTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyTensorDescriptor(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyTensorDescriptor");
-    let a_tensorDesc = tensorDesc.addr();
+    let a_tensorDesc = TYPES.handle_arg(43, tensorDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -489,6 +492,9 @@ fn miopenDestroyTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(tensorDesc, false, "miopenDestroyTensorDescriptor");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateSeqTensorDescriptor, C_miopenCreateSeqTensorDescriptor, c"miopenCreateSeqTensorDescriptor", "miopenCreateSeqTensorDescriptor",
@@ -512,11 +518,11 @@ fn miopenCreateSeqTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenDestroySeqTensorDescriptor, C_miopenDestroySeqTensorDescriptor, c"miopenDestroySeqTensorDescriptor", "miopenDestroySeqTensorDescriptor",
     c"miopenDestroySeqTensorDescriptor(tensorDesc)\n--\n\nDestroys the sequence data tensor descriptor\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["tensorDesc"],
-    |py, [x0]| miopenDestroySeqTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?));
+    |py, [x0]| miopenDestroySeqTensorDescriptor(py, &x0));
 
-fn miopenDestroySeqTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroySeqTensorDescriptor(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroySeqTensorDescriptor");
-    let a_tensorDesc = tensorDesc.addr();
+    let a_tensorDesc = TYPES.handle_arg(44, tensorDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -524,25 +530,28 @@ fn miopenDestroySeqTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(tensorDesc, false, "miopenDestroySeqTensorDescriptor");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenOpTensor, C_miopenOpTensor, c"miopenOpTensor", "miopenOpTensor",
     c"miopenOpTensor(handle, tensorOp, alpha1, aDesc, A, alpha2, bDesc, B, beta, cDesc, C)\n--\n\nExecute element-wise tensor operations\n\nThis function implements: \\f$ C = op ( alpha1[0] * A, alpha2[0] * B ) + beta[0] * C \\f$\n\nFor Forward Bias one can also use, miopenConvolutionForwardBias()\n\nArgs:\n    handle: MIOpen handle (input)\n    tensorOp: Operation from miopenTensorOp_t (input)\n    alpha1: Tensor A's floating point scaling factor, allocated on the host (input)\n    aDesc: Tensor descriptor for tensor A (input)\n    A: Tensor A (input)\n    alpha2: Tensor B's floating point scaling factor, allocated on the host (input)\n    bDesc: Tensor descriptor for tensor B (input)\n    B: Tensor B (input)\n    beta: Tensor C's floating point scaling factor, allocated on the host (input)\n    cDesc: Tensor descriptor for tensor C (input)\n    C: Tensor C (input and output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "tensorOp", "alpha1", "aDesc", "A", "alpha2", "bDesc", "B", "beta", "cDesc", "C"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenOpTensor(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha1")?, rt::call::extract(x3, "aDesc")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "alpha2")?, rt::call::extract(x6, "bDesc")?, rt::call::extract(x7, "B")?, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "cDesc")?, rt::call::extract(x10, "C")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenOpTensor(py, &x0, &x1, rt::call::extract(x2, "alpha1")?, &x3, rt::call::extract(x4, "A")?, rt::call::extract(x5, "alpha2")?, &x6, rt::call::extract(x7, "B")?, rt::call::extract(x8, "beta")?, &x9, rt::call::extract(x10, "C")?));
 
-fn miopenOpTensor(py: Python<'_>, handle: rt::PtrArg, tensorOp: &Bound<'_, PyAny>, alpha1: rt::PtrArg, aDesc: rt::PtrArg, A: rt::PtrArg, alpha2: rt::PtrArg, bDesc: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, cDesc: rt::PtrArg, C: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenOpTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, tensorOp: &Bound<'_, PyAny>, alpha1: rt::PtrArg, aDesc: &Bound<'_, PyAny>, A: rt::PtrArg, alpha2: rt::PtrArg, bDesc: &Bound<'_, PyAny>, B: rt::PtrArg, beta: rt::PtrArg, cDesc: &Bound<'_, PyAny>, C: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenOpTensor");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_tensorOp = rt::narrow::<u32>(TYPES.enum_arg(4, tensorOp)?)?;
     let a_alpha1 = alpha1.addr();
-    let a_aDesc = aDesc.addr();
+    let a_aDesc = TYPES.handle_arg(43, aDesc)?;
     let a_A = A.addr();
     let a_alpha2 = alpha2.addr();
-    let a_bDesc = bDesc.addr();
+    let a_bDesc = TYPES.handle_arg(43, bDesc)?;
     let a_B = B.addr();
     let a_beta = beta.addr();
-    let a_cDesc = cDesc.addr();
+    let a_cDesc = TYPES.handle_arg(43, cDesc)?;
     let a_C = C.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -556,12 +565,12 @@ fn miopenOpTensor(py: Python<'_>, handle: rt::PtrArg, tensorOp: &Bound<'_, PyAny
 rt::function!(F_miopenSetTensor, C_miopenSetTensor, c"miopenSetTensor", "miopenSetTensor",
     c"miopenSetTensor(handle, yDesc, y, alpha)\n--\n\nFills a tensor with a single value.\n\nSupported datatypes are fp32, fp16, and bfp16\n\nArgs:\n    handle: MIOpen handle (input)\n    yDesc: Tensor descriptor for tensor y (input)\n    y: Tensor y (input)\n    alpha: Pointer to fill value (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "yDesc", "y", "alpha"],
-    |py, [x0, x1, x2, x3]| miopenSetTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "yDesc")?, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?));
+    |py, [x0, x1, x2, x3]| miopenSetTensor(py, &x0, &x1, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?));
 
-fn miopenSetTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, alpha: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, alpha: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTensor");
-    let a_handle = handle.addr();
-    let a_yDesc = yDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     let a_alpha = alpha.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -576,12 +585,12 @@ fn miopenSetTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt:
 rt::function!(F_miopenScaleTensor, C_miopenScaleTensor, c"miopenScaleTensor", "miopenScaleTensor",
     c"miopenScaleTensor(handle, yDesc, y, alpha)\n--\n\nScales all elements in a tensor by a single value.\n\nSupported datatypes are fp32 and fp16\n\nArgs:\n    handle: MIOpen handle (input)\n    yDesc: Tensor descriptor for tensor y (input)\n    y: Tensor y (input and output)\n    alpha: Floating point scaling factor, allocated on the host (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "yDesc", "y", "alpha"],
-    |py, [x0, x1, x2, x3]| miopenScaleTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "yDesc")?, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?));
+    |py, [x0, x1, x2, x3]| miopenScaleTensor(py, &x0, &x1, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?));
 
-fn miopenScaleTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, alpha: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenScaleTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, alpha: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenScaleTensor");
-    let a_handle = handle.addr();
-    let a_yDesc = yDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     let a_alpha = alpha.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -596,11 +605,11 @@ fn miopenScaleTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: r
 rt::function!(F_miopenGetTensorNumBytes, C_miopenGetTensorNumBytes, c"miopenGetTensorNumBytes", "miopenGetTensorNumBytes",
     c"miopenGetTensorNumBytes(tensorDesc)\n--\n\nReturns number of bytes associated with tensor descriptor\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
     ["tensorDesc"],
-    |py, [x0]| miopenGetTensorNumBytes(py, rt::call::extract(x0, "tensorDesc")?));
+    |py, [x0]| miopenGetTensorNumBytes(py, &x0));
 
-fn miopenGetTensorNumBytes(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetTensorNumBytes(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTensorNumBytes");
-    let a_tensorDesc = tensorDesc.addr();
+    let a_tensorDesc = TYPES.handle_arg(43, tensorDesc)?;
     let mut o_numBytes: u64 = Default::default();
     let a_numBytes = &mut o_numBytes as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -615,16 +624,16 @@ fn miopenGetTensorNumBytes(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<P
 rt::function!(F_miopenTransformTensor, C_miopenTransformTensor, c"miopenTransformTensor", "miopenTransformTensor",
     c"miopenTransformTensor(handle, alpha, xDesc, x, beta, yDesc, y)\n--\n\nCopies one tensor to another tensor with a different layout/scale.\n\nThis function implements:\n1. \\f$ Y = alpha * X + beta * Y \\f$ for fp32 and fp16 datatype\n2. Vectorize/de-vectorize along channel dimension C for int8 datatype\n\nCurrently this is used for transforming from int8 to int8x4 vector datatypes\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Source Tensor descriptor for tensor x (input)\n    x: Source Tensor x (input)\n    beta: Floating point scaling factor, allocated on the host (input)\n    yDesc: Destination Tensor descriptor for tensor y (input)\n    y: Destination Tensor y (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenTransformTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenTransformTensor(py, &x0, rt::call::extract(x1, "alpha")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, &x5, rt::call::extract(x6, "y")?));
 
-fn miopenTransformTensor(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenTransformTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, beta: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenTransformTensor");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_alpha = alpha.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
     let a_beta = beta.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -656,11 +665,11 @@ fn miopenCreateConvolutionDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenInitConvolutionDescriptor, C_miopenInitConvolutionDescriptor, c"miopenInitConvolutionDescriptor", "miopenInitConvolutionDescriptor",
     c"miopenInitConvolutionDescriptor(convDesc, c_mode, pad_h, pad_w, stride_h, stride_w, dilation_h, dilation_w)\n--\n\nCreates a 2-D convolution layer descriptor\n\nFor group/depthwise convolution dilation height and width, only a dilation value of 1 is\nsupported.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    c_mode: Convolutional mode (input)\n    pad_h: Height input data padding (input)\n    pad_w: Width input data padding (input)\n    stride_h: Stride for the height of input data (input)\n    stride_w: Stride for the width of input data (input)\n    dilation_h: Dilation height (input)\n    dilation_w: Dilation width (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["convDesc", "c_mode", "pad_h", "pad_w", "stride_h", "stride_w", "dilation_h", "dilation_w"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenInitConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?, &x1, rt::call::extract(x2, "pad_h")?, rt::call::extract(x3, "pad_w")?, rt::call::extract(x4, "stride_h")?, rt::call::extract(x5, "stride_w")?, rt::call::extract(x6, "dilation_h")?, rt::call::extract(x7, "dilation_w")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenInitConvolutionDescriptor(py, &x0, &x1, rt::call::extract(x2, "pad_h")?, rt::call::extract(x3, "pad_w")?, rt::call::extract(x4, "stride_h")?, rt::call::extract(x5, "stride_w")?, rt::call::extract(x6, "dilation_h")?, rt::call::extract(x7, "dilation_w")?));
 
-fn miopenInitConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg, c_mode: &Bound<'_, PyAny>, pad_h: rt::CInt<i32>, pad_w: rt::CInt<i32>, stride_h: rt::CInt<i32>, stride_w: rt::CInt<i32>, dilation_h: rt::CInt<i32>, dilation_w: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenInitConvolutionDescriptor(py: Python<'_>, convDesc: &Bound<'_, PyAny>, c_mode: &Bound<'_, PyAny>, pad_h: rt::CInt<i32>, pad_w: rt::CInt<i32>, stride_h: rt::CInt<i32>, stride_w: rt::CInt<i32>, dilation_h: rt::CInt<i32>, dilation_w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenInitConvolutionDescriptor");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_c_mode = rt::narrow::<u32>(TYPES.enum_arg(5, c_mode)?)?;
     let a_pad_h = pad_h.0;
     let a_pad_w = pad_w.0;
@@ -680,11 +689,11 @@ fn miopenInitConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg, c_mode:
 rt::function!(F_miopenInitConvolutionNdDescriptor, C_miopenInitConvolutionNdDescriptor, c"miopenInitConvolutionNdDescriptor", "miopenInitConvolutionNdDescriptor",
     c"miopenInitConvolutionNdDescriptor(convDesc, spatialDim, padA, strideA, dilationA, c_mode)\n--\n\nCreates a N-dimensional convolution layer descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    spatialDim: Convolutional spatial dimension (input)\n    padA: Array of input data padding (input)\n    strideA: Array of convolution stride (input)\n    dilationA: Array of convolution dilation (input)\n    c_mode: Convolutional mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["convDesc", "spatialDim", "padA", "strideA", "dilationA", "c_mode"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenInitConvolutionNdDescriptor(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "spatialDim")?, &x2, &x3, &x4, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenInitConvolutionNdDescriptor(py, &x0, rt::call::extract(x1, "spatialDim")?, &x2, &x3, &x4, &x5));
 
-fn miopenInitConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, spatialDim: rt::CInt<i32>, padA: &Bound<'_, PyAny>, strideA: &Bound<'_, PyAny>, dilationA: &Bound<'_, PyAny>, c_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenInitConvolutionNdDescriptor(py: Python<'_>, convDesc: &Bound<'_, PyAny>, spatialDim: rt::CInt<i32>, padA: &Bound<'_, PyAny>, strideA: &Bound<'_, PyAny>, dilationA: &Bound<'_, PyAny>, c_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenInitConvolutionNdDescriptor");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_spatialDim = spatialDim.0;
     let p_padA = rt::typed_ptr_arg(padA, None, 4, false)?;
     let a_padA = p_padA.addr();
@@ -705,11 +714,11 @@ fn miopenInitConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, spati
 rt::function!(F_miopenGetConvolutionSpatialDim, C_miopenGetConvolutionSpatialDim, c"miopenGetConvolutionSpatialDim", "miopenGetConvolutionSpatialDim",
     c"miopenGetConvolutionSpatialDim(convDesc)\n--\n\nRetrieves the spatial dimension of a convolution layer descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    spatialDim: int\n    miopenStatus_t",
     ["convDesc"],
-    |py, [x0]| miopenGetConvolutionSpatialDim(py, rt::call::extract(x0, "convDesc")?));
+    |py, [x0]| miopenGetConvolutionSpatialDim(py, &x0));
 
-fn miopenGetConvolutionSpatialDim(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetConvolutionSpatialDim(py: Python<'_>, convDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionSpatialDim");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let mut o_spatialDim: i32 = Default::default();
     let a_spatialDim = &mut o_spatialDim as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -724,11 +733,11 @@ fn miopenGetConvolutionSpatialDim(py: Python<'_>, convDesc: rt::PtrArg) -> PyRes
 rt::function!(F_miopenGetConvolutionDescriptor, C_miopenGetConvolutionDescriptor, c"miopenGetConvolutionDescriptor", "miopenGetConvolutionDescriptor",
     c"miopenGetConvolutionDescriptor(convDesc)\n--\n\nRetrieves a 2-D convolution layer descriptor's details\n\nFor group/depthwise convolution dilation height and width, only a dilation value of 1 is\nsupported.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 8 item(s):\n    miopenStatus_t: status\n    c_mode: miopenConvolutionMode_t\n    pad_h: int\n    pad_w: int\n    stride_h: int\n    stride_w: int\n    dilation_h: int\n    dilation_w: int\n    miopenStatus_t",
     ["convDesc"],
-    |py, [x0]| miopenGetConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?));
+    |py, [x0]| miopenGetConvolutionDescriptor(py, &x0));
 
-fn miopenGetConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetConvolutionDescriptor(py: Python<'_>, convDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionDescriptor");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let mut o_c_mode: u32 = Default::default();
     let a_c_mode = &mut o_c_mode as *mut u32 as usize;
     let mut o_pad_h: i32 = Default::default();
@@ -755,11 +764,11 @@ fn miopenGetConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> PyRes
 rt::function!(F_miopenGetConvolutionNdDescriptor, C_miopenGetConvolutionNdDescriptor, c"miopenGetConvolutionNdDescriptor", "miopenGetConvolutionNdDescriptor",
     c"miopenGetConvolutionNdDescriptor(convDesc, requestedSpatialDim)\n--\n\nRetrieves a N-dimensional convolution layer descriptor's details\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    requestedSpatialDim: Expected convolution spatial dimension (intput)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    spatialDim: int\n    padA: int\n    strideA: int\n    dilationA: int\n    c_mode: miopenConvolutionMode_t\n    miopenStatus_t",
     ["convDesc", "requestedSpatialDim"],
-    |py, [x0, x1]| miopenGetConvolutionNdDescriptor(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "requestedSpatialDim")?));
+    |py, [x0, x1]| miopenGetConvolutionNdDescriptor(py, &x0, rt::call::extract(x1, "requestedSpatialDim")?));
 
-fn miopenGetConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, requestedSpatialDim: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenGetConvolutionNdDescriptor(py: Python<'_>, convDesc: &Bound<'_, PyAny>, requestedSpatialDim: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionNdDescriptor");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_requestedSpatialDim = requestedSpatialDim.0;
     let mut o_spatialDim: i32 = Default::default();
     let a_spatialDim = &mut o_spatialDim as *mut i32 as usize;
@@ -783,11 +792,11 @@ fn miopenGetConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, reques
 rt::function!(F_miopenGetConvolutionGroupCount, C_miopenGetConvolutionGroupCount, c"miopenGetConvolutionGroupCount", "miopenGetConvolutionGroupCount",
     c"miopenGetConvolutionGroupCount(convDesc)\n--\n\nGet the number of groups to be used in Group/Depthwise convolution\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    groupCount: int\n    miopenStatus_t",
     ["convDesc"],
-    |py, [x0]| miopenGetConvolutionGroupCount(py, rt::call::extract(x0, "convDesc")?));
+    |py, [x0]| miopenGetConvolutionGroupCount(py, &x0));
 
-fn miopenGetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetConvolutionGroupCount(py: Python<'_>, convDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionGroupCount");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let mut o_groupCount: i32 = Default::default();
     let a_groupCount = &mut o_groupCount as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -802,11 +811,11 @@ fn miopenGetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg) -> PyRes
 rt::function!(F_miopenSetConvolutionGroupCount, C_miopenSetConvolutionGroupCount, c"miopenSetConvolutionGroupCount", "miopenSetConvolutionGroupCount",
     c"miopenSetConvolutionGroupCount(convDesc, groupCount)\n--\n\nSet the number of groups to be used in Group/Depthwise convolution\n\nMust be called before all computational APIs of group/depthwise convolution, it is preferable to\ncall miopenInitConvolutionDescriptor() first, then miopenSetConvolutionGroupCount() to fully\ninitialize group convolutions. Both Convolution Mode and Transpose Convolution Mode support\ngroup/depthwise convolution. To run depthwise convolution, set groupCount value equal to number\nof channels.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    groupCount: number of groups, in depthwise conv using filter_number/channel_multiplier\n        (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["convDesc", "groupCount"],
-    |py, [x0, x1]| miopenSetConvolutionGroupCount(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "groupCount")?));
+    |py, [x0, x1]| miopenSetConvolutionGroupCount(py, &x0, rt::call::extract(x1, "groupCount")?));
 
-fn miopenSetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg, groupCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenSetConvolutionGroupCount(py: Python<'_>, convDesc: &Bound<'_, PyAny>, groupCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetConvolutionGroupCount");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_groupCount = groupCount.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -820,11 +829,11 @@ fn miopenSetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg, groupCou
 rt::function!(F_miopenSetTransposeConvOutputPadding, C_miopenSetTransposeConvOutputPadding, c"miopenSetTransposeConvOutputPadding", "miopenSetTransposeConvOutputPadding",
     c"miopenSetTransposeConvOutputPadding(convDesc, adj_h, adj_w)\n--\n\nSet the output padding to be used in 2-D Transpose convolution\n\nThis function is optional for initialization of Transpose convolution. If applicable, it must be\ncalled before all computational APIs of Transpose convolution. It is preferable to call\nmiopenInitConvolutionDescriptor() first, then miopenSetTransposeConvOutputPadding() to fully\ninitialize transpose convolutions.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    adj_h: output padding for the height of output data (input)\n    adj_w: output padding for the width of output data (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["convDesc", "adj_h", "adj_w"],
-    |py, [x0, x1, x2]| miopenSetTransposeConvOutputPadding(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "adj_h")?, rt::call::extract(x2, "adj_w")?));
+    |py, [x0, x1, x2]| miopenSetTransposeConvOutputPadding(py, &x0, rt::call::extract(x1, "adj_h")?, rt::call::extract(x2, "adj_w")?));
 
-fn miopenSetTransposeConvOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, adj_h: rt::CInt<i32>, adj_w: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenSetTransposeConvOutputPadding(py: Python<'_>, convDesc: &Bound<'_, PyAny>, adj_h: rt::CInt<i32>, adj_w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTransposeConvOutputPadding");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_adj_h = adj_h.0;
     let a_adj_w = adj_w.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -839,11 +848,11 @@ fn miopenSetTransposeConvOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, adj
 rt::function!(F_miopenSetTransposeConvNdOutputPadding, C_miopenSetTransposeConvNdOutputPadding, c"miopenSetTransposeConvNdOutputPadding", "miopenSetTransposeConvNdOutputPadding",
     c"miopenSetTransposeConvNdOutputPadding(convDesc, spatialDim, adjA)\n--\n\nSet the output padding to be used in N-dimensional Transpose convolution\n\nThis function is optional for initialization of Transpose convolution. If applicable, it must be\ncalled before all computational APIs of Transpose convolution. It is preferable to call\nmiopenInitConvolutionNdDescriptor() first, then miopenSetTransposeConvNdOutputPadding() to fully\ninitialize transpose convolutions. Currently, 2-D and 3-D convolutions are supported.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    spatialDim: Convolutional spatial dimension (input)\n    adjA: array of output padding for output data (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["convDesc", "spatialDim", "adjA"],
-    |py, [x0, x1, x2]| miopenSetTransposeConvNdOutputPadding(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "spatialDim")?, &x2));
+    |py, [x0, x1, x2]| miopenSetTransposeConvNdOutputPadding(py, &x0, rt::call::extract(x1, "spatialDim")?, &x2));
 
-fn miopenSetTransposeConvNdOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, spatialDim: rt::CInt<i32>, adjA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetTransposeConvNdOutputPadding(py: Python<'_>, convDesc: &Bound<'_, PyAny>, spatialDim: rt::CInt<i32>, adjA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTransposeConvNdOutputPadding");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_spatialDim = spatialDim.0;
     let p_adjA = rt::typed_ptr_arg(adjA, None, 4, false)?;
     let a_adjA = p_adjA.addr();
@@ -859,13 +868,13 @@ fn miopenSetTransposeConvNdOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, s
 rt::function!(F_miopenGetConvolutionForwardOutputDim, C_miopenGetConvolutionForwardOutputDim, c"miopenGetConvolutionForwardOutputDim", "miopenGetConvolutionForwardOutputDim",
     c"miopenGetConvolutionForwardOutputDim(convDesc, inputTensorDesc, filterDesc)\n--\n\nGet the shape of a resulting 4-D tensor from a 2-D convolution\n\nThis function returns the dimensions of the resulting 4D tensor of a 2D\nconvolution, given the convolution descriptor, the input tensor descriptor\nand the filter descriptor. This function can help to setup the output tensor\nand allocate the proper amount of memory prior to launch the actual\nconvolution.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    inputTensorDesc: Input data tensor descriptor (input)\n    filterDesc: Weight descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    n: int\n    c: int\n    h: int\n    w: int\n    miopenStatus_t",
     ["convDesc", "inputTensorDesc", "filterDesc"],
-    |py, [x0, x1, x2]| miopenGetConvolutionForwardOutputDim(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "inputTensorDesc")?, rt::call::extract(x2, "filterDesc")?));
+    |py, [x0, x1, x2]| miopenGetConvolutionForwardOutputDim(py, &x0, &x1, &x2));
 
-fn miopenGetConvolutionForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, inputTensorDesc: rt::PtrArg, filterDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetConvolutionForwardOutputDim(py: Python<'_>, convDesc: &Bound<'_, PyAny>, inputTensorDesc: &Bound<'_, PyAny>, filterDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionForwardOutputDim");
-    let a_convDesc = convDesc.addr();
-    let a_inputTensorDesc = inputTensorDesc.addr();
-    let a_filterDesc = filterDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_inputTensorDesc = TYPES.handle_arg(43, inputTensorDesc)?;
+    let a_filterDesc = TYPES.handle_arg(43, filterDesc)?;
     let mut o_n: i32 = Default::default();
     let a_n = &mut o_n as *mut i32 as usize;
     let mut o_c: i32 = Default::default();
@@ -886,13 +895,13 @@ fn miopenGetConvolutionForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, in
 rt::function!(F_miopenGetConvolutionNdForwardOutputDim, C_miopenGetConvolutionNdForwardOutputDim, c"miopenGetConvolutionNdForwardOutputDim", "miopenGetConvolutionNdForwardOutputDim",
     c"miopenGetConvolutionNdForwardOutputDim(convDesc, inputTensorDesc, filterDesc)\n--\n\nGet the shape of a resulting N-dimensional tensor from a (N-2)-dimensional convolution\n\nThis function returns the dimensions of the resulting N-dimensional tensor of a (N-2)-dimensional\nconvolution, given the convolution descriptor, the input tensor descriptor\nand the filter descriptor. It is used to setup the output tensor descriptor prior to executing\nthe convolution layer.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    inputTensorDesc: Input data tensor descriptor (input)\n    filterDesc: Weight descriptor (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    nDim: int\n    outputTensorDimA: int",
     ["convDesc", "inputTensorDesc", "filterDesc"],
-    |py, [x0, x1, x2]| miopenGetConvolutionNdForwardOutputDim(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "inputTensorDesc")?, rt::call::extract(x2, "filterDesc")?));
+    |py, [x0, x1, x2]| miopenGetConvolutionNdForwardOutputDim(py, &x0, &x1, &x2));
 
-fn miopenGetConvolutionNdForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, inputTensorDesc: rt::PtrArg, filterDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetConvolutionNdForwardOutputDim(py: Python<'_>, convDesc: &Bound<'_, PyAny>, inputTensorDesc: &Bound<'_, PyAny>, filterDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionNdForwardOutputDim");
-    let a_convDesc = convDesc.addr();
-    let a_inputTensorDesc = inputTensorDesc.addr();
-    let a_filterDesc = filterDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_inputTensorDesc = TYPES.handle_arg(43, inputTensorDesc)?;
+    let a_filterDesc = TYPES.handle_arg(43, filterDesc)?;
     let mut o_nDim: i32 = Default::default();
     let a_nDim = &mut o_nDim as *mut i32 as usize;
     let mut o_outputTensorDimA: i32 = Default::default();
@@ -909,11 +918,11 @@ fn miopenGetConvolutionNdForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, 
 rt::function!(F_miopenDestroyConvolutionDescriptor, C_miopenDestroyConvolutionDescriptor, c"miopenDestroyConvolutionDescriptor", "miopenDestroyConvolutionDescriptor",
     c"miopenDestroyConvolutionDescriptor(convDesc)\n--\n\nDestroys the tensor descriptor object\n\nArgs:\n    convDesc: Convolution tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["convDesc"],
-    |py, [x0]| miopenDestroyConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?));
+    |py, [x0]| miopenDestroyConvolutionDescriptor(py, &x0));
 
-fn miopenDestroyConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyConvolutionDescriptor(py: Python<'_>, convDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyConvolutionDescriptor");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -921,16 +930,19 @@ fn miopenDestroyConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(convDesc, false, "miopenDestroyConvolutionDescriptor");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetConvolutionAttribute, C_miopenSetConvolutionAttribute, c"miopenSetConvolutionAttribute", "miopenSetConvolutionAttribute",
     c"miopenSetConvolutionAttribute(convDesc, attr, value)\n--\n\nSet the attribute of the convolution descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    attr: Attribute of this convolution to set (input)\n    value: Value of this attribute (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status",
     ["convDesc", "attr", "value"],
-    |py, [x0, x1, x2]| miopenSetConvolutionAttribute(py, rt::call::extract(x0, "convDesc")?, &x1, rt::call::extract(x2, "value")?));
+    |py, [x0, x1, x2]| miopenSetConvolutionAttribute(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn miopenSetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenSetConvolutionAttribute(py: Python<'_>, convDesc: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetConvolutionAttribute");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(18, attr)?)?;
     let a_value = value.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -945,11 +957,11 @@ fn miopenSetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bo
 rt::function!(F_miopenGetConvolutionAttribute, C_miopenGetConvolutionAttribute, c"miopenGetConvolutionAttribute", "miopenGetConvolutionAttribute",
     c"miopenGetConvolutionAttribute(convDesc, attr)\n--\n\nGet the attribute of the convolution descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    attr: Attribute of this convolution to get (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    value: int",
     ["convDesc", "attr"],
-    |py, [x0, x1]| miopenGetConvolutionAttribute(py, rt::call::extract(x0, "convDesc")?, &x1));
+    |py, [x0, x1]| miopenGetConvolutionAttribute(py, &x0, &x1));
 
-fn miopenGetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenGetConvolutionAttribute(py: Python<'_>, convDesc: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionAttribute");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(18, attr)?)?;
     let mut o_value: i32 = Default::default();
     let a_value = &mut o_value as *mut i32 as usize;
@@ -965,11 +977,11 @@ fn miopenGetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bo
 rt::function!(F_miopenSetConvolutionFindMode, C_miopenSetConvolutionFindMode, c"miopenSetConvolutionFindMode", "miopenSetConvolutionFindMode",
     c"miopenSetConvolutionFindMode(convDesc, findMode)\n--\n\nSets the Find Mode attribute in the convolution descriptor.\n\nThe subsequent calls of miopenFindConvolutionForwardAlgorithm(),\nmiopenFindConvolutionBackwardDataAlgorithm(), or miopenFindConvolutionBackwardWeightsAlgorithm()\ninvoked with convDesc, will follow the findMode set by this call.\n\nNote that the default Find Mode is overriden by the MIOPEN_FIND_MODE environment variable,\nif it is set. If unset, the default is as specified by miopenConvolutionFindModeDefault.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    findMode: Find Mode of convDesc (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["convDesc", "findMode"],
-    |py, [x0, x1]| miopenSetConvolutionFindMode(py, rt::call::extract(x0, "convDesc")?, &x1));
+    |py, [x0, x1]| miopenSetConvolutionFindMode(py, &x0, &x1));
 
-fn miopenSetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg, findMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetConvolutionFindMode(py: Python<'_>, convDesc: &Bound<'_, PyAny>, findMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetConvolutionFindMode");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_findMode = rt::narrow::<u32>(TYPES.enum_arg(19, findMode)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -983,11 +995,11 @@ fn miopenSetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg, findMode: 
 rt::function!(F_miopenGetConvolutionFindMode, C_miopenGetConvolutionFindMode, c"miopenGetConvolutionFindMode", "miopenGetConvolutionFindMode",
     c"miopenGetConvolutionFindMode(convDesc)\n--\n\nReads the Find Mode attribute from the convolution descriptor.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    findMode: miopenConvolutionFindMode_t\n    miopenStatus_t",
     ["convDesc"],
-    |py, [x0]| miopenGetConvolutionFindMode(py, rt::call::extract(x0, "convDesc")?));
+    |py, [x0]| miopenGetConvolutionFindMode(py, &x0));
 
-fn miopenGetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetConvolutionFindMode(py: Python<'_>, convDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionFindMode");
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let mut o_findMode: u32 = Default::default();
     let a_findMode = &mut o_findMode as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1002,15 +1014,15 @@ fn miopenGetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg) -> PyResul
 rt::function!(F_miopenConvolutionForwardGetSolutionCount, C_miopenConvolutionForwardGetSolutionCount, c"miopenConvolutionForwardGetSolutionCount", "miopenConvolutionForwardGetSolutionCount",
     c"miopenConvolutionForwardGetSolutionCount(handle, wDesc, xDesc, convDesc, yDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for Convolution in the Forward direction.\n\nThis call returns the maximum number of applicable solutions for a forward convolution problem.\nThe \\c solutionCount returned may be used to allocate the memory required for the\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
     ["handle", "wDesc", "xDesc", "convDesc", "yDesc"],
-    |py, [x0, x1, x2, x3, x4]| miopenConvolutionForwardGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?));
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionForwardGetSolutionCount(py, &x0, &x1, &x2, &x3, &x4));
 
-fn miopenConvolutionForwardGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenConvolutionForwardGetSolutionCount(py: Python<'_>, handle: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetSolutionCount");
-    let a_handle = handle.addr();
-    let a_wDesc = wDesc.addr();
-    let a_xDesc = xDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_yDesc = yDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let mut o_solutionCount: u64 = Default::default();
     let a_solutionCount = &mut o_solutionCount as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1025,15 +1037,15 @@ fn miopenConvolutionForwardGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, 
 rt::function!(F_miopenConvolutionForwardGetSolution, C_miopenConvolutionForwardGetSolution, c"miopenConvolutionForwardGetSolution", "miopenConvolutionForwardGetSolution",
     c"miopenConvolutionForwardGetSolution(handle, wDesc, xDesc, convDesc, yDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a convolution configuration described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionForwardGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
     ["handle", "wDesc", "xDesc", "convDesc", "yDesc", "maxSolutionCount", "solutions"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionForwardGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionForwardGetSolution(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "maxSolutionCount")?, &x6));
 
-fn miopenConvolutionForwardGetSolution(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenConvolutionForwardGetSolution(py: Python<'_>, handle: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetSolution");
-    let a_handle = handle.addr();
-    let a_wDesc = wDesc.addr();
-    let a_xDesc = xDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_yDesc = yDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_maxSolutionCount = maxSolutionCount.0;
     let mut o_solutionCount: u64 = Default::default();
     let a_solutionCount = &mut o_solutionCount as *mut u64 as usize;
@@ -1051,15 +1063,15 @@ fn miopenConvolutionForwardGetSolution(py: Python<'_>, handle: rt::PtrArg, wDesc
 rt::function!(F_miopenConvolutionForwardGetSolutionWorkspaceSize, C_miopenConvolutionForwardGetSolutionWorkspaceSize, c"miopenConvolutionForwardGetSolutionWorkspaceSize", "miopenConvolutionForwardGetSolutionWorkspaceSize",
     c"miopenConvolutionForwardGetSolutionWorkspaceSize(handle, wDesc, xDesc, convDesc, yDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionForwardGetSolution as part\nof the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
     ["handle", "wDesc", "xDesc", "convDesc", "yDesc", "solution_id"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionForwardGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "solution_id")?));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionForwardGetSolutionWorkspaceSize(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "solution_id")?));
 
-fn miopenConvolutionForwardGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionForwardGetSolutionWorkspaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetSolutionWorkspaceSize");
-    let a_handle = handle.addr();
-    let a_wDesc = wDesc.addr();
-    let a_xDesc = xDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_yDesc = yDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_solution_id = solution_id.0;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
@@ -1075,15 +1087,15 @@ fn miopenConvolutionForwardGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::
 rt::function!(F_miopenConvolutionForwardCompileSolution, C_miopenConvolutionForwardCompileSolution, c"miopenConvolutionForwardCompileSolution", "miopenConvolutionForwardCompileSolution",
     c"miopenConvolutionForwardCompileSolution(handle, wDesc, xDesc, convDesc, yDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionForwardGetSolution API call above.\nCompiling the solution ensures that the first API call to miopenConvolutionForwardImmediate\ndoes\nnot cause a compile.\n\nThis is an optional step and may be skipped if a slow first miopenConvolutionForwardImmediate\ninvocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "wDesc", "xDesc", "convDesc", "yDesc", "solution_id"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionForwardCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "solution_id")?));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionForwardCompileSolution(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "solution_id")?));
 
-fn miopenConvolutionForwardCompileSolution(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionForwardCompileSolution(py: Python<'_>, handle: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardCompileSolution");
-    let a_handle = handle.addr();
-    let a_wDesc = wDesc.addr();
-    let a_xDesc = xDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_yDesc = yDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_solution_id = solution_id.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1097,17 +1109,17 @@ fn miopenConvolutionForwardCompileSolution(py: Python<'_>, handle: rt::PtrArg, w
 rt::function!(F_miopenConvolutionForwardImmediate, C_miopenConvolutionForwardImmediate, c"miopenConvolutionForwardImmediate", "miopenConvolutionForwardImmediate",
     c"miopenConvolutionForwardImmediate(handle, wDesc, w, xDesc, x, convDesc, yDesc, y, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Forward convolution operation based on the provided solution ID.\n\nSupported datatypes are fp32, fp16, bfp16, and int8\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size of the memory in bytes pointed to by workSpace above\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "wDesc", "w", "xDesc", "x", "convDesc", "yDesc", "y", "workSpace", "workSpaceSize", "solution_id"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionForwardImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "w")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionForwardImmediate(py, &x0, &x1, rt::call::extract(x2, "w")?, &x3, rt::call::extract(x4, "x")?, &x5, &x6, rt::call::extract(x7, "y")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
 
-fn miopenConvolutionForwardImmediate(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionForwardImmediate(py: Python<'_>, handle: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, convDesc: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardImmediate");
-    let a_handle = handle.addr();
-    let a_wDesc = wDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_convDesc = convDesc.addr();
-    let a_yDesc = yDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     let a_workSpace = workSpace.addr();
     let a_workSpaceSize = workSpaceSize.0;
@@ -1124,15 +1136,15 @@ fn miopenConvolutionForwardImmediate(py: Python<'_>, handle: rt::PtrArg, wDesc: 
 rt::function!(F_miopenConvolutionBackwardDataGetSolutionCount, C_miopenConvolutionBackwardDataGetSolutionCount, c"miopenConvolutionBackwardDataGetSolutionCount", "miopenConvolutionBackwardDataGetSolutionCount",
     c"miopenConvolutionBackwardDataGetSolutionCount(handle, dyDesc, wDesc, convDesc, dxDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for backward Convolution w-r-t Data.\n\nThis call returns the maximum number of applicable solutions for a the convolution problem, the\nnumber\nreturned may be used to allocate the memory required for the miopenConvAlgoPert2_t which is\nrequired\nby miopenConvolutionBackwardDataGetSolution API calls.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
     ["handle", "dyDesc", "wDesc", "convDesc", "dxDesc"],
-    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardDataGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?));
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardDataGetSolutionCount(py, &x0, &x1, &x2, &x3, &x4));
 
-fn miopenConvolutionBackwardDataGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardDataGetSolutionCount(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, dxDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetSolutionCount");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
-    let a_wDesc = wDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let mut o_solutionCount: u64 = Default::default();
     let a_solutionCount = &mut o_solutionCount as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1147,15 +1159,15 @@ fn miopenConvolutionBackwardDataGetSolutionCount(py: Python<'_>, handle: rt::Ptr
 rt::function!(F_miopenConvolutionBackwardDataGetSolution, C_miopenConvolutionBackwardDataGetSolution, c"miopenConvolutionBackwardDataGetSolution", "miopenConvolutionBackwardDataGetSolution",
     c"miopenConvolutionBackwardDataGetSolution(handle, dyDesc, wDesc, convDesc, dxDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a backward convolution w-r-t data as described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nns\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionBackwardDataGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
     ["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "maxSolutionCount", "solutions"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionBackwardDataGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionBackwardDataGetSolution(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "maxSolutionCount")?, &x6));
 
-fn miopenConvolutionBackwardDataGetSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardDataGetSolution(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, dxDesc: &Bound<'_, PyAny>, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetSolution");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
-    let a_wDesc = wDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_maxSolutionCount = maxSolutionCount.0;
     let mut o_solutionCount: u64 = Default::default();
     let a_solutionCount = &mut o_solutionCount as *mut u64 as usize;
@@ -1173,15 +1185,15 @@ fn miopenConvolutionBackwardDataGetSolution(py: Python<'_>, handle: rt::PtrArg, 
 rt::function!(F_miopenConvolutionBackwardDataGetSolutionWorkspaceSize, C_miopenConvolutionBackwardDataGetSolutionWorkspaceSize, c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize", "miopenConvolutionBackwardDataGetSolutionWorkspaceSize",
     c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionBackwardDataGetSolution as\npart of the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
     ["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "solution_id"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "solution_id")?));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "solution_id")?));
 
-fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, dxDesc: &Bound<'_, PyAny>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
-    let a_wDesc = wDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_solution_id = solution_id.0;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
@@ -1197,15 +1209,15 @@ fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py: Python<'_>, handle:
 rt::function!(F_miopenConvolutionBackwardDataCompileSolution, C_miopenConvolutionBackwardDataCompileSolution, c"miopenConvolutionBackwardDataCompileSolution", "miopenConvolutionBackwardDataCompileSolution",
     c"miopenConvolutionBackwardDataCompileSolution(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionBackwardDataGetSolution API call above.\nCompiling the solution ensures that the first API call to\nmiopenConvolutionBackwardDataImmediate\ndoes not cause a compile.\n\nThis is an optional step and may be skipped if a slow first\nmiopenConvolutionBackwardDataImmediate\ninvocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "solution_id"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardDataCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "solution_id")?));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardDataCompileSolution(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "solution_id")?));
 
-fn miopenConvolutionBackwardDataCompileSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardDataCompileSolution(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, dxDesc: &Bound<'_, PyAny>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataCompileSolution");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
-    let a_wDesc = wDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_solution_id = solution_id.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1219,17 +1231,17 @@ fn miopenConvolutionBackwardDataCompileSolution(py: Python<'_>, handle: rt::PtrA
 rt::function!(F_miopenConvolutionBackwardDataImmediate, C_miopenConvolutionBackwardDataImmediate, c"miopenConvolutionBackwardDataImmediate", "miopenConvolutionBackwardDataImmediate",
     c"miopenConvolutionBackwardDataImmediate(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Backward convolution w-r-t data  operation based on the provided solution\nID.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size in bytes of the workspace memory pointed to by workSpace\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "dyDesc", "dy", "wDesc", "w", "convDesc", "dxDesc", "dx", "workSpace", "workSpaceSize", "solution_id"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionBackwardDataImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dxDesc")?, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionBackwardDataImmediate(py, &x0, &x1, rt::call::extract(x2, "dy")?, &x3, rt::call::extract(x4, "w")?, &x5, &x6, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
 
-fn miopenConvolutionBackwardDataImmediate(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardDataImmediate(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, convDesc: &Bound<'_, PyAny>, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataImmediate");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_wDesc = wDesc.addr();
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
     let a_workSpace = workSpace.addr();
     let a_workSpaceSize = workSpaceSize.0;
@@ -1246,15 +1258,15 @@ fn miopenConvolutionBackwardDataImmediate(py: Python<'_>, handle: rt::PtrArg, dy
 rt::function!(F_miopenConvolutionBackwardWeightsGetSolutionCount, C_miopenConvolutionBackwardWeightsGetSolutionCount, c"miopenConvolutionBackwardWeightsGetSolutionCount", "miopenConvolutionBackwardWeightsGetSolutionCount",
     c"miopenConvolutionBackwardWeightsGetSolutionCount(handle, dyDesc, xDesc, convDesc, dwDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for backward Convolution w-r-t Weights.\n\nThis call returns the maximum number of applicable solutions for a the convolution problem, the\nnumber\nreturned may be used to allocate the memory required for the miopenConvAlgoPert2_t which is\nrequired\nby miopenConvolutionBackwardWeightsGetSolution API calls.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
     ["handle", "dyDesc", "xDesc", "convDesc", "dwDesc"],
-    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardWeightsGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?));
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardWeightsGetSolutionCount(py, &x0, &x1, &x2, &x3, &x4));
 
-fn miopenConvolutionBackwardWeightsGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardWeightsGetSolutionCount(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, dwDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetSolutionCount");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
-    let a_xDesc = xDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dwDesc = dwDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dwDesc = TYPES.handle_arg(43, dwDesc)?;
     let mut o_solutionCount: u64 = Default::default();
     let a_solutionCount = &mut o_solutionCount as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1269,15 +1281,15 @@ fn miopenConvolutionBackwardWeightsGetSolutionCount(py: Python<'_>, handle: rt::
 rt::function!(F_miopenConvolutionBackwardWeightsGetSolution, C_miopenConvolutionBackwardWeightsGetSolution, c"miopenConvolutionBackwardWeightsGetSolution", "miopenConvolutionBackwardWeightsGetSolution",
     c"miopenConvolutionBackwardWeightsGetSolution(handle, dyDesc, xDesc, convDesc, dwDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a backward convolution w-r-t weights as described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionBackwardWeightsGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
     ["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "maxSolutionCount", "solutions"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionBackwardWeightsGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionBackwardWeightsGetSolution(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "maxSolutionCount")?, &x6));
 
-fn miopenConvolutionBackwardWeightsGetSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardWeightsGetSolution(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, dwDesc: &Bound<'_, PyAny>, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetSolution");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
-    let a_xDesc = xDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dwDesc = dwDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dwDesc = TYPES.handle_arg(43, dwDesc)?;
     let a_maxSolutionCount = maxSolutionCount.0;
     let mut o_solutionCount: u64 = Default::default();
     let a_solutionCount = &mut o_solutionCount as *mut u64 as usize;
@@ -1295,15 +1307,15 @@ fn miopenConvolutionBackwardWeightsGetSolution(py: Python<'_>, handle: rt::PtrAr
 rt::function!(F_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize, C_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize, c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize", "miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize",
     c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionBackwardWeightsGetSolution\nas part of the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
     ["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "solution_id"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "solution_id")?));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "solution_id")?));
 
-fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, dwDesc: &Bound<'_, PyAny>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
-    let a_xDesc = xDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dwDesc = dwDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dwDesc = TYPES.handle_arg(43, dwDesc)?;
     let a_solution_id = solution_id.0;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
@@ -1319,15 +1331,15 @@ fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py: Python<'_>, hand
 rt::function!(F_miopenConvolutionBackwardWeightsCompileSolution, C_miopenConvolutionBackwardWeightsCompileSolution, c"miopenConvolutionBackwardWeightsCompileSolution", "miopenConvolutionBackwardWeightsCompileSolution",
     c"miopenConvolutionBackwardWeightsCompileSolution(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionBackwardWeightsGetSolution API call above.\nCompiling the solution ensures that the first API call to\nmiopenConvolutionBackwardWeightsImmediate\ndoes not cause a compile.\n\nThis is an optional step and may be skipped if a slow first\nmiopenConvolutionBackwardWeightsImmediate invocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "solution_id"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardWeightsCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "solution_id")?));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardWeightsCompileSolution(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "solution_id")?));
 
-fn miopenConvolutionBackwardWeightsCompileSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardWeightsCompileSolution(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, dwDesc: &Bound<'_, PyAny>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsCompileSolution");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
-    let a_xDesc = xDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dwDesc = dwDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dwDesc = TYPES.handle_arg(43, dwDesc)?;
     let a_solution_id = solution_id.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1341,17 +1353,17 @@ fn miopenConvolutionBackwardWeightsCompileSolution(py: Python<'_>, handle: rt::P
 rt::function!(F_miopenConvolutionBackwardWeightsImmediate, C_miopenConvolutionBackwardWeightsImmediate, c"miopenConvolutionBackwardWeightsImmediate", "miopenConvolutionBackwardWeightsImmediate",
     c"miopenConvolutionBackwardWeightsImmediate(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Backward convolution w-r-t weights  operation based on the provided solution\nID.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size in bytes of the memory passed in, pointed to by workSpace pointer\n        above\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "dyDesc", "dy", "xDesc", "x", "convDesc", "dwDesc", "dw", "workSpace", "workSpaceSize", "solution_id"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionBackwardWeightsImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dwDesc")?, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionBackwardWeightsImmediate(py, &x0, &x1, rt::call::extract(x2, "dy")?, &x3, rt::call::extract(x4, "x")?, &x5, &x6, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
 
-fn miopenConvolutionBackwardWeightsImmediate(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardWeightsImmediate(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, convDesc: &Bound<'_, PyAny>, dwDesc: &Bound<'_, PyAny>, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsImmediate");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dwDesc = dwDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dwDesc = TYPES.handle_arg(43, dwDesc)?;
     let a_dw = dw.addr();
     let a_workSpace = workSpace.addr();
     let a_workSpaceSize = workSpaceSize.0;
@@ -1368,15 +1380,15 @@ fn miopenConvolutionBackwardWeightsImmediate(py: Python<'_>, handle: rt::PtrArg,
 rt::function!(F_miopenConvolutionForwardGetWorkSpaceSize, C_miopenConvolutionForwardGetWorkSpaceSize, c"miopenConvolutionForwardGetWorkSpaceSize", "miopenConvolutionForwardGetWorkSpaceSize",
     c"miopenConvolutionForwardGetWorkSpaceSize(handle, wDesc, xDesc, convDesc, yDesc)\n--\n\nQuery the workspace size required for a forward convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionForwardAlgorithm() in order\nfor the latter to find the best candidate from the available forward data convolution algorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
     ["handle", "wDesc", "xDesc", "convDesc", "yDesc"],
-    |py, [x0, x1, x2, x3, x4]| miopenConvolutionForwardGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?));
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionForwardGetWorkSpaceSize(py, &x0, &x1, &x2, &x3, &x4));
 
-fn miopenConvolutionForwardGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenConvolutionForwardGetWorkSpaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetWorkSpaceSize");
-    let a_handle = handle.addr();
-    let a_wDesc = wDesc.addr();
-    let a_xDesc = xDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_yDesc = yDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1391,17 +1403,17 @@ fn miopenConvolutionForwardGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, 
 rt::function!(F_miopenFindConvolutionForwardAlgorithm, C_miopenFindConvolutionForwardAlgorithm, c"miopenFindConvolutionForwardAlgorithm", "miopenFindConvolutionForwardAlgorithm",
     c"miopenFindConvolutionForwardAlgorithm(handle, xDesc, x, wDesc, w, convDesc, yDesc, y, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the forward convolutional algorithms and return a list of kernel times.\n\nThis function attempts all MIOpen forward convolution algorithms based on\nthe input configuration, and outputs performance metrics to a\nuser-allocated array of type miopenConvAlgoPerf_t. These metrics are written\nin a sorted fashion where the first element has the lowest compute time.\nUsers can chose the top-most algorithm if they only care about the fastest\nalgorithm.\n\nThis function is mandatory before using miopenConvolutionForward(). In order\nto execute this function, miopenConvolutionForwardGetWorkSpaceSize() must be\nrun to determine the required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (input)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionForwardGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
     ["handle", "xDesc", "x", "wDesc", "w", "convDesc", "yDesc", "y", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionForwardAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "xDesc")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionForwardAlgorithm(py, &x0, &x1, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "w")?, &x5, &x6, rt::call::extract(x7, "y")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
 
-fn miopenFindConvolutionForwardAlgorithm(py: Python<'_>, handle: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
+fn miopenFindConvolutionForwardAlgorithm(py: Python<'_>, handle: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, convDesc: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionForwardAlgorithm");
-    let a_handle = handle.addr();
-    let a_xDesc = xDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_wDesc = wDesc.addr();
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
-    let a_convDesc = convDesc.addr();
-    let a_yDesc = yDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     let a_requestAlgoCount = requestAlgoCount.0;
     let mut o_returnedAlgoCount: i32 = Default::default();
@@ -1423,20 +1435,20 @@ fn miopenFindConvolutionForwardAlgorithm(py: Python<'_>, handle: rt::PtrArg, xDe
 rt::function!(F_miopenConvolutionForward, C_miopenConvolutionForward, c"miopenConvolutionForward", "miopenConvolutionForward",
     c"miopenConvolutionForward(handle, alpha, xDesc, x, wDesc, w, convDesc, algo, beta, yDesc, y, workSpace, workSpaceSize)\n--\n\nExecute a forward convolution layer\n\nRuns the forward convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionForwardAlgorithm() must have been executed previously to\ndetermine the required memory needed for the workspace and the best convolutional algorithm.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0 in 2D. In 3D, these parameters can take other values.\n\nThe forward convolution is designed to accommodate both packed and non-packed tensor strides for\nmultiple data types and dimensions across various platforms. This flexibility ensures optimal\nperformance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (inputs)\n    convDesc: Convolution layer descriptor (inputs)\n    algo: Algorithm selected (inputs)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    workSpace: Pointer to workspace required (input)\n    workSpaceSize: Size in bytes of the memory determined by the find step (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "alpha", "xDesc", "x", "wDesc", "w", "convDesc", "algo", "beta", "yDesc", "y", "workSpace", "workSpaceSize"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "yDesc")?, rt::call::extract(x10, "y")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionForward(py, &x0, rt::call::extract(x1, "alpha")?, &x2, rt::call::extract(x3, "x")?, &x4, rt::call::extract(x5, "w")?, &x6, &x7, rt::call::extract(x8, "beta")?, &x9, rt::call::extract(x10, "y")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
-fn miopenConvolutionForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionForward(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, convDesc: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForward");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_alpha = alpha.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_wDesc = wDesc.addr();
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_algo = rt::narrow::<u32>(TYPES.enum_arg(20, algo)?)?;
     let a_beta = beta.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     let a_workSpace = workSpace.addr();
     let a_workSpaceSize = workSpaceSize.0;
@@ -1452,16 +1464,16 @@ fn miopenConvolutionForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrAr
 rt::function!(F_miopenConvolutionForwardBias, C_miopenConvolutionForwardBias, c"miopenConvolutionForwardBias", "miopenConvolutionForwardBias",
     c"miopenConvolutionForwardBias(handle, alpha, bDesc, b, beta, yDesc, y)\n--\n\nCalculate element-wise scale and shift of a tensor via a bias tensor\n\nThis function applies an element-wise bias to a data tensor from an input bias tensor.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    bDesc: Tensor descriptor for bias tensor b (input)\n    b: Bias tensor b (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for data tensor y (input)\n    y: Data tensor y (input and output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "alpha", "bDesc", "b", "beta", "yDesc", "y"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionForwardBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "bDesc")?, rt::call::extract(x3, "b")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionForwardBias(py, &x0, rt::call::extract(x1, "alpha")?, &x2, rt::call::extract(x3, "b")?, rt::call::extract(x4, "beta")?, &x5, rt::call::extract(x6, "y")?));
 
-fn miopenConvolutionForwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, bDesc: rt::PtrArg, b: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenConvolutionForwardBias(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, bDesc: &Bound<'_, PyAny>, b: rt::PtrArg, beta: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardBias");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_alpha = alpha.addr();
-    let a_bDesc = bDesc.addr();
+    let a_bDesc = TYPES.handle_arg(43, bDesc)?;
     let a_b = b.addr();
     let a_beta = beta.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1475,15 +1487,15 @@ fn miopenConvolutionForwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::P
 rt::function!(F_miopenConvolutionBackwardDataGetWorkSpaceSize, C_miopenConvolutionBackwardDataGetWorkSpaceSize, c"miopenConvolutionBackwardDataGetWorkSpaceSize", "miopenConvolutionBackwardDataGetWorkSpaceSize",
     c"miopenConvolutionBackwardDataGetWorkSpaceSize(handle, dyDesc, wDesc, convDesc, dxDesc)\n--\n\nQuery the workspace size required for a backward data convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionBackwardDataAlgorithm() in\norder for the latter to find the best candidate from the available backward data convolution\nalgorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
     ["handle", "dyDesc", "wDesc", "convDesc", "dxDesc"],
-    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardDataGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?));
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardDataGetWorkSpaceSize(py, &x0, &x1, &x2, &x3, &x4));
 
-fn miopenConvolutionBackwardDataGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardDataGetWorkSpaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, dxDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetWorkSpaceSize");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
-    let a_wDesc = wDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1498,17 +1510,17 @@ fn miopenConvolutionBackwardDataGetWorkSpaceSize(py: Python<'_>, handle: rt::Ptr
 rt::function!(F_miopenFindConvolutionBackwardDataAlgorithm, C_miopenFindConvolutionBackwardDataAlgorithm, c"miopenFindConvolutionBackwardDataAlgorithm", "miopenFindConvolutionBackwardDataAlgorithm",
     c"miopenFindConvolutionBackwardDataAlgorithm(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the backwards data convolution algorithms and return a list of kernel\ntimes.\n\nThis function attempts all MIOpen backward data convolution algorithms, and outputs the\nperformance metrics to a user-allocated array of type miopenConvAlgoPerf_t.\nThese metrics are written in sorted fashion where the first element has the lowest compute time.\nThis function is mandatory before using backwards convolutions. Users can chose the top-most\nalgorithm if they only care about the fastest algorithm.\n\nThis function is mandatory before using miopenConvolutionBackwardData(). In order to\nexecute this function, miopenConvolutionBackwardsDataGetWorkSpaceSize() must be run to determine\nthe required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (input)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (output)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionBackwardDataGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
     ["handle", "dyDesc", "dy", "wDesc", "w", "convDesc", "dxDesc", "dx", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionBackwardDataAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dxDesc")?, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionBackwardDataAlgorithm(py, &x0, &x1, rt::call::extract(x2, "dy")?, &x3, rt::call::extract(x4, "w")?, &x5, &x6, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
 
-fn miopenFindConvolutionBackwardDataAlgorithm(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
+fn miopenFindConvolutionBackwardDataAlgorithm(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, convDesc: &Bound<'_, PyAny>, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionBackwardDataAlgorithm");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_wDesc = wDesc.addr();
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
     let a_requestAlgoCount = requestAlgoCount.0;
     let mut o_returnedAlgoCount: i32 = Default::default();
@@ -1530,20 +1542,20 @@ fn miopenFindConvolutionBackwardDataAlgorithm(py: Python<'_>, handle: rt::PtrArg
 rt::function!(F_miopenConvolutionBackwardData, C_miopenConvolutionBackwardData, c"miopenConvolutionBackwardData", "miopenConvolutionBackwardData",
     c"miopenConvolutionBackwardData(handle, alpha, dyDesc, dy, wDesc, w, convDesc, algo, beta, dxDesc, dx, workSpace, workSpaceSize)\n--\n\nExecute a backward data convolution layer\n\nRuns the backward data convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionBackwardDataAlgorithm() must have been executed previously to\ndetermine the required memory needed for the workspace and the best convolutional\nalgorithm.\n\nThe backward data convolution is designed to accommodate both packed and non-packed tensor\nstrides for multiple data types and dimensions across various platforms. This flexibility ensures\noptimal performance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    workSpace: Pointer to workspace required for the search (input)\n    workSpaceSize: Size in bytes of the memory needed for find (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "alpha", "dyDesc", "dy", "wDesc", "w", "convDesc", "algo", "beta", "dxDesc", "dx", "workSpace", "workSpaceSize"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionBackwardData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "dxDesc")?, rt::call::extract(x10, "dx")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionBackwardData(py, &x0, rt::call::extract(x1, "alpha")?, &x2, rt::call::extract(x3, "dy")?, &x4, rt::call::extract(x5, "w")?, &x6, &x7, rt::call::extract(x8, "beta")?, &x9, rt::call::extract(x10, "dx")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
-fn miopenConvolutionBackwardData(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardData(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, convDesc: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardData");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_alpha = alpha.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_wDesc = wDesc.addr();
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_algo = rt::narrow::<u32>(TYPES.enum_arg(22, algo)?)?;
     let a_beta = beta.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
     let a_workSpace = workSpace.addr();
     let a_workSpaceSize = workSpaceSize.0;
@@ -1559,15 +1571,15 @@ fn miopenConvolutionBackwardData(py: Python<'_>, handle: rt::PtrArg, alpha: rt::
 rt::function!(F_miopenConvolutionBackwardWeightsGetWorkSpaceSize, C_miopenConvolutionBackwardWeightsGetWorkSpaceSize, c"miopenConvolutionBackwardWeightsGetWorkSpaceSize", "miopenConvolutionBackwardWeightsGetWorkSpaceSize",
     c"miopenConvolutionBackwardWeightsGetWorkSpaceSize(handle, dyDesc, xDesc, convDesc, dwDesc)\n--\n\nGet the GPU memory required for the backward weights convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionBackwardWeightsAlgorithm() in\norder for the latter to find the best candidate from the available backward weights convolution\nalgorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for output weights tensor dw (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
     ["handle", "dyDesc", "xDesc", "convDesc", "dwDesc"],
-    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardWeightsGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?));
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardWeightsGetWorkSpaceSize(py, &x0, &x1, &x2, &x3, &x4));
 
-fn miopenConvolutionBackwardWeightsGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardWeightsGetWorkSpaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, dwDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetWorkSpaceSize");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
-    let a_xDesc = xDesc.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dwDesc = dwDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dwDesc = TYPES.handle_arg(43, dwDesc)?;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1582,17 +1594,17 @@ fn miopenConvolutionBackwardWeightsGetWorkSpaceSize(py: Python<'_>, handle: rt::
 rt::function!(F_miopenFindConvolutionBackwardWeightsAlgorithm, C_miopenFindConvolutionBackwardWeightsAlgorithm, c"miopenFindConvolutionBackwardWeightsAlgorithm", "miopenFindConvolutionBackwardWeightsAlgorithm",
     c"miopenFindConvolutionBackwardWeightsAlgorithm(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the backwards weights convolutional algorithms and return a list of kernel\ntimes.\n\nThis function attempts all MIOpen backward weights convolution algorithms, and outputs\nthe performance metrics to a user-allocated array of type miopenConvAlgoPerf_t. These metrics are\nwritten in sorted fashion where the first element has the lowest compute time.\nThis function is mandatory before using backwards weight convolutions. Users can chose the\ntop-most algorithm if they only care about the fastest algorithm.\n\nThis function is mandatory before using miopenConvolutionBackwardWeights(). In order to\nexecute this function, miopenConvolutionBackwardsWeightsGetWorkSpaceSize() must be run to\ndetermine the required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for output data tensor x (input)\n    x: Data delta tensor dx (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (input)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (output)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionBackwardWeightsGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
     ["handle", "dyDesc", "dy", "xDesc", "x", "convDesc", "dwDesc", "dw", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionBackwardWeightsAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dwDesc")?, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionBackwardWeightsAlgorithm(py, &x0, &x1, rt::call::extract(x2, "dy")?, &x3, rt::call::extract(x4, "x")?, &x5, &x6, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
 
-fn miopenFindConvolutionBackwardWeightsAlgorithm(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
+fn miopenFindConvolutionBackwardWeightsAlgorithm(py: Python<'_>, handle: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, convDesc: &Bound<'_, PyAny>, dwDesc: &Bound<'_, PyAny>, dw: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionBackwardWeightsAlgorithm");
-    let a_handle = handle.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_convDesc = convDesc.addr();
-    let a_dwDesc = dwDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_dwDesc = TYPES.handle_arg(43, dwDesc)?;
     let a_dw = dw.addr();
     let a_requestAlgoCount = requestAlgoCount.0;
     let mut o_returnedAlgoCount: i32 = Default::default();
@@ -1614,20 +1626,20 @@ fn miopenFindConvolutionBackwardWeightsAlgorithm(py: Python<'_>, handle: rt::Ptr
 rt::function!(F_miopenConvolutionBackwardWeights, C_miopenConvolutionBackwardWeights, c"miopenConvolutionBackwardWeights", "miopenConvolutionBackwardWeights",
     c"miopenConvolutionBackwardWeights(handle, alpha, dyDesc, dy, xDesc, x, convDesc, algo, beta, dwDesc, dw, workSpace, workSpaceSize)\n--\n\nExecute a backward weights convolution layer\n\nRuns the backward weights convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionBackwardWeightsAlgorithm() must have\nbeen executed previously to determine the required memory needed for the workspace and the\nbest convolutional algorithm.\n\nThe backward weights convolution is designed to accommodate both packed and non-packed tensor\nstrides for multiple data types and dimensions across various platforms. This flexibility ensures\noptimal performance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (output)\n    workSpace: Pointer to workspace required for the search (input)\n    workSpaceSize: Size in bytes of the memory needed for find (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "alpha", "dyDesc", "dy", "xDesc", "x", "convDesc", "algo", "beta", "dwDesc", "dw", "workSpace", "workSpaceSize"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionBackwardWeights(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "dwDesc")?, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionBackwardWeights(py, &x0, rt::call::extract(x1, "alpha")?, &x2, rt::call::extract(x3, "dy")?, &x4, rt::call::extract(x5, "x")?, &x6, &x7, rt::call::extract(x8, "beta")?, &x9, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
-fn miopenConvolutionBackwardWeights(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardWeights(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, convDesc: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dwDesc: &Bound<'_, PyAny>, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeights");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_alpha = alpha.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_algo = rt::narrow::<u32>(TYPES.enum_arg(21, algo)?)?;
     let a_beta = beta.addr();
-    let a_dwDesc = dwDesc.addr();
+    let a_dwDesc = TYPES.handle_arg(43, dwDesc)?;
     let a_dw = dw.addr();
     let a_workSpace = workSpace.addr();
     let a_workSpaceSize = workSpaceSize.0;
@@ -1643,16 +1655,16 @@ fn miopenConvolutionBackwardWeights(py: Python<'_>, handle: rt::PtrArg, alpha: r
 rt::function!(F_miopenConvolutionBackwardBias, C_miopenConvolutionBackwardBias, c"miopenConvolutionBackwardBias", "miopenConvolutionBackwardBias",
     c"miopenConvolutionBackwardBias(handle, alpha, dyDesc, dy, beta, dbDesc, db)\n--\n\nCalculates the gradient with respect to the bias.\n\nCompute the convolution backwards gradient with respect to the bias tensor.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dbDesc: Tensor descriptor for input bias tensor db (input)\n    db: Bias delta tensor db (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "alpha", "dyDesc", "dy", "beta", "dbDesc", "db"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionBackwardBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "dbDesc")?, rt::call::extract(x6, "db")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionBackwardBias(py, &x0, rt::call::extract(x1, "alpha")?, &x2, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "beta")?, &x5, rt::call::extract(x6, "db")?));
 
-fn miopenConvolutionBackwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dbDesc: rt::PtrArg, db: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardBias(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, beta: rt::PtrArg, dbDesc: &Bound<'_, PyAny>, db: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardBias");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_alpha = alpha.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
     let a_beta = beta.addr();
-    let a_dbDesc = dbDesc.addr();
+    let a_dbDesc = TYPES.handle_arg(43, dbDesc)?;
     let a_db = db.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1684,11 +1696,11 @@ fn miopenCreatePoolingDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenSetPoolingIndexType, C_miopenSetPoolingIndexType, c"miopenSetPoolingIndexType", "miopenSetPoolingIndexType",
     c"miopenSetPoolingIndexType(poolDesc, index_type)\n--\n\nSet index data type for pooling layer. The default indexing type is uint8_t.\nUsers can set the index type to any of the miopenIndexType_t sizes; 8, 16, 32, or 64 bit\nunsigned integers.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    index_type: Index type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["poolDesc", "index_type"],
-    |py, [x0, x1]| miopenSetPoolingIndexType(py, rt::call::extract(x0, "poolDesc")?, &x1));
+    |py, [x0, x1]| miopenSetPoolingIndexType(py, &x0, &x1));
 
-fn miopenSetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg, index_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetPoolingIndexType(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, index_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetPoolingIndexType");
-    let a_poolDesc = poolDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
     let a_index_type = rt::narrow::<u32>(TYPES.enum_arg(3, index_type)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1702,11 +1714,11 @@ fn miopenSetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg, index_type: &
 rt::function!(F_miopenGetPoolingIndexType, C_miopenGetPoolingIndexType, c"miopenGetPoolingIndexType", "miopenGetPoolingIndexType",
     c"miopenGetPoolingIndexType(poolDesc)\n--\n\nGet the index data type for pooling layer. The index type to any of the\nmiopenIndexType_t sizes; 8, 16, 32, or 64 bit unsigned integers.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    index_type: miopenIndexType_t\n    miopenStatus_t",
     ["poolDesc"],
-    |py, [x0]| miopenGetPoolingIndexType(py, rt::call::extract(x0, "poolDesc")?));
+    |py, [x0]| miopenGetPoolingIndexType(py, &x0));
 
-fn miopenGetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetPoolingIndexType(py: Python<'_>, poolDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingIndexType");
-    let a_poolDesc = poolDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
     let mut o_index_type: u32 = Default::default();
     let a_index_type = &mut o_index_type as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1721,11 +1733,11 @@ fn miopenGetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<P
 rt::function!(F_miopenSetPoolingWorkSpaceIndexMode, C_miopenSetPoolingWorkSpaceIndexMode, c"miopenSetPoolingWorkSpaceIndexMode", "miopenSetPoolingWorkSpaceIndexMode",
     c"miopenSetPoolingWorkSpaceIndexMode(poolDesc, workspace_index)\n--\n\nSet workspace index mode for pooling layer. The default mode is\nmiopenPoolingWorkSpaceIndexMask.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input/output)\n    workspace_index: Workspace index mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["poolDesc", "workspace_index"],
-    |py, [x0, x1]| miopenSetPoolingWorkSpaceIndexMode(py, rt::call::extract(x0, "poolDesc")?, &x1));
+    |py, [x0, x1]| miopenSetPoolingWorkSpaceIndexMode(py, &x0, &x1));
 
-fn miopenSetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg, workspace_index: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, workspace_index: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetPoolingWorkSpaceIndexMode");
-    let a_poolDesc = poolDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
     let a_workspace_index = rt::narrow::<u32>(TYPES.enum_arg(8, workspace_index)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1739,11 +1751,11 @@ fn miopenSetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg, work
 rt::function!(F_miopenGetPoolingWorkSpaceIndexMode, C_miopenGetPoolingWorkSpaceIndexMode, c"miopenGetPoolingWorkSpaceIndexMode", "miopenGetPoolingWorkSpaceIndexMode",
     c"miopenGetPoolingWorkSpaceIndexMode(poolDesc)\n--\n\nGet workspace index mode for pooling layer.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workspace_index: miopenPoolingWorkspaceIndexMode_t\n    miopenStatus_t",
     ["poolDesc"],
-    |py, [x0]| miopenGetPoolingWorkSpaceIndexMode(py, rt::call::extract(x0, "poolDesc")?));
+    |py, [x0]| miopenGetPoolingWorkSpaceIndexMode(py, &x0));
 
-fn miopenGetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingWorkSpaceIndexMode");
-    let a_poolDesc = poolDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
     let mut o_workspace_index: u32 = Default::default();
     let a_workspace_index = &mut o_workspace_index as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1758,11 +1770,11 @@ fn miopenGetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg) -> P
 rt::function!(F_miopenSet2dPoolingDescriptor, C_miopenSet2dPoolingDescriptor, c"miopenSet2dPoolingDescriptor", "miopenSet2dPoolingDescriptor",
     c"miopenSet2dPoolingDescriptor(poolDesc, mode, windowHeight, windowWidth, pad_h, pad_w, stride_h, stride_w)\n--\n\nSets a 2-D pooling layer descriptor details.\n\nSets the window shape, padding, and stride for a previously created 2-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (output)\n    mode: Pooling mode enum (input)\n    windowHeight: Input window height dimension (input)\n    windowWidth: Input window width dimension (input)\n    pad_h: Number of elements to pad height (input)\n    pad_w: Number of elements to pad width (input)\n    stride_h: Vertical stride (input)\n    stride_w: Horizontal stride (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["poolDesc", "mode", "windowHeight", "windowWidth", "pad_h", "pad_w", "stride_h", "stride_w"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenSet2dPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, &x1, rt::call::extract(x2, "windowHeight")?, rt::call::extract(x3, "windowWidth")?, rt::call::extract(x4, "pad_h")?, rt::call::extract(x5, "pad_w")?, rt::call::extract(x6, "stride_h")?, rt::call::extract(x7, "stride_w")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenSet2dPoolingDescriptor(py, &x0, &x1, rt::call::extract(x2, "windowHeight")?, rt::call::extract(x3, "windowWidth")?, rt::call::extract(x4, "pad_h")?, rt::call::extract(x5, "pad_w")?, rt::call::extract(x6, "stride_h")?, rt::call::extract(x7, "stride_w")?));
 
-fn miopenSet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, windowHeight: rt::CInt<i32>, windowWidth: rt::CInt<i32>, pad_h: rt::CInt<i32>, pad_w: rt::CInt<i32>, stride_h: rt::CInt<i32>, stride_w: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenSet2dPoolingDescriptor(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>, windowHeight: rt::CInt<i32>, windowWidth: rt::CInt<i32>, pad_h: rt::CInt<i32>, pad_w: rt::CInt<i32>, stride_h: rt::CInt<i32>, stride_w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSet2dPoolingDescriptor");
-    let a_poolDesc = poolDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(7, mode)?)?;
     let a_windowHeight = windowHeight.0;
     let a_windowWidth = windowWidth.0;
@@ -1782,11 +1794,11 @@ fn miopenSet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bou
 rt::function!(F_miopenGet2dPoolingDescriptor, C_miopenGet2dPoolingDescriptor, c"miopenGet2dPoolingDescriptor", "miopenGet2dPoolingDescriptor",
     c"miopenGet2dPoolingDescriptor(poolDesc)\n--\n\nGets a 2-D pooling layer descriptor details\n\nGets the window shape, padding, and stride for a previously created 2-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 8 item(s):\n    miopenStatus_t: status\n    mode: miopenPoolingMode_t\n    windowHeight: int\n    windowWidth: int\n    pad_h: int\n    pad_w: int\n    stride_h: int\n    stride_w: int\n    miopenStatus_t",
     ["poolDesc"],
-    |py, [x0]| miopenGet2dPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?));
+    |py, [x0]| miopenGet2dPoolingDescriptor(py, &x0));
 
-fn miopenGet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGet2dPoolingDescriptor(py: Python<'_>, poolDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGet2dPoolingDescriptor");
-    let a_poolDesc = poolDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
     let mut o_mode: u32 = Default::default();
     let a_mode = &mut o_mode as *mut u32 as usize;
     let mut o_windowHeight: i32 = Default::default();
@@ -1813,12 +1825,12 @@ fn miopenGet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResul
 rt::function!(F_miopenGetPoolingForwardOutputDim, C_miopenGetPoolingForwardOutputDim, c"miopenGetPoolingForwardOutputDim", "miopenGetPoolingForwardOutputDim",
     c"miopenGetPoolingForwardOutputDim(poolDesc, tensorDesc)\n--\n\nGets the shape of the output tensor for 2-D pooling\n\nRetrieve the tensor dimensions for the forward 2-D pooling. This call is required for\nthe forward if the output dimensions are different than the input tensor\ndimensions.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    tensorDesc: Input tensor descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    n: int\n    c: int\n    h: int\n    w: int\n    miopenStatus_t",
     ["poolDesc", "tensorDesc"],
-    |py, [x0, x1]| miopenGetPoolingForwardOutputDim(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "tensorDesc")?));
+    |py, [x0, x1]| miopenGetPoolingForwardOutputDim(py, &x0, &x1));
 
-fn miopenGetPoolingForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetPoolingForwardOutputDim(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, tensorDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingForwardOutputDim");
-    let a_poolDesc = poolDesc.addr();
-    let a_tensorDesc = tensorDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
+    let a_tensorDesc = TYPES.handle_arg(43, tensorDesc)?;
     let mut o_n: i32 = Default::default();
     let a_n = &mut o_n as *mut i32 as usize;
     let mut o_c: i32 = Default::default();
@@ -1839,11 +1851,11 @@ fn miopenGetPoolingForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tensor
 rt::function!(F_miopenSetNdPoolingDescriptor, C_miopenSetNdPoolingDescriptor, c"miopenSetNdPoolingDescriptor", "miopenSetNdPoolingDescriptor",
     c"miopenSetNdPoolingDescriptor(poolDesc, mode, nbDims, windowDimA, padA, stridesA)\n--\n\nSet details of a N-D pooling layer descriptor\n\nSet the window shape, padding, and stride for a previously created N-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input/output)\n    mode: Pooling mode enum (input)\n    nbDims: Dimension of the pooling (input)\n    windowDimA: Array of input window dimensions with length equal to or larger than\n        dimsRequested (input)\n    padA: Array of number of elements to padding with length equal to or larger than\n        dimsRequested (input)\n    stridesA: Array of stride parameter with length equal to or larger than dimsRequested\n        (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["poolDesc", "mode", "nbDims", "windowDimA", "padA", "stridesA"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenSetNdPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, &x1, rt::call::extract(x2, "nbDims")?, &x3, &x4, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenSetNdPoolingDescriptor(py, &x0, &x1, rt::call::extract(x2, "nbDims")?, &x3, &x4, &x5));
 
-fn miopenSetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, nbDims: rt::CInt<i32>, windowDimA: &Bound<'_, PyAny>, padA: &Bound<'_, PyAny>, stridesA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetNdPoolingDescriptor(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>, nbDims: rt::CInt<i32>, windowDimA: &Bound<'_, PyAny>, padA: &Bound<'_, PyAny>, stridesA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetNdPoolingDescriptor");
-    let a_poolDesc = poolDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(7, mode)?)?;
     let a_nbDims = nbDims.0;
     let p_windowDimA = rt::typed_ptr_arg(windowDimA, None, 4, false)?;
@@ -1864,11 +1876,11 @@ fn miopenSetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bou
 rt::function!(F_miopenGetNdPoolingDescriptor, C_miopenGetNdPoolingDescriptor, c"miopenGetNdPoolingDescriptor", "miopenGetNdPoolingDescriptor",
     c"miopenGetNdPoolingDescriptor(poolDesc, nbDimsRequested)\n--\n\nGet details of a N-D pooling layer descriptor\n\nGet the window shape, padding, and stride for a previously created N-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    nbDimsRequested: Dimension of the expected pooling descriptor (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    mode: miopenPoolingMode_t\n    nbDims: int\n    windowDimA: int\n    padA: int\n    stridesA: int\n    miopenStatus_t",
     ["poolDesc", "nbDimsRequested"],
-    |py, [x0, x1]| miopenGetNdPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "nbDimsRequested")?));
+    |py, [x0, x1]| miopenGetNdPoolingDescriptor(py, &x0, rt::call::extract(x1, "nbDimsRequested")?));
 
-fn miopenGetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, nbDimsRequested: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenGetNdPoolingDescriptor(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, nbDimsRequested: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetNdPoolingDescriptor");
-    let a_poolDesc = poolDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
     let a_nbDimsRequested = nbDimsRequested.0;
     let mut o_mode: u32 = Default::default();
     let a_mode = &mut o_mode as *mut u32 as usize;
@@ -1892,12 +1904,12 @@ fn miopenGetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, nbDimsRequ
 rt::function!(F_miopenGetPoolingNdForwardOutputDim, C_miopenGetPoolingNdForwardOutputDim, c"miopenGetPoolingNdForwardOutputDim", "miopenGetPoolingNdForwardOutputDim",
     c"miopenGetPoolingNdForwardOutputDim(poolDesc, tensorDesc, dims)\n--\n\nGets the shape of the output tensor for N-D pooling\n\nRetrieve the tensor dimensions for the forward N-D pooling. This call is required for\nthe forward if the output dimensions are different than the input tensor\ndimensions.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    tensorDesc: Input tensor descriptor (input)\n    dims: Dimension of the pooling (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    tensorDimArr: int\n    miopenStatus_t",
     ["poolDesc", "tensorDesc", "dims"],
-    |py, [x0, x1, x2]| miopenGetPoolingNdForwardOutputDim(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "tensorDesc")?, rt::call::extract(x2, "dims")?));
+    |py, [x0, x1, x2]| miopenGetPoolingNdForwardOutputDim(py, &x0, &x1, rt::call::extract(x2, "dims")?));
 
-fn miopenGetPoolingNdForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tensorDesc: rt::PtrArg, dims: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenGetPoolingNdForwardOutputDim(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, tensorDesc: &Bound<'_, PyAny>, dims: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingNdForwardOutputDim");
-    let a_poolDesc = poolDesc.addr();
-    let a_tensorDesc = tensorDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
+    let a_tensorDesc = TYPES.handle_arg(43, tensorDesc)?;
     let a_dims = dims.0;
     let mut o_tensorDimArr: i32 = Default::default();
     let a_tensorDimArr = &mut o_tensorDimArr as *mut i32 as usize;
@@ -1913,11 +1925,11 @@ fn miopenGetPoolingNdForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tens
 rt::function!(F_miopenPoolingGetWorkSpaceSize, C_miopenPoolingGetWorkSpaceSize, c"miopenPoolingGetWorkSpaceSize", "miopenPoolingGetWorkSpaceSize",
     c"miopenPoolingGetWorkSpaceSize(yDesc)\n--\n\nGet the amount of GPU memory required for pooling\n\nRetrieves the amount of workspace in bytes require for pooling. This call is required to\ndetermine the amount of GPU memory needed for the backwards pooling algorithms. For max-\npooling, an assumption is that index data type is uint8_t, therefore the returned\nworkspace size will be based on this assumption even if the user sets the index type with\nmiopenSetPoolingIndexType().\n\nArgs:\n    yDesc: Descriptor for pooling layer (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
     ["yDesc"],
-    |py, [x0]| miopenPoolingGetWorkSpaceSize(py, rt::call::extract(x0, "yDesc")?));
+    |py, [x0]| miopenPoolingGetWorkSpaceSize(py, &x0));
 
-fn miopenPoolingGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenPoolingGetWorkSpaceSize(py: Python<'_>, yDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingGetWorkSpaceSize");
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1932,12 +1944,12 @@ fn miopenPoolingGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<
 rt::function!(F_miopenPoolingGetWorkSpaceSizeV2, C_miopenPoolingGetWorkSpaceSizeV2, c"miopenPoolingGetWorkSpaceSizeV2", "miopenPoolingGetWorkSpaceSizeV2",
     c"miopenPoolingGetWorkSpaceSizeV2(poolDesc, yDesc)\n--\n\nGet the amount of GPU memory required for pooling\n\nRetrieves the amount of workspace in bytes require for pooling. This call is required to\ndetermine the amount of GPU memory needed for the backwards pooling algorithms. For max-\npooling, there is no assumption on index data type. As the user can set the index datatype\nsize using miopenSetPoolingIndexType().\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    yDesc: Descriptor for pooling layer (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
     ["poolDesc", "yDesc"],
-    |py, [x0, x1]| miopenPoolingGetWorkSpaceSizeV2(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "yDesc")?));
+    |py, [x0, x1]| miopenPoolingGetWorkSpaceSizeV2(py, &x0, &x1));
 
-fn miopenPoolingGetWorkSpaceSizeV2(py: Python<'_>, poolDesc: rt::PtrArg, yDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenPoolingGetWorkSpaceSizeV2(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingGetWorkSpaceSizeV2");
-    let a_poolDesc = poolDesc.addr();
-    let a_yDesc = yDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1952,17 +1964,17 @@ fn miopenPoolingGetWorkSpaceSizeV2(py: Python<'_>, poolDesc: rt::PtrArg, yDesc: 
 rt::function!(F_miopenPoolingForward, C_miopenPoolingForward, c"miopenPoolingForward", "miopenPoolingForward",
     c"miopenPoolingForward(handle, poolDesc, alpha, xDesc, x, beta, yDesc, y, do_backward, workSpace, workSpaceSize)\n--\n\nExecute a forward pooling layer\n\nRuns forward pooling. miopenGetPoolingForwardOutputDim() should be called before\nmiopenPoolingForward().\nIf the parameter do_backward == 0, then set workSpace = nullptr and workSpaceSize = 0. However,\nfor back-propagation do_backwards must be set to 1 in miopenPoolingForward().\n\nArgs:\n    handle: MIOpen handle (input)\n    poolDesc: Descriptor for pooling layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    do_backward: Boolean to toggle save data in workspace for backwards pass (input)\n    workSpace: Pointer user allocated memory (input)\n    workSpaceSize: Size in bytes of the memory needed (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "poolDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y", "do_backward", "workSpace", "workSpaceSize"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenPoolingForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "poolDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?, rt::call::extract(x10, "workSpaceSize")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenPoolingForward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, &x6, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?, rt::call::extract(x10, "workSpaceSize")?));
 
-fn miopenPoolingForward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, do_backward: bool, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenPoolingForward(py: Python<'_>, handle: &Bound<'_, PyAny>, poolDesc: &Bound<'_, PyAny>, alpha: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, beta: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, do_backward: bool, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingForward");
-    let a_handle = handle.addr();
-    let a_poolDesc = poolDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
     let a_alpha = alpha.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
     let a_beta = beta.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     let a_do_backward = do_backward;
     let a_workSpace = workSpace.addr();
@@ -1979,21 +1991,21 @@ fn miopenPoolingForward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg
 rt::function!(F_miopenPoolingBackward, C_miopenPoolingBackward, c"miopenPoolingBackward", "miopenPoolingBackward",
     c"miopenPoolingBackward(handle, poolDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, workSpace)\n--\n\nExecute a backward pooling layer\n\nRuns backward pooling. miopenPoolingGetWorkSpaceSize() must be called before\nmiopenPoolingBackward() to determine the amount of workSpace to be allocated.\n\nArgs:\n    handle: MIOpen handle (input)\n    poolDesc: Descriptor for pooling layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for output data tensor x (input)\n    x: Data tensor x (output)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for tensor dx (input)\n    dx: Weights delta tensor dx (output)\n    workSpace: Pointer to user allocated workspace (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "poolDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx", "workSpace"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenPoolingBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "poolDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenPoolingBackward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "y")?, &x5, rt::call::extract(x6, "dy")?, &x7, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, &x10, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?));
 
-fn miopenPoolingBackward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenPoolingBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, poolDesc: &Bound<'_, PyAny>, alpha: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingBackward");
-    let a_handle = handle.addr();
-    let a_poolDesc = poolDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
     let a_alpha = alpha.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
     let a_beta = beta.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
     let a_workSpace = workSpace.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2008,11 +2020,11 @@ fn miopenPoolingBackward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrAr
 rt::function!(F_miopenDestroyPoolingDescriptor, C_miopenDestroyPoolingDescriptor, c"miopenDestroyPoolingDescriptor", "miopenDestroyPoolingDescriptor",
     c"miopenDestroyPoolingDescriptor(poolDesc)\n--\n\nDestroys the pooling descriptor object\n\nArgs:\n    poolDesc: Pooling tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["poolDesc"],
-    |py, [x0]| miopenDestroyPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?));
+    |py, [x0]| miopenDestroyPoolingDescriptor(py, &x0));
 
-fn miopenDestroyPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyPoolingDescriptor(py: Python<'_>, poolDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyPoolingDescriptor");
-    let a_poolDesc = poolDesc.addr();
+    let a_poolDesc = TYPES.handle_arg(46, poolDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2020,6 +2032,9 @@ fn miopenDestroyPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(poolDesc, false, "miopenDestroyPoolingDescriptor");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateLRNDescriptor, C_miopenCreateLRNDescriptor, c"miopenCreateLRNDescriptor", "miopenCreateLRNDescriptor",
@@ -2043,11 +2058,11 @@ fn miopenCreateLRNDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenSetLRNDescriptor, C_miopenSetLRNDescriptor, c"miopenSetLRNDescriptor", "miopenSetLRNDescriptor",
     c"miopenSetLRNDescriptor(lrnDesc, mode, lrnN, lrnAlpha, lrnBeta, lrnK)\n--\n\nSets a LRN layer descriptor details\n\nSets all of the descriptor details for the LRN layer. The number of window elements lrnN is\na diameter and always odd.\n\nArgs:\n    lrnDesc: Pointer to a LRN layer descriptor (output)\n    mode: LRN mode enum (input)\n    lrnN: Number of normalization window elements (input)\n    lrnAlpha: Scaling factor (input)\n    lrnBeta: Shift factor (input)\n    lrnK: K factor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["lrnDesc", "mode", "lrnN", "lrnAlpha", "lrnBeta", "lrnK"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenSetLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?, &x1, rt::call::extract(x2, "lrnN")?, rt::call::extract(x3, "lrnAlpha")?, rt::call::extract(x4, "lrnBeta")?, rt::call::extract(x5, "lrnK")?));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenSetLRNDescriptor(py, &x0, &x1, rt::call::extract(x2, "lrnN")?, rt::call::extract(x3, "lrnAlpha")?, rt::call::extract(x4, "lrnBeta")?, rt::call::extract(x5, "lrnK")?));
 
-fn miopenSetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, lrnN: rt::CInt<u32>, lrnAlpha: f64, lrnBeta: f64, lrnK: f64) -> PyResult<PyObject> {
+fn miopenSetLRNDescriptor(py: Python<'_>, lrnDesc: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>, lrnN: rt::CInt<u32>, lrnAlpha: f64, lrnBeta: f64, lrnK: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetLRNDescriptor");
-    let a_lrnDesc = lrnDesc.addr();
+    let a_lrnDesc = TYPES.handle_arg(47, lrnDesc)?;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(9, mode)?)?;
     let a_lrnN = lrnN.0;
     let a_lrnAlpha = lrnAlpha;
@@ -2065,11 +2080,11 @@ fn miopenSetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg, mode: &Bound<'_, 
 rt::function!(F_miopenGetLRNDescriptor, C_miopenGetLRNDescriptor, c"miopenGetLRNDescriptor", "miopenGetLRNDescriptor",
     c"miopenGetLRNDescriptor(lrnDesc)\n--\n\nGets a LRN layer descriptor details\n\nRetrieve the LRN descriptor details.\n\nArgs:\n    lrnDesc: Pointer to a LRN layer descriptor (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    mode: miopenLRNMode_t\n    lrnN: int\n    lrnAlpha: float\n    lrnBeta: float\n    lrnK: float\n    miopenStatus_t",
     ["lrnDesc"],
-    |py, [x0]| miopenGetLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?));
+    |py, [x0]| miopenGetLRNDescriptor(py, &x0));
 
-fn miopenGetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetLRNDescriptor(py: Python<'_>, lrnDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetLRNDescriptor");
-    let a_lrnDesc = lrnDesc.addr();
+    let a_lrnDesc = TYPES.handle_arg(47, lrnDesc)?;
     let mut o_mode: u32 = Default::default();
     let a_mode = &mut o_mode as *mut u32 as usize;
     let mut o_lrnN: u32 = Default::default();
@@ -2092,11 +2107,11 @@ fn miopenGetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_miopenLRNGetWorkSpaceSize, C_miopenLRNGetWorkSpaceSize, c"miopenLRNGetWorkSpaceSize", "miopenLRNGetWorkSpaceSize",
     c"miopenLRNGetWorkSpaceSize(yDesc)\n--\n\nDetermine the workspace requirements.\n\nThis function determines the GPU memory allocation required to execute the LRN layer based on the\nLRN descriptor.\n\nArgs:\n    yDesc: Pointer to a LRN layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
     ["yDesc"],
-    |py, [x0]| miopenLRNGetWorkSpaceSize(py, rt::call::extract(x0, "yDesc")?));
+    |py, [x0]| miopenLRNGetWorkSpaceSize(py, &x0));
 
-fn miopenLRNGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenLRNGetWorkSpaceSize(py: Python<'_>, yDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLRNGetWorkSpaceSize");
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2111,17 +2126,17 @@ fn miopenLRNGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_miopenLRNForward, C_miopenLRNForward, c"miopenLRNForward", "miopenLRNForward",
     c"miopenLRNForward(handle, lrnDesc, alpha, xDesc, x, beta, yDesc, y, do_backward, workSpace)\n--\n\nExecute a LRN forward layer\n\nRuns the forward layer normalization in the forward direction. If do_backward == 0, then\nset workSpace = nullptr and workSpaceSize = 0. However, if the user wishes to execute backwards,\nthen they must set do_backwards = 1 in miopenLRNForward().\n\nArgs:\n    handle: MIOpen handle (input)\n    lrnDesc: Descriptor for LRN layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    do_backward: Boolean to toggle save data in workspace for backwards pass (input)\n    workSpace: Pointer user allocated memory (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "lrnDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y", "do_backward", "workSpace"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| miopenLRNForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "lrnDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| miopenLRNForward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, &x6, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?));
 
-fn miopenLRNForward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, do_backward: bool, workSpace: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenLRNForward(py: Python<'_>, handle: &Bound<'_, PyAny>, lrnDesc: &Bound<'_, PyAny>, alpha: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, beta: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, do_backward: bool, workSpace: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLRNForward");
-    let a_handle = handle.addr();
-    let a_lrnDesc = lrnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_lrnDesc = TYPES.handle_arg(47, lrnDesc)?;
     let a_alpha = alpha.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
     let a_beta = beta.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     let a_do_backward = do_backward;
     let a_workSpace = workSpace.addr();
@@ -2137,21 +2152,21 @@ fn miopenLRNForward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alp
 rt::function!(F_miopenLRNBackward, C_miopenLRNBackward, c"miopenLRNBackward", "miopenLRNBackward",
     c"miopenLRNBackward(handle, lrnDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, workSpace)\n--\n\nExecute a LRN backward layer\n\nArgs:\n    handle: MIOpen handle (input)\n    lrnDesc: Descriptor for LRN layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for data input tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for output data tensor dx(input)\n    dx: Data delta tensor x (output)\n    workSpace: Pointer user allocated memory (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "lrnDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx", "workSpace"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenLRNBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "lrnDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenLRNBackward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "y")?, &x5, rt::call::extract(x6, "dy")?, &x7, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, &x10, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?));
 
-fn miopenLRNBackward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenLRNBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, lrnDesc: &Bound<'_, PyAny>, alpha: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, workSpace: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLRNBackward");
-    let a_handle = handle.addr();
-    let a_lrnDesc = lrnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_lrnDesc = TYPES.handle_arg(47, lrnDesc)?;
     let a_alpha = alpha.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
     let a_beta = beta.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
     let a_workSpace = workSpace.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2166,11 +2181,11 @@ fn miopenLRNBackward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, al
 rt::function!(F_miopenDestroyLRNDescriptor, C_miopenDestroyLRNDescriptor, c"miopenDestroyLRNDescriptor", "miopenDestroyLRNDescriptor",
     c"miopenDestroyLRNDescriptor(lrnDesc)\n--\n\nDestroys the LRN descriptor object\n\nArgs:\n    lrnDesc: LRN tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["lrnDesc"],
-    |py, [x0]| miopenDestroyLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?));
+    |py, [x0]| miopenDestroyLRNDescriptor(py, &x0));
 
-fn miopenDestroyLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyLRNDescriptor(py: Python<'_>, lrnDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyLRNDescriptor");
-    let a_lrnDesc = lrnDesc.addr();
+    let a_lrnDesc = TYPES.handle_arg(47, lrnDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2178,17 +2193,20 @@ fn miopenDestroyLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_lrnDesc) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(lrnDesc, false, "miopenDestroyLRNDescriptor");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenDeriveBNTensorDescriptor, C_miopenDeriveBNTensorDescriptor, c"miopenDeriveBNTensorDescriptor", "miopenDeriveBNTensorDescriptor",
     c"miopenDeriveBNTensorDescriptor(derivedBnDesc, xDesc, bn_mode)\n--\n\nDerive tensor for gamma and beta from input tensor descriptor\n\nThis function takes the input tensor descriptor and outputs a derived tensor for the\nnormalization scale (gamma) and shift (beta) tensors.\n\nFor an input tensor NCHW and spatial mode, the output derived tensor is 1C11, while for\nper-activation the derived tensor is 1CHW.\n\nFor an input tensor NCDHW and spatial mode, the output derived tensor is 1C111, while for\nper-activation the derived tensor is 1CDHW.\n\nArgs:\n    derivedBnDesc: Output derived tensor descriptor (output)\n    xDesc: Input tensor descriptor (input)\n    bn_mode: Batch Normalization mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["derivedBnDesc", "xDesc", "bn_mode"],
-    |py, [x0, x1, x2]| miopenDeriveBNTensorDescriptor(py, rt::call::extract(x0, "derivedBnDesc")?, rt::call::extract(x1, "xDesc")?, &x2));
+    |py, [x0, x1, x2]| miopenDeriveBNTensorDescriptor(py, &x0, &x1, &x2));
 
-fn miopenDeriveBNTensorDescriptor(py: Python<'_>, derivedBnDesc: rt::PtrArg, xDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenDeriveBNTensorDescriptor(py: Python<'_>, derivedBnDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDeriveBNTensorDescriptor");
-    let a_derivedBnDesc = derivedBnDesc.addr();
-    let a_xDesc = xDesc.addr();
+    let a_derivedBnDesc = TYPES.handle_arg(43, derivedBnDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2202,19 +2220,19 @@ fn miopenDeriveBNTensorDescriptor(py: Python<'_>, derivedBnDesc: rt::PtrArg, xDe
 rt::function!(F_miopenBatchNormalizationForwardTraining, C_miopenBatchNormalizationForwardTraining, c"miopenBatchNormalizationForwardTraining", "miopenBatchNormalizationForwardTraining",
     c"miopenBatchNormalizationForwardTraining(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance)\n--\n\nExecute forward training layer for batch normalization\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    bnScaleBiasMeanVarDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "bnScaleBiasMeanVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| miopenBatchNormalizationForwardTraining(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "bnScaleBiasMeanVarDesc")?, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "expAvgFactor")?, rt::call::extract(x12, "resultRunningMean")?, rt::call::extract(x13, "resultRunningVariance")?, rt::call::extract(x14, "epsilon")?, rt::call::extract(x15, "resultSaveMean")?, rt::call::extract(x16, "resultSaveInvVariance")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| miopenBatchNormalizationForwardTraining(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, &x4, rt::call::extract(x5, "x")?, &x6, rt::call::extract(x7, "y")?, &x8, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "expAvgFactor")?, rt::call::extract(x12, "resultRunningMean")?, rt::call::extract(x13, "resultRunningVariance")?, rt::call::extract(x14, "epsilon")?, rt::call::extract(x15, "resultSaveMean")?, rt::call::extract(x16, "resultSaveInvVariance")?));
 
-fn miopenBatchNormalizationForwardTraining(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, bnScaleBiasMeanVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenBatchNormalizationForwardTraining(py: Python<'_>, handle: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, bnScaleBiasMeanVarDesc: &Bound<'_, PyAny>, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardTraining");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
-    let a_bnScaleBiasMeanVarDesc = bnScaleBiasMeanVarDesc.addr();
+    let a_bnScaleBiasMeanVarDesc = TYPES.handle_arg(43, bnScaleBiasMeanVarDesc)?;
     let a_bnScale = bnScale.addr();
     let a_bnBias = bnBias.addr();
     let a_expAvgFactor = expAvgFactor;
@@ -2235,22 +2253,22 @@ fn miopenBatchNormalizationForwardTraining(py: Python<'_>, handle: rt::PtrArg, b
 rt::function!(F_miopenBatchNormalizationForwardTraining_V2, C_miopenBatchNormalizationForwardTraining_V2, c"miopenBatchNormalizationForwardTraining_V2", "miopenBatchNormalizationForwardTraining_V2",
     c"miopenBatchNormalizationForwardTraining_V2(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasVarDesc, savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance)\n--\n\nExecute forward training layer for batch normalization\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasVarDesc: Tensor descriptor for BN bias\n    savedMeanDesc: Tensor descriptor for BN saved Mean\n    savedVarDesc: Tensor descriptor for BN saved Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasVarDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| miopenBatchNormalizationForwardTraining_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasVarDesc")?, rt::call::extract(x10, "savedMeanDesc")?, rt::call::extract(x11, "savedVarDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| miopenBatchNormalizationForwardTraining_V2(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, &x4, rt::call::extract(x5, "x")?, &x6, rt::call::extract(x7, "y")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?));
 
-fn miopenBatchNormalizationForwardTraining_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasVarDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenBatchNormalizationForwardTraining_V2(py: Python<'_>, handle: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, scaleDesc: &Bound<'_, PyAny>, biasVarDesc: &Bound<'_, PyAny>, savedMeanDesc: &Bound<'_, PyAny>, savedVarDesc: &Bound<'_, PyAny>, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardTraining_V2");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
-    let a_scaleDesc = scaleDesc.addr();
-    let a_biasVarDesc = biasVarDesc.addr();
-    let a_savedMeanDesc = savedMeanDesc.addr();
-    let a_savedVarDesc = savedVarDesc.addr();
+    let a_scaleDesc = TYPES.handle_arg(43, scaleDesc)?;
+    let a_biasVarDesc = TYPES.handle_arg(43, biasVarDesc)?;
+    let a_savedMeanDesc = TYPES.handle_arg(43, savedMeanDesc)?;
+    let a_savedVarDesc = TYPES.handle_arg(43, savedVarDesc)?;
     let a_bnScale = bnScale.addr();
     let a_bnBias = bnBias.addr();
     let a_expAvgFactor = expAvgFactor;
@@ -2271,22 +2289,22 @@ fn miopenBatchNormalizationForwardTraining_V2(py: Python<'_>, handle: rt::PtrArg
 rt::function!(F_miopenBatchNormForwardTrainingActivation, C_miopenBatchNormForwardTrainingActivation, c"miopenBatchNormForwardTrainingActivation", "miopenBatchNormForwardTrainingActivation",
     c"miopenBatchNormForwardTrainingActivation(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasVarDesc, savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance, activDesc)\n--\n\nExecute forward training layer for batch normalization with fused activation\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasVarDesc: Tensor descriptor for BN bias\n    savedMeanDesc: Tensor descriptor for BN saved Mean\n    savedVarDesc: Tensor descriptor for BN saved Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasVarDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance", "activDesc"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenBatchNormForwardTrainingActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasVarDesc")?, rt::call::extract(x10, "savedMeanDesc")?, rt::call::extract(x11, "savedVarDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?, rt::call::extract(x20, "activDesc")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenBatchNormForwardTrainingActivation(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, &x4, rt::call::extract(x5, "x")?, &x6, rt::call::extract(x7, "y")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?, &x20));
 
-fn miopenBatchNormForwardTrainingActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasVarDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut, activDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormForwardTrainingActivation(py: Python<'_>, handle: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, scaleDesc: &Bound<'_, PyAny>, biasVarDesc: &Bound<'_, PyAny>, savedMeanDesc: &Bound<'_, PyAny>, savedVarDesc: &Bound<'_, PyAny>, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut, activDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormForwardTrainingActivation");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
-    let a_scaleDesc = scaleDesc.addr();
-    let a_biasVarDesc = biasVarDesc.addr();
-    let a_savedMeanDesc = savedMeanDesc.addr();
-    let a_savedVarDesc = savedVarDesc.addr();
+    let a_scaleDesc = TYPES.handle_arg(43, scaleDesc)?;
+    let a_biasVarDesc = TYPES.handle_arg(43, biasVarDesc)?;
+    let a_savedMeanDesc = TYPES.handle_arg(43, savedMeanDesc)?;
+    let a_savedVarDesc = TYPES.handle_arg(43, savedVarDesc)?;
     let a_bnScale = bnScale.addr();
     let a_bnBias = bnBias.addr();
     let a_expAvgFactor = expAvgFactor;
@@ -2295,7 +2313,7 @@ fn miopenBatchNormForwardTrainingActivation(py: Python<'_>, handle: rt::PtrArg, 
     let a_epsilon = epsilon;
     let a_resultSaveMean = resultSaveMean.addr();
     let a_resultSaveInvVariance = resultSaveInvVariance.addr();
-    let a_activDesc = activDesc.addr();
+    let a_activDesc = TYPES.handle_arg(48, activDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2308,19 +2326,19 @@ fn miopenBatchNormForwardTrainingActivation(py: Python<'_>, handle: rt::PtrArg, 
 rt::function!(F_miopenBatchNormalizationForwardInference, C_miopenBatchNormalizationForwardInference, c"miopenBatchNormalizationForwardInference", "miopenBatchNormalizationForwardInference",
     c"miopenBatchNormalizationForwardInference(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nExecute forward inference layer for batch normalization\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    bnScaleBiasMeanVarDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "bnScaleBiasMeanVarDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| miopenBatchNormalizationForwardInference(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "bnScaleBiasMeanVarDesc")?, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "estimatedMean")?, rt::call::extract(x12, "estimatedVariance")?, rt::call::extract(x13, "epsilon")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| miopenBatchNormalizationForwardInference(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, &x4, rt::call::extract(x5, "x")?, &x6, rt::call::extract(x7, "y")?, &x8, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "estimatedMean")?, rt::call::extract(x12, "estimatedVariance")?, rt::call::extract(x13, "epsilon")?));
 
-fn miopenBatchNormalizationForwardInference(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, bnScaleBiasMeanVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64) -> PyResult<PyObject> {
+fn miopenBatchNormalizationForwardInference(py: Python<'_>, handle: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, bnScaleBiasMeanVarDesc: &Bound<'_, PyAny>, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardInference");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
-    let a_bnScaleBiasMeanVarDesc = bnScaleBiasMeanVarDesc.addr();
+    let a_bnScaleBiasMeanVarDesc = TYPES.handle_arg(43, bnScaleBiasMeanVarDesc)?;
     let a_bnScale = bnScale.addr();
     let a_bnBias = bnBias.addr();
     let a_estimatedMean = estimatedMean.addr();
@@ -2338,22 +2356,22 @@ fn miopenBatchNormalizationForwardInference(py: Python<'_>, handle: rt::PtrArg, 
 rt::function!(F_miopenBatchNormalizationForwardInference_V2, C_miopenBatchNormalizationForwardInference_V2, c"miopenBatchNormalizationForwardInference_V2", "miopenBatchNormalizationForwardInference_V2",
     c"miopenBatchNormalizationForwardInference_V2(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc, estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nExecute forward inference layer for batch normalization\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasDesc\n    estMeanDesc: Tensor descriptor for BN estimated Mean\n    estVarianceDesc: Tensor descriptor for BN estimated Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasDesc", "estMeanDesc", "estVarianceDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| miopenBatchNormalizationForwardInference_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasDesc")?, rt::call::extract(x10, "estMeanDesc")?, rt::call::extract(x11, "estVarianceDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| miopenBatchNormalizationForwardInference_V2(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, &x4, rt::call::extract(x5, "x")?, &x6, rt::call::extract(x7, "y")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?));
 
-fn miopenBatchNormalizationForwardInference_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, estMeanDesc: rt::PtrArg, estVarianceDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64) -> PyResult<PyObject> {
+fn miopenBatchNormalizationForwardInference_V2(py: Python<'_>, handle: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, scaleDesc: &Bound<'_, PyAny>, biasDesc: &Bound<'_, PyAny>, estMeanDesc: &Bound<'_, PyAny>, estVarianceDesc: &Bound<'_, PyAny>, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardInference_V2");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
-    let a_scaleDesc = scaleDesc.addr();
-    let a_biasDesc = biasDesc.addr();
-    let a_estMeanDesc = estMeanDesc.addr();
-    let a_estVarianceDesc = estVarianceDesc.addr();
+    let a_scaleDesc = TYPES.handle_arg(43, scaleDesc)?;
+    let a_biasDesc = TYPES.handle_arg(43, biasDesc)?;
+    let a_estMeanDesc = TYPES.handle_arg(43, estMeanDesc)?;
+    let a_estVarianceDesc = TYPES.handle_arg(43, estVarianceDesc)?;
     let a_bnScale = bnScale.addr();
     let a_bnBias = bnBias.addr();
     let a_estimatedMean = estimatedMean.addr();
@@ -2371,28 +2389,28 @@ fn miopenBatchNormalizationForwardInference_V2(py: Python<'_>, handle: rt::PtrAr
 rt::function!(F_miopenBatchNormForwardInferenceActivation, C_miopenBatchNormForwardInferenceActivation, c"miopenBatchNormForwardInferenceActivation", "miopenBatchNormForwardInferenceActivation",
     c"miopenBatchNormForwardInferenceActivation(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc, estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon, activDesc)\n--\n\nExecute forward inference layer for batch normalization with fused activation\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasDesc\n    estMeanDesc: Tensor descriptor for BN estimated Mean\n    estVarianceDesc: Tensor descriptor for BN estimated Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasDesc", "estMeanDesc", "estVarianceDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon", "activDesc"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| miopenBatchNormForwardInferenceActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasDesc")?, rt::call::extract(x10, "estMeanDesc")?, rt::call::extract(x11, "estVarianceDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?, rt::call::extract(x17, "activDesc")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| miopenBatchNormForwardInferenceActivation(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, &x4, rt::call::extract(x5, "x")?, &x6, rt::call::extract(x7, "y")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?, &x17));
 
-fn miopenBatchNormForwardInferenceActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, estMeanDesc: rt::PtrArg, estVarianceDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64, activDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormForwardInferenceActivation(py: Python<'_>, handle: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, scaleDesc: &Bound<'_, PyAny>, biasDesc: &Bound<'_, PyAny>, estMeanDesc: &Bound<'_, PyAny>, estVarianceDesc: &Bound<'_, PyAny>, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64, activDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormForwardInferenceActivation");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
-    let a_scaleDesc = scaleDesc.addr();
-    let a_biasDesc = biasDesc.addr();
-    let a_estMeanDesc = estMeanDesc.addr();
-    let a_estVarianceDesc = estVarianceDesc.addr();
+    let a_scaleDesc = TYPES.handle_arg(43, scaleDesc)?;
+    let a_biasDesc = TYPES.handle_arg(43, biasDesc)?;
+    let a_estMeanDesc = TYPES.handle_arg(43, estMeanDesc)?;
+    let a_estVarianceDesc = TYPES.handle_arg(43, estVarianceDesc)?;
     let a_bnScale = bnScale.addr();
     let a_bnBias = bnBias.addr();
     let a_estimatedMean = estimatedMean.addr();
     let a_estimatedVariance = estimatedVariance.addr();
     let a_epsilon = epsilon;
-    let a_activDesc = activDesc.addr();
+    let a_activDesc = TYPES.handle_arg(48, activDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2405,23 +2423,23 @@ fn miopenBatchNormForwardInferenceActivation(py: Python<'_>, handle: rt::PtrArg,
 rt::function!(F_miopenBatchNormalizationBackward, C_miopenBatchNormalizationBackward, c"miopenBatchNormalizationBackward", "miopenBatchNormalizationBackward",
     c"miopenBatchNormalizationBackward(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, bnScaleBiasDiffDesc, bnScale, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance)\n--\n\nExecute backwards propagation layer for batch normalization\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    bnScaleBiasDiffDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "bnScaleBiasDiffDesc", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenBatchNormalizationBackward(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "bnScaleBiasDiffDesc")?, rt::call::extract(x13, "bnScale")?, rt::call::extract(x14, "resultBnScaleDiff")?, rt::call::extract(x15, "resultBnBiasDiff")?, rt::call::extract(x16, "epsilon")?, rt::call::extract(x17, "savedMean")?, rt::call::extract(x18, "savedInvVariance")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenBatchNormalizationBackward(py, &x0, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, &x6, rt::call::extract(x7, "x")?, &x8, rt::call::extract(x9, "dy")?, &x10, rt::call::extract(x11, "dx")?, &x12, rt::call::extract(x13, "bnScale")?, rt::call::extract(x14, "resultBnScaleDiff")?, rt::call::extract(x15, "resultBnBiasDiff")?, rt::call::extract(x16, "epsilon")?, rt::call::extract(x17, "savedMean")?, rt::call::extract(x18, "savedInvVariance")?));
 
-fn miopenBatchNormalizationBackward(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, bnScaleBiasDiffDesc: rt::PtrArg, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormalizationBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, bnScaleBiasDiffDesc: &Bound<'_, PyAny>, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationBackward");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
     let a_alphaDataDiff = alphaDataDiff.addr();
     let a_betaDataDiff = betaDataDiff.addr();
     let a_alphaParamDiff = alphaParamDiff.addr();
     let a_betaParamDiff = betaParamDiff.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
-    let a_bnScaleBiasDiffDesc = bnScaleBiasDiffDesc.addr();
+    let a_bnScaleBiasDiffDesc = TYPES.handle_arg(43, bnScaleBiasDiffDesc)?;
     let a_bnScale = bnScale.addr();
     let a_resultBnScaleDiff = resultBnScaleDiff.addr();
     let a_resultBnBiasDiff = resultBnBiasDiff.addr();
@@ -2440,26 +2458,26 @@ fn miopenBatchNormalizationBackward(py: Python<'_>, handle: rt::PtrArg, bn_mode:
 rt::function!(F_miopenBatchNormalizationBackward_V2, C_miopenBatchNormalizationBackward_V2, c"miopenBatchNormalizationBackward_V2", "miopenBatchNormalizationBackward_V2",
     c"miopenBatchNormalizationBackward_V2(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc, savedMeanDesc, savedVarDesc, bnScale, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance)\n--\n\nExecute backwards propagation layer for batch normalization\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    scaleDesc: Tensor descriptor for scaling descriptor (input)\n    biasDesc: Tensor descriptor for bias/shift descriptor (input)\n    savedMeanDesc: Tensor descriptor for saved Mean  descriptor (input)\n    savedVarDesc: Tensor descriptor for saved Variance descriptor (input)\n        , shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "scaleDesc", "biasDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21]| miopenBatchNormalizationBackward_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "scaleDesc")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "savedMeanDesc")?, rt::call::extract(x15, "savedVarDesc")?, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "resultBnScaleDiff")?, rt::call::extract(x18, "resultBnBiasDiff")?, rt::call::extract(x19, "epsilon")?, rt::call::extract(x20, "savedMean")?, rt::call::extract(x21, "savedInvVariance")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21]| miopenBatchNormalizationBackward_V2(py, &x0, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, &x6, rt::call::extract(x7, "x")?, &x8, rt::call::extract(x9, "dy")?, &x10, rt::call::extract(x11, "dx")?, &x12, &x13, &x14, &x15, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "resultBnScaleDiff")?, rt::call::extract(x18, "resultBnBiasDiff")?, rt::call::extract(x19, "epsilon")?, rt::call::extract(x20, "savedMean")?, rt::call::extract(x21, "savedInvVariance")?));
 
-fn miopenBatchNormalizationBackward_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormalizationBackward_V2(py: Python<'_>, handle: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, scaleDesc: &Bound<'_, PyAny>, biasDesc: &Bound<'_, PyAny>, savedMeanDesc: &Bound<'_, PyAny>, savedVarDesc: &Bound<'_, PyAny>, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationBackward_V2");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
     let a_alphaDataDiff = alphaDataDiff.addr();
     let a_betaDataDiff = betaDataDiff.addr();
     let a_alphaParamDiff = alphaParamDiff.addr();
     let a_betaParamDiff = betaParamDiff.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
-    let a_scaleDesc = scaleDesc.addr();
-    let a_biasDesc = biasDesc.addr();
-    let a_savedMeanDesc = savedMeanDesc.addr();
-    let a_savedVarDesc = savedVarDesc.addr();
+    let a_scaleDesc = TYPES.handle_arg(43, scaleDesc)?;
+    let a_biasDesc = TYPES.handle_arg(43, biasDesc)?;
+    let a_savedMeanDesc = TYPES.handle_arg(43, savedMeanDesc)?;
+    let a_savedVarDesc = TYPES.handle_arg(43, savedVarDesc)?;
     let a_bnScale = bnScale.addr();
     let a_resultBnScaleDiff = resultBnScaleDiff.addr();
     let a_resultBnBiasDiff = resultBnBiasDiff.addr();
@@ -2478,26 +2496,26 @@ fn miopenBatchNormalizationBackward_V2(py: Python<'_>, handle: rt::PtrArg, bn_mo
 rt::function!(F_miopenBatchNormBackwardActivation, C_miopenBatchNormBackwardActivation, c"miopenBatchNormBackwardActivation", "miopenBatchNormBackwardActivation",
     c"miopenBatchNormBackwardActivation(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc, savedMeanDesc, savedVarianceDesc, bnScale, bnBias, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance, activDesc)\n--\n\nExecute backwards propagation layer for batch normalization with fused activation\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    scaleDesc: Tensor descriptor for scaling descriptor (input)\n    biasDesc: Tensor descriptor for bias/shift descriptor (input)\n    savedMeanDesc: Tensor descriptor for saved Mean  descriptor (input)\n    savedVarianceDesc\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "scaleDesc", "biasDesc", "savedMeanDesc", "savedVarianceDesc", "bnScale", "bnBias", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance", "activDesc"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23]| miopenBatchNormBackwardActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "scaleDesc")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "savedMeanDesc")?, rt::call::extract(x15, "savedVarianceDesc")?, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "bnBias")?, rt::call::extract(x18, "resultBnScaleDiff")?, rt::call::extract(x19, "resultBnBiasDiff")?, rt::call::extract(x20, "epsilon")?, rt::call::extract(x21, "savedMean")?, rt::call::extract(x22, "savedInvVariance")?, rt::call::extract(x23, "activDesc")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23]| miopenBatchNormBackwardActivation(py, &x0, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, &x6, rt::call::extract(x7, "x")?, &x8, rt::call::extract(x9, "dy")?, &x10, rt::call::extract(x11, "dx")?, &x12, &x13, &x14, &x15, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "bnBias")?, rt::call::extract(x18, "resultBnScaleDiff")?, rt::call::extract(x19, "resultBnBiasDiff")?, rt::call::extract(x20, "epsilon")?, rt::call::extract(x21, "savedMean")?, rt::call::extract(x22, "savedInvVariance")?, &x23));
 
-fn miopenBatchNormBackwardActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarianceDesc: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg, activDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormBackwardActivation(py: Python<'_>, handle: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, scaleDesc: &Bound<'_, PyAny>, biasDesc: &Bound<'_, PyAny>, savedMeanDesc: &Bound<'_, PyAny>, savedVarianceDesc: &Bound<'_, PyAny>, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg, activDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormBackwardActivation");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
     let a_alphaDataDiff = alphaDataDiff.addr();
     let a_betaDataDiff = betaDataDiff.addr();
     let a_alphaParamDiff = alphaParamDiff.addr();
     let a_betaParamDiff = betaParamDiff.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
-    let a_scaleDesc = scaleDesc.addr();
-    let a_biasDesc = biasDesc.addr();
-    let a_savedMeanDesc = savedMeanDesc.addr();
-    let a_savedVarianceDesc = savedVarianceDesc.addr();
+    let a_scaleDesc = TYPES.handle_arg(43, scaleDesc)?;
+    let a_biasDesc = TYPES.handle_arg(43, biasDesc)?;
+    let a_savedMeanDesc = TYPES.handle_arg(43, savedMeanDesc)?;
+    let a_savedVarianceDesc = TYPES.handle_arg(43, savedVarianceDesc)?;
     let a_bnScale = bnScale.addr();
     let a_bnBias = bnBias.addr();
     let a_resultBnScaleDiff = resultBnScaleDiff.addr();
@@ -2505,7 +2523,7 @@ fn miopenBatchNormBackwardActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode
     let a_epsilon = epsilon;
     let a_savedMean = savedMean.addr();
     let a_savedInvVariance = savedInvVariance.addr();
-    let a_activDesc = activDesc.addr();
+    let a_activDesc = TYPES.handle_arg(48, activDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2536,11 +2554,11 @@ fn miopenCreateActivationDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenSetActivationDescriptor, C_miopenSetActivationDescriptor, c"miopenSetActivationDescriptor", "miopenSetActivationDescriptor",
     c"miopenSetActivationDescriptor(activDesc, mode, activAlpha, activBeta, activGamma)\n--\n\nSets the activation layer descriptor details\n\nSets all of the descriptor details for the activation layer\n\nArgs:\n    activDesc: Pointer to a activation layer descriptor (output)\n    mode: Activation mode enum (input)\n    activAlpha: Alpha value for some activation modes (input)\n    activBeta: Beta value for some activation modes (input)\n    activGamma: Gamma value for some activation modes (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["activDesc", "mode", "activAlpha", "activBeta", "activGamma"],
-    |py, [x0, x1, x2, x3, x4]| miopenSetActivationDescriptor(py, rt::call::extract(x0, "activDesc")?, &x1, rt::call::extract(x2, "activAlpha")?, rt::call::extract(x3, "activBeta")?, rt::call::extract(x4, "activGamma")?));
+    |py, [x0, x1, x2, x3, x4]| miopenSetActivationDescriptor(py, &x0, &x1, rt::call::extract(x2, "activAlpha")?, rt::call::extract(x3, "activBeta")?, rt::call::extract(x4, "activGamma")?));
 
-fn miopenSetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
+fn miopenSetActivationDescriptor(py: Python<'_>, activDesc: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetActivationDescriptor");
-    let a_activDesc = activDesc.addr();
+    let a_activDesc = TYPES.handle_arg(48, activDesc)?;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(11, mode)?)?;
     let a_activAlpha = activAlpha;
     let a_activBeta = activBeta;
@@ -2557,11 +2575,11 @@ fn miopenSetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg, mode: &B
 rt::function!(F_miopenGetActivationDescriptor, C_miopenGetActivationDescriptor, c"miopenGetActivationDescriptor", "miopenGetActivationDescriptor",
     c"miopenGetActivationDescriptor(activDesc)\n--\n\nGets the activation layer descriptor details\n\nRetrieves all of the descriptor details for the activation layer.\n\nArgs:\n    activDesc: Pointer to a activation layer descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    mode: miopenActivationMode_t\n    activAlpha: float\n    activBeta: float\n    activGamma: float\n    miopenStatus_t",
     ["activDesc"],
-    |py, [x0]| miopenGetActivationDescriptor(py, rt::call::extract(x0, "activDesc")?));
+    |py, [x0]| miopenGetActivationDescriptor(py, &x0));
 
-fn miopenGetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetActivationDescriptor(py: Python<'_>, activDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetActivationDescriptor");
-    let a_activDesc = activDesc.addr();
+    let a_activDesc = TYPES.handle_arg(48, activDesc)?;
     let mut o_mode: u32 = Default::default();
     let a_mode = &mut o_mode as *mut u32 as usize;
     let mut o_activAlpha: f64 = Default::default();
@@ -2582,17 +2600,17 @@ fn miopenGetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> PyRes
 rt::function!(F_miopenActivationForward, C_miopenActivationForward, c"miopenActivationForward", "miopenActivationForward",
     c"miopenActivationForward(handle, activDesc, alpha, xDesc, x, beta, yDesc, y)\n--\n\nExecute an activation forward layer\n\nArgs:\n    handle: MIOpen handle (input)\n    activDesc: Descriptor for activation layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "activDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenActivationForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "activDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenActivationForward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, &x6, rt::call::extract(x7, "y")?));
 
-fn miopenActivationForward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenActivationForward(py: Python<'_>, handle: &Bound<'_, PyAny>, activDesc: &Bound<'_, PyAny>, alpha: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, beta: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenActivationForward");
-    let a_handle = handle.addr();
-    let a_activDesc = activDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_activDesc = TYPES.handle_arg(48, activDesc)?;
     let a_alpha = alpha.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
     let a_beta = beta.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2606,21 +2624,21 @@ fn miopenActivationForward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::Pt
 rt::function!(F_miopenActivationBackward, C_miopenActivationBackward, c"miopenActivationBackward", "miopenActivationBackward",
     c"miopenActivationBackward(handle, activDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx)\n--\n\nExecute a activation backwards layer\n\nArgs:\n    handle: MIOpen handle (input)\n    activDesc: Descriptor for activation layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "activDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenActivationBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "activDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenActivationBackward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "y")?, &x5, rt::call::extract(x6, "dy")?, &x7, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, &x10, rt::call::extract(x11, "dx")?));
 
-fn miopenActivationBackward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenActivationBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, activDesc: &Bound<'_, PyAny>, alpha: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenActivationBackward");
-    let a_handle = handle.addr();
-    let a_activDesc = activDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_activDesc = TYPES.handle_arg(48, activDesc)?;
     let a_alpha = alpha.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
     let a_beta = beta.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2634,11 +2652,11 @@ fn miopenActivationBackward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::P
 rt::function!(F_miopenDestroyActivationDescriptor, C_miopenDestroyActivationDescriptor, c"miopenDestroyActivationDescriptor", "miopenDestroyActivationDescriptor",
     c"miopenDestroyActivationDescriptor(activDesc)\n--\n\nDestroys the activation descriptor object\n\nArgs:\n    activDesc: Activation tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["activDesc"],
-    |py, [x0]| miopenDestroyActivationDescriptor(py, rt::call::extract(x0, "activDesc")?));
+    |py, [x0]| miopenDestroyActivationDescriptor(py, &x0));
 
-fn miopenDestroyActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyActivationDescriptor(py: Python<'_>, activDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyActivationDescriptor");
-    let a_activDesc = activDesc.addr();
+    let a_activDesc = TYPES.handle_arg(48, activDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2646,21 +2664,24 @@ fn miopenDestroyActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_activDesc) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(activDesc, false, "miopenDestroyActivationDescriptor");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSoftmaxForward, C_miopenSoftmaxForward, c"miopenSoftmaxForward", "miopenSoftmaxForward",
     c"miopenSoftmaxForward(handle, alpha, xDesc, x, beta, yDesc, y)\n--\n\nExecute a softmax forward layer\n\nThis API only implements the SOFTMAX_MODE_CHANNEL in SOFTMAX_ACCURATE path.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenSoftmaxForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenSoftmaxForward(py, &x0, rt::call::extract(x1, "alpha")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, &x5, rt::call::extract(x6, "y")?));
 
-fn miopenSoftmaxForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenSoftmaxForward(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, beta: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxForward");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_alpha = alpha.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
     let a_beta = beta.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2674,18 +2695,18 @@ fn miopenSoftmaxForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, x
 rt::function!(F_miopenSoftmaxBackward, C_miopenSoftmaxBackward, c"miopenSoftmaxBackward", "miopenSoftmaxBackward",
     c"miopenSoftmaxBackward(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx)\n--\n\nExecute a softmax backwards layer\n\nThis API only implements the SOFTMAX_MODE_CHANNEL in SOFTMAX_ACCURATE path.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "alpha", "yDesc", "y", "dyDesc", "dy", "beta", "dxDesc", "dx"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSoftmaxBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dyDesc")?, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "dxDesc")?, rt::call::extract(x8, "dx")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSoftmaxBackward(py, &x0, rt::call::extract(x1, "alpha")?, &x2, rt::call::extract(x3, "y")?, &x4, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, &x7, rt::call::extract(x8, "dx")?));
 
-fn miopenSoftmaxBackward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenSoftmaxBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxBackward");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_alpha = alpha.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
     let a_beta = beta.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2699,16 +2720,16 @@ fn miopenSoftmaxBackward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, 
 rt::function!(F_miopenSoftmaxForward_V2, C_miopenSoftmaxForward_V2, c"miopenSoftmaxForward_V2", "miopenSoftmaxForward_V2",
     c"miopenSoftmaxForward_V2(handle, alpha, xDesc, x, beta, yDesc, y, algorithm, mode)\n--\n\nExecute a softmax forward layer with expanded modes and algorithms\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    algorithm: Softmax implementation algorithm (input)\n    mode: Softmax mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y", "algorithm", "mode"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSoftmaxForward_V2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSoftmaxForward_V2(py, &x0, rt::call::extract(x1, "alpha")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, &x5, rt::call::extract(x6, "y")?, &x7, &x8));
 
-fn miopenSoftmaxForward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSoftmaxForward_V2(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, beta: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxForward_V2");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_alpha = alpha.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
     let a_beta = beta.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     let a_algorithm = rt::narrow::<u32>(TYPES.enum_arg(12, algorithm)?)?;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(13, mode)?)?;
@@ -2724,18 +2745,18 @@ fn miopenSoftmaxForward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg
 rt::function!(F_miopenSoftmaxBackward_V2, C_miopenSoftmaxBackward_V2, c"miopenSoftmaxBackward_V2", "miopenSoftmaxBackward_V2",
     c"miopenSoftmaxBackward_V2(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx, algorithm, mode)\n--\n\nExecute a softmax backwards layer with expanded modes and algorithms\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n    algorithm: Softmax implementation algorithm (input)\n    mode: Softmax mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "alpha", "yDesc", "y", "dyDesc", "dy", "beta", "dxDesc", "dx", "algorithm", "mode"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenSoftmaxBackward_V2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dyDesc")?, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "dxDesc")?, rt::call::extract(x8, "dx")?, &x9, &x10));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenSoftmaxBackward_V2(py, &x0, rt::call::extract(x1, "alpha")?, &x2, rt::call::extract(x3, "y")?, &x4, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, &x7, rt::call::extract(x8, "dx")?, &x9, &x10));
 
-fn miopenSoftmaxBackward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSoftmaxBackward_V2(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxBackward_V2");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_alpha = alpha.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
     let a_beta = beta.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
     let a_algorithm = rt::narrow::<u32>(TYPES.enum_arg(12, algorithm)?)?;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(13, mode)?)?;
@@ -2751,14 +2772,14 @@ fn miopenSoftmaxBackward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrAr
 rt::function!(F_miopenCreateFusionPlan, C_miopenCreateFusionPlan, c"miopenCreateFusionPlan", "miopenCreateFusionPlan",
     c"miopenCreateFusionPlan(fuseDirection, inputDesc)\n--\n\nCreates the kenrel fusion plan descriptor object\n\nArgs:\n    fuseDirection: Horizontal or Vertical fusion (input)\n    inputDesc: Descriptor to tensor for the input (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    fusePlanDesc: miopenFusionPlanDescriptor\n    miopenStatus_t",
     ["fuseDirection", "inputDesc"],
-    |py, [x0, x1]| miopenCreateFusionPlan(py, &x0, rt::call::extract(x1, "inputDesc")?));
+    |py, [x0, x1]| miopenCreateFusionPlan(py, &x0, &x1));
 
-fn miopenCreateFusionPlan(py: Python<'_>, fuseDirection: &Bound<'_, PyAny>, inputDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenCreateFusionPlan(py: Python<'_>, fuseDirection: &Bound<'_, PyAny>, inputDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateFusionPlan");
     let mut o_fusePlanDesc: usize = Default::default();
     let a_fusePlanDesc = &mut o_fusePlanDesc as *mut usize as usize;
     let a_fuseDirection = rt::narrow::<u32>(TYPES.enum_arg(24, fuseDirection)?)?;
-    let a_inputDesc = inputDesc.addr();
+    let a_inputDesc = TYPES.handle_arg(43, inputDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2771,11 +2792,11 @@ fn miopenCreateFusionPlan(py: Python<'_>, fuseDirection: &Bound<'_, PyAny>, inpu
 rt::function!(F_miopenDestroyFusionPlan, C_miopenDestroyFusionPlan, c"miopenDestroyFusionPlan", "miopenDestroyFusionPlan",
     c"miopenDestroyFusionPlan(fusePlanDesc)\n--\n\nDestroy the fusion plan descriptor object\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor type\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["fusePlanDesc"],
-    |py, [x0]| miopenDestroyFusionPlan(py, rt::call::extract(x0, "fusePlanDesc")?));
+    |py, [x0]| miopenDestroyFusionPlan(py, &x0));
 
-fn miopenDestroyFusionPlan(py: Python<'_>, fusePlanDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyFusionPlan(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyFusionPlan");
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2783,17 +2804,20 @@ fn miopenDestroyFusionPlan(py: Python<'_>, fusePlanDesc: rt::PtrArg) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(fusePlanDesc, false, "miopenDestroyFusionPlan");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCompileFusionPlan, C_miopenCompileFusionPlan, c"miopenCompileFusionPlan", "miopenCompileFusionPlan",
     c"miopenCompileFusionPlan(handle, fusePlanDesc)\n--\n\nCompiles the fusion plan\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: A fusion plan descriptor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "fusePlanDesc"],
-    |py, [x0, x1]| miopenCompileFusionPlan(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?));
+    |py, [x0, x1]| miopenCompileFusionPlan(py, &x0, &x1));
 
-fn miopenCompileFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenCompileFusionPlan(py: Python<'_>, handle: &Bound<'_, PyAny>, fusePlanDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCompileFusionPlan");
-    let a_handle = handle.addr();
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2806,11 +2830,11 @@ fn miopenCompileFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt:
 rt::function!(F_miopenFusionPlanGetOp, C_miopenFusionPlanGetOp, c"miopenFusionPlanGetOp", "miopenFusionPlanGetOp",
     c"miopenFusionPlanGetOp(fusePlanDesc, op_idx)\n--\n\nAllows access to the operators in a fusion plan\nThis api call does bounds checking on the supplied op_idx and would\nreturn miopenStatusError if the index is out of bounds\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    op_idx: Index of the required operator in the fusion plan, in the order of insertion\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    op: miopenFusionOpDescriptor\n    miopenStatus_t",
     ["fusePlanDesc", "op_idx"],
-    |py, [x0, x1]| miopenFusionPlanGetOp(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "op_idx")?));
+    |py, [x0, x1]| miopenFusionPlanGetOp(py, &x0, rt::call::extract(x1, "op_idx")?));
 
-fn miopenFusionPlanGetOp(py: Python<'_>, fusePlanDesc: rt::PtrArg, op_idx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenFusionPlanGetOp(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>, op_idx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanGetOp");
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     let a_op_idx = op_idx.0;
     let mut o_op: usize = Default::default();
     let a_op = &mut o_op as *mut usize as usize;
@@ -2826,12 +2850,12 @@ fn miopenFusionPlanGetOp(py: Python<'_>, fusePlanDesc: rt::PtrArg, op_idx: rt::C
 rt::function!(F_miopenFusionPlanGetWorkSpaceSize, C_miopenFusionPlanGetWorkSpaceSize, c"miopenFusionPlanGetWorkSpaceSize", "miopenFusionPlanGetWorkSpaceSize",
     c"miopenFusionPlanGetWorkSpaceSize(handle, fusePlanDesc, algo)\n--\n\nQuery the workspace size required for the fusion plan\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: A fusion plan descriptor (input)\n    algo: Algorithm selected (inputs)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
     ["handle", "fusePlanDesc", "algo"],
-    |py, [x0, x1, x2]| miopenFusionPlanGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, &x2));
+    |py, [x0, x1, x2]| miopenFusionPlanGetWorkSpaceSize(py, &x0, &x1, &x2));
 
-fn miopenFusionPlanGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenFusionPlanGetWorkSpaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, fusePlanDesc: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanGetWorkSpaceSize");
-    let a_handle = handle.addr();
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
     let a_algo = rt::narrow::<u32>(TYPES.enum_arg(20, algo)?)?;
@@ -2847,11 +2871,11 @@ fn miopenFusionPlanGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, fusePlan
 rt::function!(F_miopenFusionPlanConvolutionGetAlgo, C_miopenFusionPlanConvolutionGetAlgo, c"miopenFusionPlanConvolutionGetAlgo", "miopenFusionPlanConvolutionGetAlgo",
     c"miopenFusionPlanConvolutionGetAlgo(fusePlanDesc, requestAlgoCount)\n--\n\nReturns the supported algorithms for the convolution operator in the Fusion Plan\n\nA Convolution operator in a fusion plan may be implemented by different algorithms\nrepresenting different tradeoffs of memory and performance. The returned list of algorithms\nis sorted in decreasing order of priority. Therefore, if the user does not request an\nalgorithm to be set using the miopenFusionPlanConvolutionSetAlgo call, the first algorithm\nin the list would be used to execute the convolution in the fusion plan. Moreover this call\nmust be immediately preceded by the miopenCreateOpConvForward call for the op in question.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    requestAlgoCount: Number of algorithms to return (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    returnedAlgos: miopenConvFwdAlgorithm_t\n    miopenStatus_t",
     ["fusePlanDesc", "requestAlgoCount"],
-    |py, [x0, x1]| miopenFusionPlanConvolutionGetAlgo(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "requestAlgoCount")?));
+    |py, [x0, x1]| miopenFusionPlanConvolutionGetAlgo(py, &x0, rt::call::extract(x1, "requestAlgoCount")?));
 
-fn miopenFusionPlanConvolutionGetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, requestAlgoCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenFusionPlanConvolutionGetAlgo(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>, requestAlgoCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanConvolutionGetAlgo");
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     let a_requestAlgoCount = requestAlgoCount.0;
     let mut o_returnedAlgoCount: i32 = Default::default();
     let a_returnedAlgoCount = &mut o_returnedAlgoCount as *mut i32 as usize;
@@ -2869,11 +2893,11 @@ fn miopenFusionPlanConvolutionGetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, 
 rt::function!(F_miopenFusionPlanConvolutionSetAlgo, C_miopenFusionPlanConvolutionSetAlgo, c"miopenFusionPlanConvolutionSetAlgo", "miopenFusionPlanConvolutionSetAlgo",
     c"miopenFusionPlanConvolutionSetAlgo(fusePlanDesc, algo)\n--\n\nRequests the fusion runtime to choose a particular algorithm for the added convolution\noperation\n\nPlease see the description for miopenFusionPlanConvolutionGetAlgo\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    algo: Requested algorithm for the convolution operator (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["fusePlanDesc", "algo"],
-    |py, [x0, x1]| miopenFusionPlanConvolutionSetAlgo(py, rt::call::extract(x0, "fusePlanDesc")?, &x1));
+    |py, [x0, x1]| miopenFusionPlanConvolutionSetAlgo(py, &x0, &x1));
 
-fn miopenFusionPlanConvolutionSetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenFusionPlanConvolutionSetAlgo(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanConvolutionSetAlgo");
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     let a_algo = rt::narrow::<u32>(TYPES.enum_arg(20, algo)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2887,15 +2911,15 @@ fn miopenFusionPlanConvolutionSetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, 
 rt::function!(F_miopenCreateOpConvForward, C_miopenCreateOpConvForward, c"miopenCreateOpConvForward", "miopenCreateOpConvForward",
     c"miopenCreateOpConvForward(fusePlanDesc, convDesc, wDesc)\n--\n\nCreates forward convolution operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    convDesc: Convolution layer descriptor (input)\n    wDesc: Descriptor for the weights tensor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    convOp: miopenFusionOpDescriptor\n    miopenStatus_t",
     ["fusePlanDesc", "convDesc", "wDesc"],
-    |py, [x0, x1, x2]| miopenCreateOpConvForward(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "convDesc")?, rt::call::extract(x2, "wDesc")?));
+    |py, [x0, x1, x2]| miopenCreateOpConvForward(py, &x0, &x1, &x2));
 
-fn miopenCreateOpConvForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, convDesc: rt::PtrArg, wDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenCreateOpConvForward(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>, convDesc: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpConvForward");
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     let mut o_convOp: usize = Default::default();
     let a_convOp = &mut o_convOp as *mut usize as usize;
-    let a_convDesc = convDesc.addr();
-    let a_wDesc = wDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2908,11 +2932,11 @@ fn miopenCreateOpConvForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, convDesc:
 rt::function!(F_miopenCreateOpActivationForward, C_miopenCreateOpActivationForward, c"miopenCreateOpActivationForward", "miopenCreateOpActivationForward",
     c"miopenCreateOpActivationForward(fusePlanDesc, mode)\n--\n\nCreates a forward activation operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    mode: Activation version (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    activFwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
     ["fusePlanDesc", "mode"],
-    |py, [x0, x1]| miopenCreateOpActivationForward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1));
+    |py, [x0, x1]| miopenCreateOpActivationForward(py, &x0, &x1));
 
-fn miopenCreateOpActivationForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenCreateOpActivationForward(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpActivationForward");
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     let mut o_activFwdOp: usize = Default::default();
     let a_activFwdOp = &mut o_activFwdOp as *mut usize as usize;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(11, mode)?)?;
@@ -2928,11 +2952,11 @@ fn miopenCreateOpActivationForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mod
 rt::function!(F_miopenCreateOpActivationBackward, C_miopenCreateOpActivationBackward, c"miopenCreateOpActivationBackward", "miopenCreateOpActivationBackward",
     c"miopenCreateOpActivationBackward(fusePlanDesc, mode)\n--\n\nCreates a backward activation operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    mode: Activation version (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    activBwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
     ["fusePlanDesc", "mode"],
-    |py, [x0, x1]| miopenCreateOpActivationBackward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1));
+    |py, [x0, x1]| miopenCreateOpActivationBackward(py, &x0, &x1));
 
-fn miopenCreateOpActivationBackward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenCreateOpActivationBackward(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpActivationBackward");
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     let mut o_activBwdOp: usize = Default::default();
     let a_activBwdOp = &mut o_activBwdOp as *mut usize as usize;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(11, mode)?)?;
@@ -2948,14 +2972,14 @@ fn miopenCreateOpActivationBackward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mo
 rt::function!(F_miopenCreateOpBiasForward, C_miopenCreateOpBiasForward, c"miopenCreateOpBiasForward", "miopenCreateOpBiasForward",
     c"miopenCreateOpBiasForward(fusePlanDesc, bDesc)\n--\n\nCreates a forward bias operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bDesc: bias tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    biasOp: miopenFusionOpDescriptor\n    miopenStatus_t",
     ["fusePlanDesc", "bDesc"],
-    |py, [x0, x1]| miopenCreateOpBiasForward(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "bDesc")?));
+    |py, [x0, x1]| miopenCreateOpBiasForward(py, &x0, &x1));
 
-fn miopenCreateOpBiasForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenCreateOpBiasForward(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>, bDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBiasForward");
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     let mut o_biasOp: usize = Default::default();
     let a_biasOp = &mut o_biasOp as *mut usize as usize;
-    let a_bDesc = bDesc.addr();
+    let a_bDesc = TYPES.handle_arg(43, bDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2968,15 +2992,15 @@ fn miopenCreateOpBiasForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bDesc: rt
 rt::function!(F_miopenCreateOpBatchNormInference, C_miopenCreateOpBatchNormInference, c"miopenCreateOpBatchNormInference", "miopenCreateOpBatchNormInference",
     c"miopenCreateOpBatchNormInference(fusePlanDesc, bn_mode, bnScaleBiasMeanVarDesc)\n--\n\nCreates a forward inference batch normalization operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bn_mode: Batch normalization layer mode (input)\n    bnScaleBiasMeanVarDesc: Gamma, beta, mean, variance tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    bnOp: miopenFusionOpDescriptor\n    miopenStatus_t",
     ["fusePlanDesc", "bn_mode", "bnScaleBiasMeanVarDesc"],
-    |py, [x0, x1, x2]| miopenCreateOpBatchNormInference(py, rt::call::extract(x0, "fusePlanDesc")?, &x1, rt::call::extract(x2, "bnScaleBiasMeanVarDesc")?));
+    |py, [x0, x1, x2]| miopenCreateOpBatchNormInference(py, &x0, &x1, &x2));
 
-fn miopenCreateOpBatchNormInference(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, bnScaleBiasMeanVarDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenCreateOpBatchNormInference(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>, bnScaleBiasMeanVarDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBatchNormInference");
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     let mut o_bnOp: usize = Default::default();
     let a_bnOp = &mut o_bnOp as *mut usize as usize;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
-    let a_bnScaleBiasMeanVarDesc = bnScaleBiasMeanVarDesc.addr();
+    let a_bnScaleBiasMeanVarDesc = TYPES.handle_arg(43, bnScaleBiasMeanVarDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2989,11 +3013,11 @@ fn miopenCreateOpBatchNormInference(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn
 rt::function!(F_miopenCreateOpBatchNormForward, C_miopenCreateOpBatchNormForward, c"miopenCreateOpBatchNormForward", "miopenCreateOpBatchNormForward",
     c"miopenCreateOpBatchNormForward(fusePlanDesc, bn_mode, runningMeanVariance)\n--\n\nCreates a forward training batch normalization operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bn_mode: Batch normalization layer mode (input)\n    runningMeanVariance: Toggles whether or not to save population statistics for inference;\n        batch statistic are required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    bnFwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
     ["fusePlanDesc", "bn_mode", "runningMeanVariance"],
-    |py, [x0, x1, x2]| miopenCreateOpBatchNormForward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1, rt::call::extract(x2, "runningMeanVariance")?));
+    |py, [x0, x1, x2]| miopenCreateOpBatchNormForward(py, &x0, &x1, rt::call::extract(x2, "runningMeanVariance")?));
 
-fn miopenCreateOpBatchNormForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, runningMeanVariance: bool) -> PyResult<PyObject> {
+fn miopenCreateOpBatchNormForward(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>, runningMeanVariance: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBatchNormForward");
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     let mut o_bnFwdOp: usize = Default::default();
     let a_bnFwdOp = &mut o_bnFwdOp as *mut usize as usize;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
@@ -3010,11 +3034,11 @@ fn miopenCreateOpBatchNormForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_m
 rt::function!(F_miopenCreateOpBatchNormBackward, C_miopenCreateOpBatchNormBackward, c"miopenCreateOpBatchNormBackward", "miopenCreateOpBatchNormBackward",
     c"miopenCreateOpBatchNormBackward(fusePlanDesc, bn_mode)\n--\n\nCreates a back propagation batch normalization operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bn_mode: Batch normalization layer mode (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    bnBwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
     ["fusePlanDesc", "bn_mode"],
-    |py, [x0, x1]| miopenCreateOpBatchNormBackward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1));
+    |py, [x0, x1]| miopenCreateOpBatchNormBackward(py, &x0, &x1));
 
-fn miopenCreateOpBatchNormBackward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenCreateOpBatchNormBackward(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>, bn_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBatchNormBackward");
-    let a_fusePlanDesc = fusePlanDesc.addr();
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
     let mut o_bnBwdOp: usize = Default::default();
     let a_bnBwdOp = &mut o_bnBwdOp as *mut usize as usize;
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
@@ -3048,11 +3072,11 @@ fn miopenCreateOperatorArgs(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenDestroyOperatorArgs, C_miopenDestroyOperatorArgs, c"miopenDestroyOperatorArgs", "miopenDestroyOperatorArgs",
     c"miopenDestroyOperatorArgs(args)\n--\n\nDestroys an operator argument object\n\nArgs:\n    args: An operator argument type (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["args"],
-    |py, [x0]| miopenDestroyOperatorArgs(py, rt::call::extract(x0, "args")?));
+    |py, [x0]| miopenDestroyOperatorArgs(py, &x0));
 
-fn miopenDestroyOperatorArgs(py: Python<'_>, args: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyOperatorArgs(py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyOperatorArgs");
-    let a_args = args.addr();
+    let a_args = TYPES.handle_arg(60, args)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3060,17 +3084,20 @@ fn miopenDestroyOperatorArgs(py: Python<'_>, args: rt::PtrArg) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_args) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(args, false, "miopenDestroyOperatorArgs");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetOpArgsConvForward, C_miopenSetOpArgsConvForward, c"miopenSetOpArgsConvForward", "miopenSetOpArgsConvForward",
     c"miopenSetOpArgsConvForward(args, convOp, alpha, beta, w)\n--\n\nSets the arguments for forward convolution op\n\nArgs:\n    args: An arguments object type (output)\n    convOp: Forward convolution operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    w: Pointer to tensor memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["args", "convOp", "alpha", "beta", "w"],
-    |py, [x0, x1, x2, x3, x4]| miopenSetOpArgsConvForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "convOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "w")?));
+    |py, [x0, x1, x2, x3, x4]| miopenSetOpArgsConvForward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "w")?));
 
-fn miopenSetOpArgsConvForward(py: Python<'_>, args: rt::PtrArg, convOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, w: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetOpArgsConvForward(py: Python<'_>, args: &Bound<'_, PyAny>, convOp: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, w: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsConvForward");
-    let a_args = args.addr();
-    let a_convOp = convOp.addr();
+    let a_args = TYPES.handle_arg(60, args)?;
+    let a_convOp = TYPES.handle_arg(42, convOp)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
     let a_w = w.addr();
@@ -3086,12 +3113,12 @@ fn miopenSetOpArgsConvForward(py: Python<'_>, args: rt::PtrArg, convOp: rt::PtrA
 rt::function!(F_miopenSetOpArgsActivForward, C_miopenSetOpArgsActivForward, c"miopenSetOpArgsActivForward", "miopenSetOpArgsActivForward",
     c"miopenSetOpArgsActivForward(args, activFwdOp, alpha, beta, activAlpha, activBeta, activGamma)\n--\n\nSets the arguments for forward activation op\n\nArgs:\n    args: An arguments object type (output)\n    activFwdOp: Activation backwards operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    activAlpha: Double precision activation parameter which depends on activation mode (input)\n    activBeta: Double precision activation parameter which depends on activation mode (input)\n    activGamma: Double precision activation parameter which depends on activation mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["args", "activFwdOp", "alpha", "beta", "activAlpha", "activBeta", "activGamma"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenSetOpArgsActivForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "activFwdOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "activAlpha")?, rt::call::extract(x5, "activBeta")?, rt::call::extract(x6, "activGamma")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenSetOpArgsActivForward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "activAlpha")?, rt::call::extract(x5, "activBeta")?, rt::call::extract(x6, "activGamma")?));
 
-fn miopenSetOpArgsActivForward(py: Python<'_>, args: rt::PtrArg, activFwdOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
+fn miopenSetOpArgsActivForward(py: Python<'_>, args: &Bound<'_, PyAny>, activFwdOp: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsActivForward");
-    let a_args = args.addr();
-    let a_activFwdOp = activFwdOp.addr();
+    let a_args = TYPES.handle_arg(60, args)?;
+    let a_activFwdOp = TYPES.handle_arg(42, activFwdOp)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
     let a_activAlpha = activAlpha;
@@ -3109,12 +3136,12 @@ fn miopenSetOpArgsActivForward(py: Python<'_>, args: rt::PtrArg, activFwdOp: rt:
 rt::function!(F_miopenSetOpArgsActivBackward, C_miopenSetOpArgsActivBackward, c"miopenSetOpArgsActivBackward", "miopenSetOpArgsActivBackward",
     c"miopenSetOpArgsActivBackward(args, activBwdOp, alpha, beta, y, reserved, activAlpha, activBeta, activGamma)\n--\n\nSets the arguments for backward activation op\n\nArgs:\n    args: An arguments object type (output)\n    activBwdOp: Activation backwards operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    y: Data tensor y, output of activations in the forward direction (input)\n    reserved: Data tensor reserved memory space; currently should be nullptr (input)\n    activAlpha: Double precision activation parameter which depends on activation mode (input)\n    activBeta: Double precision activation parameter which depends on activation mode (input)\n    activGamma: Double precision activation parameter which depends on activation mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["args", "activBwdOp", "alpha", "beta", "y", "reserved", "activAlpha", "activBeta", "activGamma"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetOpArgsActivBackward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "activBwdOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "reserved")?, rt::call::extract(x6, "activAlpha")?, rt::call::extract(x7, "activBeta")?, rt::call::extract(x8, "activGamma")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetOpArgsActivBackward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "reserved")?, rt::call::extract(x6, "activAlpha")?, rt::call::extract(x7, "activBeta")?, rt::call::extract(x8, "activGamma")?));
 
-fn miopenSetOpArgsActivBackward(py: Python<'_>, args: rt::PtrArg, activBwdOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, y: rt::PtrArg, reserved: rt::PtrArg, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
+fn miopenSetOpArgsActivBackward(py: Python<'_>, args: &Bound<'_, PyAny>, activBwdOp: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, y: rt::PtrArg, reserved: rt::PtrArg, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsActivBackward");
-    let a_args = args.addr();
-    let a_activBwdOp = activBwdOp.addr();
+    let a_args = TYPES.handle_arg(60, args)?;
+    let a_activBwdOp = TYPES.handle_arg(42, activBwdOp)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
     let a_y = y.addr();
@@ -3134,12 +3161,12 @@ fn miopenSetOpArgsActivBackward(py: Python<'_>, args: rt::PtrArg, activBwdOp: rt
 rt::function!(F_miopenSetOpArgsBatchNormInference, C_miopenSetOpArgsBatchNormInference, c"miopenSetOpArgsBatchNormInference", "miopenSetOpArgsBatchNormInference",
     c"miopenSetOpArgsBatchNormInference(args, bnOp, alpha, beta, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nSets the arguments for inference batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization inference operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    estimatedMean: Pointer to population mean memory  (input)\n    estimatedVariance: Pointer to population variance memory  (input)\n    epsilon: Scalar value for numerical stability (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["args", "bnOp", "alpha", "beta", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetOpArgsBatchNormInference(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bnScale")?, rt::call::extract(x5, "bnBias")?, rt::call::extract(x6, "estimatedMean")?, rt::call::extract(x7, "estimatedVariance")?, rt::call::extract(x8, "epsilon")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetOpArgsBatchNormInference(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bnScale")?, rt::call::extract(x5, "bnBias")?, rt::call::extract(x6, "estimatedMean")?, rt::call::extract(x7, "estimatedVariance")?, rt::call::extract(x8, "epsilon")?));
 
-fn miopenSetOpArgsBatchNormInference(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, estimatedMean: rt::PtrArg, estimatedVariance: rt::PtrArg, epsilon: f64) -> PyResult<PyObject> {
+fn miopenSetOpArgsBatchNormInference(py: Python<'_>, args: &Bound<'_, PyAny>, bnOp: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, estimatedMean: rt::PtrArg, estimatedVariance: rt::PtrArg, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBatchNormInference");
-    let a_args = args.addr();
-    let a_bnOp = bnOp.addr();
+    let a_args = TYPES.handle_arg(60, args)?;
+    let a_bnOp = TYPES.handle_arg(42, bnOp)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
     let a_bnScale = bnScale.addr();
@@ -3159,12 +3186,12 @@ fn miopenSetOpArgsBatchNormInference(py: Python<'_>, args: rt::PtrArg, bnOp: rt:
 rt::function!(F_miopenSetOpArgsBatchNormForward, C_miopenSetOpArgsBatchNormForward, c"miopenSetOpArgsBatchNormForward", "miopenSetOpArgsBatchNormForward",
     c"miopenSetOpArgsBatchNormForward(args, bnOp, alpha, beta, bnScale, bnBias, savedMean, savedInvVariance, runningMean, runningVariance, expAvgFactor, epsilon)\n--\n\nSets the arguments for forward batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization forward operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    savedMean: Pointer to batch mean memory  (input)\n    savedInvVariance: Pointer to batch inverse variance memory  (input)\n    runningMean: Pointer to population mean memory  (input)\n    runningVariance: Pointer to population variance memory  (input)\n    expAvgFactor: Scalar value for control of population statistics (input)\n    epsilon: Scalar value for numerical stability (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["args", "bnOp", "alpha", "beta", "bnScale", "bnBias", "savedMean", "savedInvVariance", "runningMean", "runningVariance", "expAvgFactor", "epsilon"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenSetOpArgsBatchNormForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bnScale")?, rt::call::extract(x5, "bnBias")?, rt::call::extract(x6, "savedMean")?, rt::call::extract(x7, "savedInvVariance")?, rt::call::extract(x8, "runningMean")?, rt::call::extract(x9, "runningVariance")?, rt::call::extract(x10, "expAvgFactor")?, rt::call::extract(x11, "epsilon")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenSetOpArgsBatchNormForward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bnScale")?, rt::call::extract(x5, "bnBias")?, rt::call::extract(x6, "savedMean")?, rt::call::extract(x7, "savedInvVariance")?, rt::call::extract(x8, "runningMean")?, rt::call::extract(x9, "runningVariance")?, rt::call::extract(x10, "expAvgFactor")?, rt::call::extract(x11, "epsilon")?));
 
-fn miopenSetOpArgsBatchNormForward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, savedMean: rt::PtrArgMut, savedInvVariance: rt::PtrArgMut, runningMean: rt::PtrArgMut, runningVariance: rt::PtrArgMut, expAvgFactor: f64, epsilon: f64) -> PyResult<PyObject> {
+fn miopenSetOpArgsBatchNormForward(py: Python<'_>, args: &Bound<'_, PyAny>, bnOp: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, savedMean: rt::PtrArgMut, savedInvVariance: rt::PtrArgMut, runningMean: rt::PtrArgMut, runningVariance: rt::PtrArgMut, expAvgFactor: f64, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBatchNormForward");
-    let a_args = args.addr();
-    let a_bnOp = bnOp.addr();
+    let a_args = TYPES.handle_arg(60, args)?;
+    let a_bnOp = TYPES.handle_arg(42, bnOp)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
     let a_bnScale = bnScale.addr();
@@ -3187,12 +3214,12 @@ fn miopenSetOpArgsBatchNormForward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::P
 rt::function!(F_miopenSetOpArgsBatchNormBackward, C_miopenSetOpArgsBatchNormBackward, c"miopenSetOpArgsBatchNormBackward", "miopenSetOpArgsBatchNormBackward",
     c"miopenSetOpArgsBatchNormBackward(args, bnOp, alpha, beta, x, bnScale, bnBias, resultBnScaleDiff, resultBnBiasDiff, savedMean, savedInvVariance)\n--\n\nSets the arguments for backward batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization forward operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    x: Pointer to the forward input tensor memory  (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    resultBnScaleDiff: Pointer to the gamma gradient tensor memory  (output)\n    resultBnBiasDiff: Pointer to the beta gradient tensor memory  (output)\n    savedMean: Pointer to batch mean memory  (input)\n    savedInvVariance: Pointer to batch inverse variance memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["args", "bnOp", "alpha", "beta", "x", "bnScale", "bnBias", "resultBnScaleDiff", "resultBnBiasDiff", "savedMean", "savedInvVariance"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenSetOpArgsBatchNormBackward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "bnScale")?, rt::call::extract(x6, "bnBias")?, rt::call::extract(x7, "resultBnScaleDiff")?, rt::call::extract(x8, "resultBnBiasDiff")?, rt::call::extract(x9, "savedMean")?, rt::call::extract(x10, "savedInvVariance")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenSetOpArgsBatchNormBackward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "bnScale")?, rt::call::extract(x6, "bnBias")?, rt::call::extract(x7, "resultBnScaleDiff")?, rt::call::extract(x8, "resultBnBiasDiff")?, rt::call::extract(x9, "savedMean")?, rt::call::extract(x10, "savedInvVariance")?));
 
-fn miopenSetOpArgsBatchNormBackward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, x: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetOpArgsBatchNormBackward(py: Python<'_>, args: &Bound<'_, PyAny>, bnOp: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, x: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBatchNormBackward");
-    let a_args = args.addr();
-    let a_bnOp = bnOp.addr();
+    let a_args = TYPES.handle_arg(60, args)?;
+    let a_bnOp = TYPES.handle_arg(42, bnOp)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
     let a_x = x.addr();
@@ -3214,12 +3241,12 @@ fn miopenSetOpArgsBatchNormBackward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::
 rt::function!(F_miopenSetOpArgsBiasForward, C_miopenSetOpArgsBiasForward, c"miopenSetOpArgsBiasForward", "miopenSetOpArgsBiasForward",
     c"miopenSetOpArgsBiasForward(args, biasOp, alpha, beta, bias)\n--\n\nSets the arguments for forward bias op\n\nArgs:\n    args: An arguments object type (output)\n    biasOp: Forward bias operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bias: Pointer to the forward bias input tensor memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["args", "biasOp", "alpha", "beta", "bias"],
-    |py, [x0, x1, x2, x3, x4]| miopenSetOpArgsBiasForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "biasOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bias")?));
+    |py, [x0, x1, x2, x3, x4]| miopenSetOpArgsBiasForward(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bias")?));
 
-fn miopenSetOpArgsBiasForward(py: Python<'_>, args: rt::PtrArg, biasOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, bias: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetOpArgsBiasForward(py: Python<'_>, args: &Bound<'_, PyAny>, biasOp: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, bias: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBiasForward");
-    let a_args = args.addr();
-    let a_biasOp = biasOp.addr();
+    let a_args = TYPES.handle_arg(60, args)?;
+    let a_biasOp = TYPES.handle_arg(42, biasOp)?;
     let a_alpha = alpha.addr();
     let a_beta = beta.addr();
     let a_bias = bias.addr();
@@ -3235,17 +3262,17 @@ fn miopenSetOpArgsBiasForward(py: Python<'_>, args: rt::PtrArg, biasOp: rt::PtrA
 rt::function!(F_miopenExecuteFusionPlan, C_miopenExecuteFusionPlan, c"miopenExecuteFusionPlan", "miopenExecuteFusionPlan",
     c"miopenExecuteFusionPlan(handle, fusePlanDesc, inputDesc, input, outputDesc, output, args)\n--\n\nExecutes the fusion plan. Only compatible with NHWC/NDHWC tensor layouts.\n\nDeprecated: This function is deprecated and may be removed in a future release.\nUse miopenExecuteFusionPlan_v2 instead.\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: fused plan descriptor (input)\n    inputDesc: Descriptor of the input tensor (input)\n    input: Source data tensor  (input)\n    outputDesc: Decriptor of the output tensor (input)\n    output: Destination data tensor  (output)\n    args: An argument object of the fused kernel (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "fusePlanDesc", "inputDesc", "input", "outputDesc", "output", "args"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenExecuteFusionPlan(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, rt::call::extract(x2, "inputDesc")?, rt::call::extract(x3, "input")?, rt::call::extract(x4, "outputDesc")?, rt::call::extract(x5, "output")?, rt::call::extract(x6, "args")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenExecuteFusionPlan(py, &x0, &x1, &x2, rt::call::extract(x3, "input")?, &x4, rt::call::extract(x5, "output")?, &x6));
 
-fn miopenExecuteFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, inputDesc: rt::PtrArg, input: rt::PtrArg, outputDesc: rt::PtrArg, output: rt::PtrArgMut, args: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenExecuteFusionPlan(py: Python<'_>, handle: &Bound<'_, PyAny>, fusePlanDesc: &Bound<'_, PyAny>, inputDesc: &Bound<'_, PyAny>, input: rt::PtrArg, outputDesc: &Bound<'_, PyAny>, output: rt::PtrArgMut, args: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenExecuteFusionPlan");
-    let a_handle = handle.addr();
-    let a_fusePlanDesc = fusePlanDesc.addr();
-    let a_inputDesc = inputDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
+    let a_inputDesc = TYPES.handle_arg(43, inputDesc)?;
     let a_input = input.addr();
-    let a_outputDesc = outputDesc.addr();
+    let a_outputDesc = TYPES.handle_arg(43, outputDesc)?;
     let a_output = output.addr();
-    let a_args = args.addr();
+    let a_args = TYPES.handle_arg(60, args)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3258,17 +3285,17 @@ fn miopenExecuteFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt:
 rt::function!(F_miopenExecuteFusionPlan_v2, C_miopenExecuteFusionPlan_v2, c"miopenExecuteFusionPlan_v2", "miopenExecuteFusionPlan_v2",
     c"miopenExecuteFusionPlan_v2(handle, fusePlanDesc, inputDesc, input, outputDesc, output, args, workspace, workspaceSize)\n--\n\nExecutes the fusion plan with a workspace buffer for layout transformations.\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: fused plan descriptor (input)\n    inputDesc: Descriptor of the input tensor (input)\n    input: Source data tensor  (input)\n    outputDesc: Decriptor of the output tensor (input)\n    output: Destination data tensor  (output)\n    args: An argument object of the fused kernel (input)\n    workspace: A pointer to an intermediate workspace (input)\n    workspaceSize: Size of the memory in bytes pointed to by workSpace above (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "fusePlanDesc", "inputDesc", "input", "outputDesc", "output", "args", "workspace", "workspaceSize"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenExecuteFusionPlan_v2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, rt::call::extract(x2, "inputDesc")?, rt::call::extract(x3, "input")?, rt::call::extract(x4, "outputDesc")?, rt::call::extract(x5, "output")?, rt::call::extract(x6, "args")?, rt::call::extract(x7, "workspace")?, rt::call::extract(x8, "workspaceSize")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenExecuteFusionPlan_v2(py, &x0, &x1, &x2, rt::call::extract(x3, "input")?, &x4, rt::call::extract(x5, "output")?, &x6, rt::call::extract(x7, "workspace")?, rt::call::extract(x8, "workspaceSize")?));
 
-fn miopenExecuteFusionPlan_v2(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, inputDesc: rt::PtrArg, input: rt::PtrArg, outputDesc: rt::PtrArg, output: rt::PtrArgMut, args: rt::PtrArg, workspace: rt::PtrArgMut, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenExecuteFusionPlan_v2(py: Python<'_>, handle: &Bound<'_, PyAny>, fusePlanDesc: &Bound<'_, PyAny>, inputDesc: &Bound<'_, PyAny>, input: rt::PtrArg, outputDesc: &Bound<'_, PyAny>, output: rt::PtrArgMut, args: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenExecuteFusionPlan_v2");
-    let a_handle = handle.addr();
-    let a_fusePlanDesc = fusePlanDesc.addr();
-    let a_inputDesc = inputDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_fusePlanDesc = TYPES.handle_arg(58, fusePlanDesc)?;
+    let a_inputDesc = TYPES.handle_arg(43, inputDesc)?;
     let a_input = input.addr();
-    let a_outputDesc = outputDesc.addr();
+    let a_outputDesc = TYPES.handle_arg(43, outputDesc)?;
     let a_output = output.addr();
-    let a_args = args.addr();
+    let a_args = TYPES.handle_arg(60, args)?;
     let a_workspace = workspace.addr();
     let a_workspaceSize = workspaceSize.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -3283,27 +3310,27 @@ fn miopenExecuteFusionPlan_v2(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: 
 rt::function!(F_miopenConvolutionBiasActivationForward, C_miopenConvolutionBiasActivationForward, c"miopenConvolutionBiasActivationForward", "miopenConvolutionBiasActivationForward",
     c"miopenConvolutionBiasActivationForward(handle, alpha1, xDesc, x, wDesc, w, convDesc, algo, workspace, workspaceSizeInBytes, alpha2, zDesc, z, biasDesc, bias, activationDesc, yDesc, y)\n--\n\nPrepares and executes the Convlution+Bias+Activation Fusion.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha1: floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (inputs)\n    workspace: Pointer to workspace required (input)\n    workspaceSizeInBytes: Size of the memory in bytes pointed to by workSpace above\n    alpha2: floating point scaling factor, allocated on the host (input)\n    zDesc: Tensor descriptor for tensor z (input)\n    z: Data tensor z (input)\n    biasDesc: Tensor descriptor for input data tensor x (input)\n    bias: Data tensor bias (input)\n    activationDesc: Activation descriptor that specifies the activation mode\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Output data tensor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status",
     ["handle", "alpha1", "xDesc", "x", "wDesc", "w", "convDesc", "algo", "workspace", "workspaceSizeInBytes", "alpha2", "zDesc", "z", "biasDesc", "bias", "activationDesc", "yDesc", "y"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| miopenConvolutionBiasActivationForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha1")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "workspaceSizeInBytes")?, rt::call::extract(x10, "alpha2")?, rt::call::extract(x11, "zDesc")?, rt::call::extract(x12, "z")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "bias")?, rt::call::extract(x15, "activationDesc")?, rt::call::extract(x16, "yDesc")?, rt::call::extract(x17, "y")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| miopenConvolutionBiasActivationForward(py, &x0, rt::call::extract(x1, "alpha1")?, &x2, rt::call::extract(x3, "x")?, &x4, rt::call::extract(x5, "w")?, &x6, &x7, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "workspaceSizeInBytes")?, rt::call::extract(x10, "alpha2")?, &x11, rt::call::extract(x12, "z")?, &x13, rt::call::extract(x14, "bias")?, &x15, &x16, rt::call::extract(x17, "y")?));
 
-fn miopenConvolutionBiasActivationForward(py: Python<'_>, handle: rt::PtrArg, alpha1: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, alpha2: rt::PtrArg, zDesc: rt::PtrArg, z: rt::PtrArg, biasDesc: rt::PtrArg, bias: rt::PtrArg, activationDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenConvolutionBiasActivationForward(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha1: rt::PtrArg, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, convDesc: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, alpha2: rt::PtrArg, zDesc: &Bound<'_, PyAny>, z: rt::PtrArg, biasDesc: &Bound<'_, PyAny>, bias: rt::PtrArg, activationDesc: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBiasActivationForward");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_alpha1 = alpha1.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_wDesc = wDesc.addr();
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
-    let a_convDesc = convDesc.addr();
+    let a_convDesc = TYPES.handle_arg(45, convDesc)?;
     let a_algo = rt::narrow::<u32>(TYPES.enum_arg(20, algo)?)?;
     let a_workspace = workspace.addr();
     let a_workspaceSizeInBytes = workspaceSizeInBytes.0;
     let a_alpha2 = alpha2.addr();
-    let a_zDesc = zDesc.addr();
+    let a_zDesc = TYPES.handle_arg(43, zDesc)?;
     let a_z = z.addr();
-    let a_biasDesc = biasDesc.addr();
+    let a_biasDesc = TYPES.handle_arg(43, biasDesc)?;
     let a_bias = bias.addr();
-    let a_activationDesc = activationDesc.addr();
-    let a_yDesc = yDesc.addr();
+    let a_activationDesc = TYPES.handle_arg(48, activationDesc)?;
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3335,11 +3362,11 @@ fn miopenCreateRNNDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenGetRNNDescriptor, C_miopenGetRNNDescriptor, c"miopenGetRNNDescriptor", "miopenGetRNNDescriptor",
     c"miopenGetRNNDescriptor(rnnDesc)\n--\n\nRetrieves a RNN layer descriptor's details\n\nArgs:\n    rnnDesc: RNN layer descriptor (input)\n\nReturns: a tuple of 8 item(s):\n    miopenStatus_t: status\n    rnnMode: miopenRNNMode_t\n    algoMode: miopenRNNAlgo_t\n    inputMode: miopenRNNInputMode_t\n    dirMode: miopenRNNDirectionMode_t\n    biasMode: miopenRNNBiasMode_t\n    hiddenSize: int\n    layer: int\n    miopenStatus_t",
     ["rnnDesc"],
-    |py, [x0]| miopenGetRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?));
+    |py, [x0]| miopenGetRNNDescriptor(py, &x0));
 
-fn miopenGetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetRNNDescriptor(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNDescriptor");
-    let a_rnnDesc = rnnDesc.addr();
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let mut o_rnnMode: u32 = Default::default();
     let a_rnnMode = &mut o_rnnMode as *mut u32 as usize;
     let mut o_algoMode: u32 = Default::default();
@@ -3366,11 +3393,11 @@ fn miopenGetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_miopenGetRNNDescriptor_V2, C_miopenGetRNNDescriptor_V2, c"miopenGetRNNDescriptor_V2", "miopenGetRNNDescriptor_V2",
     c"miopenGetRNNDescriptor_V2(rnnDesc)\n--\n\nRetrieves a RNN layer descriptor's details version 2. This version enables retrieving\ninformation of the dropout descriptor of the rnn descriptor.\n\nArgs:\n    rnnDesc: RNN layer descriptor (input)\n\nReturns: a tuple of 10 item(s):\n    miopenStatus_t: status\n    hiddenSize: int\n    layer: int\n    dropoutDesc: miopenDropoutDescriptor\n    inputMode: miopenRNNInputMode_t\n    dirMode: miopenRNNDirectionMode_t\n    rnnMode: miopenRNNMode_t\n    biasMode: miopenRNNBiasMode_t\n    algoMode: miopenRNNAlgo_t\n    dataType: miopenDataType_t\n    miopenStatus_t",
     ["rnnDesc"],
-    |py, [x0]| miopenGetRNNDescriptor_V2(py, rt::call::extract(x0, "rnnDesc")?));
+    |py, [x0]| miopenGetRNNDescriptor_V2(py, &x0));
 
-fn miopenGetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetRNNDescriptor_V2(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNDescriptor_V2");
-    let a_rnnDesc = rnnDesc.addr();
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let mut o_hiddenSize: i32 = Default::default();
     let a_hiddenSize = &mut o_hiddenSize as *mut i32 as usize;
     let mut o_layer: i32 = Default::default();
@@ -3401,11 +3428,11 @@ fn miopenGetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<Py
 rt::function!(F_miopenDestroyRNNDescriptor, C_miopenDestroyRNNDescriptor, c"miopenDestroyRNNDescriptor", "miopenDestroyRNNDescriptor",
     c"miopenDestroyRNNDescriptor(rnnDesc)\n--\n\nDestroys the tensor descriptor object\n\nArgs:\n    rnnDesc: RNN tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["rnnDesc"],
-    |py, [x0]| miopenDestroyRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?));
+    |py, [x0]| miopenDestroyRNNDescriptor(py, &x0));
 
-fn miopenDestroyRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyRNNDescriptor(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyRNNDescriptor");
-    let a_rnnDesc = rnnDesc.addr();
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3413,16 +3440,19 @@ fn miopenDestroyRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(rnnDesc, false, "miopenDestroyRNNDescriptor");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetRNNDescriptor, C_miopenSetRNNDescriptor, c"miopenSetRNNDescriptor", "miopenSetRNNDescriptor",
     c"miopenSetRNNDescriptor(rnnDesc, hsize, nlayers, inMode, direction, rnnMode, biasMode, algo, dataType)\n--\n\nSet the details of the RNN descriptor\n\nInterface for setting the values of the RNN descriptor object. This function requires specific\nalgorithm selection.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    hsize: Hidden layer size (input)\n    nlayers: Number of layers (input)\n    inMode: RNN first layer input mode (input)\n    direction: RNN direction (input)\n    rnnMode: RNN model type (input)\n    biasMode: RNN bias included (input)\n    algo: RNN algorithm selected (input)\n    dataType: MIOpen datatype (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["rnnDesc", "hsize", "nlayers", "inMode", "direction", "rnnMode", "biasMode", "algo", "dataType"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "hsize")?, rt::call::extract(x2, "nlayers")?, &x3, &x4, &x5, &x6, &x7, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetRNNDescriptor(py, &x0, rt::call::extract(x1, "hsize")?, rt::call::extract(x2, "nlayers")?, &x3, &x4, &x5, &x6, &x7, &x8));
 
-fn miopenSetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CInt<i32>, nlayers: rt::CInt<i32>, inMode: &Bound<'_, PyAny>, direction: &Bound<'_, PyAny>, rnnMode: &Bound<'_, PyAny>, biasMode: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetRNNDescriptor(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>, hsize: rt::CInt<i32>, nlayers: rt::CInt<i32>, inMode: &Bound<'_, PyAny>, direction: &Bound<'_, PyAny>, rnnMode: &Bound<'_, PyAny>, biasMode: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNDescriptor");
-    let a_rnnDesc = rnnDesc.addr();
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_hsize = hsize.0;
     let a_nlayers = nlayers.0;
     let a_inMode = rt::narrow::<u32>(TYPES.enum_arg(26, inMode)?)?;
@@ -3443,14 +3473,14 @@ fn miopenSetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CInt<i
 rt::function!(F_miopenSetRNNDescriptor_V2, C_miopenSetRNNDescriptor_V2, c"miopenSetRNNDescriptor_V2", "miopenSetRNNDescriptor_V2",
     c"miopenSetRNNDescriptor_V2(rnnDesc, hsize, nlayers, dropoutDesc, inMode, direction, rnnMode, biasMode, algo, dataType)\n--\n\nSet the details of the RNN descriptor version 2. This version enables the use of dropout\nin rnn.\n\nInterface for setting the values of the RNN descriptor object. This function requires specific\nalgorithm selection.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input/output)\n    hsize: Hidden layer size (input)\n    nlayers: Number of layers (input)\n    dropoutDesc: Pre-initialized dropout descriptor for dropout layer in between RNN layers\n        (input)\n    inMode: RNN first layer input mode (input)\n    direction: RNN direction (input)\n    rnnMode: RNN model type (input)\n    biasMode: RNN bias included (input)\n    algo: RNN algorithm selected (input)\n    dataType: MIOpen datatype (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["rnnDesc", "hsize", "nlayers", "dropoutDesc", "inMode", "direction", "rnnMode", "biasMode", "algo", "dataType"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| miopenSetRNNDescriptor_V2(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "hsize")?, rt::call::extract(x2, "nlayers")?, rt::call::extract(x3, "dropoutDesc")?, &x4, &x5, &x6, &x7, &x8, &x9));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| miopenSetRNNDescriptor_V2(py, &x0, rt::call::extract(x1, "hsize")?, rt::call::extract(x2, "nlayers")?, &x3, &x4, &x5, &x6, &x7, &x8, &x9));
 
-fn miopenSetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CInt<i32>, nlayers: rt::CInt<i32>, dropoutDesc: rt::PtrArg, inMode: &Bound<'_, PyAny>, direction: &Bound<'_, PyAny>, rnnMode: &Bound<'_, PyAny>, biasMode: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetRNNDescriptor_V2(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>, hsize: rt::CInt<i32>, nlayers: rt::CInt<i32>, dropoutDesc: &Bound<'_, PyAny>, inMode: &Bound<'_, PyAny>, direction: &Bound<'_, PyAny>, rnnMode: &Bound<'_, PyAny>, biasMode: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNDescriptor_V2");
-    let a_rnnDesc = rnnDesc.addr();
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_hsize = hsize.0;
     let a_nlayers = nlayers.0;
-    let a_dropoutDesc = dropoutDesc.addr();
+    let a_dropoutDesc = TYPES.handle_arg(51, dropoutDesc)?;
     let a_inMode = rt::narrow::<u32>(TYPES.enum_arg(26, inMode)?)?;
     let a_direction = rt::narrow::<u32>(TYPES.enum_arg(28, direction)?)?;
     let a_rnnMode = rt::narrow::<u32>(TYPES.enum_arg(25, rnnMode)?)?;
@@ -3469,11 +3499,11 @@ fn miopenSetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CIn
 rt::function!(F_miopenSetRNNDataSeqTensorDescriptor, C_miopenSetRNNDataSeqTensorDescriptor, c"miopenSetRNNDataSeqTensorDescriptor", "miopenSetRNNDataSeqTensorDescriptor",
     c"miopenSetRNNDataSeqTensorDescriptor(seqTensorDesc, dataType, layout, maxSequenceLen, batchSize, vectorSize, sequenceLenArray, paddingMarker)\n--\n\nSet shape of RNN seqData tensor\n\nInterface for setting tensor shape to be used as RNN input data\n\nArgs:\n    seqTensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    layout: One of the main supported layouts for RNN data(input)\n    maxSequenceLen: Sequence length limit within this SeqTensor(input)\n    batchSize: Number of sequences within this SeqTensor (input)\n    vectorSize: Vector size (input)\n    sequenceLenArray: Array containing the length of each sequence in the SeqTensor(input)\n    paddingMarker: Not used, should be NULL (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["seqTensorDesc", "dataType", "layout", "maxSequenceLen", "batchSize", "vectorSize", "sequenceLenArray", "paddingMarker"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenSetRNNDataSeqTensorDescriptor(py, rt::call::extract(x0, "seqTensorDesc")?, &x1, &x2, rt::call::extract(x3, "maxSequenceLen")?, rt::call::extract(x4, "batchSize")?, rt::call::extract(x5, "vectorSize")?, &x6, rt::call::extract(x7, "paddingMarker")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenSetRNNDataSeqTensorDescriptor(py, &x0, &x1, &x2, rt::call::extract(x3, "maxSequenceLen")?, rt::call::extract(x4, "batchSize")?, rt::call::extract(x5, "vectorSize")?, &x6, rt::call::extract(x7, "paddingMarker")?));
 
-fn miopenSetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>, maxSequenceLen: rt::CInt<i32>, batchSize: rt::CInt<i32>, vectorSize: rt::CInt<i32>, sequenceLenArray: &Bound<'_, PyAny>, paddingMarker: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenSetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>, maxSequenceLen: rt::CInt<i32>, batchSize: rt::CInt<i32>, vectorSize: rt::CInt<i32>, sequenceLenArray: &Bound<'_, PyAny>, paddingMarker: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNDataSeqTensorDescriptor");
-    let a_seqTensorDesc = seqTensorDesc.addr();
+    let a_seqTensorDesc = TYPES.handle_arg(44, seqTensorDesc)?;
     let a_dataType = rt::narrow::<u32>(TYPES.enum_arg(1, dataType)?)?;
     let a_layout = rt::narrow::<u32>(TYPES.enum_arg(33, layout)?)?;
     let a_maxSequenceLen = maxSequenceLen.0;
@@ -3494,11 +3524,11 @@ fn miopenSetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg
 rt::function!(F_miopenGetRNNDataSeqTensorDescriptor, C_miopenGetRNNDataSeqTensorDescriptor, c"miopenGetRNNDataSeqTensorDescriptor", "miopenGetRNNDataSeqTensorDescriptor",
     c"miopenGetRNNDataSeqTensorDescriptor(seqTensorDesc, sequenceLenArrayLimit, paddingMarker)\n--\n\nGet shape of RNN seqData tensor\n\nInterface for setting tensor shape to be used as RNN input data\n\nArgs:\n    seqTensorDesc: Tensor descriptor (input)\n    sequenceLenArrayLimit: Limit for number of elements that can be returned to user\n        by sequenceLenArray (input)\n    paddingMarker: Not used, should be NULL (input)\n\nReturns: a tuple of 7 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    layout: miopenRNNBaseLayout_t\n    maxSequenceLen: int\n    batchSize: int\n    vectorSize: int\n    sequenceLenArray: int\n    miopenStatus_t",
     ["seqTensorDesc", "sequenceLenArrayLimit", "paddingMarker"],
-    |py, [x0, x1, x2]| miopenGetRNNDataSeqTensorDescriptor(py, rt::call::extract(x0, "seqTensorDesc")?, rt::call::extract(x1, "sequenceLenArrayLimit")?, rt::call::extract(x2, "paddingMarker")?));
+    |py, [x0, x1, x2]| miopenGetRNNDataSeqTensorDescriptor(py, &x0, rt::call::extract(x1, "sequenceLenArrayLimit")?, rt::call::extract(x2, "paddingMarker")?));
 
-fn miopenGetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg, sequenceLenArrayLimit: rt::CInt<i32>, paddingMarker: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenGetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: &Bound<'_, PyAny>, sequenceLenArrayLimit: rt::CInt<i32>, paddingMarker: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNDataSeqTensorDescriptor");
-    let a_seqTensorDesc = seqTensorDesc.addr();
+    let a_seqTensorDesc = TYPES.handle_arg(44, seqTensorDesc)?;
     let mut o_dataType: u32 = Default::default();
     let a_dataType = &mut o_dataType as *mut u32 as usize;
     let mut o_layout: u32 = Default::default();
@@ -3525,12 +3555,12 @@ fn miopenGetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg
 rt::function!(F_miopenGetRNNWorkspaceSize, C_miopenGetRNNWorkspaceSize, c"miopenGetRNNWorkspaceSize", "miopenGetRNNWorkspaceSize",
     c"miopenGetRNNWorkspaceSize(handle, rnnDesc, sequenceLen, xDesc)\n--\n\nQuery the amount of memory required to execute the RNN layer\n\nThis function calculates the amount of memory required to run the RNN layer given an RNN\ndescriptor and a tensor descriptor.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Number of iteration unrolls (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
     ["handle", "rnnDesc", "sequenceLen", "xDesc"],
-    |py, [x0, x1, x2, x3]| miopenGetRNNWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3));
+    |py, [x0, x1, x2, x3]| miopenGetRNNWorkspaceSize(py, &x0, &x1, rt::call::extract(x2, "sequenceLen")?, &x3));
 
-fn miopenGetRNNWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenGetRNNWorkspaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNWorkspaceSize");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
     let mut h_xDesc = TYPES.handle_ref(43, xDesc, false)?;
     let a_xDesc = h_xDesc.addr();
@@ -3548,12 +3578,12 @@ fn miopenGetRNNWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Pt
 rt::function!(F_miopenGetRNNTrainingReserveSize, C_miopenGetRNNTrainingReserveSize, c"miopenGetRNNTrainingReserveSize", "miopenGetRNNTrainingReserveSize",
     c"miopenGetRNNTrainingReserveSize(handle, rnnDesc, sequenceLen, xDesc)\n--\n\nQuery the amount of memory required for RNN training\n\nThis function calculates the amount of memory required to train the RNN layer given an\nRNN descriptor and a tensor descriptor.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Number of iteration unrolls (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
     ["handle", "rnnDesc", "sequenceLen", "xDesc"],
-    |py, [x0, x1, x2, x3]| miopenGetRNNTrainingReserveSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3));
+    |py, [x0, x1, x2, x3]| miopenGetRNNTrainingReserveSize(py, &x0, &x1, rt::call::extract(x2, "sequenceLen")?, &x3));
 
-fn miopenGetRNNTrainingReserveSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenGetRNNTrainingReserveSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNTrainingReserveSize");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
     let mut h_xDesc = TYPES.handle_ref(43, xDesc, false)?;
     let a_xDesc = h_xDesc.addr();
@@ -3571,13 +3601,13 @@ fn miopenGetRNNTrainingReserveSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: 
 rt::function!(F_miopenGetRNNTempSpaceSizes, C_miopenGetRNNTempSpaceSizes, c"miopenGetRNNTempSpaceSizes", "miopenGetRNNTempSpaceSizes",
     c"miopenGetRNNTempSpaceSizes(handle, rnnDesc, xDesc, fwdMode)\n--\n\nQuery the amount of additional memory required for this RNN layer execution.\n\nThis function calculates the size of extra buffers, depending on the layer configuration, which\nis determined by: RNN descriptor, isInference, and data descriptor. If isInference is True,\nreserve_space_size is always zero, because the reserve_space buffer is not used in Inference\ncomputation.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: Sequence data tensor descriptor (input)\n    fwdMode: Specifies in which mode the buffers will be used.\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    reserveSpaceSize: int\n    miopenStatus_t",
     ["handle", "rnnDesc", "xDesc", "fwdMode"],
-    |py, [x0, x1, x2, x3]| miopenGetRNNTempSpaceSizes(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, &x3));
+    |py, [x0, x1, x2, x3]| miopenGetRNNTempSpaceSizes(py, &x0, &x1, &x2, &x3));
 
-fn miopenGetRNNTempSpaceSizes(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, fwdMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenGetRNNTempSpaceSizes(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, fwdMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNTempSpaceSizes");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
-    let a_xDesc = xDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
+    let a_xDesc = TYPES.handle_arg(44, xDesc)?;
     let a_fwdMode = rt::narrow::<u32>(TYPES.enum_arg(32, fwdMode)?)?;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
@@ -3595,13 +3625,13 @@ fn miopenGetRNNTempSpaceSizes(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::P
 rt::function!(F_miopenGetRNNParamsSize, C_miopenGetRNNParamsSize, c"miopenGetRNNParamsSize", "miopenGetRNNParamsSize",
     c"miopenGetRNNParamsSize(handle, rnnDesc, xDesc, dtype)\n--\n\nQuery the amount of parameter memory required for RNN training\n\nThis function calculates the amount of parameter memory required to train the RNN layer given an\nRNN descriptor and a tensor descriptor.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: A tensor descriptor (input)\n    dtype: MIOpen data type enum (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
     ["handle", "rnnDesc", "xDesc", "dtype"],
-    |py, [x0, x1, x2, x3]| miopenGetRNNParamsSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, &x3));
+    |py, [x0, x1, x2, x3]| miopenGetRNNParamsSize(py, &x0, &x1, &x2, &x3));
 
-fn miopenGetRNNParamsSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, dtype: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenGetRNNParamsSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, dtype: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNParamsSize");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
-    let a_xDesc = xDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let mut o_numBytes: u64 = Default::default();
     let a_numBytes = &mut o_numBytes as *mut u64 as usize;
     let a_dtype = rt::narrow::<u32>(TYPES.enum_arg(1, dtype)?)?;
@@ -3617,14 +3647,14 @@ fn miopenGetRNNParamsSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrAr
 rt::function!(F_miopenGetRNNParamsDescriptor, C_miopenGetRNNParamsDescriptor, c"miopenGetRNNParamsDescriptor", "miopenGetRNNParamsDescriptor",
     c"miopenGetRNNParamsDescriptor(handle, rnnDesc, xDesc, wDesc, dtype)\n--\n\nObtain a weight tensor descriptor for RNNs\n\nThis function populates a weight descriptor that describes the memory layout of the\nweight matrix.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: Fully populated RNN layer descriptor type (input)\n    xDesc: A previously populated tensor descriptor (input)\n    wDesc: A previously allocated tensor descriptor (output)\n    dtype: MIOpen data type enum (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "xDesc", "wDesc", "dtype"],
-    |py, [x0, x1, x2, x3, x4]| miopenGetRNNParamsDescriptor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "wDesc")?, &x4));
+    |py, [x0, x1, x2, x3, x4]| miopenGetRNNParamsDescriptor(py, &x0, &x1, &x2, &x3, &x4));
 
-fn miopenGetRNNParamsDescriptor(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, wDesc: rt::PtrArg, dtype: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenGetRNNParamsDescriptor(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, dtype: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNParamsDescriptor");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
-    let a_xDesc = xDesc.addr();
-    let a_wDesc = wDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_dtype = rt::narrow::<u32>(TYPES.enum_arg(1, dtype)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3638,12 +3668,12 @@ fn miopenGetRNNParamsDescriptor(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt:
 rt::function!(F_miopenGetRNNInputTensorSize, C_miopenGetRNNInputTensorSize, c"miopenGetRNNInputTensorSize", "miopenGetRNNInputTensorSize",
     c"miopenGetRNNInputTensorSize(handle, rnnDesc, seqLen)\n--\n\nObtain a the size in bytes of the RNN input tensor\n\nThis function determines the size in bytes of the allocation needed for the input data\ntensor for an RNN layer. The number of bytes is derived from the array of\ntensor descriptors.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: Fully populated RNN layer descriptor (input)\n    seqLen: Number of iteration unrolls (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    xDesc: miopenTensorDescriptor\n    numBytes: int\n    miopenStatus_t",
     ["handle", "rnnDesc", "seqLen"],
-    |py, [x0, x1, x2]| miopenGetRNNInputTensorSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "seqLen")?));
+    |py, [x0, x1, x2]| miopenGetRNNInputTensorSize(py, &x0, &x1, rt::call::extract(x2, "seqLen")?));
 
-fn miopenGetRNNInputTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, seqLen: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenGetRNNInputTensorSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, seqLen: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNInputTensorSize");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_seqLen = seqLen.0;
     let mut o_xDesc: usize = Default::default();
     let a_xDesc = &mut o_xDesc as *mut usize as usize;
@@ -3661,12 +3691,12 @@ fn miopenGetRNNInputTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::
 rt::function!(F_miopenGetRNNHiddenTensorSize, C_miopenGetRNNHiddenTensorSize, c"miopenGetRNNHiddenTensorSize", "miopenGetRNNHiddenTensorSize",
     c"miopenGetRNNHiddenTensorSize(handle, rnnDesc, seqLen)\n--\n\nObtain a the size in bytes of the RNN hidden tensor\n\nThis function determines the size in bytes of the allocation needed for the\nhidden tensor over all layers\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: Fully populated RNN layer descriptor type (input)\n    seqLen: Number of iteration unrolls (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    xDesc: miopenTensorDescriptor\n    numBytes: int\n    miopenStatus_t",
     ["handle", "rnnDesc", "seqLen"],
-    |py, [x0, x1, x2]| miopenGetRNNHiddenTensorSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "seqLen")?));
+    |py, [x0, x1, x2]| miopenGetRNNHiddenTensorSize(py, &x0, &x1, rt::call::extract(x2, "seqLen")?));
 
-fn miopenGetRNNHiddenTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, seqLen: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenGetRNNHiddenTensorSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, seqLen: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNHiddenTensorSize");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_seqLen = seqLen.0;
     let mut o_xDesc: usize = Default::default();
     let a_xDesc = &mut o_xDesc as *mut usize as usize;
@@ -3684,14 +3714,14 @@ fn miopenGetRNNHiddenTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt:
 rt::function!(F_miopenGetRNNLayerParamSize, C_miopenGetRNNLayerParamSize, c"miopenGetRNNLayerParamSize", "miopenGetRNNLayerParamSize",
     c"miopenGetRNNLayerParamSize(handle, rnnDesc, layer, xDesc, paramID)\n--\n\nGets the number of bytes of a parameter matrix\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the\nweight matrix associated with the in input GEMM, while paramID == 1 retrieves\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrices associated\nwith the input GEMM, 4-7 are associated with matrices associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    paramID: ID of the internal parameter tensor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
     ["handle", "rnnDesc", "layer", "xDesc", "paramID"],
-    |py, [x0, x1, x2, x3, x4]| miopenGetRNNLayerParamSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "paramID")?));
+    |py, [x0, x1, x2, x3, x4]| miopenGetRNNLayerParamSize(py, &x0, &x1, rt::call::extract(x2, "layer")?, &x3, rt::call::extract(x4, "paramID")?));
 
-fn miopenGetRNNLayerParamSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, paramID: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenGetRNNLayerParamSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, layer: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, paramID: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerParamSize");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_layer = layer.0;
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_paramID = paramID.0;
     let mut o_numBytes: u64 = Default::default();
     let a_numBytes = &mut o_numBytes as *mut u64 as usize;
@@ -3707,12 +3737,12 @@ fn miopenGetRNNLayerParamSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::P
 rt::function!(F_miopenGetRNNLayerBiasSize, C_miopenGetRNNLayerBiasSize, c"miopenGetRNNLayerBiasSize", "miopenGetRNNLayerBiasSize",
     c"miopenGetRNNLayerBiasSize(handle, rnnDesc, layer, biasID)\n--\n\nGets the number of bytes of a bias\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nweight matrix associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    biasID: ID of the internal parameter tensor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
     ["handle", "rnnDesc", "layer", "biasID"],
-    |py, [x0, x1, x2, x3]| miopenGetRNNLayerBiasSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "biasID")?));
+    |py, [x0, x1, x2, x3]| miopenGetRNNLayerBiasSize(py, &x0, &x1, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "biasID")?));
 
-fn miopenGetRNNLayerBiasSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, biasID: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenGetRNNLayerBiasSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, layer: rt::CInt<i32>, biasID: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerBiasSize");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_layer = layer.0;
     let a_biasID = biasID.0;
     let mut o_numBytes: u64 = Default::default();
@@ -3729,18 +3759,18 @@ fn miopenGetRNNLayerBiasSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Pt
 rt::function!(F_miopenGetRNNLayerParam, C_miopenGetRNNLayerParam, c"miopenGetRNNLayerParam", "miopenGetRNNLayerParam",
     c"miopenGetRNNLayerParam(handle, rnnDesc, layer, xDesc, wDesc, w, paramID, paramDesc, layerParam)\n--\n\nGets a weight matrix for a specific layer in an RNN stack\n\nThis function retrieves the weight matrix data for a specific layer and parameter ID\nand copies the data into previously allocated device memory.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the\nweight matrix associated with the in input GEMM, while paramID == 1 retrieves\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrices associated\nwith the input GEMM, 4-7 are associated with matrices associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument paramDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the parameter matrix. It is full packed and is used when\ncalling to miopenSetRNNLayerParam()\n\nThe argument layerParam should either be nullptr, or have device memory allocated\nto allow copying of the entire layer parameter matrix into it. If layerParam is\nnullptr then only the paramDesc is populated and returned. The size in bytes of the\nlayer parameter matrix can be determined by using miopenGetRNNLayerParamSize().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerParam() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Tensor descriptor for the fully packed output parameter tensor (output)\n    layerParam: Pointer to the memory location of the parameter tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "paramID", "paramDesc", "layerParam"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenGetRNNLayerParam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, rt::call::extract(x7, "paramDesc")?, rt::call::extract(x8, "layerParam")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenGetRNNLayerParam(py, &x0, &x1, rt::call::extract(x2, "layer")?, &x3, &x4, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, &x7, rt::call::extract(x8, "layerParam")?));
 
-fn miopenGetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg, layerParam: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenGetRNNLayerParam(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, layer: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, paramID: rt::CInt<i32>, paramDesc: &Bound<'_, PyAny>, layerParam: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerParam");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_layer = layer.0;
-    let a_xDesc = xDesc.addr();
-    let a_wDesc = wDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
     let a_paramID = paramID.0;
-    let a_paramDesc = paramDesc.addr();
+    let a_paramDesc = TYPES.handle_arg(43, paramDesc)?;
     let a_layerParam = layerParam.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3754,18 +3784,18 @@ fn miopenGetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrAr
 rt::function!(F_miopenGetRNNLayerBias, C_miopenGetRNNLayerBias, c"miopenGetRNNLayerBias", "miopenGetRNNLayerBias",
     c"miopenGetRNNLayerBias(handle, rnnDesc, layer, xDesc, wDesc, w, biasID, biasDesc, layerBias)\n--\n\nGets a bias for a specific layer in an RNN stack\n\nThis function retrieves the bias data for a specific layer and bias ID and copies\nthe data into previously allocated device memory.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nbias associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument biasDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the bias. It is full packed and is used when\ncalling to miopenSetRNNLayerBias()\n\nThe argument layerBias should either be nullptr, or have device memory allocated\nto allow copying of the entire layer bias into it. If layerBias is\nnullptr then only the biasDesc is populated and returned. The size in bytes of the\nlayer bias can be determined by using miopenGetRNNLayerBiasSize().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerBias() will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    biasID: ID of the internal parameter tensor (input)\n    biasDesc: Descriptor of the parameter tensor (output)\n    layerBias: Pointer to the memory location of the bias tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "biasID", "biasDesc", "layerBias"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenGetRNNLayerBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, rt::call::extract(x7, "biasDesc")?, rt::call::extract(x8, "layerBias")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenGetRNNLayerBias(py, &x0, &x1, rt::call::extract(x2, "layer")?, &x3, &x4, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, &x7, rt::call::extract(x8, "layerBias")?));
 
-fn miopenGetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg, layerBias: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenGetRNNLayerBias(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, layer: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, biasID: rt::CInt<i32>, biasDesc: &Bound<'_, PyAny>, layerBias: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerBias");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_layer = layer.0;
-    let a_xDesc = xDesc.addr();
-    let a_wDesc = wDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
     let a_biasID = biasID.0;
-    let a_biasDesc = biasDesc.addr();
+    let a_biasDesc = TYPES.handle_arg(43, biasDesc)?;
     let a_layerBias = layerBias.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3779,15 +3809,15 @@ fn miopenGetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg
 rt::function!(F_miopenGetRNNLayerParamOffset, C_miopenGetRNNLayerParamOffset, c"miopenGetRNNLayerParamOffset", "miopenGetRNNLayerParamOffset",
     c"miopenGetRNNLayerParamOffset(rnnDesc, layer, xDesc, paramID, paramDesc)\n--\n\nGets an index offset for a specific weight matrix for a layer in the\nRNN stack\n\nThis function retrieves the index offset for a weight matrix in a layer.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the\nweight matrix offset associated with the in input GEMM, while paramID == 1\nretrieves the weight matrix offset associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrix offsets associated\nwith the input GEMM, 4-7 are associated with matrix offset associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument paramDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the parameter matrix. It is full packed and is used when\ncalling to miopenSetRNNLayerParam().\n\nThe argument layerParamOffset should either be nullptr, or an address to place the\noffset. If layerParamOffset is nullptr then only the paramDesc is populated and returned.\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerParamOffset() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Tensor descriptor for the fully packed output parameter tensor (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    layerParamOffset: int\n    miopenStatus_t",
     ["rnnDesc", "layer", "xDesc", "paramID", "paramDesc"],
-    |py, [x0, x1, x2, x3, x4]| miopenGetRNNLayerParamOffset(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "layer")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "paramID")?, rt::call::extract(x4, "paramDesc")?));
+    |py, [x0, x1, x2, x3, x4]| miopenGetRNNLayerParamOffset(py, &x0, rt::call::extract(x1, "layer")?, &x2, rt::call::extract(x3, "paramID")?, &x4));
 
-fn miopenGetRNNLayerParamOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetRNNLayerParamOffset(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>, layer: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, paramID: rt::CInt<i32>, paramDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerParamOffset");
-    let a_rnnDesc = rnnDesc.addr();
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_layer = layer.0;
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_paramID = paramID.0;
-    let a_paramDesc = paramDesc.addr();
+    let a_paramDesc = TYPES.handle_arg(43, paramDesc)?;
     let mut o_layerParamOffset: u64 = Default::default();
     let a_layerParamOffset = &mut o_layerParamOffset as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -3802,15 +3832,15 @@ fn miopenGetRNNLayerParamOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::
 rt::function!(F_miopenGetRNNLayerBiasOffset, C_miopenGetRNNLayerBiasOffset, c"miopenGetRNNLayerBiasOffset", "miopenGetRNNLayerBiasOffset",
     c"miopenGetRNNLayerBiasOffset(rnnDesc, layer, xDesc, biasID, biasDesc)\n--\n\nGets a bias index offset for a specific layer in an RNN stack\n\nThis function retrieves the bias index offset for a specific layer and bias ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nbias associated with the in input GEMM, while biasID == 1 retrieves\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the bias offset associated\nwith the input GEMM, 4-7 are the bias offsets associated with the hidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument biasDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the bias. It is full packed and is used when\ncalling to miopenSetRNNLayerBias()\n\nThe argument layerBiasOffset should either be nullptr, or point to an output address.\nIf layerBias is nullptr then only the biasDesc is populated and returned.\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerBiasOffset() will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    biasID: ID of the internal parameter tensor (input)\n    biasDesc: Descriptor of the parameter tensor (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    layerBiasOffset: int\n    miopenStatus_t",
     ["rnnDesc", "layer", "xDesc", "biasID", "biasDesc"],
-    |py, [x0, x1, x2, x3, x4]| miopenGetRNNLayerBiasOffset(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "layer")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "biasID")?, rt::call::extract(x4, "biasDesc")?));
+    |py, [x0, x1, x2, x3, x4]| miopenGetRNNLayerBiasOffset(py, &x0, rt::call::extract(x1, "layer")?, &x2, rt::call::extract(x3, "biasID")?, &x4));
 
-fn miopenGetRNNLayerBiasOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetRNNLayerBiasOffset(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>, layer: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, biasID: rt::CInt<i32>, biasDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerBiasOffset");
-    let a_rnnDesc = rnnDesc.addr();
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_layer = layer.0;
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_biasID = biasID.0;
-    let a_biasDesc = biasDesc.addr();
+    let a_biasDesc = TYPES.handle_arg(43, biasDesc)?;
     let mut o_layerBiasOffset: u64 = Default::default();
     let a_layerBiasOffset = &mut o_layerBiasOffset as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -3825,18 +3855,18 @@ fn miopenGetRNNLayerBiasOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::C
 rt::function!(F_miopenSetRNNLayerParam, C_miopenSetRNNLayerParam, c"miopenSetRNNLayerParam", "miopenSetRNNLayerParam",
     c"miopenSetRNNLayerParam(handle, rnnDesc, layer, xDesc, wDesc, w, paramID, paramDesc, layerParam)\n--\n\nSets a weight matrix for a specific layer in an RNN stack\n\nThis function sets the weight matrix data for a specific layer and parameter ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 sets the\nweight matrix associated with the in input GEMM, while paramID == 1 sets\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrices associated\nwith the input GEMM, 4-7 are associated with matrices associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe input argument paramDesc is a previously populated tensor descriptor typically\nby first calling miopenGetRNNLayerParam().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenSetRNNLayerParam() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Descriptor of the parameter tensor (input)\n    layerParam: Pointer to the memory location of the parameter tensor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "paramID", "paramDesc", "layerParam"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetRNNLayerParam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, rt::call::extract(x7, "paramDesc")?, rt::call::extract(x8, "layerParam")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetRNNLayerParam(py, &x0, &x1, rt::call::extract(x2, "layer")?, &x3, &x4, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, &x7, rt::call::extract(x8, "layerParam")?));
 
-fn miopenSetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArgMut, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg, layerParam: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetRNNLayerParam(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, layer: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, w: rt::PtrArgMut, paramID: rt::CInt<i32>, paramDesc: &Bound<'_, PyAny>, layerParam: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNLayerParam");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_layer = layer.0;
-    let a_xDesc = xDesc.addr();
-    let a_wDesc = wDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
     let a_paramID = paramID.0;
-    let a_paramDesc = paramDesc.addr();
+    let a_paramDesc = TYPES.handle_arg(43, paramDesc)?;
     let a_layerParam = layerParam.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3850,18 +3880,18 @@ fn miopenSetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrAr
 rt::function!(F_miopenSetRNNLayerBias, C_miopenSetRNNLayerBias, c"miopenSetRNNLayerBias", "miopenSetRNNLayerBias",
     c"miopenSetRNNLayerBias(handle, rnnDesc, layer, xDesc, wDesc, w, biasID, biasDesc, layerBias)\n--\n\nSets a bias for a specific layer in an RNN stack\n\nThis function sets the bias data for a specific layer and bias ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nweight matrix associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with the biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe input argument biasDesc is a previously populated tensor descriptor typically\nby first calling miopenGetRNNLayeBias().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenSetRNNLayerBias will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the bias tensor (input)\n    w: Pointer to memory containing bias tensor (input)\n    biasID: ID of the internal bias tensor (input)\n    biasDesc: Descriptor of the bias tensor (output)\n    layerBias: Pointer to the memory location of the bias tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "biasID", "biasDesc", "layerBias"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetRNNLayerBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, rt::call::extract(x7, "biasDesc")?, rt::call::extract(x8, "layerBias")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetRNNLayerBias(py, &x0, &x1, rt::call::extract(x2, "layer")?, &x3, &x4, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, &x7, rt::call::extract(x8, "layerBias")?));
 
-fn miopenSetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArgMut, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg, layerBias: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetRNNLayerBias(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, layer: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, wDesc: &Bound<'_, PyAny>, w: rt::PtrArgMut, biasID: rt::CInt<i32>, biasDesc: &Bound<'_, PyAny>, layerBias: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNLayerBias");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_layer = layer.0;
-    let a_xDesc = xDesc.addr();
-    let a_wDesc = wDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
     let a_biasID = biasID.0;
-    let a_biasDesc = biasDesc.addr();
+    let a_biasDesc = TYPES.handle_arg(43, biasDesc)?;
     let a_layerBias = layerBias.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3875,11 +3905,11 @@ fn miopenSetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg
 rt::function!(F_miopenSetRNNPaddingMode, C_miopenSetRNNPaddingMode, c"miopenSetRNNPaddingMode", "miopenSetRNNPaddingMode",
     c"miopenSetRNNPaddingMode(rnnDesc, paddingMode)\n--\n\nSets a bias for a specific layer in an RNN stack\n\nThis function changes padidng mode at previously created and initialized RNN descriptor.\nThis function must be called before using miopenGetRNNWorkspaceSize()\nand miopenGetRNNTrainingReserveSize() functions.\nBy default, not padded data is expected at the RNN input/output.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input/output)\n    paddingMode: RNN input/output data padding mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["rnnDesc", "paddingMode"],
-    |py, [x0, x1]| miopenSetRNNPaddingMode(py, rt::call::extract(x0, "rnnDesc")?, &x1));
+    |py, [x0, x1]| miopenSetRNNPaddingMode(py, &x0, &x1));
 
-fn miopenSetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg, paddingMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetRNNPaddingMode(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>, paddingMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNPaddingMode");
-    let a_rnnDesc = rnnDesc.addr();
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_paddingMode = rt::narrow::<u32>(TYPES.enum_arg(31, paddingMode)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3893,11 +3923,11 @@ fn miopenSetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg, paddingMode: &Bo
 rt::function!(F_miopenGetRNNPaddingMode, C_miopenGetRNNPaddingMode, c"miopenGetRNNPaddingMode", "miopenGetRNNPaddingMode",
     c"miopenGetRNNPaddingMode(rnnDesc)\n--\n\nThis function retrieves the RNN padding mode from the RNN descriptor.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    paddingMode: miopenRNNPaddingMode_t\n    miopenStatus_t",
     ["rnnDesc"],
-    |py, [x0]| miopenGetRNNPaddingMode(py, rt::call::extract(x0, "rnnDesc")?));
+    |py, [x0]| miopenGetRNNPaddingMode(py, &x0));
 
-fn miopenGetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetRNNPaddingMode(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNPaddingMode");
-    let a_rnnDesc = rnnDesc.addr();
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let mut o_paddingMode: u32 = Default::default();
     let a_paddingMode = &mut o_paddingMode as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -3912,22 +3942,22 @@ fn miopenGetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_miopenRNNForward, C_miopenRNNForward, c"miopenRNNForward", "miopenRNNForward",
     c"miopenRNNForward(handle, rnnDesc, fwdMode, xDesc, x, hDesc, hx, hy, cDesc, cx, cy, yDesc, y, w, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute forward training for recurrent layer.\n\nInterface for executing the forward training / inference pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    fwdMode: Specifies in which mode the buffers will be used.\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    x: Pointer to input tensor (input)\n    hDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    cy: Pointer to the cell layer output tensor. If hy is NULL,\n        then the final cell state will not be saved. (output)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    w: Pointer to input weights tensor (input)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward (input / output)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for hidden states used durning training\n        (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "fwdMode", "xDesc", "x", "hDesc", "hx", "hy", "cDesc", "cx", "cy", "yDesc", "y", "w", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenRNNForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, &x2, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "hy")?, rt::call::extract(x8, "cDesc")?, rt::call::extract(x9, "cx")?, rt::call::extract(x10, "cy")?, rt::call::extract(x11, "yDesc")?, rt::call::extract(x12, "y")?, rt::call::extract(x13, "w")?, rt::call::extract(x14, "weightSpaceSize")?, rt::call::extract(x15, "workSpace")?, rt::call::extract(x16, "workSpaceNumBytes")?, rt::call::extract(x17, "reserveSpace")?, rt::call::extract(x18, "reserveSpaceNumBytes")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenRNNForward(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "x")?, &x5, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "hy")?, &x8, rt::call::extract(x9, "cx")?, rt::call::extract(x10, "cy")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "w")?, rt::call::extract(x14, "weightSpaceSize")?, rt::call::extract(x15, "workSpace")?, rt::call::extract(x16, "workSpaceNumBytes")?, rt::call::extract(x17, "reserveSpace")?, rt::call::extract(x18, "reserveSpaceNumBytes")?));
 
-fn miopenRNNForward(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, fwdMode: &Bound<'_, PyAny>, xDesc: rt::PtrArg, x: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, hy: rt::PtrArgMut, cDesc: rt::PtrArg, cx: rt::PtrArg, cy: rt::PtrArgMut, yDesc: rt::PtrArg, y: rt::PtrArgMut, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNForward(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, fwdMode: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hDesc: &Bound<'_, PyAny>, hx: rt::PtrArg, hy: rt::PtrArgMut, cDesc: &Bound<'_, PyAny>, cx: rt::PtrArg, cy: rt::PtrArgMut, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForward");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_fwdMode = rt::narrow::<u32>(TYPES.enum_arg(32, fwdMode)?)?;
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(44, xDesc)?;
     let a_x = x.addr();
-    let a_hDesc = hDesc.addr();
+    let a_hDesc = TYPES.handle_arg(43, hDesc)?;
     let a_hx = hx.addr();
     let a_hy = hy.addr();
-    let a_cDesc = cDesc.addr();
+    let a_cDesc = TYPES.handle_arg(43, cDesc)?;
     let a_cx = cx.addr();
     let a_cy = cy.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(44, yDesc)?;
     let a_y = y.addr();
     let a_w = w.addr();
     let a_weightSpaceSize = weightSpaceSize.0;
@@ -3947,24 +3977,24 @@ fn miopenRNNForward(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, fwd
 rt::function!(F_miopenRNNBackwardSeqData, C_miopenRNNBackwardSeqData, c"miopenRNNBackwardSeqData", "miopenRNNBackwardSeqData",
     c"miopenRNNBackwardSeqData(handle, rnnDesc, yDesc, y, dy, hDesc, hx, dhy, dhx, cDesc, cx, dcy, dcx, xDesc, dx, w, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward data for recurrent layer\n\nInterface for executing the backward data pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    yDesc: An output tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    y: Pointer to input tensor (input)\n    dy: Pointer to the hidden layer input tensor (input)\n    hDesc: An input hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    dhy: Pointer to the cell layer input tensor (input)\n    dhx: Pointer to the delta hidden layer output tensor. If dhx is NULL\n        the hidden gradient will not ouput. (output)\n    cDesc: A input cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the hidden layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    dcy: Pointer to the cell layer input tensor. If dcy is NULL,\n        then the initial delta cell state will be zero initialized. (input)\n    dcx: Pointer to the cell layer output tensor. If dcx is NULL\n        the cell gradient will not ouput. (output)\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    dx: Pointer to the cell layer output tensor (output)\n    w: Pointer to input weights tensor (input)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "yDesc", "y", "dy", "hDesc", "hx", "dhy", "dhx", "cDesc", "cx", "dcy", "dcx", "xDesc", "dx", "w", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenRNNBackwardSeqData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dy")?, rt::call::extract(x5, "hDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "dhy")?, rt::call::extract(x8, "dhx")?, rt::call::extract(x9, "cDesc")?, rt::call::extract(x10, "cx")?, rt::call::extract(x11, "dcy")?, rt::call::extract(x12, "dcx")?, rt::call::extract(x13, "xDesc")?, rt::call::extract(x14, "dx")?, rt::call::extract(x15, "w")?, rt::call::extract(x16, "weightSpaceSize")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenRNNBackwardSeqData(py, &x0, &x1, &x2, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dy")?, &x5, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "dhy")?, rt::call::extract(x8, "dhx")?, &x9, rt::call::extract(x10, "cx")?, rt::call::extract(x11, "dcy")?, rt::call::extract(x12, "dcx")?, &x13, rt::call::extract(x14, "dx")?, rt::call::extract(x15, "w")?, rt::call::extract(x16, "weightSpaceSize")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?));
 
-fn miopenRNNBackwardSeqData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dy: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, dhy: rt::PtrArg, dhx: rt::PtrArgMut, cDesc: rt::PtrArg, cx: rt::PtrArg, dcy: rt::PtrArg, dcx: rt::PtrArgMut, xDesc: rt::PtrArg, dx: rt::PtrArgMut, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNBackwardSeqData(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dy: rt::PtrArg, hDesc: &Bound<'_, PyAny>, hx: rt::PtrArg, dhy: rt::PtrArg, dhx: rt::PtrArgMut, cDesc: &Bound<'_, PyAny>, cx: rt::PtrArg, dcy: rt::PtrArg, dcx: rt::PtrArgMut, xDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardSeqData");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
-    let a_yDesc = yDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
+    let a_yDesc = TYPES.handle_arg(44, yDesc)?;
     let a_y = y.addr();
     let a_dy = dy.addr();
-    let a_hDesc = hDesc.addr();
+    let a_hDesc = TYPES.handle_arg(43, hDesc)?;
     let a_hx = hx.addr();
     let a_dhy = dhy.addr();
     let a_dhx = dhx.addr();
-    let a_cDesc = cDesc.addr();
+    let a_cDesc = TYPES.handle_arg(43, cDesc)?;
     let a_cx = cx.addr();
     let a_dcy = dcy.addr();
     let a_dcx = dcx.addr();
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(44, xDesc)?;
     let a_dx = dx.addr();
     let a_w = w.addr();
     let a_weightSpaceSize = weightSpaceSize.0;
@@ -3984,17 +4014,17 @@ fn miopenRNNBackwardSeqData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Ptr
 rt::function!(F_miopenRNNBackwardWeightsSeqTensor, C_miopenRNNBackwardWeightsSeqTensor, c"miopenRNNBackwardWeightsSeqTensor", "miopenRNNBackwardWeightsSeqTensor",
     c"miopenRNNBackwardWeightsSeqTensor(handle, rnnDesc, xDesc, x, hDesc, hx, yDesc, y, dw, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward weights for recurrent layer\n\nInterface for executing the backward weights pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    x: Pointer to input tensor (input)\n    hDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    yDesc: An output tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    y: Pointer to the output tensor (input)\n    dw: Pointer to input weights tensor (input / output)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "xDesc", "x", "hDesc", "hx", "yDesc", "y", "dw", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| miopenRNNBackwardWeightsSeqTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "hDesc")?, rt::call::extract(x5, "hx")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "dw")?, rt::call::extract(x9, "weightSpaceSize")?, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceNumBytes")?, rt::call::extract(x12, "reserveSpace")?, rt::call::extract(x13, "reserveSpaceNumBytes")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| miopenRNNBackwardWeightsSeqTensor(py, &x0, &x1, &x2, rt::call::extract(x3, "x")?, &x4, rt::call::extract(x5, "hx")?, &x6, rt::call::extract(x7, "y")?, rt::call::extract(x8, "dw")?, rt::call::extract(x9, "weightSpaceSize")?, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceNumBytes")?, rt::call::extract(x12, "reserveSpace")?, rt::call::extract(x13, "reserveSpaceNumBytes")?));
 
-fn miopenRNNBackwardWeightsSeqTensor(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dw: rt::PtrArgMut, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNBackwardWeightsSeqTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hDesc: &Bound<'_, PyAny>, hx: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dw: rt::PtrArgMut, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardWeightsSeqTensor");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
-    let a_xDesc = xDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
+    let a_xDesc = TYPES.handle_arg(44, xDesc)?;
     let a_x = x.addr();
-    let a_hDesc = hDesc.addr();
+    let a_hDesc = TYPES.handle_arg(43, hDesc)?;
     let a_hx = hx.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(44, yDesc)?;
     let a_y = y.addr();
     let a_dw = dw.addr();
     let a_weightSpaceSize = weightSpaceSize.0;
@@ -4014,28 +4044,28 @@ fn miopenRNNBackwardWeightsSeqTensor(py: Python<'_>, handle: rt::PtrArg, rnnDesc
 rt::function!(F_miopenRNNForwardTraining, C_miopenRNNForwardTraining, c"miopenRNNForwardTraining", "miopenRNNForwardTraining",
     c"miopenRNNForwardTraining(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, cxDesc, cx, wDesc, w, yDesc, y, hyDesc, hy, cyDesc, cy, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute forward training for recurrent layer\n\nInterface for executing the forward training pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    hyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cyDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cy: Pointer to the cell layer output tensor. If hy is NULL,\n        then the final cell state will not be saved. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "cxDesc", "cx", "wDesc", "w", "yDesc", "y", "hyDesc", "hy", "cyDesc", "cy", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenRNNForwardTraining(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "cxDesc")?, rt::call::extract(x8, "cx")?, rt::call::extract(x9, "wDesc")?, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "hyDesc")?, rt::call::extract(x14, "hy")?, rt::call::extract(x15, "cyDesc")?, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenRNNForwardTraining(py, &x0, &x1, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, &x5, rt::call::extract(x6, "hx")?, &x7, rt::call::extract(x8, "cx")?, &x9, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, &x13, rt::call::extract(x14, "hy")?, &x15, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?));
 
-fn miopenRNNForwardTraining(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, hyDesc: rt::PtrArg, hy: rt::PtrArgMut, cyDesc: rt::PtrArg, cy: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNForwardTraining(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: &Bound<'_, PyAny>, hx: rt::PtrArg, cxDesc: &Bound<'_, PyAny>, cx: rt::PtrArg, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, hyDesc: &Bound<'_, PyAny>, hy: rt::PtrArgMut, cyDesc: &Bound<'_, PyAny>, cy: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForwardTraining");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
     let mut h_xDesc = TYPES.handle_ref(43, xDesc, false)?;
     let a_xDesc = h_xDesc.addr();
     let a_x = x.addr();
-    let a_hxDesc = hxDesc.addr();
+    let a_hxDesc = TYPES.handle_arg(43, hxDesc)?;
     let a_hx = hx.addr();
-    let a_cxDesc = cxDesc.addr();
+    let a_cxDesc = TYPES.handle_arg(43, cxDesc)?;
     let a_cx = cx.addr();
-    let a_wDesc = wDesc.addr();
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
     let mut h_yDesc = TYPES.handle_ref(43, yDesc, false)?;
     let a_yDesc = h_yDesc.addr();
     let a_y = y.addr();
-    let a_hyDesc = hyDesc.addr();
+    let a_hyDesc = TYPES.handle_arg(43, hyDesc)?;
     let a_hy = hy.addr();
-    let a_cyDesc = cyDesc.addr();
+    let a_cyDesc = TYPES.handle_arg(43, cyDesc)?;
     let a_cy = cy.addr();
     let a_workSpace = workSpace.addr();
     let a_workSpaceNumBytes = workSpaceNumBytes.0;
@@ -4053,12 +4083,12 @@ fn miopenRNNForwardTraining(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Ptr
 rt::function!(F_miopenRNNBackwardData, C_miopenRNNBackwardData, c"miopenRNNBackwardData", "miopenRNNBackwardData",
     c"miopenRNNBackwardData(handle, rnnDesc, sequenceLen, yDesc, y, dyDesc, dy, dhyDesc, dhy, dcyDesc, dcy, wDesc, w, hxDesc, hx, cxDesc, cx, dxDesc, dx, dhxDesc, dhx, dcxDesc, dcx, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward data for recurrent layer\n\nInterface for executing the backward data pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    yDesc: An array of tensor descriptors (input)\n    y: Pointer to input tensor (input)\n    dyDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    dy: Pointer to the hidden layer input tensor (input)\n    dhyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dhy: Pointer to the cell layer input tensor (input)\n    dcyDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dcy: Pointer to the cell layer input tensor. If dcy is NULL,\n        then the initial delta cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    hxDesc: An input hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A input cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the hidden layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    dxDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    dx: Pointer to the cell layer output tensor (output)\n    dhxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dhx: Pointer to the delta hidden layer output tensor. If dhx is NULL\n        the hidden gradient will not ouput. (output)\n    dcxDesc: A tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dcx: Pointer to the cell layer output tensor. If dcx is NULL\n        the cell gradient will not ouput. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "sequenceLen", "yDesc", "y", "dyDesc", "dy", "dhyDesc", "dhy", "dcyDesc", "dcy", "wDesc", "w", "hxDesc", "hx", "cxDesc", "cx", "dxDesc", "dx", "dhxDesc", "dhx", "dcxDesc", "dcx", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| miopenRNNBackwardData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "y")?, &x5, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "dhyDesc")?, rt::call::extract(x8, "dhy")?, rt::call::extract(x9, "dcyDesc")?, rt::call::extract(x10, "dcy")?, rt::call::extract(x11, "wDesc")?, rt::call::extract(x12, "w")?, rt::call::extract(x13, "hxDesc")?, rt::call::extract(x14, "hx")?, rt::call::extract(x15, "cxDesc")?, rt::call::extract(x16, "cx")?, &x17, rt::call::extract(x18, "dx")?, rt::call::extract(x19, "dhxDesc")?, rt::call::extract(x20, "dhx")?, rt::call::extract(x21, "dcxDesc")?, rt::call::extract(x22, "dcx")?, rt::call::extract(x23, "workSpace")?, rt::call::extract(x24, "workSpaceNumBytes")?, rt::call::extract(x25, "reserveSpace")?, rt::call::extract(x26, "reserveSpaceNumBytes")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| miopenRNNBackwardData(py, &x0, &x1, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "y")?, &x5, rt::call::extract(x6, "dy")?, &x7, rt::call::extract(x8, "dhy")?, &x9, rt::call::extract(x10, "dcy")?, &x11, rt::call::extract(x12, "w")?, &x13, rt::call::extract(x14, "hx")?, &x15, rt::call::extract(x16, "cx")?, &x17, rt::call::extract(x18, "dx")?, &x19, rt::call::extract(x20, "dhx")?, &x21, rt::call::extract(x22, "dcx")?, rt::call::extract(x23, "workSpace")?, rt::call::extract(x24, "workSpaceNumBytes")?, rt::call::extract(x25, "reserveSpace")?, rt::call::extract(x26, "reserveSpaceNumBytes")?));
 
-fn miopenRNNBackwardData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, dhyDesc: rt::PtrArg, dhy: rt::PtrArg, dcyDesc: rt::PtrArg, dcy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, dhxDesc: rt::PtrArg, dhx: rt::PtrArgMut, dcxDesc: rt::PtrArg, dcx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNBackwardData(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, sequenceLen: rt::CInt<i32>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, dhyDesc: &Bound<'_, PyAny>, dhy: rt::PtrArg, dcyDesc: &Bound<'_, PyAny>, dcy: rt::PtrArg, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, hxDesc: &Bound<'_, PyAny>, hx: rt::PtrArg, cxDesc: &Bound<'_, PyAny>, cx: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, dhxDesc: &Bound<'_, PyAny>, dhx: rt::PtrArgMut, dcxDesc: &Bound<'_, PyAny>, dcx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardData");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
     let mut h_yDesc = TYPES.handle_ref(43, yDesc, false)?;
     let a_yDesc = h_yDesc.addr();
@@ -4066,22 +4096,22 @@ fn miopenRNNBackwardData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg
     let mut h_dyDesc = TYPES.handle_ref(43, dyDesc, false)?;
     let a_dyDesc = h_dyDesc.addr();
     let a_dy = dy.addr();
-    let a_dhyDesc = dhyDesc.addr();
+    let a_dhyDesc = TYPES.handle_arg(43, dhyDesc)?;
     let a_dhy = dhy.addr();
-    let a_dcyDesc = dcyDesc.addr();
+    let a_dcyDesc = TYPES.handle_arg(43, dcyDesc)?;
     let a_dcy = dcy.addr();
-    let a_wDesc = wDesc.addr();
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
-    let a_hxDesc = hxDesc.addr();
+    let a_hxDesc = TYPES.handle_arg(43, hxDesc)?;
     let a_hx = hx.addr();
-    let a_cxDesc = cxDesc.addr();
+    let a_cxDesc = TYPES.handle_arg(43, cxDesc)?;
     let a_cx = cx.addr();
     let mut h_dxDesc = TYPES.handle_ref(43, dxDesc, false)?;
     let a_dxDesc = h_dxDesc.addr();
     let a_dx = dx.addr();
-    let a_dhxDesc = dhxDesc.addr();
+    let a_dhxDesc = TYPES.handle_arg(43, dhxDesc)?;
     let a_dhx = dhx.addr();
-    let a_dcxDesc = dcxDesc.addr();
+    let a_dcxDesc = TYPES.handle_arg(43, dcxDesc)?;
     let a_dcx = dcx.addr();
     let a_workSpace = workSpace.addr();
     let a_workSpaceNumBytes = workSpaceNumBytes.0;
@@ -4099,22 +4129,22 @@ fn miopenRNNBackwardData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg
 rt::function!(F_miopenRNNBackwardWeights, C_miopenRNNBackwardWeights, c"miopenRNNBackwardWeights", "miopenRNNBackwardWeights",
     c"miopenRNNBackwardWeights(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, yDesc, y, dwDesc, dw, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward weights for recurrent layer\n\nInterface for executing the backward weights pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to the output tensor (input)\n    dwDesc: A weights tensor descriptor (input)\n    dw: Pointer to input weights tensor (input / output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "yDesc", "y", "dwDesc", "dw", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| miopenRNNBackwardWeights(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, &x7, rt::call::extract(x8, "y")?, rt::call::extract(x9, "dwDesc")?, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceNumBytes")?, rt::call::extract(x13, "reserveSpace")?, rt::call::extract(x14, "reserveSpaceNumBytes")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| miopenRNNBackwardWeights(py, &x0, &x1, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, &x5, rt::call::extract(x6, "hx")?, &x7, rt::call::extract(x8, "y")?, &x9, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceNumBytes")?, rt::call::extract(x13, "reserveSpace")?, rt::call::extract(x14, "reserveSpaceNumBytes")?));
 
-fn miopenRNNBackwardWeights(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNBackwardWeights(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: &Bound<'_, PyAny>, hx: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dwDesc: &Bound<'_, PyAny>, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardWeights");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
     let mut h_xDesc = TYPES.handle_ref(43, xDesc, false)?;
     let a_xDesc = h_xDesc.addr();
     let a_x = x.addr();
-    let a_hxDesc = hxDesc.addr();
+    let a_hxDesc = TYPES.handle_arg(43, hxDesc)?;
     let a_hx = hx.addr();
     let mut h_yDesc = TYPES.handle_ref(43, yDesc, false)?;
     let a_yDesc = h_yDesc.addr();
     let a_y = y.addr();
-    let a_dwDesc = dwDesc.addr();
+    let a_dwDesc = TYPES.handle_arg(43, dwDesc)?;
     let a_dw = dw.addr();
     let a_workSpace = workSpace.addr();
     let a_workSpaceNumBytes = workSpaceNumBytes.0;
@@ -4132,28 +4162,28 @@ fn miopenRNNBackwardWeights(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Ptr
 rt::function!(F_miopenRNNForwardInference, C_miopenRNNForwardInference, c"miopenRNNForwardInference", "miopenRNNForwardInference",
     c"miopenRNNForwardInference(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, cxDesc, cx, wDesc, w, yDesc, y, hyDesc, hy, cyDesc, cy, workSpace, workSpaceNumBytes)\n--\n\nExecute forward inference for RNN layer\n\nInterface for executing the forward inference pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    hyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cyDesc: A output cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cy: Pointer to the cell layer output tensor. If cy is NULL,\n        then the final cell state will not be saved. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "cxDesc", "cx", "wDesc", "w", "yDesc", "y", "hyDesc", "hy", "cyDesc", "cy", "workSpace", "workSpaceNumBytes"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenRNNForwardInference(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "cxDesc")?, rt::call::extract(x8, "cx")?, rt::call::extract(x9, "wDesc")?, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "hyDesc")?, rt::call::extract(x14, "hy")?, rt::call::extract(x15, "cyDesc")?, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenRNNForwardInference(py, &x0, &x1, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, &x5, rt::call::extract(x6, "hx")?, &x7, rt::call::extract(x8, "cx")?, &x9, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, &x13, rt::call::extract(x14, "hy")?, &x15, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?));
 
-fn miopenRNNForwardInference(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, hyDesc: rt::PtrArg, hy: rt::PtrArgMut, cyDesc: rt::PtrArg, cy: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNForwardInference(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'_, PyAny>, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: &Bound<'_, PyAny>, hx: rt::PtrArg, cxDesc: &Bound<'_, PyAny>, cx: rt::PtrArg, wDesc: &Bound<'_, PyAny>, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, hyDesc: &Bound<'_, PyAny>, hy: rt::PtrArgMut, cyDesc: &Bound<'_, PyAny>, cy: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForwardInference");
-    let a_handle = handle.addr();
-    let a_rnnDesc = rnnDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
     let mut h_xDesc = TYPES.handle_ref(43, xDesc, false)?;
     let a_xDesc = h_xDesc.addr();
     let a_x = x.addr();
-    let a_hxDesc = hxDesc.addr();
+    let a_hxDesc = TYPES.handle_arg(43, hxDesc)?;
     let a_hx = hx.addr();
-    let a_cxDesc = cxDesc.addr();
+    let a_cxDesc = TYPES.handle_arg(43, cxDesc)?;
     let a_cx = cx.addr();
-    let a_wDesc = wDesc.addr();
+    let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
     let mut h_yDesc = TYPES.handle_ref(43, yDesc, false)?;
     let a_yDesc = h_yDesc.addr();
     let a_y = y.addr();
-    let a_hyDesc = hyDesc.addr();
+    let a_hyDesc = TYPES.handle_arg(43, hyDesc)?;
     let a_hy = hy.addr();
-    let a_cyDesc = cyDesc.addr();
+    let a_cyDesc = TYPES.handle_arg(43, cyDesc)?;
     let a_cy = cy.addr();
     let a_workSpace = workSpace.addr();
     let a_workSpaceNumBytes = workSpaceNumBytes.0;
@@ -4187,11 +4217,11 @@ fn miopenCreateCTCLossDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenGetCTCLossDescriptor, C_miopenGetCTCLossDescriptor, c"miopenGetCTCLossDescriptor", "miopenGetCTCLossDescriptor",
     c"miopenGetCTCLossDescriptor(ctcLossDesc)\n--\n\nRetrieves a CTC loss function descriptor's details\n\nArgs:\n    ctcLossDesc: CTC loss function descriptor (input)\n\nReturns: a tuple of 4 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    blank_label_id: int\n    apply_softmax_layer: bool\n    miopenStatus_t",
     ["ctcLossDesc"],
-    |py, [x0]| miopenGetCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?));
+    |py, [x0]| miopenGetCTCLossDescriptor(py, &x0));
 
-fn miopenGetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetCTCLossDescriptor");
-    let a_ctcLossDesc = ctcLossDesc.addr();
+    let a_ctcLossDesc = TYPES.handle_arg(50, ctcLossDesc)?;
     let mut o_dataType: u32 = Default::default();
     let a_dataType = &mut o_dataType as *mut u32 as usize;
     let mut o_blank_label_id: i32 = Default::default();
@@ -4210,11 +4240,11 @@ fn miopenGetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> PyResu
 rt::function!(F_miopenDestroyCTCLossDescriptor, C_miopenDestroyCTCLossDescriptor, c"miopenDestroyCTCLossDescriptor", "miopenDestroyCTCLossDescriptor",
     c"miopenDestroyCTCLossDescriptor(ctcLossDesc)\n--\n\nDestroys a CTC loss function descriptor object\n\nArgs:\n    ctcLossDesc: CTC loss function descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["ctcLossDesc"],
-    |py, [x0]| miopenDestroyCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?));
+    |py, [x0]| miopenDestroyCTCLossDescriptor(py, &x0));
 
-fn miopenDestroyCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyCTCLossDescriptor(py: Python<'_>, ctcLossDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyCTCLossDescriptor");
-    let a_ctcLossDesc = ctcLossDesc.addr();
+    let a_ctcLossDesc = TYPES.handle_arg(50, ctcLossDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4222,16 +4252,19 @@ fn miopenDestroyCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctcLossDesc) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(ctcLossDesc, false, "miopenDestroyCTCLossDescriptor");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetCTCLossDescriptor, C_miopenSetCTCLossDescriptor, c"miopenSetCTCLossDescriptor", "miopenSetCTCLossDescriptor",
     c"miopenSetCTCLossDescriptor(ctcLossDesc, dataType, blank_label_id, apply_softmax_layer)\n--\n\nSet the details of a CTC loss function descriptor\n\nArgs:\n    ctcLossDesc: CTC loss function descriptor type (input)\n    dataType: Data type used in this CTC loss operation, only fp32 currently\n        supported (input)\n    blank_label_id: User defined index for blank label, default 0 (input)\n    apply_softmax_layer: Boolean to toggle input layer property (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["ctcLossDesc", "dataType", "blank_label_id", "apply_softmax_layer"],
-    |py, [x0, x1, x2, x3]| miopenSetCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?, &x1, rt::call::extract(x2, "blank_label_id")?, rt::call::extract(x3, "apply_softmax_layer")?));
+    |py, [x0, x1, x2, x3]| miopenSetCTCLossDescriptor(py, &x0, &x1, rt::call::extract(x2, "blank_label_id")?, rt::call::extract(x3, "apply_softmax_layer")?));
 
-fn miopenSetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, blank_label_id: rt::CInt<i32>, apply_softmax_layer: bool) -> PyResult<PyObject> {
+fn miopenSetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>, blank_label_id: rt::CInt<i32>, apply_softmax_layer: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetCTCLossDescriptor");
-    let a_ctcLossDesc = ctcLossDesc.addr();
+    let a_ctcLossDesc = TYPES.handle_arg(50, ctcLossDesc)?;
     let a_dataType = rt::narrow::<u32>(TYPES.enum_arg(1, dataType)?)?;
     let a_blank_label_id = blank_label_id.0;
     let a_apply_softmax_layer = apply_softmax_layer;
@@ -4247,13 +4280,13 @@ fn miopenSetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg, dataType:
 rt::function!(F_miopenGetCTCLossWorkspaceSize, C_miopenGetCTCLossWorkspaceSize, c"miopenGetCTCLossWorkspaceSize", "miopenGetCTCLossWorkspaceSize",
     c"miopenGetCTCLossWorkspaceSize(handle, probsDesc, gradientsDesc, labels, labelLengths, inputLengths, algo, ctcLossDesc)\n--\n\nQuery the amount of memory required to execute miopenCTCLoss\n\nThis function calculates the amount of memory required to run the CTC loss function given a CTC\nloss function descriptor with the specified algorithm.\n\nArgs:\n    handle: MIOpen handle (input)\n    probsDesc: Tensor descriptor for probabilities (input)\n    gradientsDesc: Tensor descriptor for gradients (input)\n    labels: Pointer to the flattened labels list (input)\n    labelLengths: Pointer to the lengths list for \"labels\" (input)\n    inputLengths: Pointer to the list of the time steps in each batch (input)\n    algo: CTC loss algorithm selected (input)\n    ctcLossDesc: CTC loss function descriptor type (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
     ["handle", "probsDesc", "gradientsDesc", "labels", "labelLengths", "inputLengths", "algo", "ctcLossDesc"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenGetCTCLossWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "probsDesc")?, rt::call::extract(x2, "gradientsDesc")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ctcLossDesc")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenGetCTCLossWorkspaceSize(py, &x0, &x1, &x2, &x3, &x4, &x5, &x6, &x7));
 
-fn miopenGetCTCLossWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, probsDesc: rt::PtrArg, gradientsDesc: rt::PtrArg, labels: &Bound<'_, PyAny>, labelLengths: &Bound<'_, PyAny>, inputLengths: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, ctcLossDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetCTCLossWorkspaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, probsDesc: &Bound<'_, PyAny>, gradientsDesc: &Bound<'_, PyAny>, labels: &Bound<'_, PyAny>, labelLengths: &Bound<'_, PyAny>, inputLengths: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, ctcLossDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetCTCLossWorkspaceSize");
-    let a_handle = handle.addr();
-    let a_probsDesc = probsDesc.addr();
-    let a_gradientsDesc = gradientsDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_probsDesc = TYPES.handle_arg(43, probsDesc)?;
+    let a_gradientsDesc = TYPES.handle_arg(43, gradientsDesc)?;
     let p_labels = rt::typed_ptr_arg(labels, None, 4, false)?;
     let a_labels = p_labels.addr();
     let p_labelLengths = rt::typed_ptr_arg(labelLengths, None, 4, false)?;
@@ -4261,7 +4294,7 @@ fn miopenGetCTCLossWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, probsDesc: 
     let p_inputLengths = rt::typed_ptr_arg(inputLengths, None, 4, false)?;
     let a_inputLengths = p_inputLengths.addr();
     let a_algo = rt::narrow::<u32>(TYPES.enum_arg(34, algo)?)?;
-    let a_ctcLossDesc = ctcLossDesc.addr();
+    let a_ctcLossDesc = TYPES.handle_arg(50, ctcLossDesc)?;
     let mut o_workSpaceSize: u64 = Default::default();
     let a_workSpaceSize = &mut o_workSpaceSize as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4276,12 +4309,12 @@ fn miopenGetCTCLossWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, probsDesc: 
 rt::function!(F_miopenCTCLoss, C_miopenCTCLoss, c"miopenCTCLoss", "miopenCTCLoss",
     c"miopenCTCLoss(handle, probsDesc, probs, labels, labelLengths, inputLengths, losses, gradientsDesc, gradients, algo, ctcLossDesc, workSpace, workSpaceSize)\n--\n\nExecute forward inference for CTCLoss layer\n\nInterface for executing the forward inference pass on a CTCLoss.\n\nArgs:\n    handle: MIOpen handle (input)\n    probsDesc: Tensor descriptor for probabilities (input)\n    probs: Pointer to the probabilities tensor (input)\n    labels: Pointer to the flattened labels list (input)\n    labelLengths: Pointer to the lengths list for \"labels\" (input)\n    inputLengths: Pointer to the list of the time steps in each batch (input)\n    losses: Pointer to the computed losses of CTC (Output)\n    gradientsDesc: Tensor descriptor for gradients (input)\n    gradients: Pointer to the computed gradients of CTC (Output)\n    algo: CTC loss algorithm selected (input)\n    ctcLossDesc: CTC loss function descriptor type (input)\n    workSpace: Pointer to memory allocated for execute CTC loss operation (input)\n    workSpaceSize: Number of bytes of workspace required for CTC loss operation with selected\n        algorithm (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "probsDesc", "probs", "labels", "labelLengths", "inputLengths", "losses", "gradientsDesc", "gradients", "algo", "ctcLossDesc", "workSpace", "workSpaceSize"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenCTCLoss(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "probsDesc")?, rt::call::extract(x2, "probs")?, &x3, &x4, &x5, rt::call::extract(x6, "losses")?, rt::call::extract(x7, "gradientsDesc")?, rt::call::extract(x8, "gradients")?, &x9, rt::call::extract(x10, "ctcLossDesc")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenCTCLoss(py, &x0, &x1, rt::call::extract(x2, "probs")?, &x3, &x4, &x5, rt::call::extract(x6, "losses")?, &x7, rt::call::extract(x8, "gradients")?, &x9, &x10, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
-fn miopenCTCLoss(py: Python<'_>, handle: rt::PtrArg, probsDesc: rt::PtrArg, probs: rt::PtrArg, labels: &Bound<'_, PyAny>, labelLengths: &Bound<'_, PyAny>, inputLengths: &Bound<'_, PyAny>, losses: rt::PtrArgMut, gradientsDesc: rt::PtrArg, gradients: rt::PtrArgMut, algo: &Bound<'_, PyAny>, ctcLossDesc: rt::PtrArg, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenCTCLoss(py: Python<'_>, handle: &Bound<'_, PyAny>, probsDesc: &Bound<'_, PyAny>, probs: rt::PtrArg, labels: &Bound<'_, PyAny>, labelLengths: &Bound<'_, PyAny>, inputLengths: &Bound<'_, PyAny>, losses: rt::PtrArgMut, gradientsDesc: &Bound<'_, PyAny>, gradients: rt::PtrArgMut, algo: &Bound<'_, PyAny>, ctcLossDesc: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCTCLoss");
-    let a_handle = handle.addr();
-    let a_probsDesc = probsDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_probsDesc = TYPES.handle_arg(43, probsDesc)?;
     let a_probs = probs.addr();
     let p_labels = rt::typed_ptr_arg(labels, None, 4, false)?;
     let a_labels = p_labels.addr();
@@ -4290,10 +4323,10 @@ fn miopenCTCLoss(py: Python<'_>, handle: rt::PtrArg, probsDesc: rt::PtrArg, prob
     let p_inputLengths = rt::typed_ptr_arg(inputLengths, None, 4, false)?;
     let a_inputLengths = p_inputLengths.addr();
     let a_losses = losses.addr();
-    let a_gradientsDesc = gradientsDesc.addr();
+    let a_gradientsDesc = TYPES.handle_arg(43, gradientsDesc)?;
     let a_gradients = gradients.addr();
     let a_algo = rt::narrow::<u32>(TYPES.enum_arg(34, algo)?)?;
-    let a_ctcLossDesc = ctcLossDesc.addr();
+    let a_ctcLossDesc = TYPES.handle_arg(50, ctcLossDesc)?;
     let a_workSpace = workSpace.addr();
     let a_workSpaceSize = workSpaceSize.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4326,11 +4359,11 @@ fn miopenCreateDropoutDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenDestroyDropoutDescriptor, C_miopenDestroyDropoutDescriptor, c"miopenDestroyDropoutDescriptor", "miopenDestroyDropoutDescriptor",
     c"miopenDestroyDropoutDescriptor(dropoutDesc)\n--\n\nDestroys the dropout descriptor object\n\nArgs:\n    dropoutDesc: Dropout descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["dropoutDesc"],
-    |py, [x0]| miopenDestroyDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?));
+    |py, [x0]| miopenDestroyDropoutDescriptor(py, &x0));
 
-fn miopenDestroyDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyDropoutDescriptor(py: Python<'_>, dropoutDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyDropoutDescriptor");
-    let a_dropoutDesc = dropoutDesc.addr();
+    let a_dropoutDesc = TYPES.handle_arg(51, dropoutDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4338,16 +4371,19 @@ fn miopenDestroyDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(dropoutDesc, false, "miopenDestroyDropoutDescriptor");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenDropoutGetReserveSpaceSize, C_miopenDropoutGetReserveSpaceSize, c"miopenDropoutGetReserveSpaceSize", "miopenDropoutGetReserveSpaceSize",
     c"miopenDropoutGetReserveSpaceSize(xDesc)\n--\n\nQuery the amount of memory required to run dropout\n\nThis function calculates the amount of memory required to run dropout.\n\nArgs:\n    xDesc: Tensor descriptor for data tensor x (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    reserveSpaceSizeInBytes: int\n    miopenStatus_t",
     ["xDesc"],
-    |py, [x0]| miopenDropoutGetReserveSpaceSize(py, rt::call::extract(x0, "xDesc")?));
+    |py, [x0]| miopenDropoutGetReserveSpaceSize(py, &x0));
 
-fn miopenDropoutGetReserveSpaceSize(py: Python<'_>, xDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDropoutGetReserveSpaceSize(py: Python<'_>, xDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutGetReserveSpaceSize");
-    let a_xDesc = xDesc.addr();
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let mut o_reserveSpaceSizeInBytes: u64 = Default::default();
     let a_reserveSpaceSizeInBytes = &mut o_reserveSpaceSizeInBytes as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4362,11 +4398,11 @@ fn miopenDropoutGetReserveSpaceSize(py: Python<'_>, xDesc: rt::PtrArg) -> PyResu
 rt::function!(F_miopenDropoutGetStatesSize, C_miopenDropoutGetStatesSize, c"miopenDropoutGetStatesSize", "miopenDropoutGetStatesSize",
     c"miopenDropoutGetStatesSize(handle)\n--\n\nQuery the amount of memory required to store the states of the random number generators\n\nThis function calculates the amount of memory required to store the states of the random number\ngenerators used by miopenDropoutForward.\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    stateSizeInBytes: int\n    miopenStatus_t",
     ["handle"],
-    |py, [x0]| miopenDropoutGetStatesSize(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| miopenDropoutGetStatesSize(py, &x0));
 
-fn miopenDropoutGetStatesSize(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDropoutGetStatesSize(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutGetStatesSize");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let mut o_stateSizeInBytes: u64 = Default::default();
     let a_stateSizeInBytes = &mut o_stateSizeInBytes as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4381,12 +4417,12 @@ fn miopenDropoutGetStatesSize(py: Python<'_>, handle: rt::PtrArg) -> PyResult<Py
 rt::function!(F_miopenGetDropoutDescriptor, C_miopenGetDropoutDescriptor, c"miopenGetDropoutDescriptor", "miopenGetDropoutDescriptor",
     c"miopenGetDropoutDescriptor(dropoutDesc, handle)\n--\n\nGet the details of the dropout descriptor\n\nInterface for querying the dropout descriptor\n\nArgs:\n    dropoutDesc: Dropout layer descriptor (input)\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 7 item(s):\n    miopenStatus_t: status\n    dropout: float\n    states: Pointer\n    seed: int\n    use_mask: bool\n    state_evo: bool\n    rng_mode: miopenRNGType_t\n    miopenStatus_t",
     ["dropoutDesc", "handle"],
-    |py, [x0, x1]| miopenGetDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?));
+    |py, [x0, x1]| miopenGetDropoutDescriptor(py, &x0, &x1));
 
-fn miopenGetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetDropoutDescriptor(py: Python<'_>, dropoutDesc: &Bound<'_, PyAny>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetDropoutDescriptor");
-    let a_dropoutDesc = dropoutDesc.addr();
-    let a_handle = handle.addr();
+    let a_dropoutDesc = TYPES.handle_arg(51, dropoutDesc)?;
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let mut o_dropout: f32 = Default::default();
     let a_dropout = &mut o_dropout as *mut f32 as usize;
     let mut o_states: usize = Default::default();
@@ -4411,12 +4447,12 @@ fn miopenGetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: r
 rt::function!(F_miopenRestoreDropoutDescriptor, C_miopenRestoreDropoutDescriptor, c"miopenRestoreDropoutDescriptor", "miopenRestoreDropoutDescriptor",
     c"miopenRestoreDropoutDescriptor(dropoutDesc, handle, dropout, states, stateSizeInBytes, seed, use_mask, state_evo, rng_mode)\n--\n\nRestore the dropout descriptor to a saved state\n\nThis function restores the state of dropout descriptor using the address of a state buffer with\npreviously saved PRNG state pattern, without launching the expensive PRNG initialization process.\n\nInterface for restoring the dropout descriptor\n\nArgs:\n    dropoutDesc: Dropout layer descriptor (input/Output)\n    handle: MIOpen handle (input)\n    dropout: The probability by which the input is set to 0 in the dropout layer\n        (input)\n    states: Pointer to memory that holds random number generator states (input)\n    stateSizeInBytes: Number of bytes holding random generator states (input)\n    seed: Seed used to initialize random number generator states (input)\n    use_mask: Boolean flag indicating whether to use a saved mask (an existing or\n        user-defined dropout layout) in reserveSpace (input)\n    state_evo: Boolean flag indicating whether to adopt state evolution strategy to\n        update the PRNG states by the end of each implementation (input placeholder, currently not\n        enabled)\n    rng_mode: Random number generator used to generate parallel random number\n        sequences (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["dropoutDesc", "handle", "dropout", "states", "stateSizeInBytes", "seed", "use_mask", "state_evo", "rng_mode"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenRestoreDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenRestoreDropoutDescriptor(py, &x0, &x1, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8));
 
-fn miopenRestoreDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg, dropout: f32, states: rt::PtrArgMut, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenRestoreDropoutDescriptor(py: Python<'_>, dropoutDesc: &Bound<'_, PyAny>, handle: &Bound<'_, PyAny>, dropout: f32, states: rt::PtrArgMut, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRestoreDropoutDescriptor");
-    let a_dropoutDesc = dropoutDesc.addr();
-    let a_handle = handle.addr();
+    let a_dropoutDesc = TYPES.handle_arg(51, dropoutDesc)?;
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_dropout = dropout;
     let a_states = states.addr();
     let a_stateSizeInBytes = stateSizeInBytes.0;
@@ -4436,12 +4472,12 @@ fn miopenRestoreDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handl
 rt::function!(F_miopenSetDropoutDescriptor, C_miopenSetDropoutDescriptor, c"miopenSetDropoutDescriptor", "miopenSetDropoutDescriptor",
     c"miopenSetDropoutDescriptor(dropoutDesc, handle, dropout, states, stateSizeInBytes, seed, use_mask, state_evo, rng_mode)\n--\n\nInitialize the dropout descriptor\n\nInterface for setting up the dropout descriptor\n\nArgs:\n    dropoutDesc: Dropout layer descriptor (input/Output)\n    handle: MIOpen handle (input)\n    dropout: The probability by which the input is set to 0 in the dropout layer\n        (input)\n    states: Pointer to memory that holds random number generator states (input)\n    stateSizeInBytes: Number of bytes provided for random generator states (input)\n    seed: Seed used to initialize random number generator states (input)\n    use_mask: Boolean flag indicating whether to use a saved mask (an existing or\n        user-defined dropout layout) in reserveSpace (input)\n    state_evo: Boolean flag indicating whether to adopt state evolution strategy to\n        update the PRNG states by the end of each implementation (input placeholder, currently not\n        enabled)\n    rng_mode: Random number generator used to generate parallel random number\n        sequences (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["dropoutDesc", "handle", "dropout", "states", "stateSizeInBytes", "seed", "use_mask", "state_evo", "rng_mode"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetDropoutDescriptor(py, &x0, &x1, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8));
 
-fn miopenSetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg, dropout: f32, states: rt::PtrArgMut, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetDropoutDescriptor(py: Python<'_>, dropoutDesc: &Bound<'_, PyAny>, handle: &Bound<'_, PyAny>, dropout: f32, states: rt::PtrArgMut, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetDropoutDescriptor");
-    let a_dropoutDesc = dropoutDesc.addr();
-    let a_handle = handle.addr();
+    let a_dropoutDesc = TYPES.handle_arg(51, dropoutDesc)?;
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_dropout = dropout;
     let a_states = states.addr();
     let a_stateSizeInBytes = stateSizeInBytes.0;
@@ -4461,16 +4497,16 @@ fn miopenSetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: r
 rt::function!(F_miopenDropoutForward, C_miopenDropoutForward, c"miopenDropoutForward", "miopenDropoutForward",
     c"miopenDropoutForward(handle, dropoutDesc, noise_shape, xDesc, x, yDesc, y, reserveSpace, reserveSpaceSizeInBytes)\n--\n\nExecute forward dropout operation\n\nInterface for executing the forward pass on a Dropout.\n\nArgs:\n    handle: MIOpen handle (input)\n    dropoutDesc: Dropout layer descriptor (input)\n    noise_shape: Tensor descriptor for noise shape (input placeholder, currently\n        not enabled)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for data tensor y (input)\n    y: Data tensor y (Output)\n    reserveSpace: Pointer to memory allocated for executing forward dropout,\n        expecting reserveSpace unchanged before next call of miopenDropoutBackward (Output)\n    reserveSpaceSizeInBytes: Number of bytes of reservespace required for executing forward\n        dropout (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "dropoutDesc", "noise_shape", "xDesc", "x", "yDesc", "y", "reserveSpace", "reserveSpaceSizeInBytes"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenDropoutForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dropoutDesc")?, rt::call::extract(x2, "noise_shape")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenDropoutForward(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "x")?, &x5, rt::call::extract(x6, "y")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?));
 
-fn miopenDropoutForward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::PtrArg, noise_shape: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, reserveSpace: rt::PtrArgMut, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenDropoutForward(py: Python<'_>, handle: &Bound<'_, PyAny>, dropoutDesc: &Bound<'_, PyAny>, noise_shape: &Bound<'_, PyAny>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, reserveSpace: rt::PtrArgMut, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutForward");
-    let a_handle = handle.addr();
-    let a_dropoutDesc = dropoutDesc.addr();
-    let a_noise_shape = noise_shape.addr();
-    let a_xDesc = xDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dropoutDesc = TYPES.handle_arg(51, dropoutDesc)?;
+    let a_noise_shape = TYPES.handle_arg(43, noise_shape)?;
+    let a_xDesc = TYPES.handle_arg(43, xDesc)?;
     let a_x = x.addr();
-    let a_yDesc = yDesc.addr();
+    let a_yDesc = TYPES.handle_arg(43, yDesc)?;
     let a_y = y.addr();
     let a_reserveSpace = reserveSpace.addr();
     let a_reserveSpaceSizeInBytes = reserveSpaceSizeInBytes.0;
@@ -4486,16 +4522,16 @@ fn miopenDropoutForward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::Ptr
 rt::function!(F_miopenDropoutBackward, C_miopenDropoutBackward, c"miopenDropoutBackward", "miopenDropoutBackward",
     c"miopenDropoutBackward(handle, dropoutDesc, noise_shape, dyDesc, dy, dxDesc, dx, reserveSpace, reserveSpaceSizeInBytes)\n--\n\nExecute backward dropout operation\n\nInterface for executing the backward pass on a Dropout.\n\nArgs:\n    handle: MIOpen handle (input)\n    dropoutDesc: Dropout layer descriptor (input)\n    noise_shape: Tensor descriptor for noise shape (input placeholder, currently\n        not enabled)\n    dyDesc: Tensor descriptor for data delta tensor dy (input)\n    dy: Data delta tensor dy (input)\n    dxDesc: Tensor descriptor for data delta tensor dx (input)\n    dx: Data delta tensor dx (Output)\n    reserveSpace: Pointer to memory allocated for executing backward dropout,\n        expecting reserveSpace unchanged after previous call of miopenDropoutForward (input)\n    reserveSpaceSizeInBytes: Number of bytes of reservespace required for executing backward\n        dropout (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "dropoutDesc", "noise_shape", "dyDesc", "dy", "dxDesc", "dx", "reserveSpace", "reserveSpaceSizeInBytes"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenDropoutBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dropoutDesc")?, rt::call::extract(x2, "noise_shape")?, rt::call::extract(x3, "dyDesc")?, rt::call::extract(x4, "dy")?, rt::call::extract(x5, "dxDesc")?, rt::call::extract(x6, "dx")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenDropoutBackward(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "dy")?, &x5, rt::call::extract(x6, "dx")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?));
 
-fn miopenDropoutBackward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::PtrArg, noise_shape: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, reserveSpace: rt::PtrArgMut, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenDropoutBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, dropoutDesc: &Bound<'_, PyAny>, noise_shape: &Bound<'_, PyAny>, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, reserveSpace: rt::PtrArgMut, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutBackward");
-    let a_handle = handle.addr();
-    let a_dropoutDesc = dropoutDesc.addr();
-    let a_noise_shape = noise_shape.addr();
-    let a_dyDesc = dyDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_dropoutDesc = TYPES.handle_arg(51, dropoutDesc)?;
+    let a_noise_shape = TYPES.handle_arg(43, noise_shape)?;
+    let a_dyDesc = TYPES.handle_arg(43, dyDesc)?;
     let a_dy = dy.addr();
-    let a_dxDesc = dxDesc.addr();
+    let a_dxDesc = TYPES.handle_arg(43, dxDesc)?;
     let a_dx = dx.addr();
     let a_reserveSpace = reserveSpace.addr();
     let a_reserveSpaceSizeInBytes = reserveSpaceSizeInBytes.0;
@@ -4529,11 +4565,11 @@ fn miopenCreateReduceTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenDestroyReduceTensorDescriptor, C_miopenDestroyReduceTensorDescriptor, c"miopenDestroyReduceTensorDescriptor", "miopenDestroyReduceTensorDescriptor",
     c"miopenDestroyReduceTensorDescriptor(reduceTensorDesc)\n--\n\nDestroy the ReduceTensor descriptor object\n\nArgs:\n    reduceTensorDesc: ReduceTensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["reduceTensorDesc"],
-    |py, [x0]| miopenDestroyReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?));
+    |py, [x0]| miopenDestroyReduceTensorDescriptor(py, &x0));
 
-fn miopenDestroyReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyReduceTensorDescriptor");
-    let a_reduceTensorDesc = reduceTensorDesc.addr();
+    let a_reduceTensorDesc = TYPES.handle_arg(52, reduceTensorDesc)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4541,16 +4577,19 @@ fn miopenDestroyReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::Ptr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_reduceTensorDesc) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(reduceTensorDesc, false, "miopenDestroyReduceTensorDescriptor");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetReduceTensorDescriptor, C_miopenSetReduceTensorDescriptor, c"miopenSetReduceTensorDescriptor", "miopenSetReduceTensorDescriptor",
     c"miopenSetReduceTensorDescriptor(reduceTensorDesc, reduceTensorOp, reduceTensorCompType, reduceTensorNanOpt, reduceTensorIndices, reduceTensorIndicesType)\n--\n\nInitialize a ReduceTensor descriptor object\n\nArgs:\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (output)\n    reduceTensorOp: Enumerant specifying the operation used by ReduceTensor (input)\n    reduceTensorCompType: Enumerant specifying the data type used with ReduceTensor\n        operation (input)\n    reduceTensorNanOpt: Enumerant specifying the Nan number propagation mode (input)\n    reduceTensorIndices: Enumerant specifying the indices modes used by ReduceTensor\n        (input)\n    reduceTensorIndicesType: Enumerant specifying the data type of the indices (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["reduceTensorDesc", "reduceTensorOp", "reduceTensorCompType", "reduceTensorNanOpt", "reduceTensorIndices", "reduceTensorIndicesType"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenSetReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?, &x1, &x2, &x3, &x4, &x5));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenSetReduceTensorDescriptor(py, &x0, &x1, &x2, &x3, &x4, &x5));
 
-fn miopenSetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg, reduceTensorOp: &Bound<'_, PyAny>, reduceTensorCompType: &Bound<'_, PyAny>, reduceTensorNanOpt: &Bound<'_, PyAny>, reduceTensorIndices: &Bound<'_, PyAny>, reduceTensorIndicesType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: &Bound<'_, PyAny>, reduceTensorOp: &Bound<'_, PyAny>, reduceTensorCompType: &Bound<'_, PyAny>, reduceTensorNanOpt: &Bound<'_, PyAny>, reduceTensorIndices: &Bound<'_, PyAny>, reduceTensorIndicesType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetReduceTensorDescriptor");
-    let a_reduceTensorDesc = reduceTensorDesc.addr();
+    let a_reduceTensorDesc = TYPES.handle_arg(52, reduceTensorDesc)?;
     let a_reduceTensorOp = rt::narrow::<u32>(TYPES.enum_arg(14, reduceTensorOp)?)?;
     let a_reduceTensorCompType = rt::narrow::<u32>(TYPES.enum_arg(1, reduceTensorCompType)?)?;
     let a_reduceTensorNanOpt = rt::narrow::<u32>(TYPES.enum_arg(15, reduceTensorNanOpt)?)?;
@@ -4568,11 +4607,11 @@ fn miopenSetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg,
 rt::function!(F_miopenGetReduceTensorDescriptor, C_miopenGetReduceTensorDescriptor, c"miopenGetReduceTensorDescriptor", "miopenGetReduceTensorDescriptor",
     c"miopenGetReduceTensorDescriptor(reduceTensorDesc)\n--\n\nQuery a ReduceTensor descriptor object\n\nArgs:\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    reduceTensorOp: miopenReduceTensorOp_t\n    reduceTensorCompType: miopenDataType_t\n    reduceTensorNanOpt: miopenNanPropagation_t\n    reduceTensorIndices: miopenReduceTensorIndices_t\n    reduceTensorIndicesType: miopenIndicesType_t\n    miopenStatus_t",
     ["reduceTensorDesc"],
-    |py, [x0]| miopenGetReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?));
+    |py, [x0]| miopenGetReduceTensorDescriptor(py, &x0));
 
-fn miopenGetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetReduceTensorDescriptor");
-    let a_reduceTensorDesc = reduceTensorDesc.addr();
+    let a_reduceTensorDesc = TYPES.handle_arg(52, reduceTensorDesc)?;
     let mut o_reduceTensorOp: u32 = Default::default();
     let a_reduceTensorOp = &mut o_reduceTensorOp as *mut u32 as usize;
     let mut o_reduceTensorCompType: u32 = Default::default();
@@ -4595,14 +4634,14 @@ fn miopenGetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg)
 rt::function!(F_miopenGetReductionIndicesSize, C_miopenGetReductionIndicesSize, c"miopenGetReductionIndicesSize", "miopenGetReductionIndicesSize",
     c"miopenGetReductionIndicesSize(handle, reduceTensorDesc, aDesc, cDesc)\n--\n\nHelper function to query the minimum index space size required by the ReduceTensor call\n\nArgs:\n    handle: MIOpen Handle (input)\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n    aDesc: Pointer to the input tensor descriptor (input)\n    cDesc: Pointer to the output tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    sizeInBytes: int\n    miopenStatus_t",
     ["handle", "reduceTensorDesc", "aDesc", "cDesc"],
-    |py, [x0, x1, x2, x3]| miopenGetReductionIndicesSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "aDesc")?, rt::call::extract(x3, "cDesc")?));
+    |py, [x0, x1, x2, x3]| miopenGetReductionIndicesSize(py, &x0, &x1, &x2, &x3));
 
-fn miopenGetReductionIndicesSize(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::PtrArg, aDesc: rt::PtrArg, cDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetReductionIndicesSize(py: Python<'_>, handle: &Bound<'_, PyAny>, reduceTensorDesc: &Bound<'_, PyAny>, aDesc: &Bound<'_, PyAny>, cDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetReductionIndicesSize");
-    let a_handle = handle.addr();
-    let a_reduceTensorDesc = reduceTensorDesc.addr();
-    let a_aDesc = aDesc.addr();
-    let a_cDesc = cDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_reduceTensorDesc = TYPES.handle_arg(52, reduceTensorDesc)?;
+    let a_aDesc = TYPES.handle_arg(43, aDesc)?;
+    let a_cDesc = TYPES.handle_arg(43, cDesc)?;
     let mut o_sizeInBytes: u64 = Default::default();
     let a_sizeInBytes = &mut o_sizeInBytes as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4617,14 +4656,14 @@ fn miopenGetReductionIndicesSize(py: Python<'_>, handle: rt::PtrArg, reduceTenso
 rt::function!(F_miopenGetReductionWorkspaceSize, C_miopenGetReductionWorkspaceSize, c"miopenGetReductionWorkspaceSize", "miopenGetReductionWorkspaceSize",
     c"miopenGetReductionWorkspaceSize(handle, reduceTensorDesc, aDesc, cDesc)\n--\n\nHelper function to query the minimum workspace size required by the ReduceTensor call\n\nArgs:\n    handle: MIOpen Handle (input)\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n    aDesc: Pointer to the input tensor descriptor (input)\n    cDesc: Pointer to the output tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    sizeInBytes: int\n    miopenStatus_t",
     ["handle", "reduceTensorDesc", "aDesc", "cDesc"],
-    |py, [x0, x1, x2, x3]| miopenGetReductionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "aDesc")?, rt::call::extract(x3, "cDesc")?));
+    |py, [x0, x1, x2, x3]| miopenGetReductionWorkspaceSize(py, &x0, &x1, &x2, &x3));
 
-fn miopenGetReductionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::PtrArg, aDesc: rt::PtrArg, cDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetReductionWorkspaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, reduceTensorDesc: &Bound<'_, PyAny>, aDesc: &Bound<'_, PyAny>, cDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetReductionWorkspaceSize");
-    let a_handle = handle.addr();
-    let a_reduceTensorDesc = reduceTensorDesc.addr();
-    let a_aDesc = aDesc.addr();
-    let a_cDesc = cDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_reduceTensorDesc = TYPES.handle_arg(52, reduceTensorDesc)?;
+    let a_aDesc = TYPES.handle_arg(43, aDesc)?;
+    let a_cDesc = TYPES.handle_arg(43, cDesc)?;
     let mut o_sizeInBytes: u64 = Default::default();
     let a_sizeInBytes = &mut o_sizeInBytes as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4639,21 +4678,21 @@ fn miopenGetReductionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, reduceTen
 rt::function!(F_miopenReduceTensor, C_miopenReduceTensor, c"miopenReduceTensor", "miopenReduceTensor",
     c"miopenReduceTensor(handle, reduceTensorDesc, indices, indicesSizeInBytes, workspace, workspaceSizeInBytes, alpha, aDesc, A, beta, cDesc, C)\n--\n\nTensorReduce function doing reduction on tensor A by implementing C = alpha * reduceOp(A)\n+ beta * C\n\nThe length of each dimension of output tensor C must match the length of the corresponding\ndimension of\ninput tensor A or must be equal to 1. The dimensions with length equal to 1 indicate the\ndimensions\nof A to be reduced.\n\nArgs:\n    handle: MIOpen Handle (input)\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n    indices: Address of the allocated indices data space (output)\n    indicesSizeInBytes: Size in bytes of the allocated indices data space (input)\n    workspace: Address of the allocated workspace data (input)\n    workspaceSizeInBytes: Size in bytes of the allocated workspace data (input)\n    alpha: Pointer to scale factor for data in input tensor A (input)\n    aDesc: Pointer to the tensor descriptor for input tensor A (input)\n    A: Pointer to the data of input tensor A (input)\n    beta: Pointer to scale factor for data in output tensor C (input)\n    cDesc: Pointer to the tensor descriptor for output tensor C (input)\n    C: Pointer to the data of output tensor C (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "reduceTensorDesc", "indices", "indicesSizeInBytes", "workspace", "workspaceSizeInBytes", "alpha", "aDesc", "A", "beta", "cDesc", "C"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenReduceTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "indices")?, rt::call::extract(x3, "indicesSizeInBytes")?, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSizeInBytes")?, rt::call::extract(x6, "alpha")?, rt::call::extract(x7, "aDesc")?, rt::call::extract(x8, "A")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "cDesc")?, rt::call::extract(x11, "C")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenReduceTensor(py, &x0, &x1, rt::call::extract(x2, "indices")?, rt::call::extract(x3, "indicesSizeInBytes")?, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSizeInBytes")?, rt::call::extract(x6, "alpha")?, &x7, rt::call::extract(x8, "A")?, rt::call::extract(x9, "beta")?, &x10, rt::call::extract(x11, "C")?));
 
-fn miopenReduceTensor(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::PtrArg, indices: rt::PtrArgMut, indicesSizeInBytes: rt::CInt<u64>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, alpha: rt::PtrArg, aDesc: rt::PtrArg, A: rt::PtrArg, beta: rt::PtrArg, cDesc: rt::PtrArg, C: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenReduceTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, reduceTensorDesc: &Bound<'_, PyAny>, indices: rt::PtrArgMut, indicesSizeInBytes: rt::CInt<u64>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, alpha: rt::PtrArg, aDesc: &Bound<'_, PyAny>, A: rt::PtrArg, beta: rt::PtrArg, cDesc: &Bound<'_, PyAny>, C: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenReduceTensor");
-    let a_handle = handle.addr();
-    let a_reduceTensorDesc = reduceTensorDesc.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_reduceTensorDesc = TYPES.handle_arg(52, reduceTensorDesc)?;
     let a_indices = indices.addr();
     let a_indicesSizeInBytes = indicesSizeInBytes.0;
     let a_workspace = workspace.addr();
     let a_workspaceSizeInBytes = workspaceSizeInBytes.0;
     let a_alpha = alpha.addr();
-    let a_aDesc = aDesc.addr();
+    let a_aDesc = TYPES.handle_arg(43, aDesc)?;
     let a_A = A.addr();
     let a_beta = beta.addr();
-    let a_cDesc = cDesc.addr();
+    let a_cDesc = TYPES.handle_arg(43, cDesc)?;
     let a_C = C.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4667,13 +4706,13 @@ fn miopenReduceTensor(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::
 rt::function!(F_miopenCreateConvProblem, C_miopenCreateConvProblem, c"miopenCreateConvProblem", "miopenCreateConvProblem",
     c"miopenCreateConvProblem(operatorDesc, direction)\n--\n\nInitializes a problem object describing a convolution operation.\n\nArgs:\n    operatorDesc: Descriptor of the operator to be used\n    direction: Direction of the operation\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    problem: miopenProblem\n    miopenStatus_t",
     ["operatorDesc", "direction"],
-    |py, [x0, x1]| miopenCreateConvProblem(py, rt::call::extract(x0, "operatorDesc")?, &x1));
+    |py, [x0, x1]| miopenCreateConvProblem(py, &x0, &x1));
 
-fn miopenCreateConvProblem(py: Python<'_>, operatorDesc: rt::PtrArg, direction: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenCreateConvProblem(py: Python<'_>, operatorDesc: &Bound<'_, PyAny>, direction: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateConvProblem");
     let mut o_problem: usize = Default::default();
     let a_problem = &mut o_problem as *mut usize as usize;
-    let a_operatorDesc = operatorDesc.addr();
+    let a_operatorDesc = TYPES.handle_arg(45, operatorDesc)?;
     let a_direction = rt::narrow::<u32>(TYPES.enum_arg(36, direction)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4687,13 +4726,13 @@ fn miopenCreateConvProblem(py: Python<'_>, operatorDesc: rt::PtrArg, direction: 
 rt::function!(F_miopenCreateMhaProblem, C_miopenCreateMhaProblem, c"miopenCreateMhaProblem", "miopenCreateMhaProblem",
     c"miopenCreateMhaProblem(operatorDesc, direction)\n--\n\nArgs:\n    operatorDesc\n    direction\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    problem: miopenProblem",
     ["operatorDesc", "direction"],
-    |py, [x0, x1]| miopenCreateMhaProblem(py, rt::call::extract(x0, "operatorDesc")?, &x1));
+    |py, [x0, x1]| miopenCreateMhaProblem(py, &x0, &x1));
 
-fn miopenCreateMhaProblem(py: Python<'_>, operatorDesc: rt::PtrArg, direction: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenCreateMhaProblem(py: Python<'_>, operatorDesc: &Bound<'_, PyAny>, direction: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateMhaProblem");
     let mut o_problem: usize = Default::default();
     let a_problem = &mut o_problem as *mut usize as usize;
-    let a_operatorDesc = operatorDesc.addr();
+    let a_operatorDesc = TYPES.handle_arg(53, operatorDesc)?;
     let a_direction = rt::narrow::<u32>(TYPES.enum_arg(36, direction)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4725,11 +4764,11 @@ fn miopenCreateMhaDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenSetMhaDescriptor, C_miopenSetMhaDescriptor, c"miopenSetMhaDescriptor", "miopenSetMhaDescriptor",
     c"miopenSetMhaDescriptor(mhaDesc, scale)\n--\n\nSets the Mha descriptor details\n\nSets all of the descriptor details for the Mha\n\nArgs:\n    mhaDesc: Pointer to a Mha descriptor\n    scale: Scale\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["mhaDesc", "scale"],
-    |py, [x0, x1]| miopenSetMhaDescriptor(py, rt::call::extract(x0, "mhaDesc")?, rt::call::extract(x1, "scale")?));
+    |py, [x0, x1]| miopenSetMhaDescriptor(py, &x0, rt::call::extract(x1, "scale")?));
 
-fn miopenSetMhaDescriptor(py: Python<'_>, mhaDesc: rt::PtrArg, scale: f32) -> PyResult<PyObject> {
+fn miopenSetMhaDescriptor(py: Python<'_>, mhaDesc: &Bound<'_, PyAny>, scale: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetMhaDescriptor");
-    let a_mhaDesc = mhaDesc.addr();
+    let a_mhaDesc = TYPES.handle_arg(53, mhaDesc)?;
     let a_scale = scale;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4743,11 +4782,11 @@ fn miopenSetMhaDescriptor(py: Python<'_>, mhaDesc: rt::PtrArg, scale: f32) -> Py
 rt::function!(F_miopenGetMhaDescriptor, C_miopenGetMhaDescriptor, c"miopenGetMhaDescriptor", "miopenGetMhaDescriptor",
     c"miopenGetMhaDescriptor(mhaDesc)\n--\n\nGets the Mha descriptor details\n\nRetrieves all of the descriptor details for the Mha.\n\nArgs:\n    mhaDesc: Pointer to a Mha descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    scale: float\n    miopenStatus_t",
     ["mhaDesc"],
-    |py, [x0]| miopenGetMhaDescriptor(py, rt::call::extract(x0, "mhaDesc")?));
+    |py, [x0]| miopenGetMhaDescriptor(py, &x0));
 
-fn miopenGetMhaDescriptor(py: Python<'_>, mhaDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetMhaDescriptor(py: Python<'_>, mhaDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetMhaDescriptor");
-    let a_mhaDesc = mhaDesc.addr();
+    let a_mhaDesc = TYPES.handle_arg(53, mhaDesc)?;
     let mut o_scale: f32 = Default::default();
     let a_scale = &mut o_scale as *mut f32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4780,11 +4819,11 @@ fn miopenCreateSoftmaxDescriptor(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenSetSoftmaxDescriptor, C_miopenSetSoftmaxDescriptor, c"miopenSetSoftmaxDescriptor", "miopenSetSoftmaxDescriptor",
     c"miopenSetSoftmaxDescriptor(softmaxDesc, alpha, beta, algorithm, mode)\n--\n\nSets the softmax descriptor details\n\nSets all of the descriptor details for the softmax layer\n\nArgs:\n    softmaxDesc: Pointer to a softmax layer descriptor\n    alpha: Softmax alpha parameter\n    beta: Softmax beta parameter\n    algorithm: Softmax algorithm\n    mode: Softmax mode\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["softmaxDesc", "alpha", "beta", "algorithm", "mode"],
-    |py, [x0, x1, x2, x3, x4]| miopenSetSoftmaxDescriptor(py, rt::call::extract(x0, "softmaxDesc")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "beta")?, &x3, &x4));
+    |py, [x0, x1, x2, x3, x4]| miopenSetSoftmaxDescriptor(py, &x0, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "beta")?, &x3, &x4));
 
-fn miopenSetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg, alpha: f32, beta: f32, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: &Bound<'_, PyAny>, alpha: f32, beta: f32, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetSoftmaxDescriptor");
-    let a_softmaxDesc = softmaxDesc.addr();
+    let a_softmaxDesc = TYPES.handle_arg(54, softmaxDesc)?;
     let a_alpha = alpha;
     let a_beta = beta;
     let a_algorithm = rt::narrow::<u32>(TYPES.enum_arg(12, algorithm)?)?;
@@ -4801,11 +4840,11 @@ fn miopenSetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg, alpha: f3
 rt::function!(F_miopenGetSoftmaxDescriptor, C_miopenGetSoftmaxDescriptor, c"miopenGetSoftmaxDescriptor", "miopenGetSoftmaxDescriptor",
     c"miopenGetSoftmaxDescriptor(softmaxDesc)\n--\n\nGets the softmax layer descriptor details\n\nRetrieves all of the descriptor details for the softmax layer.\n\nArgs:\n    softmaxDesc: Pointer to a softmax layer descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    alpha: float\n    beta: float\n    algorithm: miopenSoftmaxAlgorithm_t\n    mode: miopenSoftmaxMode_t\n    miopenStatus_t",
     ["softmaxDesc"],
-    |py, [x0]| miopenGetSoftmaxDescriptor(py, rt::call::extract(x0, "softmaxDesc")?));
+    |py, [x0]| miopenGetSoftmaxDescriptor(py, &x0));
 
-fn miopenGetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSoftmaxDescriptor");
-    let a_softmaxDesc = softmaxDesc.addr();
+    let a_softmaxDesc = TYPES.handle_arg(54, softmaxDesc)?;
     let mut o_alpha: f32 = Default::default();
     let a_alpha = &mut o_alpha as *mut f32 as usize;
     let mut o_beta: f32 = Default::default();
@@ -4826,11 +4865,11 @@ fn miopenGetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg) -> PyResu
 rt::function!(F_miopenDestroyProblem, C_miopenDestroyProblem, c"miopenDestroyProblem", "miopenDestroyProblem",
     c"miopenDestroyProblem(problem)\n--\n\nDestroys a problem object.\n\nArgs:\n    problem: Problem to destroy\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["problem"],
-    |py, [x0]| miopenDestroyProblem(py, rt::call::extract(x0, "problem")?));
+    |py, [x0]| miopenDestroyProblem(py, &x0));
 
-fn miopenDestroyProblem(py: Python<'_>, problem: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyProblem(py: Python<'_>, problem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyProblem");
-    let a_problem = problem.addr();
+    let a_problem = TYPES.handle_arg(61, problem)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4838,18 +4877,21 @@ fn miopenDestroyProblem(py: Python<'_>, problem: rt::PtrArg) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_problem) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(problem, false, "miopenDestroyProblem");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetProblemTensorDescriptor, C_miopenSetProblemTensorDescriptor, c"miopenSetProblemTensorDescriptor", "miopenSetProblemTensorDescriptor",
     c"miopenSetProblemTensorDescriptor(problem, id, descriptor)\n--\n\nSets a tensor descriptor for the specified argument.\n\nArgs:\n    problem: Problem to update\n    id: Id of the argument for the descriptor\n    descriptor: Tensor descriptor to set\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["problem", "id", "descriptor"],
-    |py, [x0, x1, x2]| miopenSetProblemTensorDescriptor(py, rt::call::extract(x0, "problem")?, &x1, rt::call::extract(x2, "descriptor")?));
+    |py, [x0, x1, x2]| miopenSetProblemTensorDescriptor(py, &x0, &x1, &x2));
 
-fn miopenSetProblemTensorDescriptor(py: Python<'_>, problem: rt::PtrArg, id: &Bound<'_, PyAny>, descriptor: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetProblemTensorDescriptor(py: Python<'_>, problem: &Bound<'_, PyAny>, id: &Bound<'_, PyAny>, descriptor: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetProblemTensorDescriptor");
-    let a_problem = problem.addr();
+    let a_problem = TYPES.handle_arg(61, problem)?;
     let a_id = rt::narrow::<u32>(TYPES.enum_arg(37, id)?)?;
-    let a_descriptor = descriptor.addr();
+    let a_descriptor = TYPES.handle_arg(43, descriptor)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4880,11 +4922,11 @@ fn miopenCreateFindOptions(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_miopenDestroyFindOptions, C_miopenDestroyFindOptions, c"miopenDestroyFindOptions", "miopenDestroyFindOptions",
     c"miopenDestroyFindOptions(options)\n--\n\nDestroys miopenFindOptions object.\n\nArgs:\n    options: Options object to destroy\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["options"],
-    |py, [x0]| miopenDestroyFindOptions(py, rt::call::extract(x0, "options")?));
+    |py, [x0]| miopenDestroyFindOptions(py, &x0));
 
-fn miopenDestroyFindOptions(py: Python<'_>, options: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroyFindOptions(py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyFindOptions");
-    let a_options = options.addr();
+    let a_options = TYPES.handle_arg(62, options)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4892,16 +4934,19 @@ fn miopenDestroyFindOptions(py: Python<'_>, options: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_options) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(options, false, "miopenDestroyFindOptions");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetFindOptionTuning, C_miopenSetFindOptionTuning, c"miopenSetFindOptionTuning", "miopenSetFindOptionTuning",
     c"miopenSetFindOptionTuning(options, value)\n--\n\nSets the tuning find option. Default value is zero.\n\nArgs:\n    options: Options object to update\n    value: Value of zero means no tuning, value of one means tuning enabled\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["options", "value"],
-    |py, [x0, x1]| miopenSetFindOptionTuning(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "value")?));
+    |py, [x0, x1]| miopenSetFindOptionTuning(py, &x0, rt::call::extract(x1, "value")?));
 
-fn miopenSetFindOptionTuning(py: Python<'_>, options: rt::PtrArg, value: rt::CInt<i32>) -> PyResult<PyObject> {
+fn miopenSetFindOptionTuning(py: Python<'_>, options: &Bound<'_, PyAny>, value: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionTuning");
-    let a_options = options.addr();
+    let a_options = TYPES.handle_arg(62, options)?;
     let a_value = value.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4915,11 +4960,11 @@ fn miopenSetFindOptionTuning(py: Python<'_>, options: rt::PtrArg, value: rt::CIn
 rt::function!(F_miopenSetFindOptionResultsOrder, C_miopenSetFindOptionResultsOrder, c"miopenSetFindOptionResultsOrder", "miopenSetFindOptionResultsOrder",
     c"miopenSetFindOptionResultsOrder(options, value)\n--\n\nSets the results order find option. Default value is miopenFindResultsOrderByTime.\n\nArgs:\n    options: Options object to update\n    value: Specifies what order should find results have\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["options", "value"],
-    |py, [x0, x1]| miopenSetFindOptionResultsOrder(py, rt::call::extract(x0, "options")?, &x1));
+    |py, [x0, x1]| miopenSetFindOptionResultsOrder(py, &x0, &x1));
 
-fn miopenSetFindOptionResultsOrder(py: Python<'_>, options: rt::PtrArg, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetFindOptionResultsOrder(py: Python<'_>, options: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionResultsOrder");
-    let a_options = options.addr();
+    let a_options = TYPES.handle_arg(62, options)?;
     let a_value = rt::narrow::<u32>(TYPES.enum_arg(38, value)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4933,11 +4978,11 @@ fn miopenSetFindOptionResultsOrder(py: Python<'_>, options: rt::PtrArg, value: &
 rt::function!(F_miopenSetFindOptionWorkspaceLimit, C_miopenSetFindOptionWorkspaceLimit, c"miopenSetFindOptionWorkspaceLimit", "miopenSetFindOptionWorkspaceLimit",
     c"miopenSetFindOptionWorkspaceLimit(options, value)\n--\n\nSets the workspace limit find option. Default value is maximum of size_t\n\nArgs:\n    options: Options object to update\n    value: Specifies the workspace limit for find call. All solvers exceeding the limit\n        would be ignored.\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["options", "value"],
-    |py, [x0, x1]| miopenSetFindOptionWorkspaceLimit(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "value")?));
+    |py, [x0, x1]| miopenSetFindOptionWorkspaceLimit(py, &x0, rt::call::extract(x1, "value")?));
 
-fn miopenSetFindOptionWorkspaceLimit(py: Python<'_>, options: rt::PtrArg, value: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenSetFindOptionWorkspaceLimit(py: Python<'_>, options: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionWorkspaceLimit");
-    let a_options = options.addr();
+    let a_options = TYPES.handle_arg(62, options)?;
     let a_value = value.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -4951,11 +4996,11 @@ fn miopenSetFindOptionWorkspaceLimit(py: Python<'_>, options: rt::PtrArg, value:
 rt::function!(F_miopenSetFindOptionPreallocatedWorkspace, C_miopenSetFindOptionPreallocatedWorkspace, c"miopenSetFindOptionPreallocatedWorkspace", "miopenSetFindOptionPreallocatedWorkspace",
     c"miopenSetFindOptionPreallocatedWorkspace(options, buffer, size)\n--\n\nAttaches the preallocated workspace to find options. Allocated by the library by default.\n\nArgs:\n    options: Options object to update\n    buffer: Specifies the workspace for find call\n    size: Specifies the size of the buffer passed\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["options", "buffer", "size"],
-    |py, [x0, x1, x2]| miopenSetFindOptionPreallocatedWorkspace(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "buffer")?, rt::call::extract(x2, "size")?));
+    |py, [x0, x1, x2]| miopenSetFindOptionPreallocatedWorkspace(py, &x0, rt::call::extract(x1, "buffer")?, rt::call::extract(x2, "size")?));
 
-fn miopenSetFindOptionPreallocatedWorkspace(py: Python<'_>, options: rt::PtrArg, buffer: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenSetFindOptionPreallocatedWorkspace(py: Python<'_>, options: &Bound<'_, PyAny>, buffer: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionPreallocatedWorkspace");
-    let a_options = options.addr();
+    let a_options = TYPES.handle_arg(62, options)?;
     let a_buffer = buffer.addr();
     let a_size = size.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4970,11 +5015,11 @@ fn miopenSetFindOptionPreallocatedWorkspace(py: Python<'_>, options: rt::PtrArg,
 rt::function!(F_miopenSetFindOptionPreallocatedTensor, C_miopenSetFindOptionPreallocatedTensor, c"miopenSetFindOptionPreallocatedTensor", "miopenSetFindOptionPreallocatedTensor",
     c"miopenSetFindOptionPreallocatedTensor(options, id, buffer)\n--\n\nAttaches a preallocated tensor to find options. If not used, buffers are allocated by\nMIOpen internally, which is not recommended.\n\nArgs:\n    options: Options object to update\n    id: Specifies the id of the tensor passed\n    buffer: Specifies the tensor for find call\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["options", "id", "buffer"],
-    |py, [x0, x1, x2]| miopenSetFindOptionPreallocatedTensor(py, rt::call::extract(x0, "options")?, &x1, rt::call::extract(x2, "buffer")?));
+    |py, [x0, x1, x2]| miopenSetFindOptionPreallocatedTensor(py, &x0, &x1, rt::call::extract(x2, "buffer")?));
 
-fn miopenSetFindOptionPreallocatedTensor(py: Python<'_>, options: rt::PtrArg, id: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenSetFindOptionPreallocatedTensor(py: Python<'_>, options: &Bound<'_, PyAny>, id: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionPreallocatedTensor");
-    let a_options = options.addr();
+    let a_options = TYPES.handle_arg(62, options)?;
     let a_id = rt::narrow::<u32>(TYPES.enum_arg(37, id)?)?;
     let a_buffer = buffer.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4989,11 +5034,11 @@ fn miopenSetFindOptionPreallocatedTensor(py: Python<'_>, options: rt::PtrArg, id
 rt::function!(F_miopenSetFindOptionAttachBinaries, C_miopenSetFindOptionAttachBinaries, c"miopenSetFindOptionAttachBinaries", "miopenSetFindOptionAttachBinaries",
     c"miopenSetFindOptionAttachBinaries(options, attach)\n--\n\nForces library to attach kernel binaries to solutions for later saving. This allows zero\nlookup miopenRunSolution calls after miopenLoadSolution. Default value is 0.\n\nArgs:\n    options: Options object to update\n    attach: 1 means attaching, 0 - skipping, any other value - reserved for future use\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["options", "attach"],
-    |py, [x0, x1]| miopenSetFindOptionAttachBinaries(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "attach")?));
+    |py, [x0, x1]| miopenSetFindOptionAttachBinaries(py, &x0, rt::call::extract(x1, "attach")?));
 
-fn miopenSetFindOptionAttachBinaries(py: Python<'_>, options: rt::PtrArg, attach: rt::CInt<u32>) -> PyResult<PyObject> {
+fn miopenSetFindOptionAttachBinaries(py: Python<'_>, options: &Bound<'_, PyAny>, attach: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionAttachBinaries");
-    let a_options = options.addr();
+    let a_options = TYPES.handle_arg(62, options)?;
     let a_attach = attach.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5007,13 +5052,13 @@ fn miopenSetFindOptionAttachBinaries(py: Python<'_>, options: rt::PtrArg, attach
 rt::function!(F_miopenFindSolutions, C_miopenFindSolutions, c"miopenFindSolutions", "miopenFindSolutions",
     c"miopenFindSolutions(handle, problem, options, maxSolutions)\n--\n\nFinds solutions to a problem by running different applicable solutions. Memory is\nautomatically allocated.\n\nArgs:\n    handle: Handle to execute the kernels\n    problem: Problem to solve\n    options: Find options. When null default values would be used\n    maxSolutions: Limits the amount of results\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    solutions: miopenSolution\n    numSolutions: int\n    miopenStatus_t",
     ["handle", "problem", "options", "maxSolutions"],
-    |py, [x0, x1, x2, x3]| miopenFindSolutions(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "problem")?, rt::call::extract(x2, "options")?, rt::call::extract(x3, "maxSolutions")?));
+    |py, [x0, x1, x2, x3]| miopenFindSolutions(py, &x0, &x1, &x2, rt::call::extract(x3, "maxSolutions")?));
 
-fn miopenFindSolutions(py: Python<'_>, handle: rt::PtrArg, problem: rt::PtrArg, options: rt::PtrArg, maxSolutions: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenFindSolutions(py: Python<'_>, handle: &Bound<'_, PyAny>, problem: &Bound<'_, PyAny>, options: &Bound<'_, PyAny>, maxSolutions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindSolutions");
-    let a_handle = handle.addr();
-    let a_problem = problem.addr();
-    let a_options = options.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_problem = TYPES.handle_arg(61, problem)?;
+    let a_options = TYPES.handle_arg(62, options)?;
     let mut o_solutions: usize = Default::default();
     let a_solutions = &mut o_solutions as *mut usize as usize;
     let mut o_numSolutions: u64 = Default::default();
@@ -5031,12 +5076,12 @@ fn miopenFindSolutions(py: Python<'_>, handle: rt::PtrArg, problem: rt::PtrArg, 
 rt::function!(F_miopenRunSolution, C_miopenRunSolution, c"miopenRunSolution", "miopenRunSolution",
     c"miopenRunSolution(handle, solution, nInputs, tensors, workspace, workspaceSize)\n--\n\nRuns the solution using the passed in buffers.\n\nArgs:\n    handle: Handle to execute the kernels\n    solution: Solution to execute\n    nInputs: Amount to inputs for the solution\n    tensors: Tensor arguments described by miopenTensorArgument_t\n    workspace: Pointer to device buffer used as workspace. May be null when not required.\n        Should not be less than expected\n    workspaceSize: Size of the workspace buffer\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "solution", "nInputs", "tensors", "workspace", "workspaceSize"],
-    |py, [x0, x1, x2, x3, x4, x5]| miopenRunSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "solution")?, rt::call::extract(x2, "nInputs")?, &x3, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSize")?));
+    |py, [x0, x1, x2, x3, x4, x5]| miopenRunSolution(py, &x0, &x1, rt::call::extract(x2, "nInputs")?, &x3, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSize")?));
 
-fn miopenRunSolution(py: Python<'_>, handle: rt::PtrArg, solution: rt::PtrArg, nInputs: rt::CInt<u64>, tensors: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRunSolution(py: Python<'_>, handle: &Bound<'_, PyAny>, solution: &Bound<'_, PyAny>, nInputs: rt::CInt<u64>, tensors: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRunSolution");
-    let a_handle = handle.addr();
-    let a_solution = solution.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
+    let a_solution = TYPES.handle_arg(63, solution)?;
     let a_nInputs = nInputs.0;
     let p_tensors = TYPES.record_ptr_arg(64, tensors, false)?;
     let a_tensors = p_tensors.addr();
@@ -5054,11 +5099,11 @@ fn miopenRunSolution(py: Python<'_>, handle: rt::PtrArg, solution: rt::PtrArg, n
 rt::function!(F_miopenDestroySolution, C_miopenDestroySolution, c"miopenDestroySolution", "miopenDestroySolution",
     c"miopenDestroySolution(solution)\n--\n\nDestroys solution object.\n\nArgs:\n    solution: Solution to destroy\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["solution"],
-    |py, [x0]| miopenDestroySolution(py, rt::call::extract(x0, "solution")?));
+    |py, [x0]| miopenDestroySolution(py, &x0));
 
-fn miopenDestroySolution(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenDestroySolution(py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroySolution");
-    let a_solution = solution.addr();
+    let a_solution = TYPES.handle_arg(63, solution)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5066,6 +5111,9 @@ fn miopenDestroySolution(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_solution) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(solution, false, "miopenDestroySolution");
+    }
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenLoadSolution, C_miopenLoadSolution, c"miopenLoadSolution", "miopenLoadSolution",
@@ -5091,11 +5139,11 @@ fn miopenLoadSolution(py: Python<'_>, data: rt::CStrArg, size: rt::CInt<u64>) ->
 rt::function!(F_miopenSaveSolution, C_miopenSaveSolution, c"miopenSaveSolution", "miopenSaveSolution",
     c"miopenSaveSolution(solution, data)\n--\n\nSaves a solution object as binary data.\n\nArgs:\n    solution: Solution to save\n    data: Pointer to a buffer to save soltuion to\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["solution", "data"],
-    |py, [x0, x1]| miopenSaveSolution(py, rt::call::extract(x0, "solution")?, rt::call::extract(x1, "data")?));
+    |py, [x0, x1]| miopenSaveSolution(py, &x0, rt::call::extract(x1, "data")?));
 
-fn miopenSaveSolution(py: Python<'_>, solution: rt::PtrArg, data: rt::PtrArgMut) -> PyResult<PyObject> {
+fn miopenSaveSolution(py: Python<'_>, solution: &Bound<'_, PyAny>, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSaveSolution");
-    let a_solution = solution.addr();
+    let a_solution = TYPES.handle_arg(63, solution)?;
     let a_data = data.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5109,11 +5157,11 @@ fn miopenSaveSolution(py: Python<'_>, solution: rt::PtrArg, data: rt::PtrArgMut)
 rt::function!(F_miopenGetSolutionSize, C_miopenGetSolutionSize, c"miopenGetSolutionSize", "miopenGetSolutionSize",
     c"miopenGetSolutionSize(solution)\n--\n\nReads the expected size of a solution.\n\nArgs:\n    solution: Solution to get size\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    size: int\n    miopenStatus_t",
     ["solution"],
-    |py, [x0]| miopenGetSolutionSize(py, rt::call::extract(x0, "solution")?));
+    |py, [x0]| miopenGetSolutionSize(py, &x0));
 
-fn miopenGetSolutionSize(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetSolutionSize(py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionSize");
-    let a_solution = solution.addr();
+    let a_solution = TYPES.handle_arg(63, solution)?;
     let mut o_size: u64 = Default::default();
     let a_size = &mut o_size as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5128,11 +5176,11 @@ fn miopenGetSolutionSize(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_miopenGetSolutionWorkspaceSize, C_miopenGetSolutionWorkspaceSize, c"miopenGetSolutionWorkspaceSize", "miopenGetSolutionWorkspaceSize",
     c"miopenGetSolutionWorkspaceSize(solution)\n--\n\nReads the amount of workspace required to exectute the solution.\n\nArgs:\n    solution: Solution to get required workspace size\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workspaceSize: int\n    miopenStatus_t",
     ["solution"],
-    |py, [x0]| miopenGetSolutionWorkspaceSize(py, rt::call::extract(x0, "solution")?));
+    |py, [x0]| miopenGetSolutionWorkspaceSize(py, &x0));
 
-fn miopenGetSolutionWorkspaceSize(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetSolutionWorkspaceSize(py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionWorkspaceSize");
-    let a_solution = solution.addr();
+    let a_solution = TYPES.handle_arg(63, solution)?;
     let mut o_workspaceSize: u64 = Default::default();
     let a_workspaceSize = &mut o_workspaceSize as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5147,11 +5195,11 @@ fn miopenGetSolutionWorkspaceSize(py: Python<'_>, solution: rt::PtrArg) -> PyRes
 rt::function!(F_miopenGetSolutionTime, C_miopenGetSolutionTime, c"miopenGetSolutionTime", "miopenGetSolutionTime",
     c"miopenGetSolutionTime(solution)\n--\n\nReads the time spent to execute the solution the last it was run.\n\nArgs:\n    solution: Solution to get exection time\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    time: float\n    miopenStatus_t",
     ["solution"],
-    |py, [x0]| miopenGetSolutionTime(py, rt::call::extract(x0, "solution")?));
+    |py, [x0]| miopenGetSolutionTime(py, &x0));
 
-fn miopenGetSolutionTime(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetSolutionTime(py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionTime");
-    let a_solution = solution.addr();
+    let a_solution = TYPES.handle_arg(63, solution)?;
     let mut o_time: f32 = Default::default();
     let a_time = &mut o_time as *mut f32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5166,11 +5214,11 @@ fn miopenGetSolutionTime(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObj
 rt::function!(F_miopenGetSolutionSolverId, C_miopenGetSolutionSolverId, c"miopenGetSolutionSolverId", "miopenGetSolutionSolverId",
     c"miopenGetSolutionSolverId(solution)\n--\n\nReads id of the solver referred by the solution.\n\nArgs:\n    solution: Solution to get solver id from\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solverId: int\n    miopenStatus_t",
     ["solution"],
-    |py, [x0]| miopenGetSolutionSolverId(py, rt::call::extract(x0, "solution")?));
+    |py, [x0]| miopenGetSolutionSolverId(py, &x0));
 
-fn miopenGetSolutionSolverId(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetSolutionSolverId(py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionSolverId");
-    let a_solution = solution.addr();
+    let a_solution = TYPES.handle_arg(63, solution)?;
     let mut o_solverId: u64 = Default::default();
     let a_solverId = &mut o_solverId as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5204,11 +5252,11 @@ fn miopenGetSolverIdConvAlgorithm(py: Python<'_>, solverId: rt::CInt<u64>) -> Py
 rt::function!(F_miopenSetTuningPolicy, C_miopenSetTuningPolicy, c"miopenSetTuningPolicy", "miopenSetTuningPolicy",
     c"miopenSetTuningPolicy(handle, newValue)\n--\n\nUpdate tuning policy for a specific handle. API alternative for MIOPEN_FIND_ENFORCE\nenvironment variable.\n\nArgs:\n    handle [in]: MIOpen Handle to update\n    newValue [in]: New tuning policy value. Default value is miopenTuningPolicyNone\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
     ["handle", "newValue"],
-    |py, [x0, x1]| miopenSetTuningPolicy(py, rt::call::extract(x0, "handle")?, &x1));
+    |py, [x0, x1]| miopenSetTuningPolicy(py, &x0, &x1));
 
-fn miopenSetTuningPolicy(py: Python<'_>, handle: rt::PtrArg, newValue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetTuningPolicy(py: Python<'_>, handle: &Bound<'_, PyAny>, newValue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTuningPolicy");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let a_newValue = rt::narrow::<u32>(TYPES.enum_arg(40, newValue)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5222,11 +5270,11 @@ fn miopenSetTuningPolicy(py: Python<'_>, handle: rt::PtrArg, newValue: &Bound<'_
 rt::function!(F_miopenGetTuningPolicy, C_miopenGetTuningPolicy, c"miopenGetTuningPolicy", "miopenGetTuningPolicy",
     c"miopenGetTuningPolicy(handle)\n--\n\nGet tuning policy from a handle.\n\nArgs:\n    handle [in]: MIOpen Handle to fetch value from\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    value: miopenTuningPolicy_t\n    miopenStatus_t",
     ["handle"],
-    |py, [x0]| miopenGetTuningPolicy(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| miopenGetTuningPolicy(py, &x0));
 
-fn miopenGetTuningPolicy(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetTuningPolicy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTuningPolicy");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(41, handle)?;
     let mut o_value: u32 = Default::default();
     let a_value = &mut o_value as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the

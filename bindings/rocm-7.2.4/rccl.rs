@@ -325,11 +325,11 @@ fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>
 rt::function!(F_ncclCommFinalize, C_ncclCommFinalize, c"ncclCommFinalize", "ncclCommFinalize",
     c"ncclCommFinalize(comm)\n--\n\nFinalize a communicator.\nncclCommFinalize flushes all issued communications\nand marks communicator state as ncclInProgress. The state will change to ncclSuccess\nwhen the communicator is globally quiescent and related resources are freed; then,\ncalling ncclCommDestroy can locally free the rest of the resources (e.g. communicator\nitself) without blocking.\n\nArgs:\n    comm [in]: Communicator to finalize\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["comm"],
-    |py, [x0]| ncclCommFinalize(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| ncclCommFinalize(py, &x0));
 
-fn ncclCommFinalize(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommFinalize(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommFinalize");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -342,11 +342,11 @@ fn ncclCommFinalize(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_pncclCommFinalize, C_pncclCommFinalize, c"pncclCommFinalize", "pncclCommFinalize",
     c"pncclCommFinalize(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm"],
-    |py, [x0]| pncclCommFinalize(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| pncclCommFinalize(py, &x0));
 
-fn pncclCommFinalize(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommFinalize(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommFinalize");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -363,8 +363,7 @@ rt::function!(F_ncclCommDestroy, C_ncclCommDestroy, c"ncclCommDestroy", "ncclCom
 
 fn ncclCommDestroy(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDestroy");
-    let p_comm = rt::PtrArg::convert(comm, false)?;
-    let a_comm = p_comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -384,8 +383,7 @@ rt::function!(F_pncclCommDestroy, C_pncclCommDestroy, c"pncclCommDestroy", "pncc
 
 fn pncclCommDestroy(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDestroy");
-    let p_comm = rt::PtrArg::convert(comm, false)?;
-    let a_comm = p_comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -405,8 +403,7 @@ rt::function!(F_ncclCommAbort, C_ncclCommAbort, c"ncclCommAbort", "ncclCommAbort
 
 fn ncclCommAbort(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommAbort");
-    let p_comm = rt::PtrArg::convert(comm, false)?;
-    let a_comm = p_comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -426,8 +423,7 @@ rt::function!(F_pncclCommAbort, C_pncclCommAbort, c"pncclCommAbort", "pncclCommA
 
 fn pncclCommAbort(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommAbort");
-    let p_comm = rt::PtrArg::convert(comm, false)?;
-    let a_comm = p_comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -443,11 +439,11 @@ fn pncclCommAbort(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject>
 rt::function!(F_ncclCommSplit, C_ncclCommSplit, c"ncclCommSplit", "ncclCommSplit",
     c"ncclCommSplit(comm, color, key, config)\n--\n\nCreate one or more communicators from an existing one.\nCreates one or more communicators from an existing one.\nRanks with the same color will end up in the same communicator.\nWithin the new communicator, key will be used to order ranks.\nNCCL_SPLIT_NOCOLOR as color will indicate the rank will not be part of any group\nand will therefore return a NULL communicator.\nIf config is NULL, the new communicator will inherit the original communicator's configuration\n\nArgs:\n    comm [in]: Original communicator object for this rank\n    color [in]: Color to assign this rank\n    key [in]: Key used to order ranks within the same new communicator\n    config [in]: Config file for new communicator. May be NULL to inherit from comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    newcomm: ncclComm\n    Result code. See rccl_result_code for more details.",
     ["comm", "color", "key", "config"],
-    |py, [x0, x1, x2, x3]| ncclCommSplit(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "color")?, rt::call::extract(x2, "key")?, &x3));
+    |py, [x0, x1, x2, x3]| ncclCommSplit(py, &x0, rt::call::extract(x1, "color")?, rt::call::extract(x2, "key")?, &x3));
 
-fn ncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn ncclCommSplit(py: Python<'_>, comm: &Bound<'_, PyAny>, color: rt::CInt<i32>, key: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommSplit");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let a_color = color.0;
     let a_key = key.0;
     let mut o_newcomm: usize = Default::default();
@@ -466,11 +462,11 @@ fn ncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: rt
 rt::function!(F_pncclCommSplit, C_pncclCommSplit, c"pncclCommSplit", "pncclCommSplit",
     c"pncclCommSplit(comm, color, key, config)\n--\n\nArgs:\n    comm\n    color\n    key\n    config\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    newcomm: ncclComm",
     ["comm", "color", "key", "config"],
-    |py, [x0, x1, x2, x3]| pncclCommSplit(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "color")?, rt::call::extract(x2, "key")?, &x3));
+    |py, [x0, x1, x2, x3]| pncclCommSplit(py, &x0, rt::call::extract(x1, "color")?, rt::call::extract(x2, "key")?, &x3));
 
-fn pncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn pncclCommSplit(py: Python<'_>, comm: &Bound<'_, PyAny>, color: rt::CInt<i32>, key: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommSplit");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let a_color = color.0;
     let a_key = key.0;
     let mut o_newcomm: usize = Default::default();
@@ -489,11 +485,11 @@ fn pncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: r
 rt::function!(F_ncclCommShrink, C_ncclCommShrink, c"ncclCommShrink", "ncclCommShrink",
     c"ncclCommShrink(comm, excludeRanksCount, config, shrinkFlags)\n--\n\nShrink existing communicator.\nRanks in excludeRanksList will be removed form the existing communicator.\nWithin the new communicator, ranks will be re-ordered to fill the gap of removed ones.\nIf config is NULL, the new communicator will inherit the original communicator's configuration.\nThe flag enables NCCL to adapt to various states of the parent communicator, see NCCL_SHRINK flags.\n\nArgs:\n    comm [in]: Original communicator object for this rank\n    excludeRanksCount [in]: Number of ranks to be excluded\n    config [in]: Config file for new communicator. May be NULL to inherit from comm\n    shrinkFlags [in]: Flag to adapt to various states of the parent communicator (see NCCL_SHRINK flags)\n\nReturns: a tuple of 3 item(s):\n    ncclResult_t: status\n    excludeRanksList: int\n    newcomm: ncclComm\n    Result code. See rccl_result_code for more details.",
     ["comm", "excludeRanksCount", "config", "shrinkFlags"],
-    |py, [x0, x1, x2, x3]| ncclCommShrink(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "excludeRanksCount")?, &x2, rt::call::extract(x3, "shrinkFlags")?));
+    |py, [x0, x1, x2, x3]| ncclCommShrink(py, &x0, rt::call::extract(x1, "excludeRanksCount")?, &x2, rt::call::extract(x3, "shrinkFlags")?));
 
-fn ncclCommShrink(py: Python<'_>, comm: rt::PtrArg, excludeRanksCount: rt::CInt<i32>, config: &Bound<'_, PyAny>, shrinkFlags: rt::CInt<i32>) -> PyResult<PyObject> {
+fn ncclCommShrink(py: Python<'_>, comm: &Bound<'_, PyAny>, excludeRanksCount: rt::CInt<i32>, config: &Bound<'_, PyAny>, shrinkFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommShrink");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let mut o_excludeRanksList: i32 = Default::default();
     let a_excludeRanksList = &mut o_excludeRanksList as *mut i32 as usize;
     let a_excludeRanksCount = excludeRanksCount.0;
@@ -514,11 +510,11 @@ fn ncclCommShrink(py: Python<'_>, comm: rt::PtrArg, excludeRanksCount: rt::CInt<
 rt::function!(F_pncclCommShrink, C_pncclCommShrink, c"pncclCommShrink", "pncclCommShrink",
     c"pncclCommShrink(comm, excludeRanksCount, config, shrinkFlags)\n--\n\nArgs:\n    comm\n    excludeRanksCount\n    config\n    shrinkFlags\n\nReturns: a tuple of 3 item(s):\n    ncclResult_t: status\n    excludeRanksList: int\n    newcomm: ncclComm",
     ["comm", "excludeRanksCount", "config", "shrinkFlags"],
-    |py, [x0, x1, x2, x3]| pncclCommShrink(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "excludeRanksCount")?, &x2, rt::call::extract(x3, "shrinkFlags")?));
+    |py, [x0, x1, x2, x3]| pncclCommShrink(py, &x0, rt::call::extract(x1, "excludeRanksCount")?, &x2, rt::call::extract(x3, "shrinkFlags")?));
 
-fn pncclCommShrink(py: Python<'_>, comm: rt::PtrArg, excludeRanksCount: rt::CInt<i32>, config: &Bound<'_, PyAny>, shrinkFlags: rt::CInt<i32>) -> PyResult<PyObject> {
+fn pncclCommShrink(py: Python<'_>, comm: &Bound<'_, PyAny>, excludeRanksCount: rt::CInt<i32>, config: &Bound<'_, PyAny>, shrinkFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommShrink");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let mut o_excludeRanksList: i32 = Default::default();
     let a_excludeRanksList = &mut o_excludeRanksList as *mut i32 as usize;
     let a_excludeRanksCount = excludeRanksCount.0;
@@ -623,11 +619,11 @@ fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<Py
 rt::function!(F_ncclGetLastError, C_ncclGetLastError, c"ncclGetLastError", "ncclGetLastError",
     c"ncclGetLastError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["comm"],
-    |py, [x0]| ncclGetLastError(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| ncclGetLastError(py, &x0));
 
-fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclGetLastError(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetLastError");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -640,11 +636,11 @@ fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_pncclGetLastError, C_pncclGetLastError, c"pncclGetLastError", "pncclGetLastError",
     c"pncclGetLastError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["comm"],
-    |py, [x0]| pncclGetLastError(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| pncclGetLastError(py, &x0));
 
-fn pncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclGetLastError(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetLastError");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -689,11 +685,11 @@ fn pncclResetDebugInit(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_ncclCommGetAsyncError, C_ncclCommGetAsyncError, c"ncclCommGetAsyncError", "ncclCommGetAsyncError",
     c"ncclCommGetAsyncError(comm, asyncError)\n--\n\nChecks whether the comm has encountered any asynchronous errors\nQuery whether the provided communicator has encountered any asynchronous errors\n\nArgs:\n    comm [in]: Communicator to query\n    asyncError [out]: Pointer to where result code will be stored\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["comm", "asyncError"],
-    |py, [x0, x1]| ncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1));
+    |py, [x0, x1]| ncclCommGetAsyncError(py, &x0, &x1));
 
-fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn ncclCommGetAsyncError(py: Python<'_>, comm: &Bound<'_, PyAny>, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommGetAsyncError");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let p_asyncError = rt::typed_ptr_arg(asyncError, None, 4, true)?;
     let a_asyncError = p_asyncError.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -708,11 +704,11 @@ fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_
 rt::function!(F_pncclCommGetAsyncError, C_pncclCommGetAsyncError, c"pncclCommGetAsyncError", "pncclCommGetAsyncError",
     c"pncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm", "asyncError"],
-    |py, [x0, x1]| pncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1));
+    |py, [x0, x1]| pncclCommGetAsyncError(py, &x0, &x1));
 
-fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn pncclCommGetAsyncError(py: Python<'_>, comm: &Bound<'_, PyAny>, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommGetAsyncError");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let p_asyncError = rt::typed_ptr_arg(asyncError, None, 4, true)?;
     let a_asyncError = p_asyncError.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -727,11 +723,11 @@ fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'
 rt::function!(F_ncclCommCount, C_ncclCommCount, c"ncclCommCount", "ncclCommCount",
     c"ncclCommCount(comm)\n--\n\nGets the number of ranks in the communicator clique.\nReturns the number of ranks in the communicator clique (as set during initialization)\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int\n    Result code. See rccl_result_code for more details.",
     ["comm"],
-    |py, [x0]| ncclCommCount(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| ncclCommCount(py, &x0));
 
-fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommCount(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCount");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let mut o_count: i32 = Default::default();
     let a_count = &mut o_count as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -746,11 +742,11 @@ fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_pncclCommCount, C_pncclCommCount, c"pncclCommCount", "pncclCommCount",
     c"pncclCommCount(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
     ["comm"],
-    |py, [x0]| pncclCommCount(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| pncclCommCount(py, &x0));
 
-fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommCount(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCount");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let mut o_count: i32 = Default::default();
     let a_count = &mut o_count as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -765,11 +761,11 @@ fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_ncclCommCuDevice, C_ncclCommCuDevice, c"ncclCommCuDevice", "ncclCommCuDevice",
     c"ncclCommCuDevice(comm)\n--\n\nGet the ROCm device index associated with a communicator\nReturns the ROCm device number associated with the provided communicator.\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int\n    Result code. See rccl_result_code for more details.",
     ["comm"],
-    |py, [x0]| ncclCommCuDevice(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| ncclCommCuDevice(py, &x0));
 
-fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommCuDevice(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCuDevice");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -784,11 +780,11 @@ fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_pncclCommCuDevice, C_pncclCommCuDevice, c"pncclCommCuDevice", "pncclCommCuDevice",
     c"pncclCommCuDevice(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
     ["comm"],
-    |py, [x0]| pncclCommCuDevice(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| pncclCommCuDevice(py, &x0));
 
-fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommCuDevice(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCuDevice");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -803,11 +799,11 @@ fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_ncclCommUserRank, C_ncclCommUserRank, c"ncclCommUserRank", "ncclCommUserRank",
     c"ncclCommUserRank(comm)\n--\n\nGet the rank associated with a communicator\nReturns the user-ordered \"rank\" associated with the provided communicator.\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int\n    Result code. See rccl_result_code for more details.",
     ["comm"],
-    |py, [x0]| ncclCommUserRank(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| ncclCommUserRank(py, &x0));
 
-fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommUserRank(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommUserRank");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let mut o_rank: i32 = Default::default();
     let a_rank = &mut o_rank as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -822,11 +818,11 @@ fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_pncclCommUserRank, C_pncclCommUserRank, c"pncclCommUserRank", "pncclCommUserRank",
     c"pncclCommUserRank(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
     ["comm"],
-    |py, [x0]| pncclCommUserRank(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| pncclCommUserRank(py, &x0));
 
-fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommUserRank(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommUserRank");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let mut o_rank: i32 = Default::default();
     let a_rank = &mut o_rank as *mut i32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -841,11 +837,11 @@ fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_ncclCommRegister, C_ncclCommRegister, c"ncclCommRegister", "ncclCommRegister",
     c"ncclCommRegister(comm, buff, size)\n--\n\nArgs:\n    comm\n    buff\n    size\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    handle: Pointer",
     ["comm", "buff", "size"],
-    |py, [x0, x1, x2]| ncclCommRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?));
+    |py, [x0, x1, x2]| ncclCommRegister(py, &x0, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?));
 
-fn ncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn ncclCommRegister(py: Python<'_>, comm: &Bound<'_, PyAny>, buff: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommRegister");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let a_buff = buff.addr();
     let a_size = size.0;
     let mut o_handle: usize = Default::default();
@@ -862,11 +858,11 @@ fn ncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size:
 rt::function!(F_pncclCommRegister, C_pncclCommRegister, c"pncclCommRegister", "pncclCommRegister",
     c"pncclCommRegister(comm, buff, size)\n--\n\nArgs:\n    comm\n    buff\n    size\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    handle: Pointer",
     ["comm", "buff", "size"],
-    |py, [x0, x1, x2]| pncclCommRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?));
+    |py, [x0, x1, x2]| pncclCommRegister(py, &x0, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?));
 
-fn pncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn pncclCommRegister(py: Python<'_>, comm: &Bound<'_, PyAny>, buff: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommRegister");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let a_buff = buff.addr();
     let a_size = size.0;
     let mut o_handle: usize = Default::default();
@@ -883,11 +879,11 @@ fn pncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size
 rt::function!(F_ncclCommDeregister, C_ncclCommDeregister, c"ncclCommDeregister", "ncclCommDeregister",
     c"ncclCommDeregister(comm, handle)\n--\n\nArgs:\n    comm\n    handle\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm", "handle"],
-    |py, [x0, x1]| ncclCommDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "handle")?));
+    |py, [x0, x1]| ncclCommDeregister(py, &x0, rt::call::extract(x1, "handle")?));
 
-fn ncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn ncclCommDeregister(py: Python<'_>, comm: &Bound<'_, PyAny>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDeregister");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let a_handle = handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -901,11 +897,11 @@ fn ncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) -
 rt::function!(F_pncclCommDeregister, C_pncclCommDeregister, c"pncclCommDeregister", "pncclCommDeregister",
     c"pncclCommDeregister(comm, handle)\n--\n\nArgs:\n    comm\n    handle\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm", "handle"],
-    |py, [x0, x1]| pncclCommDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "handle")?));
+    |py, [x0, x1]| pncclCommDeregister(py, &x0, rt::call::extract(x1, "handle")?));
 
-fn pncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn pncclCommDeregister(py: Python<'_>, comm: &Bound<'_, PyAny>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDeregister");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let a_handle = handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -919,11 +915,11 @@ fn pncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) 
 rt::function!(F_ncclCommWindowRegister, C_ncclCommWindowRegister, c"ncclCommWindowRegister", "ncclCommWindowRegister",
     c"ncclCommWindowRegister(comm, buff, size, winFlags)\n--\n\nArgs:\n    comm\n    buff\n    size\n    winFlags\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    win: ncclWindow",
     ["comm", "buff", "size", "winFlags"],
-    |py, [x0, x1, x2, x3]| ncclCommWindowRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?));
+    |py, [x0, x1, x2, x3]| ncclCommWindowRegister(py, &x0, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?));
 
-fn ncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
+fn ncclCommWindowRegister(py: Python<'_>, comm: &Bound<'_, PyAny>, buff: rt::PtrArgMut, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommWindowRegister");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let a_buff = buff.addr();
     let a_size = size.0;
     let mut o_win: usize = Default::default();
@@ -941,11 +937,11 @@ fn ncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut,
 rt::function!(F_pncclCommWindowRegister, C_pncclCommWindowRegister, c"pncclCommWindowRegister", "pncclCommWindowRegister",
     c"pncclCommWindowRegister(comm, buff, size, winFlags)\n--\n\nArgs:\n    comm\n    buff\n    size\n    winFlags\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    win: ncclWindow",
     ["comm", "buff", "size", "winFlags"],
-    |py, [x0, x1, x2, x3]| pncclCommWindowRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?));
+    |py, [x0, x1, x2, x3]| pncclCommWindowRegister(py, &x0, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?));
 
-fn pncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
+fn pncclCommWindowRegister(py: Python<'_>, comm: &Bound<'_, PyAny>, buff: rt::PtrArgMut, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommWindowRegister");
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     let a_buff = buff.addr();
     let a_size = size.0;
     let mut o_win: usize = Default::default();
@@ -963,12 +959,12 @@ fn pncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut
 rt::function!(F_ncclCommWindowDeregister, C_ncclCommWindowDeregister, c"ncclCommWindowDeregister", "ncclCommWindowDeregister",
     c"ncclCommWindowDeregister(comm, win)\n--\n\nArgs:\n    comm\n    win\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm", "win"],
-    |py, [x0, x1]| ncclCommWindowDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "win")?));
+    |py, [x0, x1]| ncclCommWindowDeregister(py, &x0, &x1));
 
-fn ncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommWindowDeregister(py: Python<'_>, comm: &Bound<'_, PyAny>, win: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommWindowDeregister");
-    let a_comm = comm.addr();
-    let a_win = win.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_win = TYPES.handle_arg(9, win)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -981,12 +977,12 @@ fn ncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) -
 rt::function!(F_pncclCommWindowDeregister, C_pncclCommWindowDeregister, c"pncclCommWindowDeregister", "pncclCommWindowDeregister",
     c"pncclCommWindowDeregister(comm, win)\n--\n\nArgs:\n    comm\n    win\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm", "win"],
-    |py, [x0, x1]| pncclCommWindowDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "win")?));
+    |py, [x0, x1]| pncclCommWindowDeregister(py, &x0, &x1));
 
-fn pncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommWindowDeregister(py: Python<'_>, comm: &Bound<'_, PyAny>, win: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommWindowDeregister");
-    let a_comm = comm.addr();
-    let a_win = win.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_win = TYPES.handle_arg(9, win)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -999,16 +995,16 @@ fn pncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) 
 rt::function!(F_ncclRedOpCreatePreMulSum, C_ncclRedOpCreatePreMulSum, c"ncclRedOpCreatePreMulSum", "ncclRedOpCreatePreMulSum",
     c"ncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nCreate a custom pre-multiplier reduction operator\nCreates a new reduction operator which pre-multiplies input values by a given\nscalar locally before reducing them with peer values via summation. For use\nonly with collectives launched against *comm* and *datatype*. The\nresidence* argument indicates how/when the memory pointed to by *scalar*\nwill be dereferenced. Upon return, the newly created operator's handle\nis stored in *op*.\n\nArgs:\n    op [out]: Pointer to where newly created custom reduction operator is to be stored\n    scalar [in]: Pointer to scalar value.\n    datatype [in]: Scalar value datatype\n    residence [in]: Memory type of the scalar value\n    comm [in]: Communicator to associate with this custom reduction operator\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["op", "scalar", "datatype", "residence", "comm"],
-    |py, [x0, x1, x2, x3, x4]| ncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?));
+    |py, [x0, x1, x2, x3, x4]| ncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, &x4));
 
-fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpCreatePreMulSum");
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
     let a_op = p_op.addr();
     let a_scalar = scalar.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_residence = rt::narrow::<u32>(TYPES.enum_arg(4, residence)?)?;
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1021,16 +1017,16 @@ fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::P
 rt::function!(F_pncclRedOpCreatePreMulSum, C_pncclRedOpCreatePreMulSum, c"pncclRedOpCreatePreMulSum", "pncclRedOpCreatePreMulSum",
     c"pncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["op", "scalar", "datatype", "residence", "comm"],
-    |py, [x0, x1, x2, x3, x4]| pncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?));
+    |py, [x0, x1, x2, x3, x4]| pncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, &x4));
 
-fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpCreatePreMulSum");
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
     let a_op = p_op.addr();
     let a_scalar = scalar.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_residence = rt::narrow::<u32>(TYPES.enum_arg(4, residence)?)?;
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1043,12 +1039,12 @@ fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::
 rt::function!(F_ncclRedOpDestroy, C_ncclRedOpDestroy, c"ncclRedOpDestroy", "ncclRedOpDestroy",
     c"ncclRedOpDestroy(op, comm)\n--\n\nDestroy custom reduction operator\nDestroys the reduction operator *op*. The operator must have been created by\nncclRedOpCreatePreMul with the matching communicator *comm*. An operator may be\ndestroyed as soon as the last RCCL function which is given that operator returns.\n\nArgs:\n    op [in]: Custom reduction operator is to be destroyed\n    comm [in]: Communicator associated with this reduction operator\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["op", "comm"],
-    |py, [x0, x1]| ncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?));
+    |py, [x0, x1]| ncclRedOpDestroy(py, &x0, &x1));
 
-fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpDestroy");
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1061,12 +1057,12 @@ fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> 
 rt::function!(F_pncclRedOpDestroy, C_pncclRedOpDestroy, c"pncclRedOpDestroy", "pncclRedOpDestroy",
     c"pncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["op", "comm"],
-    |py, [x0, x1]| pncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?));
+    |py, [x0, x1]| pncclRedOpDestroy(py, &x0, &x1));
 
-fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpDestroy");
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1079,9 +1075,9 @@ fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) ->
 rt::function!(F_ncclReduce, C_ncclReduce, c"ncclReduce", "ncclReduce",
     c"ncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nReduce\nReduces data arrays of length *count* in *sendbuff* into *recvbuff* using *op*\noperation.\nrecvbuff* may be NULL on all calls except for root device.\nroot* is the rank (not the HIP device) where data will reside after the\noperation is complete.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Local device data buffer to be reduced\n    recvbuff [out]: Data buffer where result is stored (only for *root* rank).  May be null for other ranks.\n    count [in]: Number of elements in every send buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator type\n    root [in]: Rank where result data array will be stored\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| ncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| ncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, &x6, &x7));
 
-fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1089,8 +1085,8 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1103,9 +1099,9 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
 rt::function!(F_pncclReduce, C_pncclReduce, c"pncclReduce", "pncclReduce",
     c"pncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| pncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| pncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, &x6, &x7));
 
-fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1113,8 +1109,8 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1127,16 +1123,16 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
 rt::function!(F_ncclBcast, C_ncclBcast, c"ncclBcast", "ncclBcast",
     c"ncclBcast(buff, count, datatype, root, comm, stream)\n--\n\n(Deprecated) Broadcast (in-place)\nCopies *count* values from *root* to all other devices.\nroot is the rank (not the CUDA device) where data resides before the\noperation is started.\nThis operation is implicitly in-place.\n\nArgs:\n    buff [in,out]: Input array on *root* to be copied to other ranks.  Output array for all ranks.\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank owning buffer to be copied to others\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["buff", "count", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| ncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| ncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, &x4, &x5));
 
-fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBcast");
     let a_buff = buff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1149,16 +1145,16 @@ fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype
 rt::function!(F_pncclBcast, C_pncclBcast, c"pncclBcast", "pncclBcast",
     c"pncclBcast(buff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["buff", "count", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| pncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| pncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, &x4, &x5));
 
-fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBcast");
     let a_buff = buff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1171,17 +1167,17 @@ fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatyp
 rt::function!(F_ncclBroadcast, C_ncclBroadcast, c"ncclBroadcast", "ncclBroadcast",
     c"ncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nBroadcast\nCopies *count* values from *sendbuff* on *root* to *recvbuff* on all devices.\nroot* is the rank (not the HIP device) where data resides before the operation is started.\nsendbuff* may be NULL on ranks other than *root*.\nIn-place operation will happen if *sendbuff* == *recvbuff*.\n\nArgs:\n    sendbuff [in]: Data array to copy (if *root*).  May be NULL for other ranks\n    recvbuff [in]: Data array to store received array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank of broadcast root\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBroadcast");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1194,17 +1190,17 @@ fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 rt::function!(F_pncclBroadcast, C_pncclBroadcast, c"pncclBroadcast", "pncclBroadcast",
     c"pncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBroadcast");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1217,17 +1213,17 @@ fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 rt::function!(F_ncclAllReduce, C_ncclAllReduce, c"ncclAllReduce", "ncclAllReduce",
     c"ncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nAll-Reduce\nReduces data arrays of length *count* in *sendbuff* using *op* operation, and\nleaves identical copies of result on each *recvbuff*.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, &x5, &x6));
 
-fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1240,17 +1236,17 @@ fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 rt::function!(F_pncclAllReduce, C_pncclAllReduce, c"pncclAllReduce", "pncclAllReduce",
     c"pncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, &x5, &x6));
 
-fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1263,17 +1259,17 @@ fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 rt::function!(F_ncclAllReduceWithBias, C_ncclAllReduceWithBias, c"ncclAllReduceWithBias", "ncclAllReduceWithBias",
     c"ncclAllReduceWithBias(sendbuff, recvbuff, count, datatype, op, comm, stream, acc)\n--\n\nAll-Reduce-with-Bias\nReduces data arrays of length *count* in *sendbuff* using *op* operation, and\nleaves identical copies of result on each *recvbuff*.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n    acc [in]: Bias data array to reduce\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream", "acc"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| ncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?, rt::call::extract(x7, "acc")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| ncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "acc")?));
 
-fn ncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg, acc: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>, acc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduceWithBias");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     let a_acc = acc.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1287,17 +1283,17 @@ fn ncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::Ptr
 rt::function!(F_pncclAllReduceWithBias, C_pncclAllReduceWithBias, c"pncclAllReduceWithBias", "pncclAllReduceWithBias",
     c"pncclAllReduceWithBias(sendbuff, recvbuff, count, datatype, op, comm, stream, acc)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n    acc\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream", "acc"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| pncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?, rt::call::extract(x7, "acc")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| pncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "acc")?));
 
-fn pncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg, acc: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>, acc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduceWithBias");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     let a_acc = acc.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1311,17 +1307,17 @@ fn pncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::Pt
 rt::function!(F_ncclReduceScatter, C_ncclReduceScatter, c"ncclReduceScatter", "ncclReduceScatter",
     c"ncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nReduce-Scatter\nReduces data in *sendbuff* using *op* operation and leaves reduced result\nscattered over the devices so that *recvbuff* on rank i will contain the i-th\nblock of the result.\nAssumes sendcount is equal to nranks*recvcount, which means that *sendbuff*\nshould have a size of at least nranks*recvcount elements.\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result subarray\n    recvcount [in]: Number of elements each rank receives\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, &x5, &x6));
 
-fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduceScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1334,17 +1330,17 @@ fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgM
 rt::function!(F_pncclReduceScatter, C_pncclReduceScatter, c"pncclReduceScatter", "pncclReduceScatter",
     c"pncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, &x5, &x6));
 
-fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduceScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1357,16 +1353,16 @@ fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg
 rt::function!(F_ncclAllGather, C_ncclAllGather, c"ncclAllGather", "ncclAllGather",
     c"ncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nAll-Gather\nEach device gathers *sendcount* values from other GPUs into *recvbuff*,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff [in]: Input data array to send\n    recvbuff [out]: Data array to store the gathered result\n    sendcount [in]: Number of elements each rank sends\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| ncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| ncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, &x4, &x5));
 
-fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1379,16 +1375,16 @@ fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 rt::function!(F_pncclAllGather, C_pncclAllGather, c"pncclAllGather", "pncclAllGather",
     c"pncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| pncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| pncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, &x4, &x5));
 
-fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1401,16 +1397,16 @@ fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 rt::function!(F_ncclSend, C_ncclSend, c"ncclSend", "ncclSend",
     c"ncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nSend\nSend data from *sendbuff* to rank *peer*.\nRank *peer* needs to call ncclRecv with the same *datatype* and the same *count*\nas this rank.\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart /\nncclGroupEnd section.\n\nArgs:\n    sendbuff [in]: Data array to send\n    count [in]: Number of elements to send\n    datatype [in]: Data buffer element datatype\n    peer [in]: Peer rank to send to\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["sendbuff", "count", "datatype", "peer", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| ncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| ncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, &x4, &x5));
 
-fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclSend");
     let a_sendbuff = sendbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1423,16 +1419,16 @@ fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype
 rt::function!(F_pncclSend, C_pncclSend, c"pncclSend", "pncclSend",
     c"pncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "count", "datatype", "peer", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| pncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| pncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, &x4, &x5));
 
-fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclSend");
     let a_sendbuff = sendbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1445,16 +1441,16 @@ fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatyp
 rt::function!(F_ncclRecv, C_ncclRecv, c"ncclRecv", "ncclRecv",
     c"ncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nReceive\nReceive data from rank *peer* into *recvbuff*.\nRank *peer* needs to call ncclSend with the same datatype and the same count\nas this rank.\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    recvbuff [out]: Data array to receive\n    count [in]: Number of elements to receive\n    datatype [in]: Data buffer element datatype\n    peer [in]: Peer rank to send to\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["recvbuff", "count", "datatype", "peer", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| ncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| ncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, &x4, &x5));
 
-fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRecv");
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1467,16 +1463,16 @@ fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datat
 rt::function!(F_pncclRecv, C_pncclRecv, c"pncclRecv", "pncclRecv",
     c"pncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["recvbuff", "count", "datatype", "peer", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| pncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| pncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, &x4, &x5));
 
-fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRecv");
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1489,17 +1485,17 @@ fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, data
 rt::function!(F_ncclGather, C_ncclGather, c"ncclGather", "ncclGather",
     c"ncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nGather\nRoot device gathers *sendcount* values from other GPUs into *recvbuff*,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that *recvbuff*\nshould have a size of at least nranks*sendcount elements.\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\nrecvbuff* may be NULL on ranks other than *root*.\n\nArgs:\n    sendbuff [in]: Data array to send\n    recvbuff [out]: Data array to receive into on *root*.\n    sendcount [in]: Number of elements to send per rank\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank that receives data from all other ranks\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1512,17 +1508,17 @@ fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sen
 rt::function!(F_pncclGather, C_pncclGather, c"pncclGather", "pncclGather",
     c"pncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1535,17 +1531,17 @@ fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, se
 rt::function!(F_ncclScatter, C_ncclScatter, c"ncclScatter", "ncclScatter",
     c"ncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nScatter\nScattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the data on root.\nAssumes sendcount is equal to nranks*recvcount, which means that *sendbuff*\nshould have a size of at least nranks*recvcount elements.\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff [in]: Data array to send (on *root* rank).  May be NULL on other ranks.\n    recvbuff [out]: Data array to receive partial subarray into\n    recvcount [in]: Number of elements to receive per rank\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank that scatters data to all other ranks\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1558,17 +1554,17 @@ fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, re
 rt::function!(F_pncclScatter, C_pncclScatter, c"pncclScatter", "pncclScatter",
     c"pncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, &x5, &x6));
 
-fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1581,16 +1577,16 @@ fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, r
 rt::function!(F_ncclAllToAll, C_ncclAllToAll, c"ncclAllToAll", "ncclAllToAll",
     c"ncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nAll-To-All\nDevice (i) send (j)th block of data to device (j) and be placed as (i)th\nblock. Each block for sending/receiving has *count* elements, which means\nthat *recvbuff* and *sendbuff* should have a size of nranks*count elements.\nIn-place operation is NOT supported. It is the user's responsibility\nto ensure that sendbuff and recvbuff are distinct.\n\nArgs:\n    sendbuff [in]: Data array to send (contains blocks for each other rank)\n    recvbuff [out]: Data array to receive (contains blocks from each other rank)\n    count [in]: Number of elements to send between each pair of ranks\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| ncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| ncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, &x5));
 
-fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAll");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1603,16 +1599,16 @@ fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, c
 rt::function!(F_pncclAllToAll, C_pncclAllToAll, c"pncclAllToAll", "pncclAllToAll",
     c"pncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5]| pncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5]| pncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, &x5));
 
-fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAll");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1625,9 +1621,9 @@ fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 rt::function!(F_ncclAllToAllv, C_ncclAllToAllv, c"ncclAllToAllv", "ncclAllToAllv",
     c"ncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nAll-To-Allv\nDevice (i) sends sendcounts[j] of data from offset sdispls[j]\nto device (j). At the same time, device (i) receives recvcounts[j] of data\nfrom device (j) to be placed at rdispls[j].\nsendcounts, sdispls, recvcounts and rdispls are all measured in the units\nof datatype, not bytes.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Data array to send (contains blocks for each other rank)\n    sendcounts [in]: Array containing number of elements to send to each participating rank\n    sdispls [in]: Array of offsets into *sendbuff* for each participating rank\n    recvbuff [out]: Data array to receive (contains blocks from each other rank)\n    recvcounts [in]: Array containing number of elements to receive from each participating rank\n    rdispls [in]: Array of offsets into *recvbuff* for each participating rank\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
     ["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| ncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| ncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, &x7, &x8));
 
-fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAllv");
     let a_sendbuff = sendbuff.addr();
     let p_sendcounts = rt::typed_ptr_arg(sendcounts, None, 8, false)?;
@@ -1640,8 +1636,8 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
     let p_rdispls = rt::typed_ptr_arg(rdispls, None, 8, false)?;
     let a_rdispls = p_rdispls.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1654,9 +1650,9 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
 rt::function!(F_pncclAllToAllv, C_pncclAllToAllv, c"pncclAllToAllv", "pncclAllToAllv",
     c"pncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
-    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| pncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| pncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, &x7, &x8));
 
-fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAllv");
     let a_sendbuff = sendbuff.addr();
     let p_sendcounts = rt::typed_ptr_arg(sendcounts, None, 8, false)?;
@@ -1669,8 +1665,8 @@ fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, P
     let p_rdispls = rt::typed_ptr_arg(rdispls, None, 8, false)?;
     let a_rdispls = p_rdispls.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_comm = comm.addr();
-    let a_stream = stream.addr();
+    let a_comm = TYPES.handle_arg(8, comm)?;
+    let a_stream = super::hip::TYPES.handle_arg(232, stream)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

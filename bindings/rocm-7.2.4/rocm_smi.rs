@@ -218,6 +218,7 @@ fn rsmi_dev_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut,
     let a_dv_ind = dv_ind.0;
     let a_name = name.addr();
     let a_len = len.0;
+    let n_name = if a_name == 0 { None } else { name.buffer_len() }; if n_name.is_some() { rt::check_size(n_name, Some(a_len as u64), "name", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -237,6 +238,7 @@ fn rsmi_dev_brand_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArgMu
     let a_dv_ind = dv_ind.0;
     let a_brand = brand.addr();
     let a_len = len.0;
+    let n_brand = if a_brand == 0 { None } else { brand.buffer_len() }; if n_brand.is_some() { rt::check_size(n_brand, Some(a_len as u64), "brand", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -256,6 +258,7 @@ fn rsmi_dev_vendor_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::Ptr
     let a_dv_ind = dv_ind.0;
     let a_name = name.addr();
     let a_len = len.0;
+    let n_name = if a_name == 0 { None } else { name.buffer_len() }; if n_name.is_some() { rt::check_size(n_name, Some(a_len as u64), "name", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -275,6 +278,7 @@ fn rsmi_dev_market_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, market_name: 
     let a_dv_ind = dv_ind.0;
     let a_market_name = market_name.addr();
     let a_len = len.0;
+    let n_market_name = if a_market_name == 0 { None } else { market_name.buffer_len() }; if n_market_name.is_some() { rt::check_size(n_market_name, Some(a_len as u64), "market_name", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -294,6 +298,7 @@ fn rsmi_dev_vram_vendor_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::Pt
     let a_dv_ind = dv_ind.0;
     let a_brand = brand.addr();
     let a_len = len.0;
+    let n_brand = if a_brand == 0 { None } else { brand.buffer_len() }; if n_brand.is_some() { rt::check_size(n_brand, Some(a_len as u64), "brand", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -313,6 +318,7 @@ fn rsmi_dev_serial_number_get(py: Python<'_>, dv_ind: rt::CInt<u32>, serial_num:
     let a_dv_ind = dv_ind.0;
     let a_serial_num = serial_num.addr();
     let a_len = len.0;
+    let n_serial_num = if a_serial_num == 0 { None } else { serial_num.buffer_len() }; if n_serial_num.is_some() { rt::check_size(n_serial_num, Some(a_len as u64), "serial_num", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -351,6 +357,7 @@ fn rsmi_dev_subsystem_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::
     let a_dv_ind = dv_ind.0;
     let a_name = name.addr();
     let a_len = len.0;
+    let n_name = if a_name == 0 { None } else { name.buffer_len() }; if n_name.is_some() { rt::check_size(n_name, Some(a_len as u64), "name", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1481,6 +1488,7 @@ fn rsmi_version_str_get(py: Python<'_>, component: &Bound<'_, PyAny>, ver_str: r
     let a_component = rt::narrow::<u32>(TYPES.enum_arg(3, component)?)?;
     let a_ver_str = ver_str.addr();
     let a_len = len.0;
+    let n_ver_str = if a_ver_str == 0 { None } else { ver_str.buffer_len() }; if n_ver_str.is_some() { rt::check_size(n_ver_str, Some(a_len as u64), "ver_str", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1500,6 +1508,7 @@ fn rsmi_dev_vbios_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, vbios: rt::
     let a_dv_ind = dv_ind.0;
     let a_vbios = vbios.addr();
     let a_len = len.0;
+    let n_vbios = if a_vbios == 0 { None } else { vbios.buffer_len() }; if n_vbios.is_some() { rt::check_size(n_vbios, Some(a_len as u64), "vbios", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1986,6 +1995,7 @@ fn rsmi_dev_compute_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, compute
     let a_dv_ind = dv_ind.0;
     let a_compute_partition = compute_partition.addr();
     let a_len = len.0;
+    let n_compute_partition = if a_compute_partition == 0 { None } else { compute_partition.buffer_len() }; if n_compute_partition.is_some() { rt::check_size(n_compute_partition, Some(a_len as u64), "compute_partition", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2059,6 +2069,7 @@ fn rsmi_dev_memory_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_p
     let a_dv_ind = dv_ind.0;
     let a_memory_partition = memory_partition.addr();
     let a_len = len.0;
+    let n_memory_partition = if a_memory_partition == 0 { None } else { memory_partition.buffer_len() }; if n_memory_partition.is_some() { rt::check_size(n_memory_partition, Some(a_len as u64), "memory_partition", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2078,6 +2089,7 @@ fn rsmi_dev_memory_partition_capabilities_get(py: Python<'_>, dv_ind: rt::CInt<u
     let a_dv_ind = dv_ind.0;
     let a_memory_partition_caps = memory_partition_caps.addr();
     let a_len = len.0;
+    let n_memory_partition_caps = if a_memory_partition_caps == 0 { None } else { memory_partition_caps.buffer_len() }; if n_memory_partition_caps.is_some() { rt::check_size(n_memory_partition_caps, Some(a_len as u64), "memory_partition_caps", "len")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2144,11 +2156,11 @@ fn rsmi_dev_supported_func_iterator_open(py: Python<'_>, dv_ind: rt::CInt<u32>) 
 rt::function!(F_rsmi_dev_supported_variant_iterator_open, C_rsmi_dev_supported_variant_iterator_open, c"rsmi_dev_supported_variant_iterator_open", "rsmi_dev_supported_variant_iterator_open",
     c"rsmi_dev_supported_variant_iterator_open(obj_h)\n--\n\nGet a variant iterator for a given handle\n\nGiven a ::rsmi_func_id_iter_handle_t obj_h, this function will\nwrite a function iterator handle to the caller-provided memory pointed to\nby var_iter. This handle can be used to iterate through all the supported\nvariants of the provided handle. obj_h may be a handle to a function\nobject, as provided by a call to ::rsmi_dev_supported_func_iterator_open, or\nit may be a variant itself (from a call to\n::rsmi_dev_supported_variant_iterator_open), it which case var_iter will\nbe an iterator of the sub-variants of obj_h (e.g., monitors).\n\nThis call allocates a small amount of memory to var_iter. To free this memory\n::rsmi_dev_supported_func_iterator_close should be called on the returned\niterator handle var_iter when it is no longer needed.\n\nArgs:\n    obj_h [in]: an iterator handle for which the variants are being requested\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    var_iter: rsmi_func_id_iter_handle\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
     ["obj_h"],
-    |py, [x0]| rsmi_dev_supported_variant_iterator_open(py, rt::call::extract(x0, "obj_h")?));
+    |py, [x0]| rsmi_dev_supported_variant_iterator_open(py, &x0));
 
-fn rsmi_dev_supported_variant_iterator_open(py: Python<'_>, obj_h: rt::PtrArg) -> PyResult<PyObject> {
+fn rsmi_dev_supported_variant_iterator_open(py: Python<'_>, obj_h: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_supported_variant_iterator_open");
-    let a_obj_h = obj_h.addr();
+    let a_obj_h = TYPES.handle_arg(49, obj_h)?;
     let mut o_var_iter: usize = Default::default();
     let a_var_iter = &mut o_var_iter as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2163,11 +2175,11 @@ fn rsmi_dev_supported_variant_iterator_open(py: Python<'_>, obj_h: rt::PtrArg) -
 rt::function!(F_rsmi_func_iter_next, C_rsmi_func_iter_next, c"rsmi_func_iter_next", "rsmi_func_iter_next",
     c"rsmi_func_iter_next(handle)\n--\n\nAdvance a function identifer iterator\n\nGiven a function id iterator handle (::rsmi_func_id_iter_handle_t)\nhandle, this function will increment the iterator to point to the next\nidentifier. After a successful call to this function, obtaining the value\nof the iterator handle will provide the value of the next item in the\nlist of functions/variants.\n\nIf there are no more items in the list, ::RSMI_STATUS_NO_DATA is returned.\n\nArgs:\n    handle [in]: A pointer to an iterator handle to be incremented\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NO_DATA is returned when list of identifiers has been\n    exhausted",
     ["handle"],
-    |py, [x0]| rsmi_func_iter_next(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| rsmi_func_iter_next(py, &x0));
 
-fn rsmi_func_iter_next(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn rsmi_func_iter_next(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_func_iter_next");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(49, handle)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2198,11 +2210,11 @@ fn rsmi_dev_supported_func_iterator_close(py: Python<'_>) -> PyResult<PyObject> 
 rt::function!(F_rsmi_func_iter_value_get, C_rsmi_func_iter_value_get, c"rsmi_func_iter_value_get", "rsmi_func_iter_value_get",
     c"rsmi_func_iter_value_get(handle, value)\n--\n\nGet the value associated with a function/variant iterator\n\nGiven an ::rsmi_func_id_iter_handle_t handle, this function\nwill write the identifier of the function/variant to the user provided\nmemory pointed to by value.\n\nvalue may point to a function name, a variant id, or a monitor/sensor\nindex, depending on what kind of iterator handle is\n\nArgs:\n    handle [in]: An iterator for which the value is being requested\n    value [inout]: A pointer to an ::rsmi_func_id_value_t provided by the\n        caller to which this function will write the value assocaited with handle\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
     ["handle", "value"],
-    |py, [x0, x1]| rsmi_func_iter_value_get(py, rt::call::extract(x0, "handle")?, &x1));
+    |py, [x0, x1]| rsmi_func_iter_value_get(py, &x0, &x1));
 
-fn rsmi_func_iter_value_get(py: Python<'_>, handle: rt::PtrArg, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn rsmi_func_iter_value_get(py: Python<'_>, handle: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_func_iter_value_get");
-    let a_handle = handle.addr();
+    let a_handle = TYPES.handle_arg(49, handle)?;
     let p_value = TYPES.record_ptr_arg(46, value, true)?;
     let a_value = p_value.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the

@@ -1073,6 +1073,9 @@ mod tests {
             size_param: None,
             written: false,
             list: false,
+            count: None,
+            sized_by: None,
+            results_depend: false,
         }
     }
 

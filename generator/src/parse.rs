@@ -487,6 +487,9 @@ impl<'s> Walker<'s> {
                     size_param: None,
                     written: false,
                     list: false,
+                    count: None,
+                    sized_by: None,
+                    results_depend: false,
                 }
             })
             .collect();
@@ -688,6 +691,7 @@ impl<'s> Walker<'s> {
             records: self.records,
             handles,
             pointer_aliases: self.pointer_aliases,
+            opaque_pointers: Vec::new(),
             constants,
             skipped: self.skipped,
         })
@@ -784,7 +788,10 @@ mod tests {
             .unwrap();
         assert_eq!(stream.aliases, vec!["demoStream_t".to_string()]);
         assert!(lib.handles.iter().any(|h| h.name == "demoCallback_t"));
-        assert_eq!(lib.pointer_aliases, vec!["demoDeviceptr_t".to_string()]);
+        assert_eq!(
+            lib.pointer_aliases,
+            vec!["demoDeviceptr_t".to_string(), "demoHandle_t".to_string()]
+        );
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub use convert::kernel_params::KernelParams;
 pub use convert::number::CInt;
 pub use convert::pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut, PtrArgWritten};
 pub use convert::shared_tuple::shared_tuple;
+pub use convert::sizes::{check_count, check_size, size_at};
 pub use convert::strings::{CStrArg, CStrArrayArg};
 pub use load::{platform, platform_reason, HipLoadError, Library, Platform, Symbol};
 pub use tables::{
@@ -31,7 +32,7 @@ pub use types::life;
 pub use types::record::Struct;
 pub use types::reexport;
 pub use types::registry::{TypeRegistry, TypeSlot};
-pub use types::typed_ptr::{typed_ptr_arg, HandleRef};
+pub use types::typed_ptr::{handle_arg, typed_ptr_arg, HandleRef};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};

@@ -3,11 +3,30 @@
 //! constructors start from. `parse` reads only what the headers say; this step is where a
 //! spec changes the bindings, so `hipgen ir --facts` shows the headers alone.
 
+mod sizes;
 mod usage;
 
 use crate::ir::Library;
 use crate::spec::{compile_all, Spec};
 use anyhow::Result;
+use regex::Regex;
+use std::collections::BTreeMap;
+
+/// A spec map of `function.param` regexes, compiled.
+fn compile_map(map: &BTreeMap<String, String>) -> Result<Vec<(Regex, String)>> {
+    let keys: Vec<String> = map.keys().cloned().collect();
+    Ok(compile_all(&keys)?
+        .into_iter()
+        .zip(map.values().cloned())
+        .collect())
+}
+
+/// The value of the first regex of `map` matching `target`.
+fn lookup(map: &[(Regex, String)], target: &str) -> Option<String> {
+    map.iter()
+        .find(|(r, _)| r.is_match(target))
+        .map(|(_, v)| v.clone())
+}
 
 /// Applies `spec`'s decisions to every function and record of `lib`.
 pub fn apply(spec: &Spec, lib: &mut Library) -> Result<()> {
@@ -16,17 +35,31 @@ pub fn apply(spec: &Spec, lib: &mut Library) -> Result<()> {
     let destroys = compile_all(&spec.destroys)?;
     let written = compile_all(&spec.written)?;
     let lists = compile_all(&spec.list_arrays)?;
+    let depend = compile_all(&spec.results_depend)?;
+    let counts = compile_map(&spec.counts)?;
+    let sizes = compile_map(&spec.sizes)?;
     for f in &mut lib.functions {
         usage::apply(spec, f)?;
         for p in &mut f.params {
             let target = format!("{}.{}", f.name, p.name);
             p.written = written.iter().any(|r| r.is_match(&target));
             p.list = lists.iter().any(|r| r.is_match(&target));
+            p.results_depend = depend.iter().any(|r| r.is_match(&target));
+            p.count = lookup(&counts, &target);
+            p.sized_by = lookup(&sizes, &target);
         }
+        sizes::pair_counts(f);
+        sizes::check(f)?;
         f.keep_gil = keep_gil.iter().any(|r| r.is_match(&f.name));
         f.serialize = serialize.iter().any(|r| r.is_match(&f.name));
         f.destroys = destroys.iter().any(|r| r.is_match(&f.name));
     }
+    lib.opaque_pointers = lib
+        .pointer_aliases
+        .iter()
+        .filter(|a| !spec.memory_typedefs.contains(a))
+        .cloned()
+        .collect();
     for r in &mut lib.records {
         let defaults = std::iter::once(&r.name)
             .chain(&r.aliases)
@@ -75,5 +108,37 @@ mod tests {
             .unwrap();
         let status = props.fields.iter().find(|fl| fl.name == "status").unwrap();
         assert_eq!(status.default, Some(7));
+        // Checks the spec and the header pair: counts, sizes, opaque handles, lifetimes.
+        let param = |func: &str, p: &str| {
+            f(&lib, func)
+                .unwrap()
+                .params
+                .into_iter()
+                .find(|x| x.name == p)
+                .unwrap()
+        };
+        assert_eq!(param("demoCompile", "options").count.as_deref(), Some("n"));
+        assert_eq!(
+            param("demoLink", "progs").count.as_deref(),
+            Some("numProgs")
+        );
+        assert_eq!(
+            param("demoLink", "names").count.as_deref(),
+            Some("numProgs")
+        );
+        assert_eq!(
+            param("demoLink", "paths").count.as_deref(),
+            Some("numProgs")
+        );
+        assert_eq!(
+            param("demoProgramLog", "log").sized_by.as_deref(),
+            Some("demoProgramLogSize()")
+        );
+        assert_eq!(
+            param("demoReadItem", "item").sized_by.as_deref(),
+            Some("size")
+        );
+        assert!(param("demoProgramCreateIn", "ctx").results_depend);
+        assert_eq!(lib.opaque_pointers, vec!["demoHandle_t".to_string()]);
     }
 }

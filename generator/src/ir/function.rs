@@ -63,6 +63,17 @@ pub struct Param {
     /// A non-const array of handles that takes a Python list (the spec's `list_arrays`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub list: bool,
+    /// For a list or array argument: the integer parameter giving how many items C reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<String>,
+    /// For a buffer: what gives the bytes C accesses there, a parameter's name (its value,
+    /// or the value it points at) or `function()` (the spec's `sizes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sized_by: Option<String>,
+    /// For a handle: the handles the function returns live in it (the spec's
+    /// `results_depend`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub results_depend: bool,
 }
 
 /// How a parameter travels between Python and C.

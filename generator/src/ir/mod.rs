@@ -42,6 +42,10 @@ pub struct Library {
     pub handles: Vec<Handle>,
     /// Typedef names of `void *` (Python aliases of `Pointer`).
     pub pointer_aliases: Vec<String>,
+    /// Those of them that are opaque handles, not memory (set by binding, from the spec's
+    /// `memory_typedefs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opaque_pointers: Vec<String>,
     /// Integer macro constants and anonymous enumerators.
     pub constants: Vec<Constant>,
     /// Declarations seen but left out, with the reason (reported, never silent).

@@ -2,8 +2,8 @@
 //! and returns, and how the result is built.
 
 use super::model::{
-    ArgType, Conversion, Destroy, FfiBase, FfiType, FunctionModel, InValue, MirrorField,
-    MirrorModel, MirrorUnion, Output, Param, Prep, Var,
+    ArgType, Conversion, Destroy, FfiBase, FfiType, FunctionModel, InValue, ListLen, MirrorField,
+    MirrorModel, MirrorUnion, Output, Param, Prep, SizeNeed, Var,
 };
 use super::types::size_of;
 use super::TypeIndex;
@@ -40,6 +40,10 @@ pub(crate) struct FnCtx<'a> {
     pub(crate) memory_results: &'a [regex::Regex],
     /// The free functions the rendered functions use.
     pub(crate) frees_used: &'a std::cell::RefCell<BTreeSet<String>>,
+    /// `void *` typedefs that are opaque handles.
+    pub(crate) opaque_pointers: &'a [String],
+    /// The library's functions by name (size queries).
+    pub(crate) functions: &'a HashMap<&'a str, &'a Function>,
 }
 
 /// The FFI integer type of a size and signedness.
@@ -166,6 +170,12 @@ impl FnCtx<'_> {
         let mut returns_doc: Vec<String> = Vec::new();
         let mut outs: Vec<Output> = Vec::new();
         let mut stub_results: Vec<String> = Vec::new();
+        // The handle argument the returned handles live in (the spec's `results_depend`).
+        let parent = f
+            .params
+            .iter()
+            .find(|p| p.results_depend)
+            .map(|p| rust_name(&p.name));
         let status = self.status.unwrap_or_default();
         let is_status =
             matches!(&f.ret, CType::Enum { name, .. } if Some(name.as_str()) == self.status);
@@ -199,7 +209,7 @@ impl FnCtx<'_> {
                 }
             }
             if has_value {
-                let conversion = self.conversion(&f.name, &f.ret, None)?;
+                let conversion = self.conversion(&f.name, &f.ret, None, parent.as_deref())?;
                 outs.push(Output::Value {
                     var: Var::Ret,
                     conversion,
@@ -255,7 +265,8 @@ impl FnCtx<'_> {
                         // Size parameters are C integers (`rt::CInt`).
                         let size = p.size_param.as_deref().map(rust_name);
                         let var = Var::Out { c: c.clone() };
-                        let conversion = self.conversion(&f.name, pointee, size)?;
+                        let conversion =
+                            self.conversion(&f.name, pointee, size, parent.as_deref())?;
                         outs.push(Output::Value {
                             var: var.clone(),
                             conversion,
@@ -287,22 +298,29 @@ impl FnCtx<'_> {
                         by_ref: false,
                         success: self.destroy_success(&f.ret),
                     });
-                    let writable = matches!(
-                        p.ty,
-                        CType::Pointer {
-                            is_const: false,
-                            ..
-                        }
-                    );
-                    m.prep.push(Prep::PtrArgOf {
-                        c: c.clone(),
-                        arg: arg.clone(),
-                        writable,
-                    });
-                    m.prep.push(Prep::HolderAddress {
-                        c: c.clone(),
-                        holder: "p".into(),
-                    });
+                    if let Some(value) = self.handle_value(p, &arg)? {
+                        m.prep.push(Prep::Let {
+                            c: c.clone(),
+                            value,
+                        });
+                    } else {
+                        let writable = matches!(
+                            p.ty,
+                            CType::Pointer {
+                                is_const: false,
+                                ..
+                            }
+                        );
+                        m.prep.push(Prep::PtrArgOf {
+                            c: c.clone(),
+                            arg: arg.clone(),
+                            writable,
+                        });
+                        m.prep.push(Prep::HolderAddress {
+                            c: c.clone(),
+                            holder: "p".into(),
+                        });
+                    }
                     m.params.push(Param {
                         py_name: crate::names::python_name(&p.name),
                         name: arg,
@@ -322,6 +340,21 @@ impl FnCtx<'_> {
                     m.prep.push(Prep::HolderAddress {
                         c: c.clone(),
                         holder: "p".into(),
+                    });
+                    m.params.push(Param {
+                        py_name: crate::names::python_name(&p.name),
+                        name: arg,
+                        ty: ArgType::Any,
+                        optional: false,
+                    });
+                }
+                Usage::Pointer if self.is_opaque(p) => {
+                    // A `void *` typedef handle (`hipsparseHandle_t`) by value.
+                    m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
+                    let value = self.handle_value(p, &arg)?.context("opaque handle")?;
+                    m.prep.push(Prep::Let {
+                        c: c.clone(),
+                        value,
                     });
                     m.params.push(Param {
                         py_name: crate::names::python_name(&p.name),
@@ -352,6 +385,15 @@ impl FnCtx<'_> {
                 usage => {
                     m.stub_params.push(stubs::param(&p.name, &p.ty, usage));
                     let (ty, value) = self.in_param(&p.ty, usage, &arg, mirrors)?;
+                    if f.destroys && m.call_args.is_empty() && matches!(p.ty, CType::Record { .. })
+                    {
+                        // A handle struct by value (`amd_comgr_data_t`): its object is marked.
+                        m.destroy = Some(Destroy {
+                            arg: arg.clone(),
+                            by_ref: false,
+                            success: self.destroy_success(&f.ret),
+                        });
+                    }
                     m.params.push(Param {
                         py_name: crate::names::python_name(&p.name),
                         name: arg,
@@ -366,6 +408,7 @@ impl FnCtx<'_> {
             }
             m.call_args.push(c);
         }
+        self.checks(f, &mut m.prep)?;
         m.plain = self.plain_results && outs.len() <= 1;
         m.shared = !m.plain
             && (1..=SHARED_TUPLE_MAX_ITEMS).contains(&outs.len())
@@ -440,13 +483,118 @@ impl FnCtx<'_> {
                         record: self.mirror(name, mirrors)?,
                     },
                 ),
-                CType::Handle { .. } | CType::Pointer { .. } => (ArgType::Ptr, address()),
+                CType::Handle { name } => (
+                    ArgType::Any,
+                    InValue::Handle {
+                        arg: arg.to_string(),
+                        ty: Some(self.types.get(name)?),
+                        name: name.clone(),
+                    },
+                ),
+                CType::Pointer { .. } => (ArgType::Ptr, address()),
                 other => bail!("cannot pass {other:?}"),
             },
             Usage::Out | Usage::OutString | Usage::ByRef | Usage::Pointer => {
                 unreachable!("handled by the caller")
             }
         })
+    }
+
+    /// Whether `p` is a `void *` typedef handle passed by value (`hipsparseHandle_t`).
+    fn is_opaque(&self, p: &crate::ir::Param) -> bool {
+        let name = p.spelling.trim_start_matches("const ").trim();
+        matches!(&p.ty, CType::Pointer { pointee, .. } if matches!(**pointee, CType::Void))
+            && self.opaque_pointers.iter().any(|o| o == name)
+    }
+
+    /// The C value of a handle passed by value, converted as a handle (None for other
+    /// parameters).
+    fn handle_value(&self, p: &crate::ir::Param, arg: &str) -> Result<Option<InValue>> {
+        Ok(match &p.ty {
+            CType::Handle { name } => Some(InValue::Handle {
+                arg: arg.to_string(),
+                ty: Some(self.types.get(name)?),
+                name: name.clone(),
+            }),
+            _ if self.is_opaque(p) => Some(InValue::Handle {
+                arg: arg.to_string(),
+                ty: None,
+                name: p.spelling.trim_start_matches("const ").trim().to_string(),
+            }),
+            _ => None,
+        })
+    }
+
+    /// The checks of counts against lists and of sizes against buffers, run after every
+    /// argument converted (a count may follow its list).
+    fn checks(&self, f: &Function, prep: &mut Vec<Prep>) -> Result<()> {
+        let py = crate::names::python_name;
+        for p in &f.params {
+            if let Some(count) = &p.count {
+                let list = if p.usage == Usage::StringArray {
+                    ListLen::StrArray {
+                        arg: rust_name(&p.name),
+                    }
+                } else {
+                    ListLen::Handles { c: p.name.clone() }
+                };
+                prep.push(Prep::CheckCount {
+                    count: count.clone(),
+                    count_name: py(count),
+                    list,
+                    list_name: py(&p.name),
+                });
+            }
+            let Some(size) = &p.sized_by else { continue };
+            let need = match size.strip_suffix("()") {
+                Some(symbol) => {
+                    let q = self
+                        .functions
+                        .get(symbol)
+                        .with_context(|| format!("{}.{}: no function {symbol}", f.name, p.name))?;
+                    let (last, lead) = q.params.split_last().context("a size query")?;
+                    if !matches!(&last.ty, CType::Pointer { pointee, .. } if matches!(**pointee, CType::Int { size: 8, .. }))
+                    {
+                        bail!("{symbol}: its last parameter is no size_t *");
+                    }
+                    let mut ffi = Vec::new();
+                    for l in lead {
+                        if !f.params.iter().any(|x| x.name == l.name) {
+                            bail!(
+                                "{}: {symbol}'s {} is not one of its parameters",
+                                f.name,
+                                l.name
+                            );
+                        }
+                        ffi.push(self.ffi_type(&l.ty, &mut BTreeMap::new())?);
+                    }
+                    ffi.push(FfiType::scalar(FfiBase::Address));
+                    SizeNeed::Query {
+                        symbol: q.symbol.clone(),
+                        args: lead.iter().map(|l| l.name.clone()).collect(),
+                        ffi,
+                        ret: self.ffi_type(&q.ret, &mut BTreeMap::new())?,
+                        success: self.destroy_success(&q.ret),
+                    }
+                }
+                None => {
+                    let q = f.params.iter().find(|q| &q.name == size).context("size")?;
+                    if matches!(q.ty, CType::Pointer { .. }) {
+                        SizeNeed::At { c: size.clone() }
+                    } else {
+                        SizeNeed::Value { c: size.clone() }
+                    }
+                }
+            };
+            prep.push(Prep::CheckSize {
+                c: p.name.clone(),
+                arg: rust_name(&p.name),
+                need,
+                buf_name: py(&p.name),
+                size_name: size.clone(),
+            });
+        }
+        Ok(())
     }
 
     /// Whether `function` is a free function the spec's `owned_strings` names.
@@ -535,7 +683,13 @@ impl FnCtx<'_> {
 
     /// How a C value of type `ty` returned by `function` becomes a Python object; `size` is
     /// the argument giving the byte size of an allocation it points at.
-    fn conversion(&self, function: &str, ty: &CType, size: Option<String>) -> Result<Conversion> {
+    fn conversion(
+        &self,
+        function: &str,
+        ty: &CType,
+        size: Option<String>,
+        parent: Option<&str>,
+    ) -> Result<Conversion> {
         Ok(match ty {
             CType::Bool => Conversion::Bool,
             CType::Int { .. } => Conversion::Integer,
@@ -545,6 +699,7 @@ impl FnCtx<'_> {
             },
             CType::Handle { name } => Conversion::Instance {
                 ty: self.types.get(name)?,
+                parent: parent.map(str::to_string),
             },
             CType::Pointer { pointee, .. }
                 if pointee.is_char()
@@ -574,6 +729,7 @@ impl FnCtx<'_> {
                 };
                 Conversion::Instance {
                     ty: self.types.get(name)?,
+                    parent: None,
                 }
             }
             CType::Pointer { .. } => match size {

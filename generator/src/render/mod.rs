@@ -193,6 +193,10 @@ struct Parts<'a> {
     owned_strings: Vec<(regex::Regex, String)>,
     /// Functions whose `char *` result is memory, not a string.
     memory_results: Vec<regex::Regex>,
+    /// `void *` typedefs that are opaque handles.
+    opaque_pointers: &'a [String],
+    /// The library's functions by name.
+    functions: HashMap<&'a str, &'a crate::ir::Function>,
 }
 
 impl Parts<'_> {
@@ -213,6 +217,8 @@ impl Parts<'_> {
             owned_strings: &self.owned_strings,
             memory_results: &self.memory_results,
             frees_used,
+            opaque_pointers: self.opaque_pointers,
+            functions: &self.functions,
         }
     }
 }
@@ -289,6 +295,8 @@ fn parts<'a>(
         success_for_void_outputs: status.is_some_and(|s| s.success_for_void_outputs),
         owned_strings,
         memory_results: crate::spec::compile_all(&spec.memory_results)?,
+        opaque_pointers: &lib.opaque_pointers,
+        functions: lib.functions.iter().map(|f| (f.name.as_str(), f)).collect(),
     })
 }
 

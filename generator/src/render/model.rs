@@ -158,6 +158,52 @@ pub(crate) enum Prep {
     /// returns None at once for one of our `CStr` copies (its C string was freed when it was
     /// made), refuses other Python buffers.
     FreedString { c: String, arg: String },
+    /// Refuses a negative `count` (the C parameter `count`, named `count_name` in Python) or
+    /// one beyond the items of the list argument.
+    CheckCount {
+        count: String,
+        count_name: String,
+        list: ListLen,
+        list_name: String,
+    },
+    /// Refuses a buffer (the C parameter `c`, Rust argument `arg`) smaller than what C
+    /// accesses there.
+    CheckSize {
+        c: String,
+        arg: String,
+        need: SizeNeed,
+        buf_name: String,
+        size_name: String,
+    },
+}
+
+/// How many items a list argument holds.
+#[derive(Serialize, Clone, Debug)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum ListLen {
+    /// An `rt::CStrArrayArg` argument.
+    StrArray { arg: String },
+    /// A handle array converted into `h_<c>`.
+    Handles { c: String },
+}
+
+/// Where the size C accesses in a buffer comes from.
+#[derive(Serialize, Clone, Debug)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum SizeNeed {
+    /// An integer argument's C value `a_<c>`.
+    Value { c: String },
+    /// The `size_t` a pointer argument `a_<c>` points at.
+    At { c: String },
+    /// A function of the library asked with the C values `args` and a `size_t *` last,
+    /// returning `success` when it answers.
+    Query {
+        symbol: String,
+        args: Vec<String>,
+        ffi: Vec<FfiType>,
+        ret: FfiType,
+        success: Option<i64>,
+    },
 }
 
 /// The C value of an input argument.
@@ -176,6 +222,13 @@ pub(crate) enum InValue {
         ty: TypeRef,
         size: u8,
         signed: bool,
+    },
+    /// A handle by value: an object of its class (`ty`; None for a `void *` typedef, whose
+    /// handles are plain `Pointer`s), or an address; never a struct, array or buffer.
+    Handle {
+        arg: String,
+        ty: Option<TypeRef>,
+        name: String,
     },
     /// A struct by value, copied into its mirror.
     Record {
@@ -207,9 +260,11 @@ pub(crate) enum Conversion {
     Enum {
         ty: TypeRef,
     },
-    /// A handle or a struct pointer: an instance at the address.
+    /// A handle or a struct pointer: an instance at the address, living in the handle
+    /// argument `parent` if the spec says so (`results_depend`).
     Instance {
         ty: TypeRef,
+        parent: Option<String>,
     },
     /// A NUL-terminated string the library keeps.
     CStr,

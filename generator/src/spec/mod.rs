@@ -103,6 +103,27 @@ pub struct Spec {
     /// what C wrote would be lost.
     #[serde(default)]
     pub list_arrays: Vec<String>,
+    /// `void *` typedefs that stand for memory, not for a handle (`hipDeviceptr_t`). Every
+    /// other `void *` typedef (`hipsparseHandle_t`, `hipblasHandle_t`) is an opaque handle:
+    /// passed by value it refuses structs, arrays and buffers.
+    #[serde(default)]
+    pub memory_typedefs: Vec<String>,
+    /// Counts of lists beyond the rule that pairs a list with the count-named integer next to
+    /// it: `function.param` regex of the list → the count parameter
+    /// (`hiprtcCreateProgram.includeNames: numHeaders`).
+    #[serde(default)]
+    pub counts: BTreeMap<String, String>,
+    /// Buffers C reads or writes a known size of: `function.param` regex → the parameter
+    /// giving the size in bytes (its value, or the value it points at: comgr's in/out
+    /// `size_t *size`), or `function()`, a function asked for it with the same leading
+    /// arguments (`hiprtcGetCode.code: hiprtcGetCodeSize()`). A Python buffer smaller than
+    /// that is refused before C runs.
+    #[serde(default)]
+    pub sizes: BTreeMap<String, String>,
+    /// Handle parameters (`function.param` regexes) that the handles the function returns
+    /// live in (an LLVM module in its context): destroying the parameter's handle ends them.
+    #[serde(default)]
+    pub results_depend: Vec<String>,
     /// Usage of non-const pointers to numbers, enums and pointers (`out` unless said
     /// otherwise): the math libraries take them as caller-provided buffers (`float *result`,
     /// `int *info`, batched `void *A[]`).

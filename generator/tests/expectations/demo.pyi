@@ -41,6 +41,7 @@ DEMO_FLAGS: int
 DEMO_BUFFER_POINTER: int
 DEMO_NAME: str
 demoDeviceptr_t = Pointer
+demoHandle_t = Pointer
 
 class demoStatus_t(enum.IntEnum):
     """Status codes."""
@@ -127,6 +128,11 @@ class demoPacket(Struct):
     @addr.setter
     def addr(self, value: _PointerLike) -> None: ...
     def __init__(self, *_values: Any, _ptr: _PointerLike = ..., addr: _PointerLike = ...) -> None: ...
+
+class demoObject_s(Struct):
+    handle: int
+    def __init__(self, *_values: Any, _ptr: _PointerLike = ..., handle: SupportsIndex = ...) -> None: ...
+demoObject_t = demoObject_s
 
 class ihipStream_t(Pointer): ...
 demoStream_t = ihipStream_t
@@ -322,4 +328,79 @@ def demoVersion() -> tuple[demoStatus_t, int]:
     """Returns: a tuple of 2 item(s):
         demoStatus_t: always success
         int
+    """
+
+def demoHandleUse(h: _PointerLike, mem: _PointerLike, prog: ihipProgram_t | _PointerLike) -> tuple[demoStatus_t]:
+    """Args:
+        h
+        mem
+        prog
+
+    Returns: a tuple of 1 item(s):
+        demoStatus_t: status
+    """
+
+def demoObjectDestroy(obj: demoObject_s) -> tuple[demoStatus_t]:
+    """Args:
+        obj
+
+    Returns: a tuple of 1 item(s):
+        demoStatus_t: status
+    """
+
+def demoProgramLogSize(prog: ihipProgram_t | _PointerLike) -> tuple[demoStatus_t, int]:
+    """Args:
+        prog
+
+    Returns: a tuple of 2 item(s):
+        demoStatus_t: status
+        size: int
+    """
+
+def demoProgramLog(prog: ihipProgram_t | _PointerLike, log: _PointerLike) -> tuple[demoStatus_t]:
+    """Args:
+        prog
+        log
+
+    Returns: a tuple of 1 item(s):
+        demoStatus_t: status
+    """
+
+def demoCopyOut(dst: _PointerLike, sizeBytes: SupportsIndex) -> tuple[demoStatus_t]:
+    """Args:
+        dst
+        sizeBytes
+
+    Returns: a tuple of 1 item(s):
+        demoStatus_t: status
+    """
+
+def demoReadItem(obj: demoObject_s, size: _PointerLike, item: _PointerLike) -> tuple[demoStatus_t]:
+    """Args:
+        obj
+        size
+        item
+
+    Returns: a tuple of 1 item(s):
+        demoStatus_t: status
+    """
+
+def demoProgramCreateIn(ctx: _PointerLike) -> tuple[demoStatus_t, ihipProgram_t]:
+    """Args:
+        ctx
+
+    Returns: a tuple of 2 item(s):
+        demoStatus_t: status
+        prog: ihipProgram_t
+    """
+
+def demoLink(progs: ihipProgram_t | _PointerLike, numProgs: SupportsIndex, names: _CStringArray, paths: _CStringArray) -> tuple[demoStatus_t]:
+    """Args:
+        progs
+        numProgs
+        names
+        paths
+
+    Returns: a tuple of 1 item(s):
+        demoStatus_t: status
     """

@@ -18,7 +18,7 @@ pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
 /// Frees strings the library hands over.
 pub(crate) static FREE_demoFree: rt::Symbol = rt::Symbol::new(&LIB, c"demoFree");
 /// Number of enum, record and handle types of this module.
-const NUM_TYPES: usize = 13;
+const NUM_TYPES: usize = 14;
 
 /// Lazily created classes, one slot per type.
 static TYPE_SLOTS: [rt::TypeSlot; NUM_TYPES] = [const { rt::TypeSlot::new() }; NUM_TYPES];
@@ -27,14 +27,15 @@ static TYPE_SLOTS: [rt::TypeSlot; NUM_TYPES] = [const { rt::TypeSlot::new() }; N
 static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
     rt::TypeDef::Enum(rt::EnumDef { name: "demoStatus_t", aliases: &[], members: &[("demoSuccess", 0), ("demoErrorBad", 7), ("demoErrorAlias", 7)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "demoMode_t", aliases: &[], members: &[("demoModeA", 1), ("demoModeB", 2)] }),
-    rt::TypeDef::Record(rt::RecordDef { name: "demoProps_t", aliases: &["demoProps_tR0600"], size: 64, fields: &[rt::FieldDef { name: "name", offset: 0, bits: None, kind: rt::FieldKind::Chars(16), default: None }, rt::FieldDef { name: "dims", offset: 16, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "range", offset: 28, bits: None, kind: rt::FieldKind::Record(3), default: None }, rt::FieldDef { name: "i", offset: 36, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "f", offset: 36, bits: None, kind: rt::FieldKind::Float { size: 4 }, default: None }, rt::FieldDef { name: "flag_a", offset: 40, bits: Some((0, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "flag_b", offset: 40, bits: Some((1, 3)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "stream", offset: 48, bits: None, kind: rt::FieldKind::Handle(10), default: None }, rt::FieldDef { name: "status", offset: 56, bits: None, kind: rt::FieldKind::Enum { ty: 0, size: 4, signed: false }, default: Some(7) }], doc: "" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "demoProps_t", aliases: &["demoProps_tR0600"], size: 64, fields: &[rt::FieldDef { name: "name", offset: 0, bits: None, kind: rt::FieldKind::Chars(16), default: None }, rt::FieldDef { name: "dims", offset: 16, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "range", offset: 28, bits: None, kind: rt::FieldKind::Record(3), default: None }, rt::FieldDef { name: "i", offset: 36, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "f", offset: 36, bits: None, kind: rt::FieldKind::Float { size: 4 }, default: None }, rt::FieldDef { name: "flag_a", offset: 40, bits: Some((0, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "flag_b", offset: 40, bits: Some((1, 3)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "stream", offset: 48, bits: None, kind: rt::FieldKind::Handle(11), default: None }, rt::FieldDef { name: "status", offset: 56, bits: None, kind: rt::FieldKind::Enum { ty: 0, size: 4, signed: false }, default: Some(7) }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "demoProps_tR0600_struct_0", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "lo", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "hi", offset: 4, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "demoProps_tR0600_union_0", aliases: &[], size: 4, fields: &[rt::FieldDef { name: "i", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "f", offset: 0, bits: None, kind: rt::FieldKind::Float { size: 4 }, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "demoDim3", aliases: &[], size: 12, fields: &[rt::FieldDef { name: "x", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "y", offset: 4, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "z", offset: 8, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }], doc: "" }),
-    rt::TypeDef::Record(rt::RecordDef { name: "demoTable", aliases: &[], size: 56, fields: &[rt::FieldDef { name: "weights", offset: 0, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Array { elem: &rt::FieldKind::Float { size: 4 }, len: 3, stride: 4 }, len: 2, stride: 12 }, default: None }, rt::FieldDef { name: "mode", offset: 24, bits: None, kind: rt::FieldKind::Enum { ty: 1, size: 4, signed: false }, default: None }, rt::FieldDef { name: "prog", offset: 32, bits: None, kind: rt::FieldKind::Handle(12), default: None }, rt::FieldDef { name: "on", offset: 40, bits: None, kind: rt::FieldKind::Bool, default: None }, rt::FieldDef { name: "scale", offset: 48, bits: None, kind: rt::FieldKind::Float { size: 8 }, default: None }], doc: "" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "demoTable", aliases: &[], size: 56, fields: &[rt::FieldDef { name: "weights", offset: 0, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Array { elem: &rt::FieldKind::Float { size: 4 }, len: 3, stride: 4 }, len: 2, stride: 12 }, default: None }, rt::FieldDef { name: "mode", offset: 24, bits: None, kind: rt::FieldKind::Enum { ty: 1, size: 4, signed: false }, default: None }, rt::FieldDef { name: "prog", offset: 32, bits: None, kind: rt::FieldKind::Handle(13), default: None }, rt::FieldDef { name: "on", offset: 40, bits: None, kind: rt::FieldKind::Bool, default: None }, rt::FieldDef { name: "scale", offset: 48, bits: None, kind: rt::FieldKind::Float { size: 8 }, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "demoVariant", aliases: &[], size: 16, fields: &[rt::FieldDef { name: "kind", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "i", offset: 8, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "d", offset: 8, bits: None, kind: rt::FieldKind::Float { size: 8 }, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "demoVariant_union_0", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "i", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "d", offset: 0, bits: None, kind: rt::FieldKind::Float { size: 8 }, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "demoPacket", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "addr", offset: 0, bits: None, kind: rt::FieldKind::Pointer, default: None }], doc: "" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "demoObject_s", aliases: &["demoObject_t"], size: 8, fields: &[rt::FieldDef { name: "handle", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }], doc: "" }),
     rt::TypeDef::Handle(rt::HandleDef { name: "ihipStream_t", aliases: &["demoStream_t"] }),
     rt::TypeDef::Handle(rt::HandleDef { name: "demoCallback_t", aliases: &[] }),
     rt::TypeDef::Handle(rt::HandleDef { name: "ihipProgram_t", aliases: &["demoProgram_t"] }),
@@ -52,6 +53,13 @@ pub(crate) struct R_demoDim3 {
     pub z: u32,
 }
 const _: () = assert!(std::mem::size_of::<R_demoDim3>() == 12);
+/// `demoObject_s` passed by value: same fields, same C layout.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(crate) struct R_demoObject_s {
+    pub handle: u64,
+}
+const _: () = assert!(std::mem::size_of::<R_demoObject_s>() == 8);
 /// `demoTable` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -135,7 +143,7 @@ fn demoStreamCreate(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 10, o_stream, None)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 11, o_stream, None)?])
 }
 rt::function!(F_demoMalloc, C_demoMalloc, c"demoMalloc", "demoMalloc",
     c"demoMalloc(size)\n--\n\nArgs:\n    size\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    ptr: Pointer",
@@ -166,6 +174,7 @@ fn demoCompile(py: Python<'_>, src: rt::CStrArg, n: rt::CInt<i32>, options: rt::
     let a_src = src.addr();
     let a_n = n.0;
     let a_options = options.addr();
+    rt::check_count(a_n as i128, "n", options.item_count(), "options")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -195,16 +204,16 @@ fn demoErrorName(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResult<PyObject
 rt::function!(F_demoLaunch, C_demoLaunch, c"demoLaunch", "demoLaunch",
     c"demoLaunch(grid, scale, factor, flag, mode, stream, tiny)\n--\n\nArgs:\n    grid\n    scale\n    factor\n    flag\n    mode\n    stream\n    tiny\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
     ["grid", "scale", "factor", "flag", "mode", "stream", "tiny"],
-    |py, [x0, x1, x2, x3, x4, x5, x6]| demoLaunch(py, &x0, rt::call::extract(x1, "scale")?, rt::call::extract(x2, "factor")?, rt::call::extract(x3, "flag")?, &x4, rt::call::extract(x5, "stream")?, rt::call::extract(x6, "tiny")?));
+    |py, [x0, x1, x2, x3, x4, x5, x6]| demoLaunch(py, &x0, rt::call::extract(x1, "scale")?, rt::call::extract(x2, "factor")?, rt::call::extract(x3, "flag")?, &x4, &x5, rt::call::extract(x6, "tiny")?));
 
-fn demoLaunch(py: Python<'_>, grid: &Bound<'_, PyAny>, scale: f32, factor: f64, flag: bool, mode: &Bound<'_, PyAny>, stream: rt::PtrArg, tiny: rt::CInt<i8>) -> PyResult<PyObject> {
+fn demoLaunch(py: Python<'_>, grid: &Bound<'_, PyAny>, scale: f32, factor: f64, flag: bool, mode: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>, tiny: rt::CInt<i8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoLaunch");
     let a_grid = TYPES.record_arg::<R_demoDim3>(5, grid)?;
     let a_scale = scale;
     let a_factor = factor;
     let a_flag = flag;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(1, mode)?)?;
-    let a_stream = stream.addr();
+    let a_stream = TYPES.handle_arg(11, stream)?;
     let a_tiny = tiny.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -257,7 +266,7 @@ rt::function!(F_demoProgramDestroy, C_demoProgramDestroy, c"demoProgramDestroy",
 
 fn demoProgramDestroy(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramDestroy");
-    let mut h_prog = TYPES.handle_ref(12, prog, true)?;
+    let mut h_prog = TYPES.handle_ref(13, prog, true)?;
     let a_prog = h_prog.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -508,6 +517,166 @@ fn demoVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = unsafe { __f() };
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::obj(py, __r)?])
 }
+rt::function!(F_demoHandleUse, C_demoHandleUse, c"demoHandleUse", "demoHandleUse",
+    c"demoHandleUse(h, mem, prog)\n--\n\nArgs:\n    h\n    mem\n    prog\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+    ["h", "mem", "prog"],
+    |py, [x0, x1, x2]| demoHandleUse(py, &x0, rt::call::extract(x1, "mem")?, &x2));
+
+fn demoHandleUse(py: Python<'_>, h: &Bound<'_, PyAny>, mem: rt::PtrArgMut, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoHandleUse");
+    let a_h = rt::handle_arg(h, None, "demoHandle_t")?;
+    let a_mem = mem.addr();
+    let a_prog = TYPES.handle_arg(13, prog)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_h, a_mem, a_prog) });
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+}
+rt::function!(F_demoObjectDestroy, C_demoObjectDestroy, c"demoObjectDestroy", "demoObjectDestroy",
+    c"demoObjectDestroy(obj)\n--\n\nArgs:\n    obj\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+    ["obj"],
+    |py, [x0]| demoObjectDestroy(py, &x0));
+
+fn demoObjectDestroy(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoObjectDestroy");
+    let a_obj = TYPES.record_arg::<R_demoObject_s>(10, obj)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_demoObject_s) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_obj) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(obj, false, "demoObjectDestroy");
+    }
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+}
+rt::function!(F_demoProgramLogSize, C_demoProgramLogSize, c"demoProgramLogSize", "demoProgramLogSize",
+    c"demoProgramLogSize(prog)\n--\n\nArgs:\n    prog\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    size: int",
+    ["prog"],
+    |py, [x0]| demoProgramLogSize(py, &x0));
+
+fn demoProgramLogSize(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramLogSize");
+    let a_prog = TYPES.handle_arg(13, prog)?;
+    let mut o_size: u64 = Default::default();
+    let a_size = &mut o_size as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_prog, a_size) });
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
+}
+rt::function!(F_demoProgramLog, C_demoProgramLog, c"demoProgramLog", "demoProgramLog",
+    c"demoProgramLog(prog, log)\n--\n\nArgs:\n    prog\n    log\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+    ["prog", "log"],
+    |py, [x0, x1]| demoProgramLog(py, &x0, rt::call::extract(x1, "log")?));
+
+fn demoProgramLog(py: Python<'_>, prog: &Bound<'_, PyAny>, log: rt::PtrArgMut) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramLog");
+    let a_prog = TYPES.handle_arg(13, prog)?;
+    let a_log = log.addr();
+    let n_log = if a_log == 0 { None } else { log.buffer_len() }; if n_log.is_some() { rt::check_size(n_log, { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramLogSize"); let __q: unsafe extern "C" fn(usize, usize) -> u32 = unsafe { std::mem::transmute(SIZE.get(py)?) }; let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; (__s as i64 == 0).then_some(__n) }, "log", "demoProgramLogSize()")?; }
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_prog, a_log) });
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+}
+rt::function!(F_demoCopyOut, C_demoCopyOut, c"demoCopyOut", "demoCopyOut",
+    c"demoCopyOut(dst, sizeBytes)\n--\n\nArgs:\n    dst\n    sizeBytes\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+    ["dst", "sizeBytes"],
+    |py, [x0, x1]| demoCopyOut(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "sizeBytes")?));
+
+fn demoCopyOut(py: Python<'_>, dst: rt::PtrArgMut, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoCopyOut");
+    let a_dst = dst.addr();
+    let a_sizeBytes = sizeBytes.0;
+    let n_dst = if a_dst == 0 { None } else { dst.buffer_len() }; if n_dst.is_some() { rt::check_size(n_dst, Some(a_sizeBytes as u64), "dst", "sizeBytes")?; }
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_dst, a_sizeBytes) });
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+}
+rt::function!(F_demoReadItem, C_demoReadItem, c"demoReadItem", "demoReadItem",
+    c"demoReadItem(obj, size, item)\n--\n\nArgs:\n    obj\n    size\n    item\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+    ["obj", "size", "item"],
+    |py, [x0, x1, x2]| demoReadItem(py, &x0, &x1, rt::call::extract(x2, "item")?));
+
+fn demoReadItem(py: Python<'_>, obj: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, item: rt::PtrArgMut) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoReadItem");
+    let a_obj = TYPES.record_arg::<R_demoObject_s>(10, obj)?;
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
+    let a_item = item.addr();
+    let n_item = if a_item == 0 { None } else { item.buffer_len() }; if n_item.is_some() { rt::check_size(n_item, rt::size_at(a_size), "item", "size")?; }
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_demoObject_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_obj, a_size, a_item) });
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+}
+rt::function!(F_demoProgramCreateIn, C_demoProgramCreateIn, c"demoProgramCreateIn", "demoProgramCreateIn",
+    c"demoProgramCreateIn(ctx)\n--\n\nArgs:\n    ctx\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    prog: ihipProgram_t",
+    ["ctx"],
+    |py, [x0]| demoProgramCreateIn(py, &x0));
+
+fn demoProgramCreateIn(py: Python<'_>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramCreateIn");
+    let a_ctx = rt::handle_arg(ctx, None, "demoHandle_t")?;
+    let mut o_prog: usize = Default::default();
+    let a_prog = &mut o_prog as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_ctx, a_prog) });
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::life::depends_on(py, TYPES.instance_at(py, 13, o_prog, None)?, ctx)])
+}
+rt::function!(F_demoLink, C_demoLink, c"demoLink", "demoLink",
+    c"demoLink(progs, numProgs, names, paths)\n--\n\nArgs:\n    progs\n    numProgs\n    names\n    paths\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+    ["progs", "numProgs", "names", "paths"],
+    |py, [x0, x1, x2, x3]| demoLink(py, &x0, rt::call::extract(x1, "numProgs")?, rt::call::extract(x2, "names")?, rt::call::extract(x3, "paths")?));
+
+fn demoLink(py: Python<'_>, progs: &Bound<'_, PyAny>, numProgs: rt::CInt<i32>, names: rt::CStrArrayArg, paths: rt::CStrArrayArg) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoLink");
+    let mut h_progs = TYPES.handle_ref(13, progs, false)?;
+    let a_progs = h_progs.addr();
+    let a_numProgs = numProgs.0;
+    let a_names = names.addr();
+    let a_paths = paths.addr();
+    rt::check_count(a_numProgs as i128, "numProgs", h_progs.item_count(), "progs")?;
+    rt::check_count(a_numProgs as i128, "numProgs", names.item_count(), "names")?;
+    rt::check_count(a_numProgs as i128, "numProgs", paths.item_count(), "paths")?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_progs, a_numProgs, a_names, a_paths) });
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+}
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library
 /// loads and exports it. Nothing is called.
@@ -551,6 +720,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_demoSync.add_to(m, PYTHON_MODULE)?;
     F_demoApply.add_to(m, PYTHON_MODULE)?;
     F_demoVersion.add_to(m, PYTHON_MODULE)?;
+    F_demoHandleUse.add_to(m, PYTHON_MODULE)?;
+    F_demoObjectDestroy.add_to(m, PYTHON_MODULE)?;
+    F_demoProgramLogSize.add_to(m, PYTHON_MODULE)?;
+    F_demoProgramLog.add_to(m, PYTHON_MODULE)?;
+    F_demoCopyOut.add_to(m, PYTHON_MODULE)?;
+    F_demoReadItem.add_to(m, PYTHON_MODULE)?;
+    F_demoProgramCreateIn.add_to(m, PYTHON_MODULE)?;
+    F_demoLink.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("DEMO_ANON_A", 3i64)?;
@@ -560,6 +737,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEMO_BUFFER_POINTER", 1i64)?;
     m.add("DEMO_NAME", "demo")?;
     m.add("demoDeviceptr_t", m.py().get_type::<rt::Pointer>())?;
+    m.add("demoHandle_t", m.py().get_type::<rt::Pointer>())?;
     TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
     // The ROCm release these bindings were generated from.
@@ -596,6 +774,14 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("demoSync", "demoSync"),
     ("demoApply", "demoApply"),
     ("demoVersion", "demoVersion"),
+    ("demoHandleUse", "demoHandleUse"),
+    ("demoObjectDestroy", "demoObjectDestroy"),
+    ("demoProgramLogSize", "demoProgramLogSize"),
+    ("demoProgramLog", "demoProgramLog"),
+    ("demoCopyOut", "demoCopyOut"),
+    ("demoReadItem", "demoReadItem"),
+    ("demoProgramCreateIn", "demoProgramCreateIn"),
+    ("demoLink", "demoLink"),
 ];
 
 /// The Python module this code is published as.

@@ -28,9 +28,10 @@ import enum
 import importlib
 import json
 import keyword
+import numbers
 import os
 
-from . import _direct, _handles, _native, _structs
+from . import _direct, _handles, _ints, _native, _structs
 
 #: Environment variable selecting the cuda-bindings major version whose signatures apply.
 API_VARIABLE = "HIP_PYTHON_CUDA_API"
@@ -114,11 +115,8 @@ class CudaInt(int, metaclass=_CudaIntMeta):
     def __new__(cls, init_value=0, _ptr=0):
         if _ptr:
             # Over memory the caller owns: a view that reads and writes there.
-            return CudaIntView(cls, int(_ptr))
-        value = init_value if type(init_value) is int else int(init_value)
-        if not cls._lo <= value <= cls._hi:
-            raise OverflowError(f"{cls.__name__}: {value} is out of range [{cls._lo}, {cls._hi}]")
-        return int.__new__(cls, value)
+            return CudaIntView(cls, _ints.address(_ptr, f"{cls.__name__}: _ptr"))
+        return int.__new__(cls, _ints.integer(init_value, cls._lo, cls._hi, cls.__name__))
 
     def __repr__(self):
         return f"<{type(self).__name__} {int(self)}>"
@@ -186,7 +184,7 @@ def wrapper(name: str) -> type | None:
         if w is None:
             return None
         ctype = _CTYPES.get((w["size"], w["signed"]), ctypes.c_uint64)
-        lo, hi = _structs.int_range(w["size"], w["signed"])
+        lo, hi = _ints.bounds(w["size"], w["signed"])
         cls = type(
             name,
             (CudaInt,),
@@ -234,12 +232,10 @@ def _address_of_value(value, ctype, keep):
         if isinstance(value, ctypes.Structure | ctypes.Union | ctypes._SimpleCData):
             return ctypes.addressof(value)
         if isinstance(value, enum.Enum):
-            box = ctypes.c_int(int(value.value))
-        elif isinstance(value, int):
+            box = ctypes.c_int(_ints.integer(value.value, *_ints.CTYPE_BOUNDS[ctypes.c_int], "kernelParams"))
+        elif isinstance(value, int) or hasattr(value, "__int__"):
             # A HIP pointer or handle value (hip-python's objects are ints or convert to one).
-            box = ctypes.c_void_p(int(value))
-        elif hasattr(value, "__int__"):
-            box = ctypes.c_void_p(int(value))
+            box = ctypes.c_void_p(_ints.address(value, "kernelParams"))
         else:
             raise TypeError(
                 f"kernelParams: a value of type {type(value).__name__} with type None must have getPtr(), "
@@ -255,15 +251,17 @@ def _address_of_value(value, ctype, keep):
             value = value.value or 0
         elif isinstance(value, CudaInt):
             value = value.getPtr()
-        elif not isinstance(value, int):
-            value = int(value)
-        box = ctypes.c_void_p(value)
+        box = ctypes.c_void_p(_ints.address(value, "kernelParams"))
     elif ctype in _KERNEL_CTYPES:
         if isinstance(value, ctype):
             box = value
         else:
             if isinstance(value, ctypes._SimpleCData):
                 value = value.value
+            limits = _ints.CTYPE_BOUNDS.get(ctype)
+            if limits is not None:
+                # ctypes would keep the low bits of a value that does not fit.
+                value = _ints.integer(value, *limits, f"kernelParams ({ctype.__name__})", truncate=False)
             box = ctype(value)
     elif isinstance(ctype, type) and issubclass(ctype, ctypes.Structure | ctypes.Union):
         box = value if isinstance(value, ctype) else ctype(value)
@@ -278,7 +276,7 @@ def kernel_params(obj):
     if obj is None:
         return 0, None
     if isinstance(obj, int):
-        return obj, None
+        return _ints.address(obj, "kernelParams"), None
     if isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], tuple) and isinstance(obj[1], tuple):
         values, types = obj
         if len(values) != len(types):
@@ -537,9 +535,9 @@ def _attribute_value(value):
     (64 bits; an `int` attribute reads the low half), anything pointer-like as it is."""
     if isinstance(value, CudaIntView):
         return value.getPtr()
-    if isinstance(value, int):
-        if not -(1 << 63) <= value < (1 << 64):
-            raise OverflowError(f"attribute value {value} does not fit 64 bits")
+    if isinstance(value, numbers.Integral):
+        # NumPy's integers too: a value, not an address (HIP reads `__index__` objects so).
+        value = _ints.integer(value, -(1 << 63), (1 << 64) - 1, "attribute value")
         return (ctypes.c_int64 if value < 0 else ctypes.c_uint64)(value)
     return value
 

@@ -14,6 +14,8 @@ import ctypes
 import importlib
 import keyword
 
+from . import _ints
+
 CTYPES = {
     "bool": ctypes.c_bool,
     "i8": ctypes.c_int8,
@@ -30,14 +32,14 @@ CTYPES = {
 }
 
 
-def address(value, keep: list) -> int:
-    """The C pointer an argument stands for: an int as it is; a HIP handle or pointer, enum
-    or CUDA integer object by its value; `bytes` and writable buffers by their memory (kept
-    alive in `keep`); a struct by `getPtr()`."""
+def address(value, keep: list, what: str | None = None) -> int:
+    """The C pointer an argument stands for: an int as it is; `bytes` and buffers by their
+    memory (kept alive in `keep`); a HIP handle or pointer, enum or CUDA integer object by its
+    value; a struct by `getPtr()`. `what` names the argument in errors."""
     if value is None:
         return 0
     if isinstance(value, int):
-        return int(value)
+        return _ints.address(value, what)
     if isinstance(value, bytes):
         keep.append(value)
         return ctypes.cast(ctypes.c_char_p(value), ctypes.c_void_p).value or 0
@@ -45,18 +47,21 @@ def address(value, keep: list) -> int:
         return value.value or 0
     if isinstance(value, ctypes._SimpleCData | ctypes.Structure | ctypes.Union | ctypes.Array):
         return ctypes.addressof(value)
-    if hasattr(value, "__int__"):
-        return int(value)
-    get = getattr(value, "getPtr", None)
-    if callable(get):
-        return int(get())
     try:
+        # Asked before `__int__`: a NumPy array has one too (its only element's value).
         view = memoryview(value)
     except TypeError:
+        view = None
+    if view is None:
+        if hasattr(type(value), "__int__") or hasattr(type(value), "__index__"):
+            return _ints.address(value, what)
+        get = getattr(value, "getPtr", None)
+        if callable(get):
+            return int(get())
         raise TypeError(
-            f"expected an address: an int, a pointer or handle object, bytes or a buffer, "
-            f"not {type(value).__name__}"
-        ) from None
+            f"{what + ': ' if what else ''}expected an address: an int, a pointer or handle object, "
+            f"bytes or a buffer, not {type(value).__name__}"
+        )
     if view.readonly:
         data = view.tobytes()
         keep.append(data)
@@ -66,25 +71,35 @@ def address(value, keep: list) -> int:
     return ctypes.addressof(array)
 
 
-def scalar(value, code: str, keep: list):
-    """An input given as C scalar `code`."""
+#: The range of each C integer type of the plans.
+BOUNDS = {
+    code: _ints.bounds(ctypes.sizeof(CTYPES[code]), code.startswith("i"))
+    for code in ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64")
+}
+
+
+def scalar(value, code: str, keep: list, what: str | None = None):
+    """An input given as C scalar `code`; `what` names it in errors."""
     if code == "ptr":
-        return address(value, keep)
+        return address(value, keep, what)
     if value is None:
         return 0
     if code in ("f32", "f64"):
-        return float(value)
-    return int(value)
+        return _ints.real(value, what)
+    if code == "bool":
+        return bool(_ints.integer(value, -(1 << 63), (1 << 64) - 1, what))
+    return _ints.integer(value, *BOUNDS[code], what)
 
 
-def c_array(values, code: str, keep: list):
+def c_array(values, code: str, keep: list, what: str = "list"):
     """A list as a C array of `code` (NULL for None or an empty list)."""
     if values is None:
         return None
     values = list(values)
     if not values:
         return None
-    array = (CTYPES[code] * len(values))(*[scalar(v, code, keep) for v in values])
+    converted = [scalar(v, code, keep, f"{what}[{i}]") for i, v in enumerate(values)]
+    array = (CTYPES[code] * len(values))(*converted)
     keep.append(array)
     return array
 
@@ -174,6 +189,16 @@ def build(
         else:
             converters.append(None)
     u64 = wrapper("cuuint64_t") or int
+    # The C type of each input, for those that are also a count or size (`numNodes`, a `size_t *`).
+    count_codes = {a["index"]: a["ctype"] for a in args if a["from"] in ("input", "in_out", "list")}
+
+    def what(index):
+        return f"argument '{names[index]}'"
+
+    def count(value, index):
+        """Input `index` (`value`) as the element count or byte size it is (None: 0)."""
+        lo, hi = BOUNDS.get(count_codes.get(index, "u64"), BOUNDS["u64"])
+        return _ints.integer(value or 0, max(lo, 0), hi, what(index))
 
     def call(*given, **keywords):
         if len(given) > len(names):
@@ -196,23 +221,25 @@ def build(
         for a in args:
             kind = a["from"]
             if kind == "input":
-                c_args.append(scalar(inputs[a["index"]], a["ctype"], keep))
+                c_args.append(scalar(inputs[a["index"]], a["ctype"], keep, what(a["index"])))
                 outputs.append(None)
             elif kind == "zero":
                 c_args.append(0)
                 outputs.append(None)
             elif kind in ("out", "in_out"):
-                given = scalar(inputs[a["index"]], a["ctype"], keep) if kind == "in_out" else 0
+                given = 0
+                if kind == "in_out":
+                    given = scalar(inputs[a["index"]], a["ctype"], keep, what(a["index"]))
                 box = CTYPES[a["ctype"]](given)
                 c_args.append(ctypes.addressof(box))
                 outputs.append(lambda box=box: box.value)
                 keep.append(box)
             elif kind == "list":
-                array = c_array(inputs[a["index"]], a["ctype"], keep)
+                array = c_array(inputs[a["index"]], a["ctype"], keep, what(a["index"]))
                 c_args.append(array)
                 outputs.append(None)
             elif kind == "out_array":
-                n = int(inputs[a["count"]] or 0)
+                n = count(inputs[a["count"]], a["count"])
                 array = (CTYPES[a["ctype"]] * n)() if n else None
                 c_args.append(array)
                 outputs.append(lambda array=array: list(array) if array is not None else [])
@@ -220,12 +247,15 @@ def build(
             elif kind == "values":
                 attributes = list(inputs[a["attributes"]] or ())
                 if a.get("sizes") is not None:
-                    sizes = [int(s) for s in inputs[a["sizes"]]]
+                    sizes = [count(s, a["sizes"]) for s in inputs[a["sizes"]]]
                     codes = None
                 else:
                     sizes = [8] * len(attributes)
                     table = attribute_types.codes(a["attribute_type"]) if a.get("attribute_type") else {}
-                    codes = [table.get(int(x)) for x in attributes]
+                    codes = [
+                        table.get(_ints.integer(x, *BOUNDS["i32"], f"{what(a['attributes'])}[{i}]"))
+                        for i, x in enumerate(attributes)
+                    ]
                 slots = [(ctypes.c_char * max(s, 1))() for s in sizes]
                 pointers = (ctypes.c_void_p * max(len(slots), 1))(*[ctypes.addressof(s) for s in slots])
                 keep += slots
@@ -245,7 +275,7 @@ def build(
                         ]
                     )
             elif kind == "sized":
-                size = int(inputs[a["size"]])
+                size = count(inputs[a["size"]], a["size"])
                 slot = (ctypes.c_char * max(size, 1))()
                 keep.append(slot)
                 c_args.append(slot)

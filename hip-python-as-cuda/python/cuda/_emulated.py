@@ -15,9 +15,12 @@ them releases the GIL itself):
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 
 from hip import hip
+
+from . import _ints
 
 __all__ = ["cudaMemcpy3DPeer", "cudaMemcpy3DPeerAsync", "cudaMemcpyArrayToArray"]
 
@@ -82,21 +85,28 @@ def row_segments(count: int, dst: tuple[int, int, int], src: tuple[int, int, int
             xs, ys = 0, ys + 1
 
 
+def _size(value, name: str) -> int:
+    """A `size_t` argument (the HIP calls get values computed from it, not it)."""
+    return _ints.integer(value, *_ints.CTYPE_BOUNDS[ctypes.c_size_t], f"argument '{name}'")
+
+
 def cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind=None):  # noqa: N802, N803 (CUDA's names)
     """CUDA's `cudaMemcpyArrayToArray`: `count` bytes from `src` at `(wOffsetSrc, hOffsetSrc)`
     to `dst` at `(wOffsetDst, hOffsetDst)`; returns `(status,)`."""
     if kind is None:
         kind = hip.hipMemcpyKind.hipMemcpyDeviceToDevice
+    # Checked before any call, as a function taking them would check them.
+    dst_x, dst_y = _size(wOffsetDst, "wOffsetDst"), _size(hOffsetDst, "hOffsetDst")
+    src_x, src_y = _size(wOffsetSrc, "wOffsetSrc"), _size(hOffsetSrc, "hOffsetSrc")
+    count = _size(count, "count")
     err, dst_row = _row_bytes(dst)
     if err != _ERR.hipSuccess:
         return (err,)
     err, src_row = _row_bytes(src)
     if err != _ERR.hipSuccess:
         return (err,)
-    dst_at = (int(wOffsetDst), int(hOffsetDst), dst_row)
-    src_at = (int(wOffsetSrc), int(hOffsetSrc), src_row)
     try:
-        pieces = list(row_segments(int(count), dst_at, src_at))
+        pieces = list(row_segments(count, (dst_x, dst_y, dst_row), (src_x, src_y, src_row)))
     except ValueError:
         return (_ERR.hipErrorInvalidValue,)
     for xd, yd, xs, ys, n in pieces:

@@ -16,6 +16,12 @@ import os
 import sys
 import types
 
+# Whole, before any `import_module("hip.hip")`: hip's modules are placeholders its `__init__`
+# makes, not files, so a thread asking for `hip.hip` while another thread is still running that
+# `__init__` finds the package half made and no such module (ModuleNotFoundError). Importing
+# the package itself waits for that thread.
+import hip  # noqa: F401
+
 from . import _conventions, _handles, _native
 
 #: Values that turn an `HIP_PYTHON_<enum>_HALLUCINATE` environment variable on or off.

@@ -22,7 +22,7 @@ import os
 import warnings
 from typing import Any
 
-from . import _layer
+from . import _ints, _layer
 
 __all__ = [
     "NvrtcOptionWarning",
@@ -211,7 +211,7 @@ def nvrtcCompileProgram(prog: Any, numOptions: int, options: Any) -> tuple[Any, 
 
     Returns a tuple of 1 item: the hiprtcResult (`nvrtcResult` members compare equal).
     """
-    count = int(numOptions)
+    count = _ints.integer(numOptions, *_ints.CTYPE_BOUNDS[ctypes.c_int], "argument 'numOptions'")
     given = [] if options is None else list(options)
     if count < 0 or count > len(given):
         raise ValueError(f"numOptions is {count} but {len(given)} options were given")

@@ -14,6 +14,8 @@ import ctypes
 import enum
 import functools
 
+from . import _ints
+
 _INT = {
     (1, True): ctypes.c_int8,
     (1, False): ctypes.c_uint8,
@@ -54,7 +56,7 @@ class CudaStruct:
         if _ptr:
             if fields:
                 raise ValueError("_ptr= views existing memory: give no field values with it")
-            self._addr, self._owner = int(_ptr), _Memory(0)
+            self._addr, self._owner = _ints.address(_ptr, "_ptr"), _Memory(0)
         else:
             self._owner = _Memory(self._size)
             self._addr = ctypes.addressof(self._owner.buf)
@@ -92,7 +94,7 @@ def _cuda_dir(obj, fields) -> list[str]:
 def _address(value) -> int:
     """An address from an int, a pointer-like object or an object with getPtr()."""
     if isinstance(value, int):
-        return int(value)
+        return _ints.address(value)
     if value is None:
         return 0
     if isinstance(value, ctypes.c_void_p):
@@ -102,7 +104,7 @@ def _address(value) -> int:
         if iface is not None:
             return int(iface["data"][0])
     if hasattr(value, "__int__") or hasattr(value, "__index__"):
-        return int(value)
+        return _ints.address(value)
     if hasattr(value, "getPtr"):
         return int(value.getPtr())
     try:  # a writable buffer (bytearray, array.array)
@@ -132,10 +134,9 @@ class _Number(_Access):
 
     def set(self, addr, value):
         if self.range is not None:
-            value = int(value)
-            lo, hi = self.range
-            if not lo <= value <= hi:
-                raise OverflowError(f"{value} is out of range [{lo}, {hi}]")
+            value = _ints.integer(value, *self.range)
+        else:
+            value = _ints.real(value)
         self.ctype.from_address(addr).value = value
 
 
@@ -143,6 +144,8 @@ class _Enum(_Access):
     def __init__(self, cls_of, size):
         self.cls_of, self.size = cls_of, size
         self.ctype = _INT.get((size, False), ctypes.c_uint32)
+        # A C enum may hold negative values: either sign's range, stored as its bits.
+        self.range = (_ints.bounds(size, True)[0], _ints.bounds(size, False)[1])
 
     def get(self, addr, owner):
         raw = self.ctype.from_address(addr).value
@@ -153,7 +156,8 @@ class _Enum(_Access):
             return raw
 
     def set(self, addr, value):
-        self.ctype.from_address(addr).value = int(value.value if isinstance(value, enum.Enum) else value)
+        value = value.value if isinstance(value, enum.Enum) else value
+        self.ctype.from_address(addr).value = _ints.integer(value, *self.range)
 
 
 class _Handle(_Access):
@@ -234,11 +238,8 @@ def chars_value(value, length: int) -> bytes:
     if isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
     else:
-        values = list(value)
-        for v in values:
-            if not -128 <= int(v) <= 255:
-                raise OverflowError(f"{v} is out of range for a char [-128, 255]")
-        data = bytes(int(v) & 0xFF for v in values)
+        values = [_ints.integer(v, -128, 255, f"element {i} (a char)") for i, v in enumerate(value)]
+        data = bytes(v & 0xFF for v in values)
     if len(data) > length:
         raise ValueError(f"{len(data)} bytes for a char array of {length}")
     return data.ljust(length, b"\0")
@@ -300,18 +301,12 @@ class _Opaque(_Access):
         ctypes.memmove(addr, data, min(len(data), self.size))
 
 
-def int_range(size: int, signed: bool) -> tuple[int, int]:
-    """The values a C integer of `size` bytes holds."""
-    bits = size * 8
-    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
-
-
 def _access(ty: dict, lookup, sizes) -> _Access:
     kind = ty["kind"]
     if kind == "int":
         size, signed = ty["size"], ty["signed"]
         ctype = _INT.get((size, signed), ctypes.c_uint8)
-        return _Number(ctype, int_range(size, signed))
+        return _Number(ctype, _ints.bounds(size, signed))
     if kind == "float":
         return _Number(_FLOAT.get(ty["size"], ctypes.c_double))
     if kind == "enum":
@@ -431,6 +426,8 @@ def _is_zero(value) -> bool:
         return not value.strip(b"\0")
     if isinstance(value, list):
         return all(_is_zero(v) for v in value)
+    if isinstance(value, int | float):
+        return value == 0
     if _is_struct(value):
         return not ctypes.string_at(value.getPtr(), _size_of(value)).strip(b"\0")
     try:

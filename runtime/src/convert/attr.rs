@@ -59,6 +59,15 @@ pub fn optional_attr<'py>(
     }
 }
 
+/// Whether `obj` describes memory through `__cuda_array_interface__` or `__array_interface__`.
+pub fn has_array_interface(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let py = obj.py();
+    Ok(
+        optional_attr(obj, pyo3::intern!(py, "__cuda_array_interface__"))?.is_some()
+            || optional_attr(obj, pyo3::intern!(py, "__array_interface__"))?.is_some(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -167,7 +167,9 @@ impl KernelParams {
 }
 
 /// The 8-byte slot holding `value` as C type `ty`, for the forms packed here; None for the
-/// others. Integers are truncated to the type's size, as ctypes does.
+/// others. An integer must fit the type's size, signed or unsigned (ctypes would keep its low
+/// bits: a kernel given 2**40 as an `int` reads 0), and an address must fit 64 bits unsigned,
+/// as every C integer argument of the bindings must.
 fn packed(
     value: &Bound<'_, PyAny>,
     ty: &Bound<'_, PyAny>,
@@ -177,7 +179,7 @@ fn packed(
         // A pointer: an int is the address; our pointer objects give the slot holding theirs
         // (`getPtr()`), whose content is what the kernel receives.
         if value.is_exact_instance_of::<PyInt>() {
-            return Ok(Some(int_bits(value)?));
+            return Ok(Some(address(value)?));
         }
         // Only our own classes, whose `getPtr()` is that slot: structs (and subclasses
         // written in Python) give other addresses, so the fallback asks them.
@@ -199,7 +201,7 @@ fn packed(
     let float = value.is_exact_instance_of::<PyFloat>();
     Ok(match kind {
         Scalar::Int(size) if int => {
-            let bits = int_bits(value)?;
+            let bits = int_in_range(value, size)?;
             Some(if size >= 8 {
                 bits
             } else {
@@ -208,22 +210,45 @@ fn packed(
         }
         Scalar::F32 if int || float => Some(u64::from((value.extract::<f64>()? as f32).to_bits())),
         Scalar::F64 if int || float => Some(value.extract::<f64>()?.to_bits()),
-        Scalar::Ptr if int => Some(int_bits(value)?),
+        Scalar::Ptr if int => Some(address(value)?),
         Scalar::Ptr if value.is_none() => Some(0),
         _ => None,
     })
 }
 
-/// The low 64 bits of a Python int (two's complement), as ctypes stores integers.
-fn int_bits(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+/// A Python int that fits `size` bytes as a signed or an unsigned integer, as its two's
+/// complement bits; an OverflowError otherwise.
+fn int_in_range(value: &Bound<'_, PyAny>, size: usize) -> PyResult<u64> {
+    let mut overflow = 0;
     // SAFETY: `value` is a live int; the call only reads it.
-    let bits = unsafe { pyo3::ffi::PyLong_AsUnsignedLongLongMask(value.as_ptr()) };
-    if bits == u64::MAX {
+    let v = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(value.as_ptr(), &mut overflow) };
+    if overflow == 0 {
         if let Some(err) = PyErr::take(value.py()) {
             return Err(err);
         }
+        let bits = (size * 8) as u32;
+        let fits = bits >= 64 || (v >= -(1i64 << (bits - 1)) && v < (1i64 << bits));
+        if fits {
+            return Ok(v as u64);
+        }
+    } else if overflow > 0 && size >= 8 {
+        // 2**63 to 2**64 - 1: an unsigned 64-bit value.
+        return address(value);
     }
-    Ok(bits)
+    Err(pyo3::exceptions::PyOverflowError::new_err(format!(
+        "kernel argument {} does not fit a {size}-byte integer",
+        value.repr()?
+    )))
+}
+
+/// A Python int as a 64-bit address: negative or wider values are an OverflowError.
+fn address(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    value.extract::<u64>().map_err(|_| {
+        pyo3::exceptions::PyOverflowError::new_err(format!(
+            "kernel argument {} is no address (0 to 2**64 - 1)",
+            value.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })
 }
 
 /// The C values `kernelParams` stands for, 8 bytes per argument (for tests: what the kernel

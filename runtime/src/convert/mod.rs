@@ -10,4 +10,5 @@ pub mod ndarray;
 pub mod number;
 pub mod pointer;
 pub mod shared_tuple;
+pub mod sizes;
 pub mod strings;

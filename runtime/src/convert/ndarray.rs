@@ -55,10 +55,42 @@ static NDARRAY_TYPE: GILOnceCell<PyObject> = GILOnceCell::new();
 /// type after that type went) `ndarray` is never learned, and arrays take the buffer path.
 static NOT_NDARRAY: AtomicUsize = AtomicUsize::new(0);
 
+/// Where `PyArray_Descr` keeps the item size, learned with `ndarray` from an export: not
+/// known yet (0), an `int` at byte 32 (NumPy 1), an `npy_intp` at byte 40 (NumPy 2).
+static ELSIZE_LAYOUT: AtomicUsize = AtomicUsize::new(0);
+
+/// The item size of an array's descriptor under `layout`.
+///
+/// # Safety
+/// `descr` is a live `PyArray_Descr` of the NumPy the layout was learned from.
+unsafe fn elsize(descr: *const u8, layout: usize) -> Option<usize> {
+    match layout {
+        1 => usize::try_from(std::ptr::read_unaligned(descr.add(32) as *const c_int)).ok(),
+        2 => usize::try_from(std::ptr::read_unaligned(descr.add(40) as *const isize)).ok(),
+        _ => None,
+    }
+}
+
+/// The number of items of an array's `nd` dimensions.
+///
+/// # Safety
+/// `fields` are a live array's.
+unsafe fn items(fields: &ArrayFields) -> usize {
+    (0..fields.nd.max(0) as usize)
+        .map(|i| *fields.dimensions.add(i) as usize)
+        .product()
+}
+
 /// The start of the memory of an exact `ndarray` that the buffer protocol would export as
 /// one piece (`writable`: and writable); None for anything else.
 #[inline]
 pub fn address(obj: &Bound<'_, PyAny>, writable: bool) -> Option<usize> {
+    address_and_len(obj, writable).map(|(a, _)| a)
+}
+
+/// [`address`], with the array's length in bytes where the item size is known.
+#[inline]
+pub fn address_and_len(obj: &Bound<'_, PyAny>, writable: bool) -> Option<(usize, Option<usize>)> {
     let known = NDARRAY.load(Ordering::Relaxed);
     if known <= REFUSED || obj.get_type_ptr() as usize != known {
         return None;
@@ -73,7 +105,10 @@ pub fn address(obj: &Bound<'_, PyAny>, writable: bool) -> Option<usize> {
     if writable && (flags & WRITEABLE == 0 || flags & WARN_ON_WRITE != 0) {
         return None;
     }
-    Some(fields.data as usize)
+    let layout = ELSIZE_LAYOUT.load(Ordering::Relaxed);
+    // SAFETY: the fields of a live array, and its descriptor under the learned layout.
+    let len = unsafe { elsize(fields.descr as *const u8, layout).map(|e| e * items(fields)) };
+    Some((fields.data as usize, len))
 }
 
 /// Called with each object the buffer protocol exported while `ndarray` is not yet known:
@@ -109,6 +144,19 @@ pub fn learn(obj: &Bound<'_, PyAny>, view: &BufferGuard) {
     let agrees = fields.data as usize == view.addr()
         && fields.nd == view.ndim()
         && (fields.flags & WRITEABLE != 0) == view.writable();
+    if agrees {
+        // The item size's place: the layout whose size times the items is the export's length.
+        // SAFETY: a live array and its descriptor; both candidate reads stay inside it.
+        let n = unsafe { items(fields) };
+        let found = [1, 2].into_iter().find(|&l| {
+            n > 0
+                && unsafe { elsize(fields.descr as *const u8, l) }
+                    .is_some_and(|e| e * n == view.byte_len())
+        });
+        if let Some(l) = found {
+            ELSIZE_LAYOUT.store(l, Ordering::Relaxed);
+        }
+    }
     let learned = if agrees {
         let _ = NDARRAY_TYPE.set(py, ty.clone().into_any().unbind());
         ty.as_ptr() as usize

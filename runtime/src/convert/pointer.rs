@@ -90,6 +90,12 @@ impl Pointer {
         life.get_or_insert_with(Life::new).clone()
     }
 
+    /// Gives the pointer the handle cell `life` (a handle made inside another).
+    pub fn set_life(&self, life: Arc<Life>) {
+        *self.life.lock().unwrap_or_else(|e| e.into_inner()) = Some(life);
+        self.has_life.store(true, Ordering::Relaxed);
+    }
+
     /// Forgets the handle cell: the pointer now stands for another C object.
     pub fn clear_life(&self) {
         *self.life.lock().unwrap_or_else(|e| e.into_inner()) = None;
@@ -548,6 +554,8 @@ impl DeviceArray {
 pub struct PtrArg {
     /// The address passed to C.
     pub addr: usize,
+    /// The length in bytes of a NumPy array read without an export (see `ndarray`).
+    len: Option<usize>,
     /// Keeps an exported buffer alive until the call returns.
     _guard: Option<BufferGuard>,
 }
@@ -620,6 +628,13 @@ pub fn as_pointer<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, 
     }
 }
 
+/// Whether `obj` is exactly a `Pointer` (not a handle, struct or array subclass). Asked after
+/// [`as_pointer`] found one, which keeps `Pointer`'s type object.
+#[inline]
+pub(crate) fn is_exact_pointer(obj: &Bound<'_, PyAny>) -> bool {
+    obj.get_type_ptr() == POINTER_TYPE.load(Ordering::Relaxed)
+}
+
 /// Reads an address from a non-negative Python int.
 fn int_to_addr(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     obj.extract::<usize>().map_err(|e| {
@@ -659,7 +674,13 @@ impl PtrArg {
         need_writable: bool,
     ) -> PyResult<Option<PtrArg>> {
         let writable = need_writable;
-        let plain = |addr| Ok(Some(PtrArg { addr, _guard: None }));
+        let plain = |addr| {
+            Ok(Some(PtrArg {
+                addr,
+                len: None,
+                _guard: None,
+            }))
+        };
         if obj.is_exact_instance_of::<PyInt>() {
             // An address given as a plain int (`ctypes.addressof(params)`): one call into the
             // interpreter where it fits; negative or too large takes `int_to_addr`'s messages.
@@ -672,8 +693,12 @@ impl PtrArg {
             unsafe { pyo3::ffi::PyErr_Clear() };
             return plain(int_to_addr(obj)?);
         }
-        if let Some(addr) = ndarray::address(obj, writable) {
-            return plain(addr);
+        if let Some((addr, len)) = ndarray::address_and_len(obj, writable) {
+            return Ok(Some(PtrArg {
+                addr,
+                len,
+                _guard: None,
+            }));
         }
         if let Some(p) = as_pointer(obj) {
             let p = p.get();
@@ -703,6 +728,7 @@ impl PtrArg {
             ndarray::learn(obj, &guard);
             return Ok(Some(PtrArg {
                 addr: guard.addr(),
+                len: None,
                 _guard: Some(guard),
             }));
         }
@@ -710,10 +736,10 @@ impl PtrArg {
         // Looked up without raising: a failing conversion must not pay for AttributeErrors.
         let cai = optional_attr(obj, pyo3::intern!(py, "__cuda_array_interface__"))?;
         if let Some(cai) = cai {
-            return plain(int_to_addr(&cai.get_item("data")?.get_item(0)?)?);
+            return plain(interface_address(obj, &cai)?);
         }
         if let Some(ai) = optional_attr(obj, pyo3::intern!(py, "__array_interface__"))? {
-            return plain(int_to_addr(&ai.get_item("data")?.get_item(0)?)?);
+            return plain(interface_address(obj, &ai)?);
         }
         // SAFETY: a type-slot check on a live object.
         if unsafe { index_check(obj.as_ptr()) } != 0 {
@@ -725,6 +751,51 @@ impl PtrArg {
         }
         Ok(None)
     }
+}
+
+/// The start of the memory an array interface (`__cuda_array_interface__` or
+/// `__array_interface__`) describes, which must be one piece: C reads it as such, so strides
+/// that leave gaps or reorder it (`a[:, ::2]`, `a.T` of a C array) are refused as a
+/// non-contiguous buffer is.
+fn interface_address(obj: &Bound<'_, PyAny>, interface: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let addr = int_to_addr(&interface.get_item("data")?.get_item(0)?)?;
+    let strides = interface.get_item("strides").ok().filter(|s| !s.is_none());
+    if let Some(strides) = strides {
+        let shape: Vec<i128> = interface.get_item("shape")?.extract()?;
+        let strides: Vec<i128> = strides.extract()?;
+        let typestr: String = interface.get_item("typestr")?.extract()?;
+        let itemsize = typestr_itemsize(&typestr)? as i128;
+        if !one_piece(&shape, &strides, itemsize) {
+            let class = obj.get_type().name()?;
+            return Err(PyValueError::new_err(format!(
+                "{class} is not contiguous (strides {strides:?} for shape {shape:?}): C reads \
+                 one piece of memory"
+            )));
+        }
+    }
+    Ok(addr)
+}
+
+/// Whether `strides` lay out `shape` as one C- or Fortran-ordered piece of `itemsize`
+/// elements (dimensions of length 1 may have any stride; an empty array is one piece).
+fn one_piece(shape: &[i128], strides: &[i128], itemsize: i128) -> bool {
+    if shape.len() != strides.len() {
+        return false;
+    }
+    if shape.contains(&0) {
+        return true;
+    }
+    let ordered = |dims: &mut dyn Iterator<Item = (&i128, &i128)>| {
+        let mut expected = itemsize;
+        for (&n, &s) in dims {
+            if n != 1 && s != expected {
+                return false;
+            }
+            expected *= n;
+        }
+        true
+    };
+    ordered(&mut shape.iter().zip(strides).rev()) || ordered(&mut shape.iter().zip(strides))
 }
 
 /// The TypeError for an object that is nothing pointer-like; `name` is the argument's.
@@ -826,6 +897,11 @@ impl PtrArgMut {
     pub fn addr(&self) -> usize {
         self.0.addr
     }
+
+    /// The length of the exported buffer, when the argument is one.
+    pub fn buffer_len(&self) -> Option<usize> {
+        self.0.buffer_len()
+    }
 }
 
 /// A pointer argument the spec says C writes through (`written`: hipMemcpy's `dst`):
@@ -844,6 +920,11 @@ impl PtrArgWritten {
     pub fn addr(&self) -> usize {
         self.0.addr
     }
+
+    /// The length of the exported buffer, when the argument is one.
+    pub fn buffer_len(&self) -> Option<usize> {
+        self.0.buffer_len()
+    }
 }
 
 impl PtrArg {
@@ -855,7 +936,7 @@ impl PtrArg {
 
     /// The length of the exported buffer, when the argument is one.
     pub fn buffer_len(&self) -> Option<usize> {
-        self._guard.as_ref().map(BufferGuard::byte_len)
+        self._guard.as_ref().map(BufferGuard::byte_len).or(self.len)
     }
 }
 
@@ -871,6 +952,17 @@ mod tests {
         assert_eq!(normalize_typestr("complex128").unwrap(), "<c16");
         assert_eq!(normalize_typestr(">i2").unwrap(), ">i2");
         assert!(normalize_typestr("float").is_err());
+    }
+
+    #[test]
+    fn only_one_piece_strides_are_contiguous() {
+        assert!(one_piece(&[4, 4], &[32, 8], 8)); // C order
+        assert!(one_piece(&[4, 4], &[8, 32], 8)); // Fortran order
+        assert!(one_piece(&[4, 1], &[8, 999], 8)); // a dimension of 1
+        assert!(one_piece(&[0, 4], &[7, 7], 8)); // empty
+        assert!(!one_piece(&[4, 2], &[32, 16], 8)); // a[:, ::2]
+        assert!(!one_piece(&[4], &[-8], 8)); // reversed
+        assert!(!one_piece(&[4, 4], &[32], 8));
     }
 
     #[test]

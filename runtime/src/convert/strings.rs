@@ -114,4 +114,14 @@ impl CStrArrayArg {
     pub fn addr(&self) -> usize {
         self.addr
     }
+
+    /// How many strings C may read: a list's length, a buffer's whole pointers; None for an
+    /// address.
+    pub fn item_count(&self) -> Option<usize> {
+        match &self._ptr {
+            None => Some(self._strings.len()),
+            Some(p) if p.addr == 0 => Some(0),
+            Some(p) => p.buffer_len().map(|n| n / std::mem::size_of::<usize>()),
+        }
+    }
 }

@@ -65,7 +65,13 @@ impl Library {
     fn get(&self, py: Python<'_>) -> PyResult<&libloading::Library> {
         let result = self.handle.get_or_init(py, || {
             let (lib, path) = self.open(py)?;
-            self.check_release(py, &lib, &path)?;
+            if let Err(e) = self.check_release(py, &lib, &path) {
+                // Kept loaded: threads racing here each open it, and a library unloaded then
+                // loaded again reruns its static constructors (comgr's LLVM registers its
+                // command-line options twice and aborts).
+                std::mem::forget(lib);
+                return Err(e);
+            }
             Ok((lib, path))
         });
         match result {

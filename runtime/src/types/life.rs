@@ -15,9 +15,14 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::{Arc, OnceLock};
 
-/// The shared mark of one handle: the C function that destroyed it, once it has.
+/// The shared mark of one handle: the C function that destroyed it, once it has, and the
+/// handle it lives in, if any (an LLVM module in its context): destroying that one ends this
+/// one too.
 #[derive(Debug, Default)]
-pub struct Life(OnceLock<&'static str>);
+pub struct Life {
+    by: OnceLock<&'static str>,
+    parent: Option<Arc<Life>>,
+}
 
 impl Life {
     /// A new cell of a live handle.
@@ -25,10 +30,26 @@ impl Life {
         Arc::new(Life::default())
     }
 
-    /// The function that destroyed the handle, if one has.
+    /// A new cell of a live handle that ends with `parent`'s.
+    pub fn child_of(parent: Arc<Life>) -> Arc<Life> {
+        Arc::new(Life {
+            by: OnceLock::new(),
+            parent: Some(parent),
+        })
+    }
+
+    /// The function that destroyed the handle, or the handle it lives in, if one has.
     #[inline]
     pub fn destroyed_by(&self) -> Option<&'static str> {
-        self.0.get().copied()
+        match self.by.get() {
+            Some(by) => Some(by),
+            None => self.parent.as_ref()?.destroyed_by(),
+        }
+    }
+
+    /// Marks the handle destroyed by `by` (the first mark stays).
+    pub fn mark(&self, by: &'static str) {
+        let _ = self.by.set(by);
     }
 }
 
@@ -49,7 +70,8 @@ fn destroyed_error(obj: &Bound<'_, PyAny>, addr: usize, by: &str) -> PyErr {
         .map(|n| n.to_string())
         .unwrap_or_else(|_| "handle".into());
     PyValueError::new_err(format!(
-        "this {class} (0x{addr:x}) was destroyed by {by}: C would be given a dangling handle"
+        "this {class} (0x{addr:x}) was destroyed by {by} (it, or the handle it lives in): C \
+         would be given a dangling handle"
     ))
 }
 
@@ -82,7 +104,7 @@ pub fn destroyed(obj: &Bound<'_, PyAny>, by_ref: bool, by: &'static str) {
     } else {
         p.clone()
     };
-    let _ = target.get().life_cell().0.set(by);
+    target.get().life_cell().mark(by);
 }
 
 /// Before a call that may write a new handle through a `createRef()` pointer: its owner
@@ -95,4 +117,20 @@ pub fn may_be_rewritten(obj: &Bound<'_, PyAny>, p: &Pointer) {
     if let Some(owner) = ref_owner(obj, p) {
         owner.get().clear_life();
     }
+}
+
+/// Makes the handle `child` (just returned by C) end with the handle `parent` it was made in
+/// (the spec's `results_depend`: a module with its context), then returns it. Nothing to do
+/// for a NULL result or a parent given as a plain address.
+pub fn depends_on(py: Python<'_>, child: PyObject, parent: &Bound<'_, PyAny>) -> PyObject {
+    let (Ok(c), Ok(p)) = (
+        child.bind(py).downcast::<Pointer>(),
+        parent.downcast::<Pointer>(),
+    ) else {
+        return child;
+    };
+    if p.get().addr() != 0 {
+        c.get().set_life(Life::child_of(p.get().life_cell()));
+    }
+    child
 }

@@ -85,6 +85,12 @@ fn is_subtype(obj: &Bound<'_, PyAny>, cls: &Bound<'_, PyAny>) -> bool {
     unsafe { pyo3::ffi::PyType_IsSubtype(obj.get_type().as_type_ptr(), cls.as_type_ptr()) != 0 }
 }
 
+/// Whether record `r` is a handle passed by value: one `handle` field (comgr's and HSA's
+/// `struct { uint64_t handle; }` types).
+fn is_handle_record(r: &crate::tables::RecordDef) -> bool {
+    matches!(r.fields, [f] if f.name == "handle")
+}
+
 /// The lazily created Python side of one registry entry.
 pub struct TypeSlot {
     /// The class.
@@ -424,9 +430,57 @@ impl TypeRegistry {
         Ok(obj.unbind())
     }
 
-    /// Reads a record argument passed by value: an instance of the class, or pointer-like.
+    /// Reads a handle argument passed by value (`hiprtcProgram prog`) of handle class `idx`
+    /// (see `typed_ptr::handle_arg`).
+    #[inline]
+    pub fn handle_arg(&'static self, idx: usize, obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let class = self.class(obj.py(), idx)?;
+        crate::types::typed_ptr::handle_arg(obj, Some(&class), self.defs[idx].name())
+    }
+
+    /// Reads a record argument passed by value: an instance of the class, a plain `Pointer` or
+    /// an address the caller vouches for, or a buffer holding the whole record. Other struct
+    /// and handle objects are refused, as a buffer is for a record that is a handle
+    /// (`amd_comgr_data_t`, `hsa_agent_t`: one `handle` field), whose bytes no buffer holds.
     pub fn record_arg<T: Copy>(&'static self, idx: usize, obj: &Bound<'_, PyAny>) -> PyResult<T> {
-        let addr = crate::convert::pointer::PtrArg::convert(obj, false)?.addr;
+        let TypeDef::Record(r) = &self.defs[idx] else {
+            return Err(PyTypeError::new_err("not a record"));
+        };
+        let class = self.class(obj.py(), idx)?;
+        if let Some(p) = crate::convert::pointer::as_pointer(obj) {
+            if !crate::convert::pointer::is_exact_pointer(obj) && !is_subtype(obj, &class) {
+                return Err(PyTypeError::new_err(format!(
+                    "expected a {} instance, got a {}",
+                    r.name,
+                    obj.get_type().name()?
+                )));
+            }
+            crate::types::life::check(obj, p.get())?;
+        } else if is_handle_record(r)
+            && (crate::convert::buffer::has_buffer(obj)
+                || crate::convert::attr::has_array_interface(obj)?)
+            && !crate::convert::pointer::is_ctypes(obj)
+        {
+            return Err(PyTypeError::new_err(format!(
+                "expected a {} instance (a handle), got a {}: a buffer's bytes are no handle",
+                r.name,
+                obj.get_type().name()?
+            )));
+        }
+        let addr = crate::types::typed_ptr::typed_ptr_arg(obj, Some(&class), r.size, false)
+            .map_err(|e| {
+                if e.is_instance_of::<PyTypeError>(obj.py()) {
+                    let got = obj
+                        .get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default();
+                    PyTypeError::new_err(format!("expected a {} instance, got {got}", r.name))
+                } else {
+                    e
+                }
+            })?
+            .addr;
         if addr == 0 {
             return Err(PyTypeError::new_err(format!(
                 "expected a {} instance, got {}",

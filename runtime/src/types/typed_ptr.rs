@@ -97,6 +97,17 @@ impl<'py> HandleRef<'py> {
         })
     }
 
+    /// How many handles C may read at the address, where the argument says: one for a handle
+    /// object, a list's length, a buffer's whole handles; None for an address.
+    pub fn item_count(&self) -> Option<usize> {
+        match &self.other {
+            Some(p) if p.addr == 0 => Some(0),
+            Some(p) => p.buffer_len().map(|n| n / std::mem::size_of::<usize>()),
+            None if self.handle.is_none() => Some(self.array.len()),
+            None => Some(1),
+        }
+    }
+
     /// The address passed to C. The `HandleRef` must stay where it is until the call returns.
     #[inline]
     pub fn addr(&mut self) -> usize {
@@ -159,4 +170,64 @@ pub fn typed_ptr_arg(
         }
     }
     Ok(arg)
+}
+
+/// A handle passed by value (`hiprtcProgram prog`, `hipsparseHandle_t handle`): an object of
+/// the handle's `class` (or a subclass: the `cuda` package's `CUstream`), a plain `Pointer`
+/// (hip-python's generic form, `createRef()` results), an int address, a ctypes pointer, or
+/// None. `class` is None for a `void *` typedef (`hipsparseHandle_t`), whose handles are plain
+/// `Pointer`s as in hip-python.
+///
+/// Refused (TypeError): struct objects, handles of another class, device arrays, buffers and
+/// array interfaces. hip-python takes the address of any of them, and C then reads a handle
+/// out of a struct's bytes or a buffer's garbage; a handle is never memory the caller holds.
+#[inline]
+pub fn handle_arg(
+    obj: &Bound<'_, PyAny>,
+    class: Option<&Bound<'_, PyType>>,
+    name: &str,
+) -> PyResult<usize> {
+    if obj.is_exact_instance_of::<pyo3::types::PyInt>() {
+        return PtrArg::convert(obj, false).map(|p| p.addr);
+    }
+    if let Some(p) = as_pointer(obj) {
+        let t = obj.get_type_ptr();
+        let ok = crate::convert::pointer::is_exact_pointer(obj)
+            // SAFETY: two live type objects.
+            || class.is_some_and(|c| unsafe { pyo3::ffi::PyType_IsSubtype(t, c.as_type_ptr()) } != 0);
+        if ok {
+            let p = p.get();
+            life::check(obj, p)?;
+            return Ok(p.addr());
+        }
+        return Err(not_this_handle(obj, name));
+    }
+    if obj.is_none() {
+        return Ok(0);
+    }
+    let memory = crate::convert::buffer::has_buffer(obj)
+        && !crate::convert::pointer::is_ctypes(obj)
+        && !crate::convert::number::is_int_like(obj);
+    if memory || crate::convert::attr::has_array_interface(obj)? {
+        return Err(not_this_handle(obj, name));
+    }
+    // ints of other kinds, ctypes pointers, `ctypes.byref`: as any pointer argument.
+    match PtrArg::try_convert(obj, false)? {
+        Some(p) => Ok(p.addr),
+        None => Err(not_this_handle(obj, name)),
+    }
+}
+
+/// The TypeError for an object that is not a handle of kind `name`.
+#[cold]
+fn not_this_handle(obj: &Bound<'_, PyAny>, name: &str) -> PyErr {
+    let class = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    PyTypeError::new_err(format!(
+        "expected a {name} handle (or None, an int address, a Pointer), got {class}: a \
+         handle is never a struct, an array or another kind of handle"
+    ))
 }

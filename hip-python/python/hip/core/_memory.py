@@ -60,7 +60,10 @@ class DeviceArray:
 
     @property
     def ptr(self) -> int:
-        """The device address."""
+        """The device address; a ValueError once the array is freed (its address would
+        reach copies and kernels as a dangling pointer)."""
+        if self.handle is None:
+            raise ValueError("this DeviceArray was freed")
         return int(self.handle)
 
     @property
@@ -72,6 +75,8 @@ class DeviceArray:
         return self.size * self.dtype.itemsize
 
     def __repr__(self):
+        if self.handle is None:
+            return f"<DeviceArray shape={self.shape} dtype={self.dtype}, freed>"
         where = f"{self.ptr:#x} on device {self.device.device_id}"
         return f"<DeviceArray shape={self.shape} dtype={self.dtype} at {where}>"
 
@@ -128,9 +133,12 @@ class DeviceArray:
         return cls(src.shape, src.dtype, device).copy_from(src, stream)
 
     def free(self) -> None:
+        """Frees the memory now; the array is unusable afterwards (`.ptr`, copies and the
+        array interfaces raise ValueError), and a second free does nothing."""
         if self._finalizer is not None:
             self._finalizer()
         self._owner = None
+        self.handle = None
 
     # -- interchange ----------------------------------------------------------------------
 
