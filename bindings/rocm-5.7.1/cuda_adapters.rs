@@ -1717,9 +1717,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(188, graph)?;
-        let mut h_from = TYPES.handle_ref(189, from_, false)?;
+        let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(189, to, false)?;
+        let mut h_to = TYPES.handle_ref(189, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -1744,9 +1744,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(188, graph)?;
-        let mut h_from = TYPES.handle_ref(189, from_, false)?;
+        let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(189, to, false)?;
+        let mut h_to = TYPES.handle_ref(189, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -2251,9 +2251,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(188, graph)?;
-        let mut h_from = TYPES.handle_ref(189, from_, false)?;
+        let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(189, to, false)?;
+        let mut h_to = TYPES.handle_ref(189, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -2278,9 +2278,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(188, graph)?;
-        let mut h_from = TYPES.handle_ref(189, from_, false)?;
+        let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(189, to, false)?;
+        let mut h_to = TYPES.handle_ref(189, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;

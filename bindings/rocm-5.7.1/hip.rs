@@ -6044,9 +6044,9 @@ rt::function!(F_hipGraphAddDependencies, C_hipGraphAddDependencies, c"hipGraphAd
 fn hipGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_from = TYPES.handle_ref(189, from_, false)?;
+    let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
     let a_from = h_from.addr();
-    let mut h_to = TYPES.handle_ref(189, to, false)?;
+    let mut h_to = TYPES.handle_ref(189, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
     rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -6068,9 +6068,9 @@ rt::function!(F_hipGraphRemoveDependencies, C_hipGraphRemoveDependencies, c"hipG
 fn hipGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_from = TYPES.handle_ref(189, from_, false)?;
+    let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
     let a_from = h_from.addr();
-    let mut h_to = TYPES.handle_ref(189, to, false)?;
+    let mut h_to = TYPES.handle_ref(189, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
     rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -6400,7 +6400,7 @@ fn hipGraphAddKernelNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, false)?;
@@ -6483,7 +6483,7 @@ fn hipGraphAddMemcpyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pCopyParams = TYPES.record_ptr_arg(85, pCopyParams, false)?;
@@ -6606,7 +6606,7 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dst = dst.addr();
@@ -6676,7 +6676,7 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDe
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dst = dst.addr();
@@ -6749,7 +6749,7 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepe
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_symbol = symbol.addr();
@@ -6822,7 +6822,7 @@ fn hipGraphAddMemsetNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pMemsetParams = TYPES.record_ptr_arg(165, pMemsetParams, false)?;
@@ -6905,7 +6905,7 @@ fn hipGraphAddHostNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: 
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(163, pNodeParams, false)?;
@@ -6988,7 +6988,7 @@ fn hipGraphAddChildGraphNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependen
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_childGraph = TYPES.handle_arg(188, childGraph)?;
@@ -7050,7 +7050,7 @@ fn hipGraphAddEmptyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies:
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
@@ -7073,7 +7073,7 @@ fn hipGraphAddEventRecordNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepende
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(186, event)?;
@@ -7153,7 +7153,7 @@ fn hipGraphAddEventWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenc
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(186, event)?;
@@ -7233,7 +7233,7 @@ fn hipGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(166, pNodeParams, true)?;
@@ -7277,7 +7277,7 @@ fn hipGraphAddMemFreeNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencie
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dev_ptr = dev_ptr.addr();
@@ -7547,7 +7547,7 @@ fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(172, nodeParams, false)?;
@@ -7572,7 +7572,7 @@ fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: &Bound<'_, PyA
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(188, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(171, nodeParams, false)?;

@@ -108,7 +108,7 @@ rt::function!(F_hipblasGetStream, C_hipblasGetStream, c"hipblasGetStream", "hipb
 fn hipblasGetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetStream");
     let a_handle = rt::handle_arg(handle, None, "hipblasHandle_t")?;
-    let mut h_streamId = super::hip::TYPES.handle_ref(182, streamId, true)?;
+    let mut h_streamId = super::hip::TYPES.handle_ref(182, streamId, true, false)?;
     let a_streamId = h_streamId.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.

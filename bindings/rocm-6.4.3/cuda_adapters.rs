@@ -1964,9 +1964,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
-        let mut h_from = TYPES.handle_ref(218, from_, false)?;
+        let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(218, to, false)?;
+        let mut h_to = TYPES.handle_ref(218, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -1991,9 +1991,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
-        let mut h_from = TYPES.handle_ref(218, from_, false)?;
+        let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(218, to, false)?;
+        let mut h_to = TYPES.handle_ref(218, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -2618,9 +2618,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
-        let mut h_from = TYPES.handle_ref(218, from_, false)?;
+        let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(218, to, false)?;
+        let mut h_to = TYPES.handle_ref(218, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -2645,9 +2645,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
-        let mut h_from = TYPES.handle_ref(218, from_, false)?;
+        let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(218, to, false)?;
+        let mut h_to = TYPES.handle_ref(218, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;

@@ -1592,7 +1592,7 @@ fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependen
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = TYPES.handle_arg(217, hGraph)?;
-    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false)?;
+    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(154, nodeParams, false)?;
@@ -6418,7 +6418,7 @@ fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: &Bound<'_, PyAny>, graph
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBeginCaptureToGraph");
     let a_stream = TYPES.handle_arg(210, stream)?;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false)?;
+    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false, false)?;
     let a_dependencies = h_dependencies.addr();
     let p_dependencyData = TYPES.record_ptr_arg(205, dependencyData, false)?;
     let a_dependencyData = p_dependencyData.addr();
@@ -6605,9 +6605,9 @@ rt::function!(F_hipGraphAddDependencies, C_hipGraphAddDependencies, c"hipGraphAd
 fn hipGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_from = TYPES.handle_ref(218, from_, false)?;
+    let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
     let a_from = h_from.addr();
-    let mut h_to = TYPES.handle_ref(218, to, false)?;
+    let mut h_to = TYPES.handle_ref(218, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
     rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -6629,9 +6629,9 @@ rt::function!(F_hipGraphRemoveDependencies, C_hipGraphRemoveDependencies, c"hipG
 fn hipGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_from = TYPES.handle_ref(218, from_, false)?;
+    let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
     let a_from = h_from.addr();
-    let mut h_to = TYPES.handle_ref(218, to, false)?;
+    let mut h_to = TYPES.handle_ref(218, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
     rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -6940,7 +6940,7 @@ fn hipGraphAddNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bou
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
@@ -7065,7 +7065,7 @@ fn hipGraphAddKernelNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
@@ -7148,7 +7148,7 @@ fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependenc
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = TYPES.handle_arg(217, hGraph)?;
-    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false)?;
+    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_copyParams = TYPES.record_ptr_arg(92, copyParams, false)?;
@@ -7174,7 +7174,7 @@ fn hipGraphAddMemcpyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pCopyParams = TYPES.record_ptr_arg(91, pCopyParams, false)?;
@@ -7297,7 +7297,7 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dst = dst.addr();
@@ -7367,7 +7367,7 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDe
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dst = dst.addr();
@@ -7440,7 +7440,7 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepe
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_symbol = symbol.addr();
@@ -7513,7 +7513,7 @@ fn hipGraphAddMemsetNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pMemsetParams = TYPES.record_ptr_arg(182, pMemsetParams, false)?;
@@ -7596,7 +7596,7 @@ fn hipGraphAddHostNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: 
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, false)?;
@@ -7679,7 +7679,7 @@ fn hipGraphAddChildGraphNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependen
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_childGraph = TYPES.handle_arg(217, childGraph)?;
@@ -7741,7 +7741,7 @@ fn hipGraphAddEmptyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies:
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
@@ -7764,7 +7764,7 @@ fn hipGraphAddEventRecordNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepende
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(215, event)?;
@@ -7844,7 +7844,7 @@ fn hipGraphAddEventWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenc
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(215, event)?;
@@ -7924,7 +7924,7 @@ fn hipGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
@@ -7968,7 +7968,7 @@ fn hipGraphAddMemFreeNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencie
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dev_ptr = dev_ptr.addr();
@@ -8238,7 +8238,7 @@ fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(191, nodeParams, false)?;
@@ -8263,7 +8263,7 @@ fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: &Bound<'_, PyA
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(217, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(190, nodeParams, false)?;
@@ -8442,7 +8442,7 @@ fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependenc
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = TYPES.handle_arg(217, hGraph)?;
-    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false)?;
+    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_memsetParams = TYPES.record_ptr_arg(186, memsetParams, false)?;
@@ -8468,7 +8468,7 @@ fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependen
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = TYPES.handle_arg(217, hGraph)?;
-    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false)?;
+    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dptr = dptr.addr();

@@ -148,7 +148,7 @@ rt::function!(F_hiprtcDestroyProgram, C_hiprtcDestroyProgram, c"hiprtcDestroyPro
 
 fn hiprtcDestroyProgram(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcDestroyProgram");
-    let mut h_prog = TYPES.handle_ref(6, prog, true)?;
+    let mut h_prog = TYPES.handle_ref(6, prog, true, true)?;
     let a_prog = h_prog.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.

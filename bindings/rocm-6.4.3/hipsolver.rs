@@ -112,7 +112,7 @@ rt::function!(F_hipsolverGetStream, C_hipsolverGetStream, c"hipsolverGetStream",
 fn hipsolverGetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverGetStream");
     let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
-    let mut h_streamId = super::hip::TYPES.handle_ref(210, streamId, true)?;
+    let mut h_streamId = super::hip::TYPES.handle_ref(210, streamId, true, false)?;
     let a_streamId = h_streamId.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7346,7 +7346,7 @@ rt::function!(F_hipsolverDnGetStream, C_hipsolverDnGetStream, c"hipsolverDnGetSt
 fn hipsolverDnGetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnGetStream");
     let a_handle = rt::handle_arg(handle, None, "hipsolverHandle_t")?;
-    let mut h_streamId = super::hip::TYPES.handle_ref(210, streamId, true)?;
+    let mut h_streamId = super::hip::TYPES.handle_ref(210, streamId, true, false)?;
     let a_streamId = h_streamId.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.

@@ -90,7 +90,7 @@ fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: &Bound<'_, PyAny>, N: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_N, a_IsSigned) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMCreateGenericValueOfPointer, C_LLVMCreateGenericValueOfPointer, c"LLVMCreateGenericValueOfPointer", "LLVMCreateGenericValueOfPointer",
     c"LLVMCreateGenericValueOfPointer(P)\n--\n\nArgs:\n    P\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
@@ -125,7 +125,7 @@ fn LLVMCreateGenericValueOfFloat(py: Python<'_>, Ty: &Bound<'_, PyAny>, N: f64) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_N) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMGenericValueIntWidth, C_LLVMGenericValueIntWidth, c"LLVMGenericValueIntWidth", "LLVMGenericValueIntWidth",
     c"LLVMGenericValueIntWidth(GenValRef)\n--\n\nArgs:\n    GenValRef\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -234,7 +234,7 @@ fn LLVMCreateExecutionEngineForModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutEE, a_M, a_OutError) });
-    rt::tuple(py, [rt::obj(py, __r)?, TYPES.instance_at(py, 2, o_OutEE, None)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, TYPES.instance_at(py, 2, o_OutEE, None)?, &[M]), rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMCreateInterpreterForModule, C_LLVMCreateInterpreterForModule, c"LLVMCreateInterpreterForModule", "LLVMCreateInterpreterForModule",
     c"LLVMCreateInterpreterForModule(M)\n--\n\nArgs:\n    M\n\nReturns: a tuple of 3 item(s):\n    int\n    OutInterp: LLVMOpaqueExecutionEngine\n    OutError: bytes",
@@ -255,7 +255,7 @@ fn LLVMCreateInterpreterForModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutInterp, a_M, a_OutError) });
-    rt::tuple(py, [rt::obj(py, __r)?, TYPES.instance_at(py, 2, o_OutInterp, None)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, TYPES.instance_at(py, 2, o_OutInterp, None)?, &[M]), rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMCreateJITCompilerForModule, C_LLVMCreateJITCompilerForModule, c"LLVMCreateJITCompilerForModule", "LLVMCreateJITCompilerForModule",
     c"LLVMCreateJITCompilerForModule(M, OptLevel)\n--\n\nArgs:\n    M\n    OptLevel\n\nReturns: a tuple of 3 item(s):\n    int\n    OutJIT: LLVMOpaqueExecutionEngine\n    OutError: bytes",
@@ -277,7 +277,7 @@ fn LLVMCreateJITCompilerForModule(py: Python<'_>, M: &Bound<'_, PyAny>, OptLevel
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutJIT, a_M, a_OptLevel, a_OutError) });
-    rt::tuple(py, [rt::obj(py, __r)?, TYPES.instance_at(py, 2, o_OutJIT, None)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, TYPES.instance_at(py, 2, o_OutJIT, None)?, &[M]), rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMInitializeMCJITCompilerOptions, C_LLVMInitializeMCJITCompilerOptions, c"LLVMInitializeMCJITCompilerOptions", "LLVMInitializeMCJITCompilerOptions",
     c"LLVMInitializeMCJITCompilerOptions(Options, SizeOfOptions)\n--\n\nArgs:\n    Options\n    SizeOfOptions",
@@ -320,7 +320,7 @@ fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, M: &Bound<'_, PyAny>, Option
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutJIT, a_M, a_Options, a_SizeOfOptions, a_OutError) });
-    rt::tuple(py, [rt::obj(py, __r)?, TYPES.instance_at(py, 2, o_OutJIT, None)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, TYPES.instance_at(py, 2, o_OutJIT, None)?, &[M]), rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMDisposeExecutionEngine, C_LLVMDisposeExecutionEngine, c"LLVMDisposeExecutionEngine", "LLVMDisposeExecutionEngine",
     c"LLVMDisposeExecutionEngine(EE)\n--\n\nArgs:\n    EE",
@@ -406,7 +406,7 @@ fn LLVMRunFunction(py: Python<'_>, EE: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>, 
     let a_EE = TYPES.handle_arg(2, EE)?;
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_NumArgs = NumArgs.0;
-    let mut h_Args = TYPES.handle_ref(1, Args, false)?;
+    let mut h_Args = TYPES.handle_ref(1, Args, false, false)?;
     let a_Args = h_Args.addr();
     rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -416,7 +416,7 @@ fn LLVMRunFunction(py: Python<'_>, EE: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_F, a_NumArgs, a_Args) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[EE, F]))
 }
 rt::function!(F_LLVMFreeMachineCodeForFunction, C_LLVMFreeMachineCodeForFunction, c"LLVMFreeMachineCodeForFunction", "LLVMFreeMachineCodeForFunction",
     c"LLVMFreeMachineCodeForFunction(EE, F)\n--\n\nArgs:\n    EE\n    F",
@@ -474,7 +474,7 @@ fn LLVMRemoveModule(py: Python<'_>, EE: &Bound<'_, PyAny>, M: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_M, a_OutMod, a_OutError) });
-    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutMod, None)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutMod, None)?, &[EE, M]), rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMFindFunction, C_LLVMFindFunction, c"LLVMFindFunction", "LLVMFindFunction",
     c"LLVMFindFunction(EE, Name)\n--\n\nArgs:\n    EE\n    Name\n\nReturns: a tuple of 2 item(s):\n    int\n    OutFn: LLVMOpaqueValue",
@@ -494,7 +494,7 @@ fn LLVMFindFunction(py: Python<'_>, EE: &Bound<'_, PyAny>, Name: rt::CStrArg) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name, a_OutFn) });
-    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 4, o_OutFn, None)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, o_OutFn, None)?, &[EE])])
 }
 rt::function!(F_LLVMRecompileAndRelinkFunction, C_LLVMRecompileAndRelinkFunction, c"LLVMRecompileAndRelinkFunction", "LLVMRecompileAndRelinkFunction",
     c"LLVMRecompileAndRelinkFunction(EE, Fn)\n--\n\nArgs:\n    EE\n    Fn\n\nReturns: a tuple of 1 item(s):\n    Pointer",
@@ -529,7 +529,7 @@ fn LLVMGetExecutionEngineTargetData(py: Python<'_>, EE: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
-    Ok(super::llvm_target::TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_target::TYPES.instance_at(py, 1, __r, None)?, &[EE]))
 }
 rt::function!(F_LLVMGetExecutionEngineTargetMachine, C_LLVMGetExecutionEngineTargetMachine, c"LLVMGetExecutionEngineTargetMachine", "LLVMGetExecutionEngineTargetMachine",
     c"LLVMGetExecutionEngineTargetMachine(EE)\n--\n\nArgs:\n    EE\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachine",
@@ -546,7 +546,7 @@ fn LLVMGetExecutionEngineTargetMachine(py: Python<'_>, EE: &Bound<'_, PyAny>) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
-    Ok(super::llvm_targetmachine::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_targetmachine::TYPES.instance_at(py, 6, __r, None)?, &[EE]))
 }
 rt::function!(F_LLVMAddGlobalMapping, C_LLVMAddGlobalMapping, c"LLVMAddGlobalMapping", "LLVMAddGlobalMapping",
     c"LLVMAddGlobalMapping(EE, Global, Addr)\n--\n\nArgs:\n    EE\n    Global\n    Addr",
@@ -659,7 +659,7 @@ fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, All
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Opaque, a_AllocateCodeSection, a_AllocateDataSection, a_FinalizeMemory, a_Destroy) });
-    Ok(TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 3, __r, None)?, &[AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy]))
 }
 rt::function!(F_LLVMDisposeMCJITMemoryManager, C_LLVMDisposeMCJITMemoryManager, c"LLVMDisposeMCJITMemoryManager", "LLVMDisposeMCJITMemoryManager",
     c"LLVMDisposeMCJITMemoryManager(MM)\n--\n\nArgs:\n    MM",

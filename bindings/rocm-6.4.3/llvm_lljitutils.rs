@@ -46,7 +46,7 @@ fn LLVMOrcLLJITEnableDebugSupport(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[J]))
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -53,7 +53,7 @@ fn LLVMCreateBinary(py: Python<'_>, MemBuf: &Bound<'_, PyAny>, Context: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_Context, a_ErrorMessage) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 18, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 18, __r, None)?, &[MemBuf, Context]))
 }
 rt::function!(F_LLVMDisposeBinary, C_LLVMDisposeBinary, c"LLVMDisposeBinary", "LLVMDisposeBinary",
     c"LLVMDisposeBinary(BR)\n--\n\nDispose of a binary file.\n\nThe binary file does not own its backing buffer.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nArgs:\n    BR",
@@ -88,7 +88,7 @@ fn LLVMBinaryCopyMemoryBuffer(py: Python<'_>, BR: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 0, __r, None)?, &[BR]))
 }
 rt::function!(F_LLVMBinaryGetType, C_LLVMBinaryGetType, c"LLVMBinaryGetType", "LLVMBinaryGetType",
     c"LLVMBinaryGetType(BR)\n--\n\nRetrieve the specific type of a binary.\n\nSee: llvm::object::Binary::getType\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMBinaryType",
@@ -125,7 +125,7 @@ fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR, a_Arch, a_ArchLen, a_ErrorMessage) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 18, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 18, __r, None)?, &[BR]))
 }
 rt::function!(F_LLVMObjectFileCopySectionIterator, C_LLVMObjectFileCopySectionIterator, c"LLVMObjectFileCopySectionIterator", "LLVMObjectFileCopySectionIterator",
     c"LLVMObjectFileCopySectionIterator(BR)\n--\n\nRetrieve a copy of the section iterator for this object file.\n\nIf there are no sections, the result is NULL.\n\nThe returned iterator is merely a shallow copy. Nevertheless, it is\nthe responsibility of the caller to free it with\n\nSee: llvm::object::sections()\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSectionIterator",
@@ -142,7 +142,7 @@ fn LLVMObjectFileCopySectionIterator(py: Python<'_>, BR: &Bound<'_, PyAny>) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[BR]))
 }
 rt::function!(F_LLVMObjectFileIsSectionIteratorAtEnd, C_LLVMObjectFileIsSectionIteratorAtEnd, c"LLVMObjectFileIsSectionIteratorAtEnd", "LLVMObjectFileIsSectionIteratorAtEnd",
     c"LLVMObjectFileIsSectionIteratorAtEnd(BR, SI)\n--\n\nReturns whether the given section iterator is at the end.\n\nSee: llvm::object::section_end\n\nArgs:\n    BR\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -177,7 +177,7 @@ fn LLVMObjectFileCopySymbolIterator(py: Python<'_>, BR: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
-    Ok(TYPES.instance_at(py, 2, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 2, __r, None)?, &[BR]))
 }
 rt::function!(F_LLVMObjectFileIsSymbolIteratorAtEnd, C_LLVMObjectFileIsSymbolIteratorAtEnd, c"LLVMObjectFileIsSymbolIteratorAtEnd", "LLVMObjectFileIsSymbolIteratorAtEnd",
     c"LLVMObjectFileIsSymbolIteratorAtEnd(BR, SI)\n--\n\nReturns whether the given symbol iterator is at the end.\n\nSee: llvm::object::symbol_end\n\nArgs:\n    BR\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -386,7 +386,7 @@ fn LLVMGetRelocations(py: Python<'_>, Section: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Section) });
-    Ok(TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 3, __r, None)?, &[Section]))
 }
 rt::function!(F_LLVMDisposeRelocationIterator, C_LLVMDisposeRelocationIterator, c"LLVMDisposeRelocationIterator", "LLVMDisposeRelocationIterator",
     c"LLVMDisposeRelocationIterator(RI)\n--\n\nArgs:\n    RI",
@@ -524,7 +524,7 @@ fn LLVMGetRelocationSymbol(py: Python<'_>, RI: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
-    Ok(TYPES.instance_at(py, 2, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 2, __r, None)?, &[RI]))
 }
 rt::function!(F_LLVMGetRelocationType, C_LLVMGetRelocationType, c"LLVMGetRelocationType", "LLVMGetRelocationType",
     c"LLVMGetRelocationType(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -592,7 +592,7 @@ fn LLVMCreateObjectFile(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf) });
-    Ok(TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 4, __r, None)?, &[MemBuf]))
 }
 rt::function!(F_LLVMDisposeObjectFile, C_LLVMDisposeObjectFile, c"LLVMDisposeObjectFile", "LLVMDisposeObjectFile",
     c"LLVMDisposeObjectFile(ObjectFile)\n--\n\nDeprecated: Use LLVMDisposeBinary instead.\n\nArgs:\n    ObjectFile",
@@ -627,7 +627,7 @@ fn LLVMGetSections(py: Python<'_>, ObjectFile: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[ObjectFile]))
 }
 rt::function!(F_LLVMIsSectionIteratorAtEnd, C_LLVMIsSectionIteratorAtEnd, c"LLVMIsSectionIteratorAtEnd", "LLVMIsSectionIteratorAtEnd",
     c"LLVMIsSectionIteratorAtEnd(ObjectFile, SI)\n--\n\nDeprecated: Use LLVMObjectFileIsSectionIteratorAtEnd instead.\n\nArgs:\n    ObjectFile\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -662,7 +662,7 @@ fn LLVMGetSymbols(py: Python<'_>, ObjectFile: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
-    Ok(TYPES.instance_at(py, 2, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 2, __r, None)?, &[ObjectFile]))
 }
 rt::function!(F_LLVMIsSymbolIteratorAtEnd, C_LLVMIsSymbolIteratorAtEnd, c"LLVMIsSymbolIteratorAtEnd", "LLVMIsSymbolIteratorAtEnd",
     c"LLVMIsSymbolIteratorAtEnd(ObjectFile, SI)\n--\n\nDeprecated: Use LLVMObjectFileIsSymbolIteratorAtEnd instead.\n\nArgs:\n    ObjectFile\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",

@@ -2019,7 +2019,7 @@ fn LLVMGetModuleDataLayout(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMSetModuleDataLayout, C_LLVMSetModuleDataLayout, c"LLVMSetModuleDataLayout", "LLVMSetModuleDataLayout",
     c"LLVMSetModuleDataLayout(M, DL)\n--\n\nSet the data layout for a module.\n\nSee: Module::setDataLayout()\n\nArgs:\n    M\n    DL",
@@ -2176,7 +2176,7 @@ fn LLVMIntPtrType(py: Python<'_>, TD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[TD]))
 }
 rt::function!(F_LLVMIntPtrTypeForAS, C_LLVMIntPtrTypeForAS, c"LLVMIntPtrTypeForAS", "LLVMIntPtrTypeForAS",
     c"LLVMIntPtrTypeForAS(TD, AS)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nThis version allows the address space to be specified.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -2194,7 +2194,7 @@ fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CInt<u32>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_AS) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[TD]))
 }
 rt::function!(F_LLVMIntPtrTypeInContext, C_LLVMIntPtrTypeInContext, c"LLVMIntPtrTypeInContext", "LLVMIntPtrTypeInContext",
     c"LLVMIntPtrTypeInContext(C, TD)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    C\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",

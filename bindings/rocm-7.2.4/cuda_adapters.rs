@@ -2250,9 +2250,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_4.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(241, graph)?;
-        let mut h_from = TYPES.handle_ref(242, from_, false)?;
+        let mut h_from = TYPES.handle_ref(242, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(242, to, false)?;
+        let mut h_to = TYPES.handle_ref(242, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -2277,9 +2277,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_4.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(241, graph)?;
-        let mut h_from = TYPES.handle_ref(242, from_, false)?;
+        let mut h_from = TYPES.handle_ref(242, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(242, to, false)?;
+        let mut h_to = TYPES.handle_ref(242, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -2952,9 +2952,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_9.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(241, graph)?;
-        let mut h_from = TYPES.handle_ref(242, from_, false)?;
+        let mut h_from = TYPES.handle_ref(242, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(242, to, false)?;
+        let mut h_to = TYPES.handle_ref(242, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -2979,9 +2979,9 @@ pub mod hip {
         if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_9.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(241, graph)?;
-        let mut h_from = TYPES.handle_ref(242, from_, false)?;
+        let mut h_from = TYPES.handle_ref(242, from_, false, false)?;
         let a_from = h_from.addr();
-        let mut h_to = TYPES.handle_ref(242, to, false)?;
+        let mut h_to = TYPES.handle_ref(242, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
         rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;

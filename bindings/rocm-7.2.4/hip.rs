@@ -1703,7 +1703,7 @@ fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependen
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = TYPES.handle_arg(241, hGraph)?;
-    let mut h_dependencies = TYPES.handle_ref(242, dependencies, false)?;
+    let mut h_dependencies = TYPES.handle_ref(242, dependencies, false, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(172, nodeParams, false)?;
@@ -7110,7 +7110,7 @@ fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: &Bound<'_, PyAny>, graph
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBeginCaptureToGraph");
     let a_stream = TYPES.handle_arg(232, stream)?;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_dependencies = TYPES.handle_ref(242, dependencies, false)?;
+    let mut h_dependencies = TYPES.handle_ref(242, dependencies, false, false)?;
     let a_dependencies = h_dependencies.addr();
     let p_dependencyData = TYPES.record_ptr_arg(223, dependencyData, false)?;
     let a_dependencyData = p_dependencyData.addr();
@@ -7297,9 +7297,9 @@ rt::function!(F_hipGraphAddDependencies, C_hipGraphAddDependencies, c"hipGraphAd
 fn hipGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_from = TYPES.handle_ref(242, from_, false)?;
+    let mut h_from = TYPES.handle_ref(242, from_, false, false)?;
     let a_from = h_from.addr();
-    let mut h_to = TYPES.handle_ref(242, to, false)?;
+    let mut h_to = TYPES.handle_ref(242, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
     rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -7321,9 +7321,9 @@ rt::function!(F_hipGraphRemoveDependencies, C_hipGraphRemoveDependencies, c"hipG
 fn hipGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_from = TYPES.handle_ref(242, from_, false)?;
+    let mut h_from = TYPES.handle_ref(242, from_, false, false)?;
     let a_from = h_from.addr();
-    let mut h_to = TYPES.handle_ref(242, to, false)?;
+    let mut h_to = TYPES.handle_ref(242, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
     rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
@@ -7632,7 +7632,7 @@ fn hipGraphAddNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bou
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
@@ -7757,7 +7757,7 @@ fn hipGraphAddKernelNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, false)?;
@@ -7840,7 +7840,7 @@ fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependenc
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = TYPES.handle_arg(241, hGraph)?;
-    let mut h_dependencies = TYPES.handle_ref(242, dependencies, false)?;
+    let mut h_dependencies = TYPES.handle_ref(242, dependencies, false, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_copyParams = TYPES.record_ptr_arg(101, copyParams, false)?;
@@ -7866,7 +7866,7 @@ fn hipGraphAddMemcpyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pCopyParams = TYPES.record_ptr_arg(100, pCopyParams, false)?;
@@ -7989,7 +7989,7 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dst = dst.addr();
@@ -8059,7 +8059,7 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDe
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dst = dst.addr();
@@ -8132,7 +8132,7 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepe
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_symbol = symbol.addr();
@@ -8205,7 +8205,7 @@ fn hipGraphAddMemsetNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pMemsetParams = TYPES.record_ptr_arg(199, pMemsetParams, false)?;
@@ -8288,7 +8288,7 @@ fn hipGraphAddHostNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: 
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(197, pNodeParams, false)?;
@@ -8371,7 +8371,7 @@ fn hipGraphAddChildGraphNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependen
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_childGraph = TYPES.handle_arg(241, childGraph)?;
@@ -8433,7 +8433,7 @@ fn hipGraphAddEmptyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies:
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
@@ -8456,7 +8456,7 @@ fn hipGraphAddEventRecordNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepende
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(239, event)?;
@@ -8536,7 +8536,7 @@ fn hipGraphAddEventWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenc
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(239, event)?;
@@ -8616,7 +8616,7 @@ fn hipGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(200, pNodeParams, true)?;
@@ -8660,7 +8660,7 @@ fn hipGraphAddMemFreeNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencie
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dev_ptr = dev_ptr.addr();
@@ -8930,7 +8930,7 @@ fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(209, nodeParams, false)?;
@@ -8955,7 +8955,7 @@ fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: &Bound<'_, PyA
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = TYPES.handle_arg(241, graph)?;
-    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false)?;
+    let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(208, nodeParams, false)?;
@@ -9134,7 +9134,7 @@ fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependenc
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = TYPES.handle_arg(241, hGraph)?;
-    let mut h_dependencies = TYPES.handle_ref(242, dependencies, false)?;
+    let mut h_dependencies = TYPES.handle_ref(242, dependencies, false, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let p_memsetParams = TYPES.record_ptr_arg(199, memsetParams, false)?;
@@ -9160,7 +9160,7 @@ fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependen
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = TYPES.handle_arg(241, hGraph)?;
-    let mut h_dependencies = TYPES.handle_ref(242, dependencies, false)?;
+    let mut h_dependencies = TYPES.handle_ref(242, dependencies, false, false)?;
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dptr = dptr.addr();

@@ -52,7 +52,7 @@ fn LLVMParseBitcode(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutModule, a_OutMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?, &[MemBuf]), rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMParseBitcode2, C_LLVMParseBitcode2, c"LLVMParseBitcode2", "LLVMParseBitcode2",
     c"LLVMParseBitcode2(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutModule: LLVMOpaqueModule",
@@ -71,7 +71,7 @@ fn LLVMParseBitcode2(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutModule) });
-    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?, &[MemBuf])])
 }
 rt::function!(F_LLVMParseBitcodeInContext, C_LLVMParseBitcodeInContext, c"LLVMParseBitcodeInContext", "LLVMParseBitcodeInContext",
     c"LLVMParseBitcodeInContext(ContextRef, MemBuf)\n--\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutModule: LLVMOpaqueModule\n    OutMessage: bytes",
@@ -176,7 +176,7 @@ fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutM, a_OutMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, &[MemBuf]), rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMGetBitcodeModule2, C_LLVMGetBitcodeModule2, c"LLVMGetBitcodeModule2", "LLVMGetBitcodeModule2",
     c"LLVMGetBitcodeModule2(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutM: LLVMOpaqueModule",
@@ -195,7 +195,7 @@ fn LLVMGetBitcodeModule2(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutM) });
-    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?])
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, &[MemBuf])])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

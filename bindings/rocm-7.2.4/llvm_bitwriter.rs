@@ -102,7 +102,7 @@ fn LLVMWriteBitcodeToMemoryBuffer(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 0, __r, None)?, &[M]))
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -48,7 +48,7 @@ fn LLVMGetOrInsertComdat(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 16, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 16, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetComdat, C_LLVMGetComdat, c"LLVMGetComdat", "LLVMGetComdat",
     c"LLVMGetComdat(V)\n--\n\nGet the Comdat assigned to the given global object.\n\nSee: llvm::GlobalObject::getComdat()\n\nArgs:\n    V\n\nReturns: a tuple of 1 item(s):\n    LLVMComdat",
@@ -65,7 +65,7 @@ fn LLVMGetComdat(py: Python<'_>, V: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 16, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 16, __r, None)?, &[V]))
 }
 rt::function!(F_LLVMSetComdat, C_LLVMSetComdat, c"LLVMSetComdat", "LLVMSetComdat",
     c"LLVMSetComdat(V, C)\n--\n\nAssign the Comdat to the given global object.\n\nSee: llvm::GlobalObject::setComdat()\n\nArgs:\n    V\n    C",

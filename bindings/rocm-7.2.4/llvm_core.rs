@@ -192,7 +192,7 @@ fn LLVMContextGetDiagnosticHandler(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(TYPES.instance_at(py, 18, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 18, __r, None)?, &[C]))
 }
 rt::function!(F_LLVMContextGetDiagnosticContext, C_LLVMContextGetDiagnosticContext, c"LLVMContextGetDiagnosticContext", "LLVMContextGetDiagnosticContext",
     c"LLVMContextGetDiagnosticContext(C)\n--\n\nGet the diagnostic context of this context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    Pointer",
@@ -475,7 +475,7 @@ fn LLVMGetTypeAttributeValue(py: Python<'_>, A: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[A]))
 }
 rt::function!(F_LLVMCreateConstantRangeAttribute, C_LLVMCreateConstantRangeAttribute, c"LLVMCreateConstantRangeAttribute", "LLVMCreateConstantRangeAttribute",
     c"LLVMCreateConstantRangeAttribute(C, KindID, NumBits, LowerWords, UpperWords)\n--\n\nCreate a ConstantRange attribute.\n\nLowerWords and UpperWords need to be NumBits divided by 64 rounded up\nelements long.\n\nArgs:\n    C\n    KindID\n    NumBits\n    LowerWords\n    UpperWords\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
@@ -498,7 +498,7 @@ fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_KindID, a_NumBits, a_LowerWords, a_UpperWords) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 14, __r, None)?, &[C]))
 }
 rt::function!(F_LLVMCreateStringAttribute, C_LLVMCreateStringAttribute, c"LLVMCreateStringAttribute", "LLVMCreateStringAttribute",
     c"LLVMCreateStringAttribute(C, K, KLength, V, VLength)\n--\n\nCreate a string attribute.\n\nArgs:\n    C\n    K\n    KLength\n    V\n    VLength\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
@@ -626,7 +626,7 @@ fn LLVMGetTypeByName2(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[C]))
 }
 rt::function!(F_LLVMModuleCreateWithName, C_LLVMModuleCreateWithName, c"LLVMModuleCreateWithName", "LLVMModuleCreateWithName",
     c"LLVMModuleCreateWithName(ModuleID)\n--\n\nCreate a new, empty module in the global context.\n\nThis is equivalent to calling LLVMModuleCreateWithNameInContext with\nLLVMGetGlobalContext() as the context parameter.\n\nEvery invocation should be paired with LLVMDisposeModule() or memory\nwill be leaked.\n\nArgs:\n    ModuleID\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueModule",
@@ -678,7 +678,7 @@ fn LLVMCloneModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 2, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 2, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMDisposeModule, C_LLVMDisposeModule, c"LLVMDisposeModule", "LLVMDisposeModule",
     c"LLVMDisposeModule(M)\n--\n\nDestroy a module instance.\n\nThis must be called for every created module or memory will be\nleaked.\n\nArgs:\n    M",
@@ -1007,7 +1007,7 @@ fn LLVMGetModuleFlag(py: Python<'_>, M: &Bound<'_, PyAny>, Key: rt::CStrArg, Key
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Key, a_KeyLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMAddModuleFlag, C_LLVMAddModuleFlag, c"LLVMAddModuleFlag", "LLVMAddModuleFlag",
     c"LLVMAddModuleFlag(M, Behavior, Key, KeyLen, Val)\n--\n\nAdd a module-level flag to the module-level flags metadata if it doesn't\nalready exist.\n\nSee: Module::addModuleFlag()\n\nArgs:\n    M\n    Behavior\n    Key\n    KeyLen\n    Val",
@@ -1163,7 +1163,7 @@ fn LLVMGetInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrAr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_AsmString, a_AsmStringSize, a_Constraints, a_ConstraintsSize, a_HasSideEffects, a_IsAlignStack, a_Dialect, a_CanThrow) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMGetInlineAsmAsmString, C_LLVMGetInlineAsmAsmString, c"LLVMGetInlineAsmAsmString", "LLVMGetInlineAsmAsmString",
     c"LLVMGetInlineAsmAsmString(InlineAsmVal, Len)\n--\n\nGet the template string used for an inline assembly snippet\n\nArgs:\n    InlineAsmVal\n    Len\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -1235,7 +1235,7 @@ fn LLVMGetInlineAsmFunctionType(py: Python<'_>, InlineAsmVal: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[InlineAsmVal]))
 }
 rt::function!(F_LLVMGetInlineAsmHasSideEffects, C_LLVMGetInlineAsmHasSideEffects, c"LLVMGetInlineAsmHasSideEffects", "LLVMGetInlineAsmHasSideEffects",
     c"LLVMGetInlineAsmHasSideEffects(InlineAsmVal)\n--\n\nGet if the inline asm snippet has side effects\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1303,7 +1303,7 @@ fn LLVMGetModuleContext(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 1, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetTypeByName, C_LLVMGetTypeByName, c"LLVMGetTypeByName", "LLVMGetTypeByName",
     c"LLVMGetTypeByName(M, Name)\n--\n\nDeprecated: Use LLVMGetTypeByName2 instead.\n\nArgs:\n    M\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -1321,7 +1321,7 @@ fn LLVMGetTypeByName(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetFirstNamedMetadata, C_LLVMGetFirstNamedMetadata, c"LLVMGetFirstNamedMetadata", "LLVMGetFirstNamedMetadata",
     c"LLVMGetFirstNamedMetadata(M)\n--\n\nObtain an iterator to the first NamedMDNode in a Module.\n\nSee: llvm::Module::named_metadata_begin()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
@@ -1338,7 +1338,7 @@ fn LLVMGetFirstNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 7, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetLastNamedMetadata, C_LLVMGetLastNamedMetadata, c"LLVMGetLastNamedMetadata", "LLVMGetLastNamedMetadata",
     c"LLVMGetLastNamedMetadata(M)\n--\n\nObtain an iterator to the last NamedMDNode in a Module.\n\nSee: llvm::Module::named_metadata_end()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
@@ -1355,7 +1355,7 @@ fn LLVMGetLastNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 7, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetNextNamedMetadata, C_LLVMGetNextNamedMetadata, c"LLVMGetNextNamedMetadata", "LLVMGetNextNamedMetadata",
     c"LLVMGetNextNamedMetadata(NamedMDNode)\n--\n\nAdvance a NamedMDNode iterator to the next NamedMDNode.\n\nReturns NULL if the iterator was already at the end and there are no more\nnamed metadata nodes.\n\nArgs:\n    NamedMDNode\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
@@ -1372,7 +1372,7 @@ fn LLVMGetNextNamedMetadata(py: Python<'_>, NamedMDNode: &Bound<'_, PyAny>) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NamedMDNode) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 7, __r, None)?, &[NamedMDNode]))
 }
 rt::function!(F_LLVMGetPreviousNamedMetadata, C_LLVMGetPreviousNamedMetadata, c"LLVMGetPreviousNamedMetadata", "LLVMGetPreviousNamedMetadata",
     c"LLVMGetPreviousNamedMetadata(NamedMDNode)\n--\n\nDecrement a NamedMDNode iterator to the previous NamedMDNode.\n\nReturns NULL if the iterator was already at the beginning and there are\nno previous named metadata nodes.\n\nArgs:\n    NamedMDNode\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
@@ -1389,7 +1389,7 @@ fn LLVMGetPreviousNamedMetadata(py: Python<'_>, NamedMDNode: &Bound<'_, PyAny>) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NamedMDNode) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 7, __r, None)?, &[NamedMDNode]))
 }
 rt::function!(F_LLVMGetNamedMetadata, C_LLVMGetNamedMetadata, c"LLVMGetNamedMetadata", "LLVMGetNamedMetadata",
     c"LLVMGetNamedMetadata(M, Name, NameLen)\n--\n\nRetrieve a NamedMDNode with the given name, returning NULL if no such\nnode exists.\n\nSee: llvm::Module::getNamedMetadata()\n\nArgs:\n    M\n    Name\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
@@ -1408,7 +1408,7 @@ fn LLVMGetNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 7, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetOrInsertNamedMetadata, C_LLVMGetOrInsertNamedMetadata, c"LLVMGetOrInsertNamedMetadata", "LLVMGetOrInsertNamedMetadata",
     c"LLVMGetOrInsertNamedMetadata(M, Name, NameLen)\n--\n\nRetrieve a NamedMDNode with the given name, creating a new node if no such\nnode exists.\n\nSee: llvm::Module::getOrInsertNamedMetadata()\n\nArgs:\n    M\n    Name\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueNamedMDNode",
@@ -1427,7 +1427,7 @@ fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 7, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetNamedMetadataName, C_LLVMGetNamedMetadataName, c"LLVMGetNamedMetadataName", "LLVMGetNamedMetadataName",
     c"LLVMGetNamedMetadataName(NamedMD, NameLen)\n--\n\nRetrieve the name of a NamedMDNode.\n\nSee: llvm::NamedMDNode::getName()\n\nArgs:\n    NamedMD\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -1475,7 +1475,7 @@ fn LLVMGetNamedMetadataOperands(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadataOperands");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
-    let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true)?;
+    let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true, false)?;
     let a_Dest = h_Dest.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1663,7 +1663,7 @@ fn LLVMGetNextFunction(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMGetPreviousFunction, C_LLVMGetPreviousFunction, c"LLVMGetPreviousFunction", "LLVMGetPreviousFunction",
     c"LLVMGetPreviousFunction(Fn)\n--\n\nDecrement a Function iterator to the previous Function.\n\nReturns NULL if the iterator was already at the beginning and there are\nno previous functions.\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -1680,7 +1680,7 @@ fn LLVMGetPreviousFunction(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMSetModuleInlineAsm, C_LLVMSetModuleInlineAsm, c"LLVMSetModuleInlineAsm", "LLVMSetModuleInlineAsm",
     c"LLVMSetModuleInlineAsm(M, Asm)\n--\n\nDeprecated: Use LLVMSetModuleInlineAsm2 instead.\n\nArgs:\n    M\n    Asm",
@@ -1749,7 +1749,7 @@ fn LLVMGetTypeContext(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 1, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMDumpType, C_LLVMDumpType, c"LLVMDumpType", "LLVMDumpType",
     c"LLVMDumpType(Val)\n--\n\nDump a representation of a type to stderr.\n\nSee: llvm::Type::dump()\n\nArgs:\n    Val",
@@ -2274,7 +2274,7 @@ rt::function!(F_LLVMFunctionType, C_LLVMFunctionType, c"LLVMFunctionType", "LLVM
 fn LLVMFunctionType(py: Python<'_>, ReturnType: &Bound<'_, PyAny>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u32>, IsVarArg: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFunctionType");
     let a_ReturnType = super::llvm_types::TYPES.handle_arg(3, ReturnType)?;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let a_IsVarArg = IsVarArg.0;
@@ -2286,7 +2286,7 @@ fn LLVMFunctionType(py: Python<'_>, ReturnType: &Bound<'_, PyAny>, ParamTypes: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ReturnType, a_ParamTypes, a_ParamCount, a_IsVarArg) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[ReturnType]))
 }
 rt::function!(F_LLVMIsFunctionVarArg, C_LLVMIsFunctionVarArg, c"LLVMIsFunctionVarArg", "LLVMIsFunctionVarArg",
     c"LLVMIsFunctionVarArg(FunctionTy)\n--\n\nReturns whether a function type is variadic.\n\nArgs:\n    FunctionTy\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2320,7 +2320,7 @@ fn LLVMGetReturnType(py: Python<'_>, FunctionTy: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FunctionTy) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[FunctionTy]))
 }
 rt::function!(F_LLVMCountParamTypes, C_LLVMCountParamTypes, c"LLVMCountParamTypes", "LLVMCountParamTypes",
     c"LLVMCountParamTypes(FunctionTy)\n--\n\nObtain the number of parameters this function accepts.\n\nArgs:\n    FunctionTy\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2347,7 +2347,7 @@ rt::function!(F_LLVMGetParamTypes, C_LLVMGetParamTypes, c"LLVMGetParamTypes", "L
 fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParamTypes");
     let a_FunctionTy = super::llvm_types::TYPES.handle_arg(3, FunctionTy)?;
-    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, false)?;
+    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, false, false)?;
     let a_Dest = h_Dest.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2366,7 +2366,7 @@ rt::function!(F_LLVMStructTypeInContext, C_LLVMStructTypeInContext, c"LLVMStruct
 fn LLVMStructTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructTypeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true)?;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true, false)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
@@ -2387,7 +2387,7 @@ rt::function!(F_LLVMStructType, C_LLVMStructType, c"LLVMStructType", "LLVMStruct
 
 fn LLVMStructType(py: Python<'_>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructType");
-    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true)?;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true, false)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
@@ -2417,7 +2417,7 @@ fn LLVMStructCreateNamed(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[C]))
 }
 rt::function!(F_LLVMGetStructName, C_LLVMGetStructName, c"LLVMGetStructName", "LLVMGetStructName",
     c"LLVMGetStructName(Ty)\n--\n\nObtain the name of a structure.\n\nSee: llvm::StructType::getName()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -2444,7 +2444,7 @@ rt::function!(F_LLVMStructSetBody, C_LLVMStructSetBody, c"LLVMStructSetBody", "L
 fn LLVMStructSetBody(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructSetBody");
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
-    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true)?;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true, false)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
@@ -2483,7 +2483,7 @@ rt::function!(F_LLVMGetStructElementTypes, C_LLVMGetStructElementTypes, c"LLVMGe
 fn LLVMGetStructElementTypes(py: Python<'_>, StructTy: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStructElementTypes");
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
-    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true)?;
+    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true, false)?;
     let a_Dest = h_Dest.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2510,7 +2510,7 @@ fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: &Bound<'_, PyAny>, i: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy, a_i) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[StructTy]))
 }
 rt::function!(F_LLVMIsPackedStruct, C_LLVMIsPackedStruct, c"LLVMIsPackedStruct", "LLVMIsPackedStruct",
     c"LLVMIsPackedStruct(StructTy)\n--\n\nDetermine whether a structure is packed.\n\nSee: llvm::StructType::isPacked()\n\nArgs:\n    StructTy\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2578,7 +2578,7 @@ fn LLVMGetElementType(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMGetSubtypes, C_LLVMGetSubtypes, c"LLVMGetSubtypes", "LLVMGetSubtypes",
     c"LLVMGetSubtypes(Tp, Arr)\n--\n\nReturns type's subtypes\n\nSee: llvm::Type::subtypes()\n\nArgs:\n    Tp\n    Arr",
@@ -2588,7 +2588,7 @@ rt::function!(F_LLVMGetSubtypes, C_LLVMGetSubtypes, c"LLVMGetSubtypes", "LLVMGet
 fn LLVMGetSubtypes(py: Python<'_>, Tp: &Bound<'_, PyAny>, Arr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSubtypes");
     let a_Tp = super::llvm_types::TYPES.handle_arg(3, Tp)?;
-    let mut h_Arr = super::llvm_types::TYPES.handle_ref(3, Arr, true)?;
+    let mut h_Arr = super::llvm_types::TYPES.handle_ref(3, Arr, true, false)?;
     let a_Arr = h_Arr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2632,7 +2632,7 @@ fn LLVMArrayType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[ElementType]))
 }
 rt::function!(F_LLVMArrayType2, C_LLVMArrayType2, c"LLVMArrayType2", "LLVMArrayType2",
     c"LLVMArrayType2(ElementType, ElementCount)\n--\n\nCreate a fixed size array type that refers to a specific type.\n\nThe created type will exist in the context that its element type\nexists in.\n\nSee: llvm::ArrayType::get()\n\nArgs:\n    ElementType\n    ElementCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -2650,7 +2650,7 @@ fn LLVMArrayType2(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[ElementType]))
 }
 rt::function!(F_LLVMGetArrayLength, C_LLVMGetArrayLength, c"LLVMGetArrayLength", "LLVMGetArrayLength",
     c"LLVMGetArrayLength(ArrayTy)\n--\n\nObtain the length of an array type.\n\nThis only works on types that represent arrays.\n\nDeprecated: LLVMGetArrayLength is deprecated in favor of the API accurate\nLLVMGetArrayLength2\nSee: llvm::ArrayType::getNumElements()\n\nArgs:\n    ArrayTy\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2702,7 +2702,7 @@ fn LLVMPointerType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, AddressSpace:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_AddressSpace) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[ElementType]))
 }
 rt::function!(F_LLVMPointerTypeIsOpaque, C_LLVMPointerTypeIsOpaque, c"LLVMPointerTypeIsOpaque", "LLVMPointerTypeIsOpaque",
     c"LLVMPointerTypeIsOpaque(Ty)\n--\n\nDetermine whether a pointer is opaque.\n\nTrue if this is an instance of an opaque PointerType.\n\nSee: llvm::Type::isOpaquePointerTy()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2772,7 +2772,7 @@ fn LLVMVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[ElementType]))
 }
 rt::function!(F_LLVMScalableVectorType, C_LLVMScalableVectorType, c"LLVMScalableVectorType", "LLVMScalableVectorType",
     c"LLVMScalableVectorType(ElementType, ElementCount)\n--\n\nCreate a vector type that contains a defined type and has a scalable\nnumber of elements.\n\nThe created type will exist in the context thats its element type\nexists in.\n\nSee: llvm::ScalableVectorType::get()\n\nArgs:\n    ElementType\n    ElementCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -2790,7 +2790,7 @@ fn LLVMScalableVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, Elemen
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[ElementType]))
 }
 rt::function!(F_LLVMGetVectorSize, C_LLVMGetVectorSize, c"LLVMGetVectorSize", "LLVMGetVectorSize",
     c"LLVMGetVectorSize(VectorTy)\n--\n\nObtain the (possibly scalable) number of elements in a vector type.\n\nThis only works on types that represent vectors (fixed or scalable).\n\nSee: llvm::VectorType::getNumElements()\n\nArgs:\n    VectorTy\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2824,7 +2824,7 @@ fn LLVMGetConstantPtrAuthPointer(py: Python<'_>, PtrAuth: &Bound<'_, PyAny>) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PtrAuth) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[PtrAuth]))
 }
 rt::function!(F_LLVMGetConstantPtrAuthKey, C_LLVMGetConstantPtrAuthKey, c"LLVMGetConstantPtrAuthKey", "LLVMGetConstantPtrAuthKey",
     c"LLVMGetConstantPtrAuthKey(PtrAuth)\n--\n\nGet the key value for the associated ConstantPtrAuth constant.\n\nSee: llvm::ConstantPtrAuth::getKey\n\nArgs:\n    PtrAuth\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -2841,7 +2841,7 @@ fn LLVMGetConstantPtrAuthKey(py: Python<'_>, PtrAuth: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PtrAuth) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[PtrAuth]))
 }
 rt::function!(F_LLVMGetConstantPtrAuthDiscriminator, C_LLVMGetConstantPtrAuthDiscriminator, c"LLVMGetConstantPtrAuthDiscriminator", "LLVMGetConstantPtrAuthDiscriminator",
     c"LLVMGetConstantPtrAuthDiscriminator(PtrAuth)\n--\n\nGet the discriminator value for the associated ConstantPtrAuth constant.\n\nSee: llvm::ConstantPtrAuth::getDiscriminator\n\nArgs:\n    PtrAuth\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -2858,7 +2858,7 @@ fn LLVMGetConstantPtrAuthDiscriminator(py: Python<'_>, PtrAuth: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PtrAuth) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[PtrAuth]))
 }
 rt::function!(F_LLVMGetConstantPtrAuthAddrDiscriminator, C_LLVMGetConstantPtrAuthAddrDiscriminator, c"LLVMGetConstantPtrAuthAddrDiscriminator", "LLVMGetConstantPtrAuthAddrDiscriminator",
     c"LLVMGetConstantPtrAuthAddrDiscriminator(PtrAuth)\n--\n\nGet the address discriminator value for the associated ConstantPtrAuth\nconstant.\n\nSee: llvm::ConstantPtrAuth::getAddrDiscriminator\n\nArgs:\n    PtrAuth\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -2875,7 +2875,7 @@ fn LLVMGetConstantPtrAuthAddrDiscriminator(py: Python<'_>, PtrAuth: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PtrAuth) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[PtrAuth]))
 }
 rt::function!(F_LLVMVoidTypeInContext, C_LLVMVoidTypeInContext, c"LLVMVoidTypeInContext", "LLVMVoidTypeInContext",
     c"LLVMVoidTypeInContext(C)\n--\n\nCreate a void type in a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -3052,7 +3052,7 @@ fn LLVMTargetExtTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CS
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetExtTypeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Name = Name.addr();
-    let mut h_TypeParams = super::llvm_types::TYPES.handle_ref(3, TypeParams, true)?;
+    let mut h_TypeParams = super::llvm_types::TYPES.handle_ref(3, TypeParams, true, false)?;
     let a_TypeParams = h_TypeParams.addr();
     let a_TypeParamCount = TypeParamCount.0;
     let p_IntParams = rt::typed_ptr_arg(IntParams, None, 4, true)?;
@@ -3118,7 +3118,7 @@ fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetExtTy, a_Idx) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[TargetExtTy]))
 }
 rt::function!(F_LLVMGetTargetExtTypeNumIntParams, C_LLVMGetTargetExtTypeNumIntParams, c"LLVMGetTargetExtTypeNumIntParams", "LLVMGetTargetExtTypeNumIntParams",
     c"LLVMGetTargetExtTypeNumIntParams(TargetExtTy)\n--\n\nObtain the number of int parameters for this target extension type.\n\nSee: llvm::TargetExtType::getNumIntParameters()\n\nArgs:\n    TargetExtTy\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -3170,7 +3170,7 @@ fn LLVMTypeOf(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMGetValueKind, C_LLVMGetValueKind, c"LLVMGetValueKind", "LLVMGetValueKind",
     c"LLVMGetValueKind(Val)\n--\n\nObtain the enumerated type of a Value instance.\n\nSee: llvm::Value::getValueID()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMValueKind",
@@ -3362,7 +3362,7 @@ fn LLVMIsAArgument(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsABasicBlock, C_LLVMIsABasicBlock, c"LLVMIsABasicBlock", "LLVMIsABasicBlock",
     c"LLVMIsABasicBlock(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3379,7 +3379,7 @@ fn LLVMIsABasicBlock(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAInlineAsm, C_LLVMIsAInlineAsm, c"LLVMIsAInlineAsm", "LLVMIsAInlineAsm",
     c"LLVMIsAInlineAsm(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3396,7 +3396,7 @@ fn LLVMIsAInlineAsm(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAUser, C_LLVMIsAUser, c"LLVMIsAUser", "LLVMIsAUser",
     c"LLVMIsAUser(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3413,7 +3413,7 @@ fn LLVMIsAUser(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstant, C_LLVMIsAConstant, c"LLVMIsAConstant", "LLVMIsAConstant",
     c"LLVMIsAConstant(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3430,7 +3430,7 @@ fn LLVMIsAConstant(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsABlockAddress, C_LLVMIsABlockAddress, c"LLVMIsABlockAddress", "LLVMIsABlockAddress",
     c"LLVMIsABlockAddress(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3447,7 +3447,7 @@ fn LLVMIsABlockAddress(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantAggregateZero, C_LLVMIsAConstantAggregateZero, c"LLVMIsAConstantAggregateZero", "LLVMIsAConstantAggregateZero",
     c"LLVMIsAConstantAggregateZero(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3464,7 +3464,7 @@ fn LLVMIsAConstantAggregateZero(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantArray, C_LLVMIsAConstantArray, c"LLVMIsAConstantArray", "LLVMIsAConstantArray",
     c"LLVMIsAConstantArray(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3481,7 +3481,7 @@ fn LLVMIsAConstantArray(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantDataSequential, C_LLVMIsAConstantDataSequential, c"LLVMIsAConstantDataSequential", "LLVMIsAConstantDataSequential",
     c"LLVMIsAConstantDataSequential(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3498,7 +3498,7 @@ fn LLVMIsAConstantDataSequential(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantDataArray, C_LLVMIsAConstantDataArray, c"LLVMIsAConstantDataArray", "LLVMIsAConstantDataArray",
     c"LLVMIsAConstantDataArray(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3515,7 +3515,7 @@ fn LLVMIsAConstantDataArray(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantDataVector, C_LLVMIsAConstantDataVector, c"LLVMIsAConstantDataVector", "LLVMIsAConstantDataVector",
     c"LLVMIsAConstantDataVector(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3532,7 +3532,7 @@ fn LLVMIsAConstantDataVector(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantExpr, C_LLVMIsAConstantExpr, c"LLVMIsAConstantExpr", "LLVMIsAConstantExpr",
     c"LLVMIsAConstantExpr(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3549,7 +3549,7 @@ fn LLVMIsAConstantExpr(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantFP, C_LLVMIsAConstantFP, c"LLVMIsAConstantFP", "LLVMIsAConstantFP",
     c"LLVMIsAConstantFP(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3566,7 +3566,7 @@ fn LLVMIsAConstantFP(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantInt, C_LLVMIsAConstantInt, c"LLVMIsAConstantInt", "LLVMIsAConstantInt",
     c"LLVMIsAConstantInt(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3583,7 +3583,7 @@ fn LLVMIsAConstantInt(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantPointerNull, C_LLVMIsAConstantPointerNull, c"LLVMIsAConstantPointerNull", "LLVMIsAConstantPointerNull",
     c"LLVMIsAConstantPointerNull(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3600,7 +3600,7 @@ fn LLVMIsAConstantPointerNull(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantStruct, C_LLVMIsAConstantStruct, c"LLVMIsAConstantStruct", "LLVMIsAConstantStruct",
     c"LLVMIsAConstantStruct(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3617,7 +3617,7 @@ fn LLVMIsAConstantStruct(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantTokenNone, C_LLVMIsAConstantTokenNone, c"LLVMIsAConstantTokenNone", "LLVMIsAConstantTokenNone",
     c"LLVMIsAConstantTokenNone(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3634,7 +3634,7 @@ fn LLVMIsAConstantTokenNone(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantVector, C_LLVMIsAConstantVector, c"LLVMIsAConstantVector", "LLVMIsAConstantVector",
     c"LLVMIsAConstantVector(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3651,7 +3651,7 @@ fn LLVMIsAConstantVector(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAConstantPtrAuth, C_LLVMIsAConstantPtrAuth, c"LLVMIsAConstantPtrAuth", "LLVMIsAConstantPtrAuth",
     c"LLVMIsAConstantPtrAuth(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3668,7 +3668,7 @@ fn LLVMIsAConstantPtrAuth(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAGlobalValue, C_LLVMIsAGlobalValue, c"LLVMIsAGlobalValue", "LLVMIsAGlobalValue",
     c"LLVMIsAGlobalValue(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3685,7 +3685,7 @@ fn LLVMIsAGlobalValue(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAGlobalAlias, C_LLVMIsAGlobalAlias, c"LLVMIsAGlobalAlias", "LLVMIsAGlobalAlias",
     c"LLVMIsAGlobalAlias(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3702,7 +3702,7 @@ fn LLVMIsAGlobalAlias(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAGlobalObject, C_LLVMIsAGlobalObject, c"LLVMIsAGlobalObject", "LLVMIsAGlobalObject",
     c"LLVMIsAGlobalObject(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3719,7 +3719,7 @@ fn LLVMIsAGlobalObject(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAFunction, C_LLVMIsAFunction, c"LLVMIsAFunction", "LLVMIsAFunction",
     c"LLVMIsAFunction(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3736,7 +3736,7 @@ fn LLVMIsAFunction(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAGlobalVariable, C_LLVMIsAGlobalVariable, c"LLVMIsAGlobalVariable", "LLVMIsAGlobalVariable",
     c"LLVMIsAGlobalVariable(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3753,7 +3753,7 @@ fn LLVMIsAGlobalVariable(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAGlobalIFunc, C_LLVMIsAGlobalIFunc, c"LLVMIsAGlobalIFunc", "LLVMIsAGlobalIFunc",
     c"LLVMIsAGlobalIFunc(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3770,7 +3770,7 @@ fn LLVMIsAGlobalIFunc(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAUndefValue, C_LLVMIsAUndefValue, c"LLVMIsAUndefValue", "LLVMIsAUndefValue",
     c"LLVMIsAUndefValue(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3787,7 +3787,7 @@ fn LLVMIsAUndefValue(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAPoisonValue, C_LLVMIsAPoisonValue, c"LLVMIsAPoisonValue", "LLVMIsAPoisonValue",
     c"LLVMIsAPoisonValue(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3804,7 +3804,7 @@ fn LLVMIsAPoisonValue(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAInstruction, C_LLVMIsAInstruction, c"LLVMIsAInstruction", "LLVMIsAInstruction",
     c"LLVMIsAInstruction(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3821,7 +3821,7 @@ fn LLVMIsAInstruction(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAUnaryOperator, C_LLVMIsAUnaryOperator, c"LLVMIsAUnaryOperator", "LLVMIsAUnaryOperator",
     c"LLVMIsAUnaryOperator(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3838,7 +3838,7 @@ fn LLVMIsAUnaryOperator(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsABinaryOperator, C_LLVMIsABinaryOperator, c"LLVMIsABinaryOperator", "LLVMIsABinaryOperator",
     c"LLVMIsABinaryOperator(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3855,7 +3855,7 @@ fn LLVMIsABinaryOperator(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsACallInst, C_LLVMIsACallInst, c"LLVMIsACallInst", "LLVMIsACallInst",
     c"LLVMIsACallInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3872,7 +3872,7 @@ fn LLVMIsACallInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAIntrinsicInst, C_LLVMIsAIntrinsicInst, c"LLVMIsAIntrinsicInst", "LLVMIsAIntrinsicInst",
     c"LLVMIsAIntrinsicInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3889,7 +3889,7 @@ fn LLVMIsAIntrinsicInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsADbgInfoIntrinsic, C_LLVMIsADbgInfoIntrinsic, c"LLVMIsADbgInfoIntrinsic", "LLVMIsADbgInfoIntrinsic",
     c"LLVMIsADbgInfoIntrinsic(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3906,7 +3906,7 @@ fn LLVMIsADbgInfoIntrinsic(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsADbgVariableIntrinsic, C_LLVMIsADbgVariableIntrinsic, c"LLVMIsADbgVariableIntrinsic", "LLVMIsADbgVariableIntrinsic",
     c"LLVMIsADbgVariableIntrinsic(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3923,7 +3923,7 @@ fn LLVMIsADbgVariableIntrinsic(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsADbgDeclareInst, C_LLVMIsADbgDeclareInst, c"LLVMIsADbgDeclareInst", "LLVMIsADbgDeclareInst",
     c"LLVMIsADbgDeclareInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3940,7 +3940,7 @@ fn LLVMIsADbgDeclareInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsADbgLabelInst, C_LLVMIsADbgLabelInst, c"LLVMIsADbgLabelInst", "LLVMIsADbgLabelInst",
     c"LLVMIsADbgLabelInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3957,7 +3957,7 @@ fn LLVMIsADbgLabelInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAMemIntrinsic, C_LLVMIsAMemIntrinsic, c"LLVMIsAMemIntrinsic", "LLVMIsAMemIntrinsic",
     c"LLVMIsAMemIntrinsic(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3974,7 +3974,7 @@ fn LLVMIsAMemIntrinsic(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAMemCpyInst, C_LLVMIsAMemCpyInst, c"LLVMIsAMemCpyInst", "LLVMIsAMemCpyInst",
     c"LLVMIsAMemCpyInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -3991,7 +3991,7 @@ fn LLVMIsAMemCpyInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAMemMoveInst, C_LLVMIsAMemMoveInst, c"LLVMIsAMemMoveInst", "LLVMIsAMemMoveInst",
     c"LLVMIsAMemMoveInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4008,7 +4008,7 @@ fn LLVMIsAMemMoveInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAMemSetInst, C_LLVMIsAMemSetInst, c"LLVMIsAMemSetInst", "LLVMIsAMemSetInst",
     c"LLVMIsAMemSetInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4025,7 +4025,7 @@ fn LLVMIsAMemSetInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsACmpInst, C_LLVMIsACmpInst, c"LLVMIsACmpInst", "LLVMIsACmpInst",
     c"LLVMIsACmpInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4042,7 +4042,7 @@ fn LLVMIsACmpInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAFCmpInst, C_LLVMIsAFCmpInst, c"LLVMIsAFCmpInst", "LLVMIsAFCmpInst",
     c"LLVMIsAFCmpInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4059,7 +4059,7 @@ fn LLVMIsAFCmpInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAICmpInst, C_LLVMIsAICmpInst, c"LLVMIsAICmpInst", "LLVMIsAICmpInst",
     c"LLVMIsAICmpInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4076,7 +4076,7 @@ fn LLVMIsAICmpInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAExtractElementInst, C_LLVMIsAExtractElementInst, c"LLVMIsAExtractElementInst", "LLVMIsAExtractElementInst",
     c"LLVMIsAExtractElementInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4093,7 +4093,7 @@ fn LLVMIsAExtractElementInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAGetElementPtrInst, C_LLVMIsAGetElementPtrInst, c"LLVMIsAGetElementPtrInst", "LLVMIsAGetElementPtrInst",
     c"LLVMIsAGetElementPtrInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4110,7 +4110,7 @@ fn LLVMIsAGetElementPtrInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAInsertElementInst, C_LLVMIsAInsertElementInst, c"LLVMIsAInsertElementInst", "LLVMIsAInsertElementInst",
     c"LLVMIsAInsertElementInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4127,7 +4127,7 @@ fn LLVMIsAInsertElementInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAInsertValueInst, C_LLVMIsAInsertValueInst, c"LLVMIsAInsertValueInst", "LLVMIsAInsertValueInst",
     c"LLVMIsAInsertValueInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4144,7 +4144,7 @@ fn LLVMIsAInsertValueInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsALandingPadInst, C_LLVMIsALandingPadInst, c"LLVMIsALandingPadInst", "LLVMIsALandingPadInst",
     c"LLVMIsALandingPadInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4161,7 +4161,7 @@ fn LLVMIsALandingPadInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAPHINode, C_LLVMIsAPHINode, c"LLVMIsAPHINode", "LLVMIsAPHINode",
     c"LLVMIsAPHINode(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4178,7 +4178,7 @@ fn LLVMIsAPHINode(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsASelectInst, C_LLVMIsASelectInst, c"LLVMIsASelectInst", "LLVMIsASelectInst",
     c"LLVMIsASelectInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4195,7 +4195,7 @@ fn LLVMIsASelectInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAShuffleVectorInst, C_LLVMIsAShuffleVectorInst, c"LLVMIsAShuffleVectorInst", "LLVMIsAShuffleVectorInst",
     c"LLVMIsAShuffleVectorInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4212,7 +4212,7 @@ fn LLVMIsAShuffleVectorInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAStoreInst, C_LLVMIsAStoreInst, c"LLVMIsAStoreInst", "LLVMIsAStoreInst",
     c"LLVMIsAStoreInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4229,7 +4229,7 @@ fn LLVMIsAStoreInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsABranchInst, C_LLVMIsABranchInst, c"LLVMIsABranchInst", "LLVMIsABranchInst",
     c"LLVMIsABranchInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4246,7 +4246,7 @@ fn LLVMIsABranchInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAIndirectBrInst, C_LLVMIsAIndirectBrInst, c"LLVMIsAIndirectBrInst", "LLVMIsAIndirectBrInst",
     c"LLVMIsAIndirectBrInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4263,7 +4263,7 @@ fn LLVMIsAIndirectBrInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAInvokeInst, C_LLVMIsAInvokeInst, c"LLVMIsAInvokeInst", "LLVMIsAInvokeInst",
     c"LLVMIsAInvokeInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4280,7 +4280,7 @@ fn LLVMIsAInvokeInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAReturnInst, C_LLVMIsAReturnInst, c"LLVMIsAReturnInst", "LLVMIsAReturnInst",
     c"LLVMIsAReturnInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4297,7 +4297,7 @@ fn LLVMIsAReturnInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsASwitchInst, C_LLVMIsASwitchInst, c"LLVMIsASwitchInst", "LLVMIsASwitchInst",
     c"LLVMIsASwitchInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4314,7 +4314,7 @@ fn LLVMIsASwitchInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAUnreachableInst, C_LLVMIsAUnreachableInst, c"LLVMIsAUnreachableInst", "LLVMIsAUnreachableInst",
     c"LLVMIsAUnreachableInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4331,7 +4331,7 @@ fn LLVMIsAUnreachableInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAResumeInst, C_LLVMIsAResumeInst, c"LLVMIsAResumeInst", "LLVMIsAResumeInst",
     c"LLVMIsAResumeInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4348,7 +4348,7 @@ fn LLVMIsAResumeInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsACleanupReturnInst, C_LLVMIsACleanupReturnInst, c"LLVMIsACleanupReturnInst", "LLVMIsACleanupReturnInst",
     c"LLVMIsACleanupReturnInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4365,7 +4365,7 @@ fn LLVMIsACleanupReturnInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsACatchReturnInst, C_LLVMIsACatchReturnInst, c"LLVMIsACatchReturnInst", "LLVMIsACatchReturnInst",
     c"LLVMIsACatchReturnInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4382,7 +4382,7 @@ fn LLVMIsACatchReturnInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsACatchSwitchInst, C_LLVMIsACatchSwitchInst, c"LLVMIsACatchSwitchInst", "LLVMIsACatchSwitchInst",
     c"LLVMIsACatchSwitchInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4399,7 +4399,7 @@ fn LLVMIsACatchSwitchInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsACallBrInst, C_LLVMIsACallBrInst, c"LLVMIsACallBrInst", "LLVMIsACallBrInst",
     c"LLVMIsACallBrInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4416,7 +4416,7 @@ fn LLVMIsACallBrInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAFuncletPadInst, C_LLVMIsAFuncletPadInst, c"LLVMIsAFuncletPadInst", "LLVMIsAFuncletPadInst",
     c"LLVMIsAFuncletPadInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4433,7 +4433,7 @@ fn LLVMIsAFuncletPadInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsACatchPadInst, C_LLVMIsACatchPadInst, c"LLVMIsACatchPadInst", "LLVMIsACatchPadInst",
     c"LLVMIsACatchPadInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4450,7 +4450,7 @@ fn LLVMIsACatchPadInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsACleanupPadInst, C_LLVMIsACleanupPadInst, c"LLVMIsACleanupPadInst", "LLVMIsACleanupPadInst",
     c"LLVMIsACleanupPadInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4467,7 +4467,7 @@ fn LLVMIsACleanupPadInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAUnaryInstruction, C_LLVMIsAUnaryInstruction, c"LLVMIsAUnaryInstruction", "LLVMIsAUnaryInstruction",
     c"LLVMIsAUnaryInstruction(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4484,7 +4484,7 @@ fn LLVMIsAUnaryInstruction(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAAllocaInst, C_LLVMIsAAllocaInst, c"LLVMIsAAllocaInst", "LLVMIsAAllocaInst",
     c"LLVMIsAAllocaInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4501,7 +4501,7 @@ fn LLVMIsAAllocaInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsACastInst, C_LLVMIsACastInst, c"LLVMIsACastInst", "LLVMIsACastInst",
     c"LLVMIsACastInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4518,7 +4518,7 @@ fn LLVMIsACastInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAAddrSpaceCastInst, C_LLVMIsAAddrSpaceCastInst, c"LLVMIsAAddrSpaceCastInst", "LLVMIsAAddrSpaceCastInst",
     c"LLVMIsAAddrSpaceCastInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4535,7 +4535,7 @@ fn LLVMIsAAddrSpaceCastInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsABitCastInst, C_LLVMIsABitCastInst, c"LLVMIsABitCastInst", "LLVMIsABitCastInst",
     c"LLVMIsABitCastInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4552,7 +4552,7 @@ fn LLVMIsABitCastInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAFPExtInst, C_LLVMIsAFPExtInst, c"LLVMIsAFPExtInst", "LLVMIsAFPExtInst",
     c"LLVMIsAFPExtInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4569,7 +4569,7 @@ fn LLVMIsAFPExtInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAFPToSIInst, C_LLVMIsAFPToSIInst, c"LLVMIsAFPToSIInst", "LLVMIsAFPToSIInst",
     c"LLVMIsAFPToSIInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4586,7 +4586,7 @@ fn LLVMIsAFPToSIInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAFPToUIInst, C_LLVMIsAFPToUIInst, c"LLVMIsAFPToUIInst", "LLVMIsAFPToUIInst",
     c"LLVMIsAFPToUIInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4603,7 +4603,7 @@ fn LLVMIsAFPToUIInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAFPTruncInst, C_LLVMIsAFPTruncInst, c"LLVMIsAFPTruncInst", "LLVMIsAFPTruncInst",
     c"LLVMIsAFPTruncInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4620,7 +4620,7 @@ fn LLVMIsAFPTruncInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAIntToPtrInst, C_LLVMIsAIntToPtrInst, c"LLVMIsAIntToPtrInst", "LLVMIsAIntToPtrInst",
     c"LLVMIsAIntToPtrInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4637,7 +4637,7 @@ fn LLVMIsAIntToPtrInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAPtrToIntInst, C_LLVMIsAPtrToIntInst, c"LLVMIsAPtrToIntInst", "LLVMIsAPtrToIntInst",
     c"LLVMIsAPtrToIntInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4654,7 +4654,7 @@ fn LLVMIsAPtrToIntInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsASExtInst, C_LLVMIsASExtInst, c"LLVMIsASExtInst", "LLVMIsASExtInst",
     c"LLVMIsASExtInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4671,7 +4671,7 @@ fn LLVMIsASExtInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsASIToFPInst, C_LLVMIsASIToFPInst, c"LLVMIsASIToFPInst", "LLVMIsASIToFPInst",
     c"LLVMIsASIToFPInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4688,7 +4688,7 @@ fn LLVMIsASIToFPInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsATruncInst, C_LLVMIsATruncInst, c"LLVMIsATruncInst", "LLVMIsATruncInst",
     c"LLVMIsATruncInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4705,7 +4705,7 @@ fn LLVMIsATruncInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAUIToFPInst, C_LLVMIsAUIToFPInst, c"LLVMIsAUIToFPInst", "LLVMIsAUIToFPInst",
     c"LLVMIsAUIToFPInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4722,7 +4722,7 @@ fn LLVMIsAUIToFPInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAZExtInst, C_LLVMIsAZExtInst, c"LLVMIsAZExtInst", "LLVMIsAZExtInst",
     c"LLVMIsAZExtInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4739,7 +4739,7 @@ fn LLVMIsAZExtInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAExtractValueInst, C_LLVMIsAExtractValueInst, c"LLVMIsAExtractValueInst", "LLVMIsAExtractValueInst",
     c"LLVMIsAExtractValueInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4756,7 +4756,7 @@ fn LLVMIsAExtractValueInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsALoadInst, C_LLVMIsALoadInst, c"LLVMIsALoadInst", "LLVMIsALoadInst",
     c"LLVMIsALoadInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4773,7 +4773,7 @@ fn LLVMIsALoadInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAVAArgInst, C_LLVMIsAVAArgInst, c"LLVMIsAVAArgInst", "LLVMIsAVAArgInst",
     c"LLVMIsAVAArgInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4790,7 +4790,7 @@ fn LLVMIsAVAArgInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAFreezeInst, C_LLVMIsAFreezeInst, c"LLVMIsAFreezeInst", "LLVMIsAFreezeInst",
     c"LLVMIsAFreezeInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4807,7 +4807,7 @@ fn LLVMIsAFreezeInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAAtomicCmpXchgInst, C_LLVMIsAAtomicCmpXchgInst, c"LLVMIsAAtomicCmpXchgInst", "LLVMIsAAtomicCmpXchgInst",
     c"LLVMIsAAtomicCmpXchgInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4824,7 +4824,7 @@ fn LLVMIsAAtomicCmpXchgInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAAtomicRMWInst, C_LLVMIsAAtomicRMWInst, c"LLVMIsAAtomicRMWInst", "LLVMIsAAtomicRMWInst",
     c"LLVMIsAAtomicRMWInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4841,7 +4841,7 @@ fn LLVMIsAAtomicRMWInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAFenceInst, C_LLVMIsAFenceInst, c"LLVMIsAFenceInst", "LLVMIsAFenceInst",
     c"LLVMIsAFenceInst(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4858,7 +4858,7 @@ fn LLVMIsAFenceInst(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAMDNode, C_LLVMIsAMDNode, c"LLVMIsAMDNode", "LLVMIsAMDNode",
     c"LLVMIsAMDNode(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4875,7 +4875,7 @@ fn LLVMIsAMDNode(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAValueAsMetadata, C_LLVMIsAValueAsMetadata, c"LLVMIsAValueAsMetadata", "LLVMIsAValueAsMetadata",
     c"LLVMIsAValueAsMetadata(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4892,7 +4892,7 @@ fn LLVMIsAValueAsMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMIsAMDString, C_LLVMIsAMDString, c"LLVMIsAMDString", "LLVMIsAMDString",
     c"LLVMIsAMDString(Val)\n--\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4909,7 +4909,7 @@ fn LLVMIsAMDString(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMGetValueName, C_LLVMGetValueName, c"LLVMGetValueName", "LLVMGetValueName",
     c"LLVMGetValueName(Val)\n--\n\nDeprecated: Use LLVMGetValueName2 instead.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -4961,7 +4961,7 @@ fn LLVMGetFirstUse(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 12, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 12, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMGetNextUse, C_LLVMGetNextUse, c"LLVMGetNextUse", "LLVMGetNextUse",
     c"LLVMGetNextUse(U)\n--\n\nObtain the next use of a value.\n\nThis effectively advances the iterator. It returns NULL if you are on\nthe final use and no more are available.\n\nArgs:\n    U\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueUse",
@@ -4978,7 +4978,7 @@ fn LLVMGetNextUse(py: Python<'_>, U: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_U) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 12, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 12, __r, None)?, &[U]))
 }
 rt::function!(F_LLVMGetUser, C_LLVMGetUser, c"LLVMGetUser", "LLVMGetUser",
     c"LLVMGetUser(U)\n--\n\nObtain the user value for a user.\n\nThe returned value corresponds to a llvm::User type.\n\nSee: llvm::Use::getUser()\n\nArgs:\n    U\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -4995,7 +4995,7 @@ fn LLVMGetUser(py: Python<'_>, U: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_U) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[U]))
 }
 rt::function!(F_LLVMGetUsedValue, C_LLVMGetUsedValue, c"LLVMGetUsedValue", "LLVMGetUsedValue",
     c"LLVMGetUsedValue(U)\n--\n\nObtain the value this use corresponds to.\n\nSee: llvm::Use::get().\n\nArgs:\n    U\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5012,7 +5012,7 @@ fn LLVMGetUsedValue(py: Python<'_>, U: &Bound<'_, PyAny>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_U) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[U]))
 }
 rt::function!(F_LLVMGetOperand, C_LLVMGetOperand, c"LLVMGetOperand", "LLVMGetOperand",
     c"LLVMGetOperand(Val, Index)\n--\n\nObtain an operand at a specific index in a llvm::User value.\n\nSee: llvm::User::getOperand()\n\nArgs:\n    Val\n    Index\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5030,7 +5030,7 @@ fn LLVMGetOperand(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CInt<u32>) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Index) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMGetOperandUse, C_LLVMGetOperandUse, c"LLVMGetOperandUse", "LLVMGetOperandUse",
     c"LLVMGetOperandUse(Val, Index)\n--\n\nObtain the use of an operand at a specific index in a llvm::User value.\n\nSee: llvm::User::getOperandUse()\n\nArgs:\n    Val\n    Index\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueUse",
@@ -5048,7 +5048,7 @@ fn LLVMGetOperandUse(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CInt<u32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Index) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 12, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 12, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMSetOperand, C_LLVMSetOperand, c"LLVMSetOperand", "LLVMSetOperand",
     c"LLVMSetOperand(User, Index, Val)\n--\n\nSet an operand at a specific index in a llvm::User value.\n\nSee: llvm::User::setOperand()\n\nArgs:\n    User\n    Index\n    Val",
@@ -5101,7 +5101,7 @@ fn LLVMConstNull(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMConstAllOnes, C_LLVMConstAllOnes, c"LLVMConstAllOnes", "LLVMConstAllOnes",
     c"LLVMConstAllOnes(Ty)\n--\n\nObtain a constant value referring to the instance of a type\nconsisting of all ones.\n\nThis is only valid for integer types.\n\nSee: llvm::Constant::getAllOnesValue()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5118,7 +5118,7 @@ fn LLVMConstAllOnes(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMGetUndef, C_LLVMGetUndef, c"LLVMGetUndef", "LLVMGetUndef",
     c"LLVMGetUndef(Ty)\n--\n\nObtain a constant value referring to an undefined value of a type.\n\nSee: llvm::UndefValue::get()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5135,7 +5135,7 @@ fn LLVMGetUndef(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMGetPoison, C_LLVMGetPoison, c"LLVMGetPoison", "LLVMGetPoison",
     c"LLVMGetPoison(Ty)\n--\n\nObtain a constant value referring to a poison value of a type.\n\nSee: llvm::PoisonValue::get()\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5152,7 +5152,7 @@ fn LLVMGetPoison(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMIsNull, C_LLVMIsNull, c"LLVMIsNull", "LLVMIsNull",
     c"LLVMIsNull(Val)\n--\n\nDetermine whether a value instance is null.\n\nSee: llvm::Constant::isNullValue()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -5186,7 +5186,7 @@ fn LLVMConstPointerNull(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMConstInt, C_LLVMConstInt, c"LLVMConstInt", "LLVMConstInt",
     c"LLVMConstInt(IntTy, N, SignExtend)\n--\n\nObtain a constant value for an integer type.\n\nThe returned value corresponds to a llvm::ConstantInt.\n\nSee: llvm::ConstantInt::get()\n\nArgs:\n    IntTy: Integer type to obtain value of.\n    N: The value the returned instance should refer to.\n    SignExtend: Whether to sign extend the produced value.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5205,7 +5205,7 @@ fn LLVMConstInt(py: Python<'_>, IntTy: &Bound<'_, PyAny>, N: rt::CInt<u64>, Sign
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_N, a_SignExtend) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[IntTy]))
 }
 rt::function!(F_LLVMConstIntOfArbitraryPrecision, C_LLVMConstIntOfArbitraryPrecision, c"LLVMConstIntOfArbitraryPrecision", "LLVMConstIntOfArbitraryPrecision",
     c"LLVMConstIntOfArbitraryPrecision(IntTy, NumWords, Words)\n--\n\nObtain a constant value for an integer of arbitrary precision.\n\nSee: llvm::ConstantInt::get()\n\nArgs:\n    IntTy\n    NumWords\n    Words\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5225,7 +5225,7 @@ fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Nu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_NumWords, a_Words) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[IntTy]))
 }
 rt::function!(F_LLVMConstIntOfString, C_LLVMConstIntOfString, c"LLVMConstIntOfString", "LLVMConstIntOfString",
     c"LLVMConstIntOfString(IntTy, Text, Radix)\n--\n\nObtain a constant value for an integer parsed from a string.\n\nA similar API, LLVMConstIntOfStringAndSize is also available. If the\nstring's length is available, it is preferred to call that function\ninstead.\n\nSee: llvm::ConstantInt::get()\n\nArgs:\n    IntTy\n    Text\n    Radix\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5244,7 +5244,7 @@ fn LLVMConstIntOfString(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: rt::CStr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_Text, a_Radix) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[IntTy]))
 }
 rt::function!(F_LLVMConstIntOfStringAndSize, C_LLVMConstIntOfStringAndSize, c"LLVMConstIntOfStringAndSize", "LLVMConstIntOfStringAndSize",
     c"LLVMConstIntOfStringAndSize(IntTy, Text, SLen, Radix)\n--\n\nObtain a constant value for an integer parsed from a string with\nspecified length.\n\nSee: llvm::ConstantInt::get()\n\nArgs:\n    IntTy\n    Text\n    SLen\n    Radix\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5264,7 +5264,7 @@ fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_Text, a_SLen, a_Radix) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[IntTy]))
 }
 rt::function!(F_LLVMConstReal, C_LLVMConstReal, c"LLVMConstReal", "LLVMConstReal",
     c"LLVMConstReal(RealTy, N)\n--\n\nObtain a constant value referring to a double floating point value.\n\nArgs:\n    RealTy\n    N\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5282,7 +5282,7 @@ fn LLVMConstReal(py: Python<'_>, RealTy: &Bound<'_, PyAny>, N: f64) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RealTy, a_N) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[RealTy]))
 }
 rt::function!(F_LLVMConstRealOfString, C_LLVMConstRealOfString, c"LLVMConstRealOfString", "LLVMConstRealOfString",
     c"LLVMConstRealOfString(RealTy, Text)\n--\n\nObtain a constant for a floating point value parsed from a string.\n\nA similar API, LLVMConstRealOfStringAndSize is also available. It\nshould be used if the input string's length is known.\n\nArgs:\n    RealTy\n    Text\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5300,7 +5300,7 @@ fn LLVMConstRealOfString(py: Python<'_>, RealTy: &Bound<'_, PyAny>, Text: rt::CS
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RealTy, a_Text) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[RealTy]))
 }
 rt::function!(F_LLVMConstRealOfStringAndSize, C_LLVMConstRealOfStringAndSize, c"LLVMConstRealOfStringAndSize", "LLVMConstRealOfStringAndSize",
     c"LLVMConstRealOfStringAndSize(RealTy, Text, SLen)\n--\n\nObtain a constant for a floating point value parsed from a string.\n\nArgs:\n    RealTy\n    Text\n    SLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5319,7 +5319,7 @@ fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: &Bound<'_, PyAny>, Text:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RealTy, a_Text, a_SLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[RealTy]))
 }
 rt::function!(F_LLVMConstIntGetZExtValue, C_LLVMConstIntGetZExtValue, c"LLVMConstIntGetZExtValue", "LLVMConstIntGetZExtValue",
     c"LLVMConstIntGetZExtValue(ConstantVal)\n--\n\nObtain the zero extended value for an integer constant value.\n\nSee: llvm::ConstantInt::getZExtValue()\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -5477,7 +5477,7 @@ rt::function!(F_LLVMConstStructInContext, C_LLVMConstStructInContext, c"LLVMCons
 fn LLVMConstStructInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStructInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
     let a_Packed = Packed.0;
@@ -5498,7 +5498,7 @@ rt::function!(F_LLVMConstStruct, C_LLVMConstStruct, c"LLVMConstStruct", "LLVMCon
 
 fn LLVMConstStruct(py: Python<'_>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStruct");
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
     let a_Packed = Packed.0;
@@ -5520,7 +5520,7 @@ rt::function!(F_LLVMConstArray, C_LLVMConstArray, c"LLVMConstArray", "LLVMConstA
 fn LLVMConstArray(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray");
     let a_ElementTy = super::llvm_types::TYPES.handle_arg(3, ElementTy)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Length = Length.0;
     rt::check_count(a_Length as i128, "Length", h_ConstantVals.item_count(), "ConstantVals")?;
@@ -5531,7 +5531,7 @@ fn LLVMConstArray(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementTy, a_ConstantVals, a_Length) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ElementTy]))
 }
 rt::function!(F_LLVMConstArray2, C_LLVMConstArray2, c"LLVMConstArray2", "LLVMConstArray2",
     c"LLVMConstArray2(ElementTy, ConstantVals, Length)\n--\n\nCreate a ConstantArray from values.\n\nSee: llvm::ConstantArray::get()\n\nArgs:\n    ElementTy\n    ConstantVals\n    Length\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5541,7 +5541,7 @@ rt::function!(F_LLVMConstArray2, C_LLVMConstArray2, c"LLVMConstArray2", "LLVMCon
 fn LLVMConstArray2(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray2");
     let a_ElementTy = super::llvm_types::TYPES.handle_arg(3, ElementTy)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Length = Length.0;
     rt::check_count(a_Length as i128, "Length", h_ConstantVals.item_count(), "ConstantVals")?;
@@ -5552,7 +5552,7 @@ fn LLVMConstArray2(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementTy, a_ConstantVals, a_Length) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ElementTy]))
 }
 rt::function!(F_LLVMConstNamedStruct, C_LLVMConstNamedStruct, c"LLVMConstNamedStruct", "LLVMConstNamedStruct",
     c"LLVMConstNamedStruct(StructTy, ConstantVals, Count)\n--\n\nCreate a non-anonymous ConstantStruct from values.\n\nSee: llvm::ConstantStruct::get()\n\nArgs:\n    StructTy\n    ConstantVals\n    Count\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5562,7 +5562,7 @@ rt::function!(F_LLVMConstNamedStruct, C_LLVMConstNamedStruct, c"LLVMConstNamedSt
 fn LLVMConstNamedStruct(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNamedStruct");
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
     rt::check_count(a_Count as i128, "Count", h_ConstantVals.item_count(), "ConstantVals")?;
@@ -5573,7 +5573,7 @@ fn LLVMConstNamedStruct(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ConstantVal
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy, a_ConstantVals, a_Count) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[StructTy]))
 }
 rt::function!(F_LLVMGetAggregateElement, C_LLVMGetAggregateElement, c"LLVMGetAggregateElement", "LLVMGetAggregateElement",
     c"LLVMGetAggregateElement(C, Idx)\n--\n\nGet element of a constant aggregate (struct, array or vector) at the\nspecified index. Returns null if the index is out of range, or it's not\npossible to determine the element (e.g., because the constant is a\nconstant expression.)\n\nSee: llvm::Constant::getAggregateElement()\n\nArgs:\n    C\n    Idx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5591,7 +5591,7 @@ fn LLVMGetAggregateElement(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[C]))
 }
 rt::function!(F_LLVMGetElementAsConstant, C_LLVMGetElementAsConstant, c"LLVMGetElementAsConstant", "LLVMGetElementAsConstant",
     c"LLVMGetElementAsConstant(C, idx)\n--\n\nArgs:\n    C\n    idx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue\n\nDeprecated in the C API.",
@@ -5609,7 +5609,7 @@ fn LLVMGetElementAsConstant(py: Python<'_>, C: &Bound<'_, PyAny>, idx: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_idx) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[C]))
 }
 rt::function!(F_LLVMConstVector, C_LLVMConstVector, c"LLVMConstVector", "LLVMConstVector",
     c"LLVMConstVector(ScalarConstantVals, Size)\n--\n\nCreate a ConstantVector from values.\n\nSee: llvm::ConstantVector::get()\n\nArgs:\n    ScalarConstantVals\n    Size\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5618,7 +5618,7 @@ rt::function!(F_LLVMConstVector, C_LLVMConstVector, c"LLVMConstVector", "LLVMCon
 
 fn LLVMConstVector(py: Python<'_>, ScalarConstantVals: &Bound<'_, PyAny>, Size: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstVector");
-    let mut h_ScalarConstantVals = super::llvm_types::TYPES.handle_ref(4, ScalarConstantVals, true)?;
+    let mut h_ScalarConstantVals = super::llvm_types::TYPES.handle_ref(4, ScalarConstantVals, true, false)?;
     let a_ScalarConstantVals = h_ScalarConstantVals.addr();
     let a_Size = Size.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -5648,7 +5648,7 @@ fn LLVMConstantPtrAuth(py: Python<'_>, Ptr: &Bound<'_, PyAny>, Key: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ptr, a_Key, a_Disc, a_AddrDisc) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ptr, Key, Disc, AddrDisc]))
 }
 rt::function!(F_LLVMGetConstOpcode, C_LLVMGetConstOpcode, c"LLVMGetConstOpcode", "LLVMGetConstOpcode",
     c"LLVMGetConstOpcode(ConstantVal)\n--\n\nFunctions in this group correspond to APIs on llvm::ConstantExpr.\n\nSee: llvm::ConstantExpr.\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpcode",
@@ -5682,7 +5682,7 @@ fn LLVMAlignOf(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMSizeOf, C_LLVMSizeOf, c"LLVMSizeOf", "LLVMSizeOf",
     c"LLVMSizeOf(Ty)\n--\n\nArgs:\n    Ty\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5699,7 +5699,7 @@ fn LLVMSizeOf(py: Python<'_>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMConstNeg, C_LLVMConstNeg, c"LLVMConstNeg", "LLVMConstNeg",
     c"LLVMConstNeg(ConstantVal)\n--\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5716,7 +5716,7 @@ fn LLVMConstNeg(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ConstantVal]))
 }
 rt::function!(F_LLVMConstNSWNeg, C_LLVMConstNSWNeg, c"LLVMConstNSWNeg", "LLVMConstNSWNeg",
     c"LLVMConstNSWNeg(ConstantVal)\n--\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5733,7 +5733,7 @@ fn LLVMConstNSWNeg(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ConstantVal]))
 }
 rt::function!(F_LLVMConstNUWNeg, C_LLVMConstNUWNeg, c"LLVMConstNUWNeg", "LLVMConstNUWNeg",
     c"LLVMConstNUWNeg(ConstantVal)\n--\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue\n\nDeprecated in the C API.",
@@ -5750,7 +5750,7 @@ fn LLVMConstNUWNeg(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ConstantVal]))
 }
 rt::function!(F_LLVMConstNot, C_LLVMConstNot, c"LLVMConstNot", "LLVMConstNot",
     c"LLVMConstNot(ConstantVal)\n--\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5767,7 +5767,7 @@ fn LLVMConstNot(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ConstantVal]))
 }
 rt::function!(F_LLVMConstAdd, C_LLVMConstAdd, c"LLVMConstAdd", "LLVMConstAdd",
     c"LLVMConstAdd(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5785,7 +5785,7 @@ fn LLVMConstAdd(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
 }
 rt::function!(F_LLVMConstNSWAdd, C_LLVMConstNSWAdd, c"LLVMConstNSWAdd", "LLVMConstNSWAdd",
     c"LLVMConstNSWAdd(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5803,7 +5803,7 @@ fn LLVMConstNSWAdd(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
 }
 rt::function!(F_LLVMConstNUWAdd, C_LLVMConstNUWAdd, c"LLVMConstNUWAdd", "LLVMConstNUWAdd",
     c"LLVMConstNUWAdd(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5821,7 +5821,7 @@ fn LLVMConstNUWAdd(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
 }
 rt::function!(F_LLVMConstSub, C_LLVMConstSub, c"LLVMConstSub", "LLVMConstSub",
     c"LLVMConstSub(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5839,7 +5839,7 @@ fn LLVMConstSub(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
 }
 rt::function!(F_LLVMConstNSWSub, C_LLVMConstNSWSub, c"LLVMConstNSWSub", "LLVMConstNSWSub",
     c"LLVMConstNSWSub(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5857,7 +5857,7 @@ fn LLVMConstNSWSub(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
 }
 rt::function!(F_LLVMConstNUWSub, C_LLVMConstNUWSub, c"LLVMConstNUWSub", "LLVMConstNUWSub",
     c"LLVMConstNUWSub(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5875,7 +5875,7 @@ fn LLVMConstNUWSub(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
 }
 rt::function!(F_LLVMConstMul, C_LLVMConstMul, c"LLVMConstMul", "LLVMConstMul",
     c"LLVMConstMul(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5893,7 +5893,7 @@ fn LLVMConstMul(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
 }
 rt::function!(F_LLVMConstNSWMul, C_LLVMConstNSWMul, c"LLVMConstNSWMul", "LLVMConstNSWMul",
     c"LLVMConstNSWMul(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5911,7 +5911,7 @@ fn LLVMConstNSWMul(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
 }
 rt::function!(F_LLVMConstNUWMul, C_LLVMConstNUWMul, c"LLVMConstNUWMul", "LLVMConstNUWMul",
     c"LLVMConstNUWMul(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5929,7 +5929,7 @@ fn LLVMConstNUWMul(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
 }
 rt::function!(F_LLVMConstXor, C_LLVMConstXor, c"LLVMConstXor", "LLVMConstXor",
     c"LLVMConstXor(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5947,7 +5947,7 @@ fn LLVMConstXor(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
 }
 rt::function!(F_LLVMConstGEP2, C_LLVMConstGEP2, c"LLVMConstGEP2", "LLVMConstGEP2",
     c"LLVMConstGEP2(Ty, ConstantVal, ConstantIndices, NumIndices)\n--\n\nArgs:\n    Ty\n    ConstantVal\n    ConstantIndices\n    NumIndices\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5958,7 +5958,7 @@ fn LLVMConstGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, 
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEP2");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
-    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true, false)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
     rt::check_count(a_NumIndices as i128, "NumIndices", h_ConstantIndices.item_count(), "ConstantIndices")?;
@@ -5969,7 +5969,7 @@ fn LLVMConstGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_ConstantVal, a_ConstantIndices, a_NumIndices) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty, ConstantVal]))
 }
 rt::function!(F_LLVMConstInBoundsGEP2, C_LLVMConstInBoundsGEP2, c"LLVMConstInBoundsGEP2", "LLVMConstInBoundsGEP2",
     c"LLVMConstInBoundsGEP2(Ty, ConstantVal, ConstantIndices, NumIndices)\n--\n\nArgs:\n    Ty\n    ConstantVal\n    ConstantIndices\n    NumIndices\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5980,7 +5980,7 @@ fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bo
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInBoundsGEP2");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
-    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true, false)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
     rt::check_count(a_NumIndices as i128, "NumIndices", h_ConstantIndices.item_count(), "ConstantIndices")?;
@@ -5991,7 +5991,7 @@ fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_ConstantVal, a_ConstantIndices, a_NumIndices) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty, ConstantVal]))
 }
 rt::function!(F_LLVMConstGEPWithNoWrapFlags, C_LLVMConstGEPWithNoWrapFlags, c"LLVMConstGEPWithNoWrapFlags", "LLVMConstGEPWithNoWrapFlags",
     c"LLVMConstGEPWithNoWrapFlags(Ty, ConstantVal, ConstantIndices, NumIndices, NoWrapFlags)\n--\n\nCreates a constant GetElementPtr expression. Similar to LLVMConstGEP2, but\nallows specifying the no-wrap flags.\n\nSee: llvm::ConstantExpr::getGetElementPtr()\n\nArgs:\n    Ty\n    ConstantVal\n    ConstantIndices\n    NumIndices\n    NoWrapFlags\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6002,7 +6002,7 @@ fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVa
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEPWithNoWrapFlags");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
-    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true, false)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
     let a_NoWrapFlags = NoWrapFlags.0;
@@ -6014,7 +6014,7 @@ fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVa
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_ConstantVal, a_ConstantIndices, a_NumIndices, a_NoWrapFlags) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty, ConstantVal]))
 }
 rt::function!(F_LLVMConstTrunc, C_LLVMConstTrunc, c"LLVMConstTrunc", "LLVMConstTrunc",
     c"LLVMConstTrunc(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6032,7 +6032,7 @@ fn LLVMConstTrunc(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ConstantVal, ToType]))
 }
 rt::function!(F_LLVMConstPtrToInt, C_LLVMConstPtrToInt, c"LLVMConstPtrToInt", "LLVMConstPtrToInt",
     c"LLVMConstPtrToInt(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6050,7 +6050,7 @@ fn LLVMConstPtrToInt(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ConstantVal, ToType]))
 }
 rt::function!(F_LLVMConstIntToPtr, C_LLVMConstIntToPtr, c"LLVMConstIntToPtr", "LLVMConstIntToPtr",
     c"LLVMConstIntToPtr(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6068,7 +6068,7 @@ fn LLVMConstIntToPtr(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ConstantVal, ToType]))
 }
 rt::function!(F_LLVMConstBitCast, C_LLVMConstBitCast, c"LLVMConstBitCast", "LLVMConstBitCast",
     c"LLVMConstBitCast(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6086,7 +6086,7 @@ fn LLVMConstBitCast(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ConstantVal, ToType]))
 }
 rt::function!(F_LLVMConstAddrSpaceCast, C_LLVMConstAddrSpaceCast, c"LLVMConstAddrSpaceCast", "LLVMConstAddrSpaceCast",
     c"LLVMConstAddrSpaceCast(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6104,7 +6104,7 @@ fn LLVMConstAddrSpaceCast(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ConstantVal, ToType]))
 }
 rt::function!(F_LLVMConstTruncOrBitCast, C_LLVMConstTruncOrBitCast, c"LLVMConstTruncOrBitCast", "LLVMConstTruncOrBitCast",
     c"LLVMConstTruncOrBitCast(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6122,7 +6122,7 @@ fn LLVMConstTruncOrBitCast(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToTyp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ConstantVal, ToType]))
 }
 rt::function!(F_LLVMConstPointerCast, C_LLVMConstPointerCast, c"LLVMConstPointerCast", "LLVMConstPointerCast",
     c"LLVMConstPointerCast(ConstantVal, ToType)\n--\n\nArgs:\n    ConstantVal\n    ToType\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6140,7 +6140,7 @@ fn LLVMConstPointerCast(py: Python<'_>, ConstantVal: &Bound<'_, PyAny>, ToType: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ConstantVal, ToType]))
 }
 rt::function!(F_LLVMConstExtractElement, C_LLVMConstExtractElement, c"LLVMConstExtractElement", "LLVMConstExtractElement",
     c"LLVMConstExtractElement(VectorConstant, IndexConstant)\n--\n\nArgs:\n    VectorConstant\n    IndexConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6158,7 +6158,7 @@ fn LLVMConstExtractElement(py: Python<'_>, VectorConstant: &Bound<'_, PyAny>, In
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_VectorConstant, a_IndexConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[VectorConstant, IndexConstant]))
 }
 rt::function!(F_LLVMConstInsertElement, C_LLVMConstInsertElement, c"LLVMConstInsertElement", "LLVMConstInsertElement",
     c"LLVMConstInsertElement(VectorConstant, ElementValueConstant, IndexConstant)\n--\n\nArgs:\n    VectorConstant\n    ElementValueConstant\n    IndexConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6177,7 +6177,7 @@ fn LLVMConstInsertElement(py: Python<'_>, VectorConstant: &Bound<'_, PyAny>, Ele
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_VectorConstant, a_ElementValueConstant, a_IndexConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[VectorConstant, ElementValueConstant, IndexConstant]))
 }
 rt::function!(F_LLVMConstShuffleVector, C_LLVMConstShuffleVector, c"LLVMConstShuffleVector", "LLVMConstShuffleVector",
     c"LLVMConstShuffleVector(VectorAConstant, VectorBConstant, MaskConstant)\n--\n\nArgs:\n    VectorAConstant\n    VectorBConstant\n    MaskConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6196,7 +6196,7 @@ fn LLVMConstShuffleVector(py: Python<'_>, VectorAConstant: &Bound<'_, PyAny>, Ve
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_VectorAConstant, a_VectorBConstant, a_MaskConstant) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[VectorAConstant, VectorBConstant, MaskConstant]))
 }
 rt::function!(F_LLVMBlockAddress, C_LLVMBlockAddress, c"LLVMBlockAddress", "LLVMBlockAddress",
     c"LLVMBlockAddress(F, BB)\n--\n\nArgs:\n    F\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6214,7 +6214,7 @@ fn LLVMBlockAddress(py: Python<'_>, F: &Bound<'_, PyAny>, BB: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_BB) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[F, BB]))
 }
 rt::function!(F_LLVMGetBlockAddressFunction, C_LLVMGetBlockAddressFunction, c"LLVMGetBlockAddressFunction", "LLVMGetBlockAddressFunction",
     c"LLVMGetBlockAddressFunction(BlockAddr)\n--\n\nGets the function associated with a given BlockAddress constant value.\n\nArgs:\n    BlockAddr\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6231,7 +6231,7 @@ fn LLVMGetBlockAddressFunction(py: Python<'_>, BlockAddr: &Bound<'_, PyAny>) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BlockAddr) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[BlockAddr]))
 }
 rt::function!(F_LLVMGetBlockAddressBasicBlock, C_LLVMGetBlockAddressBasicBlock, c"LLVMGetBlockAddressBasicBlock", "LLVMGetBlockAddressBasicBlock",
     c"LLVMGetBlockAddressBasicBlock(BlockAddr)\n--\n\nGets the basic block associated with a given BlockAddress constant value.\n\nArgs:\n    BlockAddr\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
@@ -6248,7 +6248,7 @@ fn LLVMGetBlockAddressBasicBlock(py: Python<'_>, BlockAddr: &Bound<'_, PyAny>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BlockAddr) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[BlockAddr]))
 }
 rt::function!(F_LLVMConstInlineAsm, C_LLVMConstInlineAsm, c"LLVMConstInlineAsm", "LLVMConstInlineAsm",
     c"LLVMConstInlineAsm(Ty, AsmString, Constraints, HasSideEffects, IsAlignStack)\n--\n\nDeprecated: Use LLVMGetInlineAsm instead.\n\nArgs:\n    Ty\n    AsmString\n    Constraints\n    HasSideEffects\n    IsAlignStack\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6269,7 +6269,7 @@ fn LLVMConstInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_AsmString, a_Constraints, a_HasSideEffects, a_IsAlignStack) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMGetGlobalParent, C_LLVMGetGlobalParent, c"LLVMGetGlobalParent", "LLVMGetGlobalParent",
     c"LLVMGetGlobalParent(Global)\n--\n\nThis group contains functions that operate on global values. Functions in\nthis group relate to functions in the llvm::GlobalValue class tree.\n\nSee: llvm::GlobalValue\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueModule",
@@ -6286,7 +6286,7 @@ fn LLVMGetGlobalParent(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 2, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 2, __r, None)?, &[Global]))
 }
 rt::function!(F_LLVMIsDeclaration, C_LLVMIsDeclaration, c"LLVMIsDeclaration", "LLVMIsDeclaration",
     c"LLVMIsDeclaration(Global)\n--\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -6495,7 +6495,7 @@ fn LLVMGlobalGetValueType(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[Global]))
 }
 rt::function!(F_LLVMHasUnnamedAddr, C_LLVMHasUnnamedAddr, c"LLVMHasUnnamedAddr", "LLVMHasUnnamedAddr",
     c"LLVMHasUnnamedAddr(Global)\n--\n\nDeprecated: Use LLVMGetUnnamedAddress instead.\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -6801,7 +6801,7 @@ fn LLVMGetNextGlobal(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[GlobalVar]))
 }
 rt::function!(F_LLVMGetPreviousGlobal, C_LLVMGetPreviousGlobal, c"LLVMGetPreviousGlobal", "LLVMGetPreviousGlobal",
     c"LLVMGetPreviousGlobal(GlobalVar)\n--\n\nArgs:\n    GlobalVar\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6818,7 +6818,7 @@ fn LLVMGetPreviousGlobal(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[GlobalVar]))
 }
 rt::function!(F_LLVMDeleteGlobal, C_LLVMDeleteGlobal, c"LLVMDeleteGlobal", "LLVMDeleteGlobal",
     c"LLVMDeleteGlobal(GlobalVar)\n--\n\nArgs:\n    GlobalVar",
@@ -6852,7 +6852,7 @@ fn LLVMGetInitializer(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[GlobalVar]))
 }
 rt::function!(F_LLVMSetInitializer, C_LLVMSetInitializer, c"LLVMSetInitializer", "LLVMSetInitializer",
     c"LLVMSetInitializer(GlobalVar, ConstantVal)\n--\n\nArgs:\n    GlobalVar\n    ConstantVal",
@@ -7050,7 +7050,7 @@ fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetFirstGlobalAlias, C_LLVMGetFirstGlobalAlias, c"LLVMGetFirstGlobalAlias", "LLVMGetFirstGlobalAlias",
     c"LLVMGetFirstGlobalAlias(M)\n--\n\nObtain an iterator to the first GlobalAlias in a Module.\n\nSee: llvm::Module::alias_begin()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7067,7 +7067,7 @@ fn LLVMGetFirstGlobalAlias(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetLastGlobalAlias, C_LLVMGetLastGlobalAlias, c"LLVMGetLastGlobalAlias", "LLVMGetLastGlobalAlias",
     c"LLVMGetLastGlobalAlias(M)\n--\n\nObtain an iterator to the last GlobalAlias in a Module.\n\nSee: llvm::Module::alias_end()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7084,7 +7084,7 @@ fn LLVMGetLastGlobalAlias(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetNextGlobalAlias, C_LLVMGetNextGlobalAlias, c"LLVMGetNextGlobalAlias", "LLVMGetNextGlobalAlias",
     c"LLVMGetNextGlobalAlias(GA)\n--\n\nAdvance a GlobalAlias iterator to the next GlobalAlias.\n\nReturns NULL if the iterator was already at the end and there are no more\nglobal aliases.\n\nArgs:\n    GA\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7101,7 +7101,7 @@ fn LLVMGetNextGlobalAlias(py: Python<'_>, GA: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GA) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[GA]))
 }
 rt::function!(F_LLVMGetPreviousGlobalAlias, C_LLVMGetPreviousGlobalAlias, c"LLVMGetPreviousGlobalAlias", "LLVMGetPreviousGlobalAlias",
     c"LLVMGetPreviousGlobalAlias(GA)\n--\n\nDecrement a GlobalAlias iterator to the previous GlobalAlias.\n\nReturns NULL if the iterator was already at the beginning and there are\nno previous global aliases.\n\nArgs:\n    GA\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7118,7 +7118,7 @@ fn LLVMGetPreviousGlobalAlias(py: Python<'_>, GA: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GA) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[GA]))
 }
 rt::function!(F_LLVMAliasGetAliasee, C_LLVMAliasGetAliasee, c"LLVMAliasGetAliasee", "LLVMAliasGetAliasee",
     c"LLVMAliasGetAliasee(Alias)\n--\n\nRetrieve the target value of an alias.\n\nArgs:\n    Alias\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7135,7 +7135,7 @@ fn LLVMAliasGetAliasee(py: Python<'_>, Alias: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Alias) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Alias]))
 }
 rt::function!(F_LLVMAliasSetAliasee, C_LLVMAliasSetAliasee, c"LLVMAliasSetAliasee", "LLVMAliasSetAliasee",
     c"LLVMAliasSetAliasee(Alias, Aliasee)\n--\n\nSet the target value of an alias.\n\nArgs:\n    Alias\n    Aliasee",
@@ -7204,7 +7204,7 @@ fn LLVMGetPersonalityFn(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMSetPersonalityFn, C_LLVMSetPersonalityFn, c"LLVMSetPersonalityFn", "LLVMSetPersonalityFn",
     c"LLVMSetPersonalityFn(Fn, PersonalityFn)\n--\n\nSet the personality function attached to the function.\n\nSee: llvm::Function::setPersonalityFn()\n\nArgs:\n    Fn\n    PersonalityFn",
@@ -7268,7 +7268,7 @@ fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::C
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIntrinsicDeclaration");
     let a_Mod = super::llvm_types::TYPES.handle_arg(2, Mod)?;
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
@@ -7279,7 +7279,7 @@ fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Mod, a_ID, a_ParamTypes, a_ParamCount) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Mod]))
 }
 rt::function!(F_LLVMIntrinsicGetType, C_LLVMIntrinsicGetType, c"LLVMIntrinsicGetType", "LLVMIntrinsicGetType",
     c"LLVMIntrinsicGetType(Ctx, ID, ParamTypes, ParamCount)\n--\n\nRetrieves the type of an intrinsic.  For overloaded intrinsics, parameter\ntypes must be provided to uniquely identify an overload.\n\nSee: llvm::Intrinsic::getType()\n\nArgs:\n    Ctx\n    ID\n    ParamTypes\n    ParamCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -7290,7 +7290,7 @@ fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: &Bound<'_, PyAny>, ID: rt::CInt<u32
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicGetType");
     let a_Ctx = super::llvm_types::TYPES.handle_arg(1, Ctx)?;
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
@@ -7301,7 +7301,7 @@ fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: &Bound<'_, PyAny>, ID: rt::CInt<u32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_ID, a_ParamTypes, a_ParamCount) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[Ctx]))
 }
 rt::function!(F_LLVMIntrinsicGetName, C_LLVMIntrinsicGetName, c"LLVMIntrinsicGetName", "LLVMIntrinsicGetName",
     c"LLVMIntrinsicGetName(ID, NameLength)\n--\n\nRetrieves the name of an intrinsic.\n\nSee: llvm::Intrinsic::getName()\n\nArgs:\n    ID\n    NameLength\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -7330,7 +7330,7 @@ rt::function!(F_LLVMIntrinsicCopyOverloadedName, C_LLVMIntrinsicCopyOverloadedNa
 fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName");
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
@@ -7354,7 +7354,7 @@ fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: 
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName2");
     let a_Mod = super::llvm_types::TYPES.handle_arg(2, Mod)?;
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
@@ -7471,7 +7471,7 @@ fn LLVMGetPrefixData(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMHasPrefixData, C_LLVMHasPrefixData, c"LLVMHasPrefixData", "LLVMHasPrefixData",
     c"LLVMHasPrefixData(Fn)\n--\n\nCheck if a given function has prefix data. Only valid on functions.\nSee https://llvm.org/docs/LangRef.html#prefix-data\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -7523,7 +7523,7 @@ fn LLVMGetPrologueData(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMHasPrologueData, C_LLVMHasPrologueData, c"LLVMHasPrologueData", "LLVMHasPrologueData",
     c"LLVMHasPrologueData(Fn)\n--\n\nCheck if a given function has prologue data. Only valid on functions.\nSee https://llvm.org/docs/LangRef.html#prologue-data\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -7606,7 +7606,7 @@ fn LLVMGetAttributesAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributesAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
-    let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true)?;
+    let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true, false)?;
     let a_Attrs = h_Attrs.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7634,7 +7634,7 @@ fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CI
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_KindID) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 14, __r, None)?, &[F]))
 }
 rt::function!(F_LLVMGetStringAttributeAtIndex, C_LLVMGetStringAttributeAtIndex, c"LLVMGetStringAttributeAtIndex", "LLVMGetStringAttributeAtIndex",
     c"LLVMGetStringAttributeAtIndex(F, Idx, K, KLen)\n--\n\nArgs:\n    F\n    Idx\n    K\n    KLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
@@ -7654,7 +7654,7 @@ fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_K, a_KLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 14, __r, None)?, &[F]))
 }
 rt::function!(F_LLVMRemoveEnumAttributeAtIndex, C_LLVMRemoveEnumAttributeAtIndex, c"LLVMRemoveEnumAttributeAtIndex", "LLVMRemoveEnumAttributeAtIndex",
     c"LLVMRemoveEnumAttributeAtIndex(F, Idx, KindID)\n--\n\nArgs:\n    F\n    Idx\n    KindID",
@@ -7739,7 +7739,7 @@ rt::function!(F_LLVMGetParams, C_LLVMGetParams, c"LLVMGetParams", "LLVMGetParams
 fn LLVMGetParams(py: Python<'_>, Fn: &Bound<'_, PyAny>, Params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParams");
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, false)?;
+    let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, false, false)?;
     let a_Params = h_Params.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7766,7 +7766,7 @@ fn LLVMGetParam(py: Python<'_>, Fn: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_Index) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMGetParamParent, C_LLVMGetParamParent, c"LLVMGetParamParent", "LLVMGetParamParent",
     c"LLVMGetParamParent(Inst)\n--\n\nObtain the function to which this argument belongs.\n\nUnlike other functions in this group, this one takes an LLVMValueRef\nthat corresponds to a llvm::Attribute.\n\nThe returned LLVMValueRef is the llvm::Function to which this\nargument belongs.\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7783,7 +7783,7 @@ fn LLVMGetParamParent(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Inst]))
 }
 rt::function!(F_LLVMGetFirstParam, C_LLVMGetFirstParam, c"LLVMGetFirstParam", "LLVMGetFirstParam",
     c"LLVMGetFirstParam(Fn)\n--\n\nObtain the first parameter to a function.\n\nSee: llvm::Function::arg_begin()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7800,7 +7800,7 @@ fn LLVMGetFirstParam(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMGetLastParam, C_LLVMGetLastParam, c"LLVMGetLastParam", "LLVMGetLastParam",
     c"LLVMGetLastParam(Fn)\n--\n\nObtain the last parameter to a function.\n\nSee: llvm::Function::arg_end()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7817,7 +7817,7 @@ fn LLVMGetLastParam(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMGetNextParam, C_LLVMGetNextParam, c"LLVMGetNextParam", "LLVMGetNextParam",
     c"LLVMGetNextParam(Arg)\n--\n\nObtain the next parameter to a function.\n\nThis takes an LLVMValueRef obtained from LLVMGetFirstParam() (which is\nactually a wrapped iterator) and obtains the next parameter from the\nunderlying iterator.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7834,7 +7834,7 @@ fn LLVMGetNextParam(py: Python<'_>, Arg: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Arg]))
 }
 rt::function!(F_LLVMGetPreviousParam, C_LLVMGetPreviousParam, c"LLVMGetPreviousParam", "LLVMGetPreviousParam",
     c"LLVMGetPreviousParam(Arg)\n--\n\nObtain the previous parameter to a function.\n\nThis is the opposite of LLVMGetNextParam().\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7851,7 +7851,7 @@ fn LLVMGetPreviousParam(py: Python<'_>, Arg: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Arg]))
 }
 rt::function!(F_LLVMSetParamAlignment, C_LLVMSetParamAlignment, c"LLVMSetParamAlignment", "LLVMSetParamAlignment",
     c"LLVMSetParamAlignment(Arg, Align)\n--\n\nSet the alignment for a function parameter.\n\nSee: llvm::Argument::addAttr()\nSee: llvm::AttrBuilder::addAlignmentAttr()\n\nArgs:\n    Arg\n    Align",
@@ -7891,7 +7891,7 @@ fn LLVMAddGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, N
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen, a_Ty, a_AddrSpace, a_Resolver) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[M, Ty, Resolver]))
 }
 rt::function!(F_LLVMGetNamedGlobalIFunc, C_LLVMGetNamedGlobalIFunc, c"LLVMGetNamedGlobalIFunc", "LLVMGetNamedGlobalIFunc",
     c"LLVMGetNamedGlobalIFunc(M, Name, NameLen)\n--\n\nObtain a GlobalIFunc value from a Module by its name.\n\nThe returned value corresponds to a llvm::GlobalIFunc value.\n\nSee: llvm::Module::getNamedIFunc()\n\nArgs:\n    M\n    Name\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7910,7 +7910,7 @@ fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetFirstGlobalIFunc, C_LLVMGetFirstGlobalIFunc, c"LLVMGetFirstGlobalIFunc", "LLVMGetFirstGlobalIFunc",
     c"LLVMGetFirstGlobalIFunc(M)\n--\n\nObtain an iterator to the first GlobalIFunc in a Module.\n\nSee: llvm::Module::ifunc_begin()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7927,7 +7927,7 @@ fn LLVMGetFirstGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetLastGlobalIFunc, C_LLVMGetLastGlobalIFunc, c"LLVMGetLastGlobalIFunc", "LLVMGetLastGlobalIFunc",
     c"LLVMGetLastGlobalIFunc(M)\n--\n\nObtain an iterator to the last GlobalIFunc in a Module.\n\nSee: llvm::Module::ifunc_end()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7944,7 +7944,7 @@ fn LLVMGetLastGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetNextGlobalIFunc, C_LLVMGetNextGlobalIFunc, c"LLVMGetNextGlobalIFunc", "LLVMGetNextGlobalIFunc",
     c"LLVMGetNextGlobalIFunc(IFunc)\n--\n\nAdvance a GlobalIFunc iterator to the next GlobalIFunc.\n\nReturns NULL if the iterator was already at the end and there are no more\nglobal aliases.\n\nArgs:\n    IFunc\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7961,7 +7961,7 @@ fn LLVMGetNextGlobalIFunc(py: Python<'_>, IFunc: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IFunc) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[IFunc]))
 }
 rt::function!(F_LLVMGetPreviousGlobalIFunc, C_LLVMGetPreviousGlobalIFunc, c"LLVMGetPreviousGlobalIFunc", "LLVMGetPreviousGlobalIFunc",
     c"LLVMGetPreviousGlobalIFunc(IFunc)\n--\n\nDecrement a GlobalIFunc iterator to the previous GlobalIFunc.\n\nReturns NULL if the iterator was already at the beginning and there are\nno previous global aliases.\n\nArgs:\n    IFunc\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7978,7 +7978,7 @@ fn LLVMGetPreviousGlobalIFunc(py: Python<'_>, IFunc: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IFunc) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[IFunc]))
 }
 rt::function!(F_LLVMGetGlobalIFuncResolver, C_LLVMGetGlobalIFuncResolver, c"LLVMGetGlobalIFuncResolver", "LLVMGetGlobalIFuncResolver",
     c"LLVMGetGlobalIFuncResolver(IFunc)\n--\n\nRetrieves the resolver function associated with this indirect function, or\nNULL if it doesn't not exist.\n\nSee: llvm::GlobalIFunc::getResolver()\n\nArgs:\n    IFunc\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7995,7 +7995,7 @@ fn LLVMGetGlobalIFuncResolver(py: Python<'_>, IFunc: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IFunc) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[IFunc]))
 }
 rt::function!(F_LLVMSetGlobalIFuncResolver, C_LLVMSetGlobalIFuncResolver, c"LLVMSetGlobalIFuncResolver", "LLVMSetGlobalIFuncResolver",
     c"LLVMSetGlobalIFuncResolver(IFunc, Resolver)\n--\n\nSets the resolver function associated with this indirect function.\n\nSee: llvm::GlobalIFunc::setResolver()\n\nArgs:\n    IFunc\n    Resolver",
@@ -8076,7 +8076,7 @@ rt::function!(F_LLVMMDNodeInContext2, C_LLVMMDNodeInContext2, c"LLVMMDNodeInCont
 fn LLVMMDNodeInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, MDs: &Bound<'_, PyAny>, Count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext2");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_MDs = super::llvm_types::TYPES.handle_ref(6, MDs, true)?;
+    let mut h_MDs = super::llvm_types::TYPES.handle_ref(6, MDs, true, false)?;
     let a_MDs = h_MDs.addr();
     let a_Count = Count.0;
     rt::check_count(a_Count as i128, "Count", h_MDs.item_count(), "MDs")?;
@@ -8105,7 +8105,7 @@ fn LLVMMetadataAsValue(py: Python<'_>, C: &Bound<'_, PyAny>, MD: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_MD) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[C, MD]))
 }
 rt::function!(F_LLVMValueAsMetadata, C_LLVMValueAsMetadata, c"LLVMValueAsMetadata", "LLVMValueAsMetadata",
     c"LLVMValueAsMetadata(Val)\n--\n\nObtain a Value as a Metadata.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -8122,7 +8122,7 @@ fn LLVMValueAsMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMGetMDString, C_LLVMGetMDString, c"LLVMGetMDString", "LLVMGetMDString",
     c"LLVMGetMDString(V, Length)\n--\n\nObtain the underlying string from a MDString value.\n\nArgs:\n    V: Instance to obtain string from.\n    Length: Memory address which will hold length of returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes\n    String data in MDString.",
@@ -8168,7 +8168,7 @@ rt::function!(F_LLVMGetMDNodeOperands, C_LLVMGetMDNodeOperands, c"LLVMGetMDNodeO
 fn LLVMGetMDNodeOperands(py: Python<'_>, V: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDNodeOperands");
     let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
-    let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true)?;
+    let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true, false)?;
     let a_Dest = h_Dest.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8243,7 +8243,7 @@ rt::function!(F_LLVMMDNodeInContext, C_LLVMMDNodeInContext, c"LLVMMDNodeInContex
 fn LLVMMDNodeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true)?;
+    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true, false)?;
     let a_Vals = h_Vals.addr();
     let a_Count = Count.0;
     rt::check_count(a_Count as i128, "Count", h_Vals.item_count(), "Vals")?;
@@ -8263,7 +8263,7 @@ rt::function!(F_LLVMMDNode, C_LLVMMDNode, c"LLVMMDNode", "LLVMMDNode",
 
 fn LLVMMDNode(py: Python<'_>, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNode");
-    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true)?;
+    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true, false)?;
     let a_Vals = h_Vals.addr();
     let a_Count = Count.0;
     rt::check_count(a_Count as i128, "Count", h_Vals.item_count(), "Vals")?;
@@ -8285,7 +8285,7 @@ fn LLVMCreateOperandBundle(py: Python<'_>, Tag: rt::CStrArg, TagLen: rt::CInt<u6
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateOperandBundle");
     let a_Tag = Tag.addr();
     let a_TagLen = TagLen.0;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
@@ -8368,7 +8368,7 @@ fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: &Bound<'_, PyAny>, Ind
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Bundle, a_Index) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Bundle]))
 }
 rt::function!(F_LLVMBasicBlockAsValue, C_LLVMBasicBlockAsValue, c"LLVMBasicBlockAsValue", "LLVMBasicBlockAsValue",
     c"LLVMBasicBlockAsValue(BB)\n--\n\nConvert a basic block instance to a value type.\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -8385,7 +8385,7 @@ fn LLVMBasicBlockAsValue(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[BB]))
 }
 rt::function!(F_LLVMValueIsBasicBlock, C_LLVMValueIsBasicBlock, c"LLVMValueIsBasicBlock", "LLVMValueIsBasicBlock",
     c"LLVMValueIsBasicBlock(Val)\n--\n\nDetermine whether an LLVMValueRef is itself a basic block.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -8419,7 +8419,7 @@ fn LLVMValueAsBasicBlock(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMGetBasicBlockName, C_LLVMGetBasicBlockName, c"LLVMGetBasicBlockName", "LLVMGetBasicBlockName",
     c"LLVMGetBasicBlockName(BB)\n--\n\nObtain the string name of a basic block.\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -8453,7 +8453,7 @@ fn LLVMGetBasicBlockParent(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[BB]))
 }
 rt::function!(F_LLVMGetBasicBlockTerminator, C_LLVMGetBasicBlockTerminator, c"LLVMGetBasicBlockTerminator", "LLVMGetBasicBlockTerminator",
     c"LLVMGetBasicBlockTerminator(BB)\n--\n\nObtain the terminator instruction for a basic block.\n\nIf the basic block does not have a terminator (it is not well-formed\nif it doesn't), then NULL is returned.\n\nThe returned LLVMValueRef corresponds to an llvm::Instruction.\n\nSee: llvm::BasicBlock::getTerminator()\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -8470,7 +8470,7 @@ fn LLVMGetBasicBlockTerminator(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[BB]))
 }
 rt::function!(F_LLVMCountBasicBlocks, C_LLVMCountBasicBlocks, c"LLVMCountBasicBlocks", "LLVMCountBasicBlocks",
     c"LLVMCountBasicBlocks(Fn)\n--\n\nObtain the number of basic blocks in a function.\n\nArgs:\n    Fn: Function value to operate on.\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -8497,7 +8497,7 @@ rt::function!(F_LLVMGetBasicBlocks, C_LLVMGetBasicBlocks, c"LLVMGetBasicBlocks",
 fn LLVMGetBasicBlocks(py: Python<'_>, Fn: &Bound<'_, PyAny>, BasicBlocks: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBasicBlocks");
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_BasicBlocks = super::llvm_types::TYPES.handle_ref(5, BasicBlocks, true)?;
+    let mut h_BasicBlocks = super::llvm_types::TYPES.handle_ref(5, BasicBlocks, true, false)?;
     let a_BasicBlocks = h_BasicBlocks.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -8523,7 +8523,7 @@ fn LLVMGetFirstBasicBlock(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMGetLastBasicBlock, C_LLVMGetLastBasicBlock, c"LLVMGetLastBasicBlock", "LLVMGetLastBasicBlock",
     c"LLVMGetLastBasicBlock(Fn)\n--\n\nObtain the last basic block in a function.\n\nSee: llvm::Function::end()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
@@ -8540,7 +8540,7 @@ fn LLVMGetLastBasicBlock(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMGetNextBasicBlock, C_LLVMGetNextBasicBlock, c"LLVMGetNextBasicBlock", "LLVMGetNextBasicBlock",
     c"LLVMGetNextBasicBlock(BB)\n--\n\nAdvance a basic block iterator.\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
@@ -8557,7 +8557,7 @@ fn LLVMGetNextBasicBlock(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[BB]))
 }
 rt::function!(F_LLVMGetPreviousBasicBlock, C_LLVMGetPreviousBasicBlock, c"LLVMGetPreviousBasicBlock", "LLVMGetPreviousBasicBlock",
     c"LLVMGetPreviousBasicBlock(BB)\n--\n\nGo backwards in a basic block iterator.\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
@@ -8574,7 +8574,7 @@ fn LLVMGetPreviousBasicBlock(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[BB]))
 }
 rt::function!(F_LLVMGetEntryBasicBlock, C_LLVMGetEntryBasicBlock, c"LLVMGetEntryBasicBlock", "LLVMGetEntryBasicBlock",
     c"LLVMGetEntryBasicBlock(Fn)\n--\n\nObtain the basic block that corresponds to the entry point of a\nfunction.\n\nSee: llvm::Function::getEntryBlock()\n\nArgs:\n    Fn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
@@ -8591,7 +8591,7 @@ fn LLVMGetEntryBasicBlock(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMInsertExistingBasicBlockAfterInsertBlock, C_LLVMInsertExistingBasicBlockAfterInsertBlock, c"LLVMInsertExistingBasicBlockAfterInsertBlock", "LLVMInsertExistingBasicBlockAfterInsertBlock",
     c"LLVMInsertExistingBasicBlockAfterInsertBlock(Builder, BB)\n--\n\nInsert the given basic block after the insertion point of the given builder.\n\nThe insertion point must be valid.\n\nSee: llvm::Function::BasicBlockListType::insertAfter()\n\nArgs:\n    Builder\n    BB",
@@ -8682,7 +8682,7 @@ fn LLVMAppendBasicBlock(py: Python<'_>, Fn: &Bound<'_, PyAny>, Name: rt::CStrArg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[Fn]))
 }
 rt::function!(F_LLVMInsertBasicBlockInContext, C_LLVMInsertBasicBlockInContext, c"LLVMInsertBasicBlockInContext", "LLVMInsertBasicBlockInContext",
     c"LLVMInsertBasicBlockInContext(C, BB, Name)\n--\n\nInsert a basic block in a function before another basic block.\n\nThe function to add to is determined by the function of the\npassed basic block.\n\nSee: llvm::BasicBlock::Create()\n\nArgs:\n    C\n    BB\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
@@ -8719,7 +8719,7 @@ fn LLVMInsertBasicBlock(py: Python<'_>, InsertBeforeBB: &Bound<'_, PyAny>, Name:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InsertBeforeBB, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[InsertBeforeBB]))
 }
 rt::function!(F_LLVMDeleteBasicBlock, C_LLVMDeleteBasicBlock, c"LLVMDeleteBasicBlock", "LLVMDeleteBasicBlock",
     c"LLVMDeleteBasicBlock(BB)\n--\n\nRemove a basic block from a function and delete it.\n\nThis deletes the basic block from its containing function and deletes\nthe basic block itself.\n\nSee: llvm::BasicBlock::eraseFromParent()\n\nArgs:\n    BB",
@@ -8806,7 +8806,7 @@ fn LLVMGetFirstInstruction(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[BB]))
 }
 rt::function!(F_LLVMGetLastInstruction, C_LLVMGetLastInstruction, c"LLVMGetLastInstruction", "LLVMGetLastInstruction",
     c"LLVMGetLastInstruction(BB)\n--\n\nObtain the last instruction in a basic block.\n\nThe returned LLVMValueRef corresponds to an LLVM:Instruction.\n\nArgs:\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -8823,7 +8823,7 @@ fn LLVMGetLastInstruction(py: Python<'_>, BB: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[BB]))
 }
 rt::function!(F_LLVMHasMetadata, C_LLVMHasMetadata, c"LLVMHasMetadata", "LLVMHasMetadata",
     c"LLVMHasMetadata(Val)\n--\n\nDetermine whether an instruction has any metadata attached.\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -8858,7 +8858,7 @@ fn LLVMGetMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>, KindID: rt::CInt<u32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_KindID) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMSetMetadata, C_LLVMSetMetadata, c"LLVMSetMetadata", "LLVMSetMetadata",
     c"LLVMSetMetadata(Val, KindID, Node)\n--\n\nSet metadata associated with an instruction value.\n\nArgs:\n    Val\n    KindID\n    Node",
@@ -8913,7 +8913,7 @@ fn LLVMGetInstructionParent(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[Inst]))
 }
 rt::function!(F_LLVMGetNextInstruction, C_LLVMGetNextInstruction, c"LLVMGetNextInstruction", "LLVMGetNextInstruction",
     c"LLVMGetNextInstruction(Inst)\n--\n\nObtain the instruction that occurs after the one specified.\n\nThe next instruction will be from the same basic block.\n\nIf this is the last instruction in a basic block, NULL will be\nreturned.\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -8930,7 +8930,7 @@ fn LLVMGetNextInstruction(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Inst]))
 }
 rt::function!(F_LLVMGetPreviousInstruction, C_LLVMGetPreviousInstruction, c"LLVMGetPreviousInstruction", "LLVMGetPreviousInstruction",
     c"LLVMGetPreviousInstruction(Inst)\n--\n\nObtain the instruction that occurred before this one.\n\nIf the instruction is the first instruction in a basic block, NULL\nwill be returned.\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -8947,7 +8947,7 @@ fn LLVMGetPreviousInstruction(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Inst]))
 }
 rt::function!(F_LLVMInstructionRemoveFromParent, C_LLVMInstructionRemoveFromParent, c"LLVMInstructionRemoveFromParent", "LLVMInstructionRemoveFromParent",
     c"LLVMInstructionRemoveFromParent(Inst)\n--\n\nRemove an instruction.\n\nThe instruction specified is removed from its containing building\nblock but is kept alive.\n\nSee: llvm::Instruction::removeFromParent()\n\nArgs:\n    Inst",
@@ -9066,7 +9066,7 @@ fn LLVMInstructionClone(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Inst]))
 }
 rt::function!(F_LLVMIsATerminatorInst, C_LLVMIsATerminatorInst, c"LLVMIsATerminatorInst", "LLVMIsATerminatorInst",
     c"LLVMIsATerminatorInst(Inst)\n--\n\nDetermine whether an instruction is a terminator. This routine is named to\nbe compatible with historical functions that did this by querying the\nunderlying C++ type.\n\nSee: llvm::Instruction::isTerminator()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -9083,7 +9083,7 @@ fn LLVMIsATerminatorInst(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Inst]))
 }
 rt::function!(F_LLVMGetNumArgOperands, C_LLVMGetNumArgOperands, c"LLVMGetNumArgOperands", "LLVMGetNumArgOperands",
     c"LLVMGetNumArgOperands(Instr)\n--\n\nObtain the argument count for a call instruction.\n\nThis expects an LLVMValueRef that corresponds to a llvm::CallInst,\nllvm::InvokeInst, or llvm:FuncletPadInst.\n\nSee: llvm::CallInst::getNumArgOperands()\nSee: llvm::InvokeInst::getNumArgOperands()\nSee: llvm::FuncletPadInst::getNumArgOperands()\n\nArgs:\n    Instr\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -9202,7 +9202,7 @@ fn LLVMGetCallSiteAttributes(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributes");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
-    let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true)?;
+    let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true, false)?;
     let a_Attrs = h_Attrs.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -9230,7 +9230,7 @@ fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_KindID) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 14, __r, None)?, &[C]))
 }
 rt::function!(F_LLVMGetCallSiteStringAttribute, C_LLVMGetCallSiteStringAttribute, c"LLVMGetCallSiteStringAttribute", "LLVMGetCallSiteStringAttribute",
     c"LLVMGetCallSiteStringAttribute(C, Idx, K, KLen)\n--\n\nArgs:\n    C\n    Idx\n    K\n    KLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueAttributeRef",
@@ -9250,7 +9250,7 @@ fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_K, a_KLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 14, __r, None)?, &[C]))
 }
 rt::function!(F_LLVMRemoveCallSiteEnumAttribute, C_LLVMRemoveCallSiteEnumAttribute, c"LLVMRemoveCallSiteEnumAttribute", "LLVMRemoveCallSiteEnumAttribute",
     c"LLVMRemoveCallSiteEnumAttribute(C, Idx, KindID)\n--\n\nArgs:\n    C\n    Idx\n    KindID",
@@ -9306,7 +9306,7 @@ fn LLVMGetCalledFunctionType(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[C]))
 }
 rt::function!(F_LLVMGetCalledValue, C_LLVMGetCalledValue, c"LLVMGetCalledValue", "LLVMGetCalledValue",
     c"LLVMGetCalledValue(Instr)\n--\n\nObtain the pointer to the function invoked by this instruction.\n\nThis expects an LLVMValueRef that corresponds to a llvm::CallInst or\nllvm::InvokeInst.\n\nSee: llvm::CallInst::getCalledOperand()\nSee: llvm::InvokeInst::getCalledOperand()\n\nArgs:\n    Instr\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -9323,7 +9323,7 @@ fn LLVMGetCalledValue(py: Python<'_>, Instr: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Instr) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Instr]))
 }
 rt::function!(F_LLVMGetNumOperandBundles, C_LLVMGetNumOperandBundles, c"LLVMGetNumOperandBundles", "LLVMGetNumOperandBundles",
     c"LLVMGetNumOperandBundles(C)\n--\n\nObtain the number of operand bundles attached to this instruction.\n\nThis only works on llvm::CallInst and llvm::InvokeInst instructions.\n\nSee: llvm::CallBase::getNumOperandBundles()\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -9358,7 +9358,7 @@ fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: &Bound<'_, PyAny>, Index: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Index) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 13, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 13, __r, None)?, &[C]))
 }
 rt::function!(F_LLVMIsTailCall, C_LLVMIsTailCall, c"LLVMIsTailCall", "LLVMIsTailCall",
     c"LLVMIsTailCall(CallInst)\n--\n\nObtain whether a call instruction is a tail call.\n\nThis only works on llvm::CallInst instructions.\n\nSee: llvm::CallInst::isTailCall()\n\nArgs:\n    CallInst\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -9445,7 +9445,7 @@ fn LLVMGetNormalDest(py: Python<'_>, InvokeInst: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InvokeInst) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[InvokeInst]))
 }
 rt::function!(F_LLVMGetUnwindDest, C_LLVMGetUnwindDest, c"LLVMGetUnwindDest", "LLVMGetUnwindDest",
     c"LLVMGetUnwindDest(InvokeInst)\n--\n\nReturn the unwind destination basic block.\n\nWorks on llvm::InvokeInst, llvm::CleanupReturnInst, and\nllvm::CatchSwitchInst instructions.\n\nSee: llvm::InvokeInst::getUnwindDest()\nSee: llvm::CleanupReturnInst::getUnwindDest()\nSee: llvm::CatchSwitchInst::getUnwindDest()\n\nArgs:\n    InvokeInst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
@@ -9462,7 +9462,7 @@ fn LLVMGetUnwindDest(py: Python<'_>, InvokeInst: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InvokeInst) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[InvokeInst]))
 }
 rt::function!(F_LLVMSetNormalDest, C_LLVMSetNormalDest, c"LLVMSetNormalDest", "LLVMSetNormalDest",
     c"LLVMSetNormalDest(InvokeInst, B)\n--\n\nSet the normal destination basic block.\n\nThis only works on llvm::InvokeInst instructions.\n\nSee: llvm::InvokeInst::setNormalDest()\n\nArgs:\n    InvokeInst\n    B",
@@ -9515,7 +9515,7 @@ fn LLVMGetCallBrDefaultDest(py: Python<'_>, CallBr: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallBr) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[CallBr]))
 }
 rt::function!(F_LLVMGetCallBrNumIndirectDests, C_LLVMGetCallBrNumIndirectDests, c"LLVMGetCallBrNumIndirectDests", "LLVMGetCallBrNumIndirectDests",
     c"LLVMGetCallBrNumIndirectDests(CallBr)\n--\n\nGet the number of indirect destinations of a CallBr instruction.\n\nSee: llvm::CallBrInst::getNumIndirectDests()\n\nArgs:\n    CallBr\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -9550,7 +9550,7 @@ fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: &Bound<'_, PyAny>, Idx: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallBr, a_Idx) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[CallBr]))
 }
 rt::function!(F_LLVMGetNumSuccessors, C_LLVMGetNumSuccessors, c"LLVMGetNumSuccessors", "LLVMGetNumSuccessors",
     c"LLVMGetNumSuccessors(Term)\n--\n\nReturn the number of successors that this terminator has.\n\nSee: llvm::Instruction::getNumSuccessors\n\nArgs:\n    Term\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -9585,7 +9585,7 @@ fn LLVMGetSuccessor(py: Python<'_>, Term: &Bound<'_, PyAny>, i: rt::CInt<u32>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Term, a_i) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[Term]))
 }
 rt::function!(F_LLVMSetSuccessor, C_LLVMSetSuccessor, c"LLVMSetSuccessor", "LLVMSetSuccessor",
     c"LLVMSetSuccessor(Term, i, block)\n--\n\nUpdate the specified successor to point at the provided block.\n\nSee: llvm::Instruction::setSuccessor\n\nArgs:\n    Term\n    i\n    block",
@@ -9638,7 +9638,7 @@ fn LLVMGetCondition(py: Python<'_>, Branch: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Branch) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Branch]))
 }
 rt::function!(F_LLVMSetCondition, C_LLVMSetCondition, c"LLVMSetCondition", "LLVMSetCondition",
     c"LLVMSetCondition(Branch, Cond)\n--\n\nSet the condition of a branch instruction.\n\nThis only works on llvm::BranchInst instructions.\n\nSee: llvm::BranchInst::setCondition\n\nArgs:\n    Branch\n    Cond",
@@ -9673,7 +9673,7 @@ fn LLVMGetSwitchDefaultDest(py: Python<'_>, SwitchInstr: &Bound<'_, PyAny>) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SwitchInstr) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[SwitchInstr]))
 }
 rt::function!(F_LLVMGetAllocatedType, C_LLVMGetAllocatedType, c"LLVMGetAllocatedType", "LLVMGetAllocatedType",
     c"LLVMGetAllocatedType(Alloca)\n--\n\nObtain the type that is being allocated by the alloca instruction.\n\nArgs:\n    Alloca\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -9690,7 +9690,7 @@ fn LLVMGetAllocatedType(py: Python<'_>, Alloca: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Alloca) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[Alloca]))
 }
 rt::function!(F_LLVMIsInBounds, C_LLVMIsInBounds, c"LLVMIsInBounds", "LLVMIsInBounds",
     c"LLVMIsInBounds(GEP)\n--\n\nCheck whether the given GEP operator is inbounds.\n\nArgs:\n    GEP\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -9742,7 +9742,7 @@ fn LLVMGetGEPSourceElementType(py: Python<'_>, GEP: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GEP) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[GEP]))
 }
 rt::function!(F_LLVMGEPGetNoWrapFlags, C_LLVMGEPGetNoWrapFlags, c"LLVMGEPGetNoWrapFlags", "LLVMGEPGetNoWrapFlags",
     c"LLVMGEPGetNoWrapFlags(GEP)\n--\n\nGet the no-wrap related flags for the given GEP instruction.\n\nSee: llvm::GetElementPtrInst::getNoWrapFlags\n\nArgs:\n    GEP\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -9787,9 +9787,9 @@ rt::function!(F_LLVMAddIncoming, C_LLVMAddIncoming, c"LLVMAddIncoming", "LLVMAdd
 fn LLVMAddIncoming(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, IncomingValues: &Bound<'_, PyAny>, IncomingBlocks: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddIncoming");
     let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
-    let mut h_IncomingValues = super::llvm_types::TYPES.handle_ref(4, IncomingValues, true)?;
+    let mut h_IncomingValues = super::llvm_types::TYPES.handle_ref(4, IncomingValues, true, false)?;
     let a_IncomingValues = h_IncomingValues.addr();
-    let mut h_IncomingBlocks = super::llvm_types::TYPES.handle_ref(5, IncomingBlocks, true)?;
+    let mut h_IncomingBlocks = super::llvm_types::TYPES.handle_ref(5, IncomingBlocks, true, false)?;
     let a_IncomingBlocks = h_IncomingBlocks.addr();
     let a_Count = Count.0;
     rt::check_count(a_Count as i128, "Count", h_IncomingBlocks.item_count(), "IncomingBlocks")?;
@@ -9835,7 +9835,7 @@ fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PhiNode, a_Index) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[PhiNode]))
 }
 rt::function!(F_LLVMGetIncomingBlock, C_LLVMGetIncomingBlock, c"LLVMGetIncomingBlock", "LLVMGetIncomingBlock",
     c"LLVMGetIncomingBlock(PhiNode, Index)\n--\n\nObtain an incoming value to a PHI node as an LLVMBasicBlockRef.\n\nArgs:\n    PhiNode\n    Index\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
@@ -9853,7 +9853,7 @@ fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PhiNode, a_Index) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[PhiNode]))
 }
 rt::function!(F_LLVMGetNumIndices, C_LLVMGetNumIndices, c"LLVMGetNumIndices", "LLVMGetNumIndices",
     c"LLVMGetNumIndices(Inst)\n--\n\nObtain the number of indices.\nNB: This also works on GEP operators.\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -10029,7 +10029,7 @@ fn LLVMGetInsertBlock(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMClearInsertionPosition, C_LLVMClearInsertionPosition, c"LLVMClearInsertionPosition", "LLVMClearInsertionPosition",
     c"LLVMClearInsertionPosition(Builder)\n--\n\nArgs:\n    Builder",
@@ -10118,7 +10118,7 @@ fn LLVMGetCurrentDebugLocation2(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMSetCurrentDebugLocation2, C_LLVMSetCurrentDebugLocation2, c"LLVMSetCurrentDebugLocation2", "LLVMSetCurrentDebugLocation2",
     c"LLVMSetCurrentDebugLocation2(Builder, Loc)\n--\n\nSet location information used by debugging information.\n\nTo clear the location metadata of the given instruction, pass NULL to Loc.\n\nSee: llvm::IRBuilder::SetCurrentDebugLocation()\n\nArgs:\n    Builder\n    Loc",
@@ -10189,7 +10189,7 @@ fn LLVMBuilderGetDefaultFPMathTag(py: Python<'_>, Builder: &Bound<'_, PyAny>) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMBuilderSetDefaultFPMathTag, C_LLVMBuilderSetDefaultFPMathTag, c"LLVMBuilderSetDefaultFPMathTag", "LLVMBuilderSetDefaultFPMathTag",
     c"LLVMBuilderSetDefaultFPMathTag(Builder, FPMathTag)\n--\n\nSet the default floating-point math metadata for the given builder.\n\nTo clear the metadata, pass NULL to FPMathTag.\n\nSee: llvm::IRBuilder::setDefaultFPMathTag()\n\nArgs:\n    Builder\n    FPMathTag",
@@ -10242,7 +10242,7 @@ fn LLVMGetCurrentDebugLocation(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMBuildRetVoid, C_LLVMBuildRetVoid, c"LLVMBuildRetVoid", "LLVMBuildRetVoid",
     c"LLVMBuildRetVoid(arg0)\n--\n\nArgs:\n    arg0\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10259,7 +10259,7 @@ fn LLVMBuildRetVoid(py: Python<'_>, arg0: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0]))
 }
 rt::function!(F_LLVMBuildRet, C_LLVMBuildRet, c"LLVMBuildRet", "LLVMBuildRet",
     c"LLVMBuildRet(arg0, V)\n--\n\nArgs:\n    arg0\n    V\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10277,7 +10277,7 @@ fn LLVMBuildRet(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, V]))
 }
 rt::function!(F_LLVMBuildAggregateRet, C_LLVMBuildAggregateRet, c"LLVMBuildAggregateRet", "LLVMBuildAggregateRet",
     c"LLVMBuildAggregateRet(arg0, RetVals, N)\n--\n\nArgs:\n    arg0\n    RetVals\n    N\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10287,7 +10287,7 @@ rt::function!(F_LLVMBuildAggregateRet, C_LLVMBuildAggregateRet, c"LLVMBuildAggre
 fn LLVMBuildAggregateRet(py: Python<'_>, arg0: &Bound<'_, PyAny>, RetVals: &Bound<'_, PyAny>, N: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAggregateRet");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
-    let mut h_RetVals = super::llvm_types::TYPES.handle_ref(4, RetVals, true)?;
+    let mut h_RetVals = super::llvm_types::TYPES.handle_ref(4, RetVals, true, false)?;
     let a_RetVals = h_RetVals.addr();
     let a_N = N.0;
     rt::check_count(a_N as i128, "N", h_RetVals.item_count(), "RetVals")?;
@@ -10298,7 +10298,7 @@ fn LLVMBuildAggregateRet(py: Python<'_>, arg0: &Bound<'_, PyAny>, RetVals: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_RetVals, a_N) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0]))
 }
 rt::function!(F_LLVMBuildBr, C_LLVMBuildBr, c"LLVMBuildBr", "LLVMBuildBr",
     c"LLVMBuildBr(arg0, Dest)\n--\n\nArgs:\n    arg0\n    Dest\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10316,7 +10316,7 @@ fn LLVMBuildBr(py: Python<'_>, arg0: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Dest) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Dest]))
 }
 rt::function!(F_LLVMBuildCondBr, C_LLVMBuildCondBr, c"LLVMBuildCondBr", "LLVMBuildCondBr",
     c"LLVMBuildCondBr(arg0, If, Then, Else)\n--\n\nArgs:\n    arg0\n    If\n    Then\n    Else\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10336,7 +10336,7 @@ fn LLVMBuildCondBr(py: Python<'_>, arg0: &Bound<'_, PyAny>, If: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_If, a_Then, a_Else) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, If, Then, Else]))
 }
 rt::function!(F_LLVMBuildSwitch, C_LLVMBuildSwitch, c"LLVMBuildSwitch", "LLVMBuildSwitch",
     c"LLVMBuildSwitch(arg0, V, Else, NumCases)\n--\n\nArgs:\n    arg0\n    V\n    Else\n    NumCases\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10356,7 +10356,7 @@ fn LLVMBuildSwitch(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V, a_Else, a_NumCases) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, V, Else]))
 }
 rt::function!(F_LLVMBuildIndirectBr, C_LLVMBuildIndirectBr, c"LLVMBuildIndirectBr", "LLVMBuildIndirectBr",
     c"LLVMBuildIndirectBr(B, Addr, NumDests)\n--\n\nArgs:\n    B\n    Addr\n    NumDests\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10375,7 +10375,7 @@ fn LLVMBuildIndirectBr(py: Python<'_>, B: &Bound<'_, PyAny>, Addr: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Addr, a_NumDests) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Addr]))
 }
 rt::function!(F_LLVMBuildCallBr, C_LLVMBuildCallBr, c"LLVMBuildCallBr", "LLVMBuildCallBr",
     c"LLVMBuildCallBr(B, Ty, Fn, DefaultDest, IndirectDests, NumIndirectDests, Args, NumArgs, Bundles, NumBundles, Name)\n--\n\nArgs:\n    B\n    Ty\n    Fn\n    DefaultDest\n    IndirectDests\n    NumIndirectDests\n    Args\n    NumArgs\n    Bundles\n    NumBundles\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10388,13 +10388,13 @@ fn LLVMBuildCallBr(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, 
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_DefaultDest = super::llvm_types::TYPES.handle_arg(5, DefaultDest)?;
-    let mut h_IndirectDests = super::llvm_types::TYPES.handle_ref(5, IndirectDests, true)?;
+    let mut h_IndirectDests = super::llvm_types::TYPES.handle_ref(5, IndirectDests, true, false)?;
     let a_IndirectDests = h_IndirectDests.addr();
     let a_NumIndirectDests = NumIndirectDests.0;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
-    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true)?;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true, false)?;
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
@@ -10408,7 +10408,7 @@ fn LLVMBuildCallBr(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Fn, a_DefaultDest, a_IndirectDests, a_NumIndirectDests, a_Args, a_NumArgs, a_Bundles, a_NumBundles, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Ty, Fn, DefaultDest]))
 }
 rt::function!(F_LLVMBuildInvoke2, C_LLVMBuildInvoke2, c"LLVMBuildInvoke2", "LLVMBuildInvoke2",
     c"LLVMBuildInvoke2(arg0, Ty, Fn, Args, NumArgs, Then, Catch, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Fn\n    Args\n    NumArgs\n    Then\n    Catch\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10420,7 +10420,7 @@ fn LLVMBuildInvoke2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAn
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Then = super::llvm_types::TYPES.handle_arg(5, Then)?;
@@ -10434,7 +10434,7 @@ fn LLVMBuildInvoke2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Fn, a_Args, a_NumArgs, a_Then, a_Catch, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Ty, Fn, Then, Catch]))
 }
 rt::function!(F_LLVMBuildInvokeWithOperandBundles, C_LLVMBuildInvokeWithOperandBundles, c"LLVMBuildInvokeWithOperandBundles", "LLVMBuildInvokeWithOperandBundles",
     c"LLVMBuildInvokeWithOperandBundles(arg0, Ty, Fn, Args, NumArgs, Then, Catch, Bundles, NumBundles, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Fn\n    Args\n    NumArgs\n    Then\n    Catch\n    Bundles\n    NumBundles\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10446,12 +10446,12 @@ fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Then = super::llvm_types::TYPES.handle_arg(5, Then)?;
     let a_Catch = super::llvm_types::TYPES.handle_arg(5, Catch)?;
-    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true)?;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true, false)?;
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
@@ -10464,7 +10464,7 @@ fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Fn, a_Args, a_NumArgs, a_Then, a_Catch, a_Bundles, a_NumBundles, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Ty, Fn, Then, Catch]))
 }
 rt::function!(F_LLVMBuildUnreachable, C_LLVMBuildUnreachable, c"LLVMBuildUnreachable", "LLVMBuildUnreachable",
     c"LLVMBuildUnreachable(arg0)\n--\n\nArgs:\n    arg0\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10481,7 +10481,7 @@ fn LLVMBuildUnreachable(py: Python<'_>, arg0: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0]))
 }
 rt::function!(F_LLVMBuildResume, C_LLVMBuildResume, c"LLVMBuildResume", "LLVMBuildResume",
     c"LLVMBuildResume(B, Exn)\n--\n\nArgs:\n    B\n    Exn\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10499,7 +10499,7 @@ fn LLVMBuildResume(py: Python<'_>, B: &Bound<'_, PyAny>, Exn: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Exn) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Exn]))
 }
 rt::function!(F_LLVMBuildLandingPad, C_LLVMBuildLandingPad, c"LLVMBuildLandingPad", "LLVMBuildLandingPad",
     c"LLVMBuildLandingPad(B, Ty, PersFn, NumClauses, Name)\n--\n\nArgs:\n    B\n    Ty\n    PersFn\n    NumClauses\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10520,7 +10520,7 @@ fn LLVMBuildLandingPad(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_PersFn, a_NumClauses, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Ty, PersFn]))
 }
 rt::function!(F_LLVMBuildCleanupRet, C_LLVMBuildCleanupRet, c"LLVMBuildCleanupRet", "LLVMBuildCleanupRet",
     c"LLVMBuildCleanupRet(B, CatchPad, BB)\n--\n\nArgs:\n    B\n    CatchPad\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10539,7 +10539,7 @@ fn LLVMBuildCleanupRet(py: Python<'_>, B: &Bound<'_, PyAny>, CatchPad: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_CatchPad, a_BB) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, CatchPad, BB]))
 }
 rt::function!(F_LLVMBuildCatchRet, C_LLVMBuildCatchRet, c"LLVMBuildCatchRet", "LLVMBuildCatchRet",
     c"LLVMBuildCatchRet(B, CatchPad, BB)\n--\n\nArgs:\n    B\n    CatchPad\n    BB\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10558,7 +10558,7 @@ fn LLVMBuildCatchRet(py: Python<'_>, B: &Bound<'_, PyAny>, CatchPad: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_CatchPad, a_BB) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, CatchPad, BB]))
 }
 rt::function!(F_LLVMBuildCatchPad, C_LLVMBuildCatchPad, c"LLVMBuildCatchPad", "LLVMBuildCatchPad",
     c"LLVMBuildCatchPad(B, ParentPad, Args, NumArgs, Name)\n--\n\nArgs:\n    B\n    ParentPad\n    Args\n    NumArgs\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10569,7 +10569,7 @@ fn LLVMBuildCatchPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_,
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchPad");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_ParentPad = super::llvm_types::TYPES.handle_arg(4, ParentPad)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
@@ -10581,7 +10581,7 @@ fn LLVMBuildCatchPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ParentPad, a_Args, a_NumArgs, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, ParentPad]))
 }
 rt::function!(F_LLVMBuildCleanupPad, C_LLVMBuildCleanupPad, c"LLVMBuildCleanupPad", "LLVMBuildCleanupPad",
     c"LLVMBuildCleanupPad(B, ParentPad, Args, NumArgs, Name)\n--\n\nArgs:\n    B\n    ParentPad\n    Args\n    NumArgs\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10592,7 +10592,7 @@ fn LLVMBuildCleanupPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCleanupPad");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_ParentPad = super::llvm_types::TYPES.handle_arg(4, ParentPad)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
@@ -10604,7 +10604,7 @@ fn LLVMBuildCleanupPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ParentPad, a_Args, a_NumArgs, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, ParentPad]))
 }
 rt::function!(F_LLVMBuildCatchSwitch, C_LLVMBuildCatchSwitch, c"LLVMBuildCatchSwitch", "LLVMBuildCatchSwitch",
     c"LLVMBuildCatchSwitch(B, ParentPad, UnwindBB, NumHandlers, Name)\n--\n\nArgs:\n    B\n    ParentPad\n    UnwindBB\n    NumHandlers\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10625,7 +10625,7 @@ fn LLVMBuildCatchSwitch(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ParentPad, a_UnwindBB, a_NumHandlers, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, ParentPad, UnwindBB]))
 }
 rt::function!(F_LLVMAddCase, C_LLVMAddCase, c"LLVMAddCase", "LLVMAddCase",
     c"LLVMAddCase(Switch, OnVal, Dest)\n--\n\nArgs:\n    Switch\n    OnVal\n    Dest",
@@ -10697,7 +10697,7 @@ fn LLVMGetClause(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, Idx: rt::CInt<u3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LandingPad, a_Idx) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LandingPad]))
 }
 rt::function!(F_LLVMAddClause, C_LLVMAddClause, c"LLVMAddClause", "LLVMAddClause",
     c"LLVMAddClause(LandingPad, ClauseVal)\n--\n\nArgs:\n    LandingPad\n    ClauseVal",
@@ -10795,7 +10795,7 @@ rt::function!(F_LLVMGetHandlers, C_LLVMGetHandlers, c"LLVMGetHandlers", "LLVMGet
 fn LLVMGetHandlers(py: Python<'_>, CatchSwitch: &Bound<'_, PyAny>, Handlers: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetHandlers");
     let a_CatchSwitch = super::llvm_types::TYPES.handle_arg(4, CatchSwitch)?;
-    let mut h_Handlers = super::llvm_types::TYPES.handle_ref(5, Handlers, true)?;
+    let mut h_Handlers = super::llvm_types::TYPES.handle_ref(5, Handlers, true, false)?;
     let a_Handlers = h_Handlers.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10822,7 +10822,7 @@ fn LLVMGetArgOperand(py: Python<'_>, Funclet: &Bound<'_, PyAny>, i: rt::CInt<u32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Funclet, a_i) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Funclet]))
 }
 rt::function!(F_LLVMSetArgOperand, C_LLVMSetArgOperand, c"LLVMSetArgOperand", "LLVMSetArgOperand",
     c"LLVMSetArgOperand(Funclet, i, value)\n--\n\nArgs:\n    Funclet\n    i\n    value",
@@ -10858,7 +10858,7 @@ fn LLVMGetParentCatchSwitch(py: Python<'_>, CatchPad: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CatchPad) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[CatchPad]))
 }
 rt::function!(F_LLVMSetParentCatchSwitch, C_LLVMSetParentCatchSwitch, c"LLVMSetParentCatchSwitch", "LLVMSetParentCatchSwitch",
     c"LLVMSetParentCatchSwitch(CatchPad, CatchSwitch)\n--\n\nSet the parent catchswitch instruction of a catchpad instruction.\n\nThis only works on llvm::CatchPadInst instructions.\n\nSee: llvm::CatchPadInst::setCatchSwitch()\n\nArgs:\n    CatchPad\n    CatchSwitch",
@@ -10896,7 +10896,7 @@ fn LLVMBuildAdd(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildNSWAdd, C_LLVMBuildNSWAdd, c"LLVMBuildNSWAdd", "LLVMBuildNSWAdd",
     c"LLVMBuildNSWAdd(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10916,7 +10916,7 @@ fn LLVMBuildNSWAdd(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildNUWAdd, C_LLVMBuildNUWAdd, c"LLVMBuildNUWAdd", "LLVMBuildNUWAdd",
     c"LLVMBuildNUWAdd(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10936,7 +10936,7 @@ fn LLVMBuildNUWAdd(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildFAdd, C_LLVMBuildFAdd, c"LLVMBuildFAdd", "LLVMBuildFAdd",
     c"LLVMBuildFAdd(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10956,7 +10956,7 @@ fn LLVMBuildFAdd(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildSub, C_LLVMBuildSub, c"LLVMBuildSub", "LLVMBuildSub",
     c"LLVMBuildSub(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10976,7 +10976,7 @@ fn LLVMBuildSub(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildNSWSub, C_LLVMBuildNSWSub, c"LLVMBuildNSWSub", "LLVMBuildNSWSub",
     c"LLVMBuildNSWSub(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -10996,7 +10996,7 @@ fn LLVMBuildNSWSub(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildNUWSub, C_LLVMBuildNUWSub, c"LLVMBuildNUWSub", "LLVMBuildNUWSub",
     c"LLVMBuildNUWSub(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11016,7 +11016,7 @@ fn LLVMBuildNUWSub(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildFSub, C_LLVMBuildFSub, c"LLVMBuildFSub", "LLVMBuildFSub",
     c"LLVMBuildFSub(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11036,7 +11036,7 @@ fn LLVMBuildFSub(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildMul, C_LLVMBuildMul, c"LLVMBuildMul", "LLVMBuildMul",
     c"LLVMBuildMul(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11056,7 +11056,7 @@ fn LLVMBuildMul(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildNSWMul, C_LLVMBuildNSWMul, c"LLVMBuildNSWMul", "LLVMBuildNSWMul",
     c"LLVMBuildNSWMul(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11076,7 +11076,7 @@ fn LLVMBuildNSWMul(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildNUWMul, C_LLVMBuildNUWMul, c"LLVMBuildNUWMul", "LLVMBuildNUWMul",
     c"LLVMBuildNUWMul(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11096,7 +11096,7 @@ fn LLVMBuildNUWMul(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildFMul, C_LLVMBuildFMul, c"LLVMBuildFMul", "LLVMBuildFMul",
     c"LLVMBuildFMul(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11116,7 +11116,7 @@ fn LLVMBuildFMul(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildUDiv, C_LLVMBuildUDiv, c"LLVMBuildUDiv", "LLVMBuildUDiv",
     c"LLVMBuildUDiv(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11136,7 +11136,7 @@ fn LLVMBuildUDiv(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildExactUDiv, C_LLVMBuildExactUDiv, c"LLVMBuildExactUDiv", "LLVMBuildExactUDiv",
     c"LLVMBuildExactUDiv(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11156,7 +11156,7 @@ fn LLVMBuildExactUDiv(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildSDiv, C_LLVMBuildSDiv, c"LLVMBuildSDiv", "LLVMBuildSDiv",
     c"LLVMBuildSDiv(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11176,7 +11176,7 @@ fn LLVMBuildSDiv(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildExactSDiv, C_LLVMBuildExactSDiv, c"LLVMBuildExactSDiv", "LLVMBuildExactSDiv",
     c"LLVMBuildExactSDiv(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11196,7 +11196,7 @@ fn LLVMBuildExactSDiv(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildFDiv, C_LLVMBuildFDiv, c"LLVMBuildFDiv", "LLVMBuildFDiv",
     c"LLVMBuildFDiv(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11216,7 +11216,7 @@ fn LLVMBuildFDiv(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildURem, C_LLVMBuildURem, c"LLVMBuildURem", "LLVMBuildURem",
     c"LLVMBuildURem(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11236,7 +11236,7 @@ fn LLVMBuildURem(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildSRem, C_LLVMBuildSRem, c"LLVMBuildSRem", "LLVMBuildSRem",
     c"LLVMBuildSRem(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11256,7 +11256,7 @@ fn LLVMBuildSRem(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildFRem, C_LLVMBuildFRem, c"LLVMBuildFRem", "LLVMBuildFRem",
     c"LLVMBuildFRem(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11276,7 +11276,7 @@ fn LLVMBuildFRem(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildShl, C_LLVMBuildShl, c"LLVMBuildShl", "LLVMBuildShl",
     c"LLVMBuildShl(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11296,7 +11296,7 @@ fn LLVMBuildShl(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildLShr, C_LLVMBuildLShr, c"LLVMBuildLShr", "LLVMBuildLShr",
     c"LLVMBuildLShr(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11316,7 +11316,7 @@ fn LLVMBuildLShr(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildAShr, C_LLVMBuildAShr, c"LLVMBuildAShr", "LLVMBuildAShr",
     c"LLVMBuildAShr(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11336,7 +11336,7 @@ fn LLVMBuildAShr(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildAnd, C_LLVMBuildAnd, c"LLVMBuildAnd", "LLVMBuildAnd",
     c"LLVMBuildAnd(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11356,7 +11356,7 @@ fn LLVMBuildAnd(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildOr, C_LLVMBuildOr, c"LLVMBuildOr", "LLVMBuildOr",
     c"LLVMBuildOr(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11376,7 +11376,7 @@ fn LLVMBuildOr(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildXor, C_LLVMBuildXor, c"LLVMBuildXor", "LLVMBuildXor",
     c"LLVMBuildXor(arg0, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11396,7 +11396,7 @@ fn LLVMBuildXor(py: Python<'_>, arg0: &Bound<'_, PyAny>, LHS: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildBinOp, C_LLVMBuildBinOp, c"LLVMBuildBinOp", "LLVMBuildBinOp",
     c"LLVMBuildBinOp(B, Op, LHS, RHS, Name)\n--\n\nArgs:\n    B\n    Op\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11417,7 +11417,7 @@ fn LLVMBuildBinOp(py: Python<'_>, B: &Bound<'_, PyAny>, Op: &Bound<'_, PyAny>, L
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Op, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildNeg, C_LLVMBuildNeg, c"LLVMBuildNeg", "LLVMBuildNeg",
     c"LLVMBuildNeg(arg0, V, Name)\n--\n\nArgs:\n    arg0\n    V\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11436,7 +11436,7 @@ fn LLVMBuildNeg(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, N
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, V]))
 }
 rt::function!(F_LLVMBuildNSWNeg, C_LLVMBuildNSWNeg, c"LLVMBuildNSWNeg", "LLVMBuildNSWNeg",
     c"LLVMBuildNSWNeg(B, V, Name)\n--\n\nArgs:\n    B\n    V\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11455,7 +11455,7 @@ fn LLVMBuildNSWNeg(py: Python<'_>, B: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, N
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_V, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, V]))
 }
 rt::function!(F_LLVMBuildNUWNeg, C_LLVMBuildNUWNeg, c"LLVMBuildNUWNeg", "LLVMBuildNUWNeg",
     c"LLVMBuildNUWNeg(B, V, Name)\n--\n\nArgs:\n    B\n    V\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue\n\nDeprecated in the C API.",
@@ -11474,7 +11474,7 @@ fn LLVMBuildNUWNeg(py: Python<'_>, B: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, N
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_V, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, V]))
 }
 rt::function!(F_LLVMBuildFNeg, C_LLVMBuildFNeg, c"LLVMBuildFNeg", "LLVMBuildFNeg",
     c"LLVMBuildFNeg(arg0, V, Name)\n--\n\nArgs:\n    arg0\n    V\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11493,7 +11493,7 @@ fn LLVMBuildFNeg(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, V]))
 }
 rt::function!(F_LLVMBuildNot, C_LLVMBuildNot, c"LLVMBuildNot", "LLVMBuildNot",
     c"LLVMBuildNot(arg0, V, Name)\n--\n\nArgs:\n    arg0\n    V\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11512,7 +11512,7 @@ fn LLVMBuildNot(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, N
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, V]))
 }
 rt::function!(F_LLVMGetNUW, C_LLVMGetNUW, c"LLVMGetNUW", "LLVMGetNUW",
     c"LLVMGetNUW(ArithInst)\n--\n\nArgs:\n    ArithInst\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -11758,7 +11758,7 @@ fn LLVMBuildMalloc(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Ty]))
 }
 rt::function!(F_LLVMBuildArrayMalloc, C_LLVMBuildArrayMalloc, c"LLVMBuildArrayMalloc", "LLVMBuildArrayMalloc",
     c"LLVMBuildArrayMalloc(arg0, Ty, Val, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Val\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11778,7 +11778,7 @@ fn LLVMBuildArrayMalloc(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Val, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Ty, Val]))
 }
 rt::function!(F_LLVMBuildMemSet, C_LLVMBuildMemSet, c"LLVMBuildMemSet", "LLVMBuildMemSet",
     c"LLVMBuildMemSet(B, Ptr, Val, Len, Align)\n--\n\nCreates and inserts a memset to the specified pointer and the\nspecified value.\n\nSee: llvm::IRRBuilder::CreateMemSet()\n\nArgs:\n    B\n    Ptr\n    Val\n    Len\n    Align\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11799,7 +11799,7 @@ fn LLVMBuildMemSet(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ptr, a_Val, a_Len, a_Align) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Ptr, Val, Len]))
 }
 rt::function!(F_LLVMBuildMemCpy, C_LLVMBuildMemCpy, c"LLVMBuildMemCpy", "LLVMBuildMemCpy",
     c"LLVMBuildMemCpy(B, Dst, DstAlign, Src, SrcAlign, Size)\n--\n\nCreates and inserts a memcpy between the specified pointers.\n\nSee: llvm::IRRBuilder::CreateMemCpy()\n\nArgs:\n    B\n    Dst\n    DstAlign\n    Src\n    SrcAlign\n    Size\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11821,7 +11821,7 @@ fn LLVMBuildMemCpy(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Dst, a_DstAlign, a_Src, a_SrcAlign, a_Size) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Dst, Src, Size]))
 }
 rt::function!(F_LLVMBuildMemMove, C_LLVMBuildMemMove, c"LLVMBuildMemMove", "LLVMBuildMemMove",
     c"LLVMBuildMemMove(B, Dst, DstAlign, Src, SrcAlign, Size)\n--\n\nCreates and inserts a memmove between the specified pointers.\n\nSee: llvm::IRRBuilder::CreateMemMove()\n\nArgs:\n    B\n    Dst\n    DstAlign\n    Src\n    SrcAlign\n    Size\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11843,7 +11843,7 @@ fn LLVMBuildMemMove(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Dst, a_DstAlign, a_Src, a_SrcAlign, a_Size) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Dst, Src, Size]))
 }
 rt::function!(F_LLVMBuildAlloca, C_LLVMBuildAlloca, c"LLVMBuildAlloca", "LLVMBuildAlloca",
     c"LLVMBuildAlloca(arg0, Ty, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11862,7 +11862,7 @@ fn LLVMBuildAlloca(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Ty]))
 }
 rt::function!(F_LLVMBuildArrayAlloca, C_LLVMBuildArrayAlloca, c"LLVMBuildArrayAlloca", "LLVMBuildArrayAlloca",
     c"LLVMBuildArrayAlloca(arg0, Ty, Val, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Val\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11882,7 +11882,7 @@ fn LLVMBuildArrayAlloca(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Val, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Ty, Val]))
 }
 rt::function!(F_LLVMBuildFree, C_LLVMBuildFree, c"LLVMBuildFree", "LLVMBuildFree",
     c"LLVMBuildFree(arg0, PointerVal)\n--\n\nArgs:\n    arg0\n    PointerVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11900,7 +11900,7 @@ fn LLVMBuildFree(py: Python<'_>, arg0: &Bound<'_, PyAny>, PointerVal: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_PointerVal) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, PointerVal]))
 }
 rt::function!(F_LLVMBuildLoad2, C_LLVMBuildLoad2, c"LLVMBuildLoad2", "LLVMBuildLoad2",
     c"LLVMBuildLoad2(arg0, Ty, PointerVal, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    PointerVal\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11920,7 +11920,7 @@ fn LLVMBuildLoad2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_PointerVal, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Ty, PointerVal]))
 }
 rt::function!(F_LLVMBuildStore, C_LLVMBuildStore, c"LLVMBuildStore", "LLVMBuildStore",
     c"LLVMBuildStore(arg0, Val, Ptr)\n--\n\nArgs:\n    arg0\n    Val\n    Ptr\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11939,7 +11939,7 @@ fn LLVMBuildStore(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_Ptr) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, Ptr]))
 }
 rt::function!(F_LLVMBuildGEP2, C_LLVMBuildGEP2, c"LLVMBuildGEP2", "LLVMBuildGEP2",
     c"LLVMBuildGEP2(B, Ty, Pointer, Indices, NumIndices, Name)\n--\n\nArgs:\n    B\n    Ty\n    Pointer\n    Indices\n    NumIndices\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11951,7 +11951,7 @@ fn LLVMBuildGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Po
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
-    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true)?;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true, false)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
@@ -11963,7 +11963,7 @@ fn LLVMBuildGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Po
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Indices, a_NumIndices, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Ty, Pointer]))
 }
 rt::function!(F_LLVMBuildInBoundsGEP2, C_LLVMBuildInBoundsGEP2, c"LLVMBuildInBoundsGEP2", "LLVMBuildInBoundsGEP2",
     c"LLVMBuildInBoundsGEP2(B, Ty, Pointer, Indices, NumIndices, Name)\n--\n\nArgs:\n    B\n    Ty\n    Pointer\n    Indices\n    NumIndices\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11975,7 +11975,7 @@ fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, Py
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
-    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true)?;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true, false)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
@@ -11987,7 +11987,7 @@ fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Indices, a_NumIndices, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Ty, Pointer]))
 }
 rt::function!(F_LLVMBuildGEPWithNoWrapFlags, C_LLVMBuildGEPWithNoWrapFlags, c"LLVMBuildGEPWithNoWrapFlags", "LLVMBuildGEPWithNoWrapFlags",
     c"LLVMBuildGEPWithNoWrapFlags(B, Ty, Pointer, Indices, NumIndices, Name, NoWrapFlags)\n--\n\nCreates a GetElementPtr instruction. Similar to LLVMBuildGEP2, but allows\nspecifying the no-wrap flags.\n\nSee: llvm::IRBuilder::CreateGEP()\n\nArgs:\n    B\n    Ty\n    Pointer\n    Indices\n    NumIndices\n    Name\n    NoWrapFlags\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -11999,7 +11999,7 @@ fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
-    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true)?;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true, false)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
@@ -12012,7 +12012,7 @@ fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Indices, a_NumIndices, a_Name, a_NoWrapFlags) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Ty, Pointer]))
 }
 rt::function!(F_LLVMBuildStructGEP2, C_LLVMBuildStructGEP2, c"LLVMBuildStructGEP2", "LLVMBuildStructGEP2",
     c"LLVMBuildStructGEP2(B, Ty, Pointer, Idx, Name)\n--\n\nArgs:\n    B\n    Ty\n    Pointer\n    Idx\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12033,7 +12033,7 @@ fn LLVMBuildStructGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Idx, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Ty, Pointer]))
 }
 rt::function!(F_LLVMBuildGlobalString, C_LLVMBuildGlobalString, c"LLVMBuildGlobalString", "LLVMBuildGlobalString",
     c"LLVMBuildGlobalString(B, Str, Name)\n--\n\nArgs:\n    B\n    Str\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12052,7 +12052,7 @@ fn LLVMBuildGlobalString(py: Python<'_>, B: &Bound<'_, PyAny>, Str: rt::CStrArg,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Str, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B]))
 }
 rt::function!(F_LLVMBuildGlobalStringPtr, C_LLVMBuildGlobalStringPtr, c"LLVMBuildGlobalStringPtr", "LLVMBuildGlobalStringPtr",
     c"LLVMBuildGlobalStringPtr(B, Str, Name)\n--\n\nArgs:\n    B\n    Str\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12071,7 +12071,7 @@ fn LLVMBuildGlobalStringPtr(py: Python<'_>, B: &Bound<'_, PyAny>, Str: rt::CStrA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Str, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B]))
 }
 rt::function!(F_LLVMGetVolatile, C_LLVMGetVolatile, c"LLVMGetVolatile", "LLVMGetVolatile",
     c"LLVMGetVolatile(MemoryAccessInst)\n--\n\nArgs:\n    MemoryAccessInst\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -12231,7 +12231,7 @@ fn LLVMBuildTrunc(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildZExt, C_LLVMBuildZExt, c"LLVMBuildZExt", "LLVMBuildZExt",
     c"LLVMBuildZExt(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12251,7 +12251,7 @@ fn LLVMBuildZExt(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildSExt, C_LLVMBuildSExt, c"LLVMBuildSExt", "LLVMBuildSExt",
     c"LLVMBuildSExt(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12271,7 +12271,7 @@ fn LLVMBuildSExt(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildFPToUI, C_LLVMBuildFPToUI, c"LLVMBuildFPToUI", "LLVMBuildFPToUI",
     c"LLVMBuildFPToUI(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12291,7 +12291,7 @@ fn LLVMBuildFPToUI(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildFPToSI, C_LLVMBuildFPToSI, c"LLVMBuildFPToSI", "LLVMBuildFPToSI",
     c"LLVMBuildFPToSI(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12311,7 +12311,7 @@ fn LLVMBuildFPToSI(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildUIToFP, C_LLVMBuildUIToFP, c"LLVMBuildUIToFP", "LLVMBuildUIToFP",
     c"LLVMBuildUIToFP(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12331,7 +12331,7 @@ fn LLVMBuildUIToFP(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildSIToFP, C_LLVMBuildSIToFP, c"LLVMBuildSIToFP", "LLVMBuildSIToFP",
     c"LLVMBuildSIToFP(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12351,7 +12351,7 @@ fn LLVMBuildSIToFP(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildFPTrunc, C_LLVMBuildFPTrunc, c"LLVMBuildFPTrunc", "LLVMBuildFPTrunc",
     c"LLVMBuildFPTrunc(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12371,7 +12371,7 @@ fn LLVMBuildFPTrunc(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildFPExt, C_LLVMBuildFPExt, c"LLVMBuildFPExt", "LLVMBuildFPExt",
     c"LLVMBuildFPExt(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12391,7 +12391,7 @@ fn LLVMBuildFPExt(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildPtrToInt, C_LLVMBuildPtrToInt, c"LLVMBuildPtrToInt", "LLVMBuildPtrToInt",
     c"LLVMBuildPtrToInt(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12411,7 +12411,7 @@ fn LLVMBuildPtrToInt(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildIntToPtr, C_LLVMBuildIntToPtr, c"LLVMBuildIntToPtr", "LLVMBuildIntToPtr",
     c"LLVMBuildIntToPtr(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12431,7 +12431,7 @@ fn LLVMBuildIntToPtr(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildBitCast, C_LLVMBuildBitCast, c"LLVMBuildBitCast", "LLVMBuildBitCast",
     c"LLVMBuildBitCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12451,7 +12451,7 @@ fn LLVMBuildBitCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildAddrSpaceCast, C_LLVMBuildAddrSpaceCast, c"LLVMBuildAddrSpaceCast", "LLVMBuildAddrSpaceCast",
     c"LLVMBuildAddrSpaceCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12471,7 +12471,7 @@ fn LLVMBuildAddrSpaceCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildZExtOrBitCast, C_LLVMBuildZExtOrBitCast, c"LLVMBuildZExtOrBitCast", "LLVMBuildZExtOrBitCast",
     c"LLVMBuildZExtOrBitCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12491,7 +12491,7 @@ fn LLVMBuildZExtOrBitCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildSExtOrBitCast, C_LLVMBuildSExtOrBitCast, c"LLVMBuildSExtOrBitCast", "LLVMBuildSExtOrBitCast",
     c"LLVMBuildSExtOrBitCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12511,7 +12511,7 @@ fn LLVMBuildSExtOrBitCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildTruncOrBitCast, C_LLVMBuildTruncOrBitCast, c"LLVMBuildTruncOrBitCast", "LLVMBuildTruncOrBitCast",
     c"LLVMBuildTruncOrBitCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12531,7 +12531,7 @@ fn LLVMBuildTruncOrBitCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildCast, C_LLVMBuildCast, c"LLVMBuildCast", "LLVMBuildCast",
     c"LLVMBuildCast(B, Op, Val, DestTy, Name)\n--\n\nArgs:\n    B\n    Op\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12552,7 +12552,7 @@ fn LLVMBuildCast(py: Python<'_>, B: &Bound<'_, PyAny>, Op: &Bound<'_, PyAny>, Va
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Op, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildPointerCast, C_LLVMBuildPointerCast, c"LLVMBuildPointerCast", "LLVMBuildPointerCast",
     c"LLVMBuildPointerCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12572,7 +12572,7 @@ fn LLVMBuildPointerCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildIntCast2, C_LLVMBuildIntCast2, c"LLVMBuildIntCast2", "LLVMBuildIntCast2",
     c"LLVMBuildIntCast2(arg0, Val, DestTy, IsSigned, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    IsSigned\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12593,7 +12593,7 @@ fn LLVMBuildIntCast2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_IsSigned, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildFPCast, C_LLVMBuildFPCast, c"LLVMBuildFPCast", "LLVMBuildFPCast",
     c"LLVMBuildFPCast(arg0, Val, DestTy, Name)\n--\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12613,7 +12613,7 @@ fn LLVMBuildFPCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMBuildIntCast, C_LLVMBuildIntCast, c"LLVMBuildIntCast", "LLVMBuildIntCast",
     c"LLVMBuildIntCast(arg0, Val, DestTy, Name)\n--\n\nDeprecated: This cast is always signed. Use LLVMBuildIntCast2 instead.\n\nArgs:\n    arg0\n    Val\n    DestTy\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12633,7 +12633,7 @@ fn LLVMBuildIntCast(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val, DestTy]))
 }
 rt::function!(F_LLVMGetCastOpcode, C_LLVMGetCastOpcode, c"LLVMGetCastOpcode", "LLVMGetCastOpcode",
     c"LLVMGetCastOpcode(Src, SrcIsSigned, DestTy, DestIsSigned)\n--\n\nArgs:\n    Src\n    SrcIsSigned\n    DestTy\n    DestIsSigned\n\nReturns: a tuple of 1 item(s):\n    LLVMOpcode",
@@ -12674,7 +12674,7 @@ fn LLVMBuildICmp(py: Python<'_>, arg0: &Bound<'_, PyAny>, Op: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Op, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildFCmp, C_LLVMBuildFCmp, c"LLVMBuildFCmp", "LLVMBuildFCmp",
     c"LLVMBuildFCmp(arg0, Op, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    Op\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12695,7 +12695,7 @@ fn LLVMBuildFCmp(py: Python<'_>, arg0: &Bound<'_, PyAny>, Op: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Op, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildPhi, C_LLVMBuildPhi, c"LLVMBuildPhi", "LLVMBuildPhi",
     c"LLVMBuildPhi(arg0, Ty, Name)\n--\n\nArgs:\n    arg0\n    Ty\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12714,7 +12714,7 @@ fn LLVMBuildPhi(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Ty]))
 }
 rt::function!(F_LLVMBuildCall2, C_LLVMBuildCall2, c"LLVMBuildCall2", "LLVMBuildCall2",
     c"LLVMBuildCall2(arg0, arg1, Fn, Args, NumArgs, Name)\n--\n\nArgs:\n    arg0\n    arg1\n    Fn\n    Args\n    NumArgs\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12726,7 +12726,7 @@ fn LLVMBuildCall2(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAn
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_arg1 = super::llvm_types::TYPES.handle_arg(3, arg1)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
@@ -12738,7 +12738,7 @@ fn LLVMBuildCall2(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_arg1, a_Fn, a_Args, a_NumArgs, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, arg1, Fn]))
 }
 rt::function!(F_LLVMBuildCallWithOperandBundles, C_LLVMBuildCallWithOperandBundles, c"LLVMBuildCallWithOperandBundles", "LLVMBuildCallWithOperandBundles",
     c"LLVMBuildCallWithOperandBundles(arg0, arg1, Fn, Args, NumArgs, Bundles, NumBundles, Name)\n--\n\nArgs:\n    arg0\n    arg1\n    Fn\n    Args\n    NumArgs\n    Bundles\n    NumBundles\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12750,10 +12750,10 @@ fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_arg1 = super::llvm_types::TYPES.handle_arg(3, arg1)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
-    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true)?;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true, false)?;
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
@@ -12766,7 +12766,7 @@ fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_arg1, a_Fn, a_Args, a_NumArgs, a_Bundles, a_NumBundles, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, arg1, Fn]))
 }
 rt::function!(F_LLVMBuildSelect, C_LLVMBuildSelect, c"LLVMBuildSelect", "LLVMBuildSelect",
     c"LLVMBuildSelect(arg0, If, Then, Else, Name)\n--\n\nArgs:\n    arg0\n    If\n    Then\n    Else\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12787,7 +12787,7 @@ fn LLVMBuildSelect(py: Python<'_>, arg0: &Bound<'_, PyAny>, If: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_If, a_Then, a_Else, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, If, Then, Else]))
 }
 rt::function!(F_LLVMBuildVAArg, C_LLVMBuildVAArg, c"LLVMBuildVAArg", "LLVMBuildVAArg",
     c"LLVMBuildVAArg(arg0, List, Ty, Name)\n--\n\nArgs:\n    arg0\n    List\n    Ty\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12807,7 +12807,7 @@ fn LLVMBuildVAArg(py: Python<'_>, arg0: &Bound<'_, PyAny>, List: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_List, a_Ty, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, List, Ty]))
 }
 rt::function!(F_LLVMBuildExtractElement, C_LLVMBuildExtractElement, c"LLVMBuildExtractElement", "LLVMBuildExtractElement",
     c"LLVMBuildExtractElement(arg0, VecVal, Index, Name)\n--\n\nArgs:\n    arg0\n    VecVal\n    Index\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12827,7 +12827,7 @@ fn LLVMBuildExtractElement(py: Python<'_>, arg0: &Bound<'_, PyAny>, VecVal: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_VecVal, a_Index, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, VecVal, Index]))
 }
 rt::function!(F_LLVMBuildInsertElement, C_LLVMBuildInsertElement, c"LLVMBuildInsertElement", "LLVMBuildInsertElement",
     c"LLVMBuildInsertElement(arg0, VecVal, EltVal, Index, Name)\n--\n\nArgs:\n    arg0\n    VecVal\n    EltVal\n    Index\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12848,7 +12848,7 @@ fn LLVMBuildInsertElement(py: Python<'_>, arg0: &Bound<'_, PyAny>, VecVal: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_VecVal, a_EltVal, a_Index, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, VecVal, EltVal, Index]))
 }
 rt::function!(F_LLVMBuildShuffleVector, C_LLVMBuildShuffleVector, c"LLVMBuildShuffleVector", "LLVMBuildShuffleVector",
     c"LLVMBuildShuffleVector(arg0, V1, V2, Mask, Name)\n--\n\nArgs:\n    arg0\n    V1\n    V2\n    Mask\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12869,7 +12869,7 @@ fn LLVMBuildShuffleVector(py: Python<'_>, arg0: &Bound<'_, PyAny>, V1: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V1, a_V2, a_Mask, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, V1, V2, Mask]))
 }
 rt::function!(F_LLVMBuildExtractValue, C_LLVMBuildExtractValue, c"LLVMBuildExtractValue", "LLVMBuildExtractValue",
     c"LLVMBuildExtractValue(arg0, AggVal, Index, Name)\n--\n\nArgs:\n    arg0\n    AggVal\n    Index\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12889,7 +12889,7 @@ fn LLVMBuildExtractValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_AggVal, a_Index, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, AggVal]))
 }
 rt::function!(F_LLVMBuildInsertValue, C_LLVMBuildInsertValue, c"LLVMBuildInsertValue", "LLVMBuildInsertValue",
     c"LLVMBuildInsertValue(arg0, AggVal, EltVal, Index, Name)\n--\n\nArgs:\n    arg0\n    AggVal\n    EltVal\n    Index\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12910,7 +12910,7 @@ fn LLVMBuildInsertValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_AggVal, a_EltVal, a_Index, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, AggVal, EltVal]))
 }
 rt::function!(F_LLVMBuildFreeze, C_LLVMBuildFreeze, c"LLVMBuildFreeze", "LLVMBuildFreeze",
     c"LLVMBuildFreeze(arg0, Val, Name)\n--\n\nArgs:\n    arg0\n    Val\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12929,7 +12929,7 @@ fn LLVMBuildFreeze(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val]))
 }
 rt::function!(F_LLVMBuildIsNull, C_LLVMBuildIsNull, c"LLVMBuildIsNull", "LLVMBuildIsNull",
     c"LLVMBuildIsNull(arg0, Val, Name)\n--\n\nArgs:\n    arg0\n    Val\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12948,7 +12948,7 @@ fn LLVMBuildIsNull(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val]))
 }
 rt::function!(F_LLVMBuildIsNotNull, C_LLVMBuildIsNotNull, c"LLVMBuildIsNotNull", "LLVMBuildIsNotNull",
     c"LLVMBuildIsNotNull(arg0, Val, Name)\n--\n\nArgs:\n    arg0\n    Val\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12967,7 +12967,7 @@ fn LLVMBuildIsNotNull(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, Val]))
 }
 rt::function!(F_LLVMBuildPtrDiff2, C_LLVMBuildPtrDiff2, c"LLVMBuildPtrDiff2", "LLVMBuildPtrDiff2",
     c"LLVMBuildPtrDiff2(arg0, ElemTy, LHS, RHS, Name)\n--\n\nArgs:\n    arg0\n    ElemTy\n    LHS\n    RHS\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -12988,7 +12988,7 @@ fn LLVMBuildPtrDiff2(py: Python<'_>, arg0: &Bound<'_, PyAny>, ElemTy: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_ElemTy, a_LHS, a_RHS, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[arg0, ElemTy, LHS, RHS]))
 }
 rt::function!(F_LLVMBuildFence, C_LLVMBuildFence, c"LLVMBuildFence", "LLVMBuildFence",
     c"LLVMBuildFence(B, ordering, singleThread, Name)\n--\n\nArgs:\n    B\n    ordering\n    singleThread\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -13008,7 +13008,7 @@ fn LLVMBuildFence(py: Python<'_>, B: &Bound<'_, PyAny>, ordering: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ordering, a_singleThread, a_Name) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B]))
 }
 rt::function!(F_LLVMBuildAtomicRMW, C_LLVMBuildAtomicRMW, c"LLVMBuildAtomicRMW", "LLVMBuildAtomicRMW",
     c"LLVMBuildAtomicRMW(B, op, PTR, Val, ordering, singleThread)\n--\n\nArgs:\n    B\n    op\n    PTR\n    Val\n    ordering\n    singleThread\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -13030,7 +13030,7 @@ fn LLVMBuildAtomicRMW(py: Python<'_>, B: &Bound<'_, PyAny>, op: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_op, a_PTR, a_Val, a_ordering, a_singleThread) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, PTR, Val]))
 }
 rt::function!(F_LLVMBuildAtomicCmpXchg, C_LLVMBuildAtomicCmpXchg, c"LLVMBuildAtomicCmpXchg", "LLVMBuildAtomicCmpXchg",
     c"LLVMBuildAtomicCmpXchg(B, Ptr, Cmp, New, SuccessOrdering, FailureOrdering, SingleThread)\n--\n\nArgs:\n    B\n    Ptr\n    Cmp\n    New\n    SuccessOrdering\n    FailureOrdering\n    SingleThread\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -13053,7 +13053,7 @@ fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ptr, a_Cmp, a_New, a_SuccessOrdering, a_FailureOrdering, a_SingleThread) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Ptr, Cmp, New]))
 }
 rt::function!(F_LLVMGetNumMaskElements, C_LLVMGetNumMaskElements, c"LLVMGetNumMaskElements", "LLVMGetNumMaskElements",
     c"LLVMGetNumMaskElements(ShuffleVectorInst)\n--\n\nGet the number of elements in the mask of a ShuffleVector instruction.\n\nArgs:\n    ShuffleVectorInst\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -13226,7 +13226,7 @@ fn LLVMCreateModuleProviderForExistingModule(py: Python<'_>, M: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 10, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 10, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMDisposeModuleProvider, C_LLVMDisposeModuleProvider, c"LLVMDisposeModuleProvider", "LLVMDisposeModuleProvider",
     c"LLVMDisposeModuleProvider(M)\n--\n\nDestroys the module M.\n\nArgs:\n    M",
@@ -13409,7 +13409,7 @@ fn LLVMCreateFunctionPassManagerForModule(py: Python<'_>, M: &Bound<'_, PyAny>) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 11, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 11, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMCreateFunctionPassManager, C_LLVMCreateFunctionPassManager, c"LLVMCreateFunctionPassManager", "LLVMCreateFunctionPassManager",
     c"LLVMCreateFunctionPassManager(MP)\n--\n\nDeprecated: Use LLVMCreateFunctionPassManagerForModule instead.\n\nArgs:\n    MP\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaquePassManager",
@@ -13426,7 +13426,7 @@ fn LLVMCreateFunctionPassManager(py: Python<'_>, MP: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MP) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 11, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 11, __r, None)?, &[MP]))
 }
 rt::function!(F_LLVMRunPassManager, C_LLVMRunPassManager, c"LLVMRunPassManager", "LLVMRunPassManager",
     c"LLVMRunPassManager(PM, M)\n--\n\nInitializes, executes on the provided module, and finalizes all of the\npasses scheduled in the pass manager. Returns 1 if any of the passes\nmodified the module, 0 otherwise.\nSee: llvm::PassManager::run(Module&)\n\nArgs:\n    PM\n    M\n\nReturns: a tuple of 1 item(s):\n    int",

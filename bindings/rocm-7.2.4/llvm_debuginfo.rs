@@ -100,7 +100,7 @@ fn LLVMCreateDIBuilderDisallowUnresolved(py: Python<'_>, M: &Bound<'_, PyAny>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 9, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 9, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMCreateDIBuilder, C_LLVMCreateDIBuilder, c"LLVMCreateDIBuilder", "LLVMCreateDIBuilder",
     c"LLVMCreateDIBuilder(M)\n--\n\nConstruct a builder for a module and collect unresolved nodes attached\nto the module in order to resolve cycles during a call to\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDIBuilder",
@@ -117,7 +117,7 @@ fn LLVMCreateDIBuilder(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 9, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 9, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMDisposeDIBuilder, C_LLVMDisposeDIBuilder, c"LLVMDisposeDIBuilder", "LLVMDisposeDIBuilder",
     c"LLVMDisposeDIBuilder(Builder)\n--\n\nDeallocates the \\c DIBuilder and everything it owns.\nNote: You must call \\c LLVMDIBuilderFinalize before this\n\nArgs:\n    Builder",
@@ -205,7 +205,7 @@ fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: &Bound<'_, PyAny>, La
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Lang, a_FileRef, a_Producer, a_ProducerLen, a_isOptimized, a_Flags, a_FlagsLen, a_RuntimeVer, a_SplitName, a_SplitNameLen, a_Kind, a_DWOId, a_SplitDebugInlining, a_DebugInfoForProfiling, a_SysRoot, a_SysRootLen, a_SDK, a_SDKLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, FileRef]))
 }
 rt::function!(F_LLVMDIBuilderCreateFile, C_LLVMDIBuilderCreateFile, c"LLVMDIBuilderCreateFile", "LLVMDIBuilderCreateFile",
     c"LLVMDIBuilderCreateFile(Builder, Filename, FilenameLen, Directory, DirectoryLen)\n--\n\nCreate a file descriptor to hold debugging information for a file.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Filename: File name.\n    FilenameLen: The length of the C string passed to \\c Filename.\n    Directory: Directory.\n    DirectoryLen: The length of the C string passed to \\c Directory.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -226,7 +226,7 @@ fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Filename:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Filename, a_FilenameLen, a_Directory, a_DirectoryLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMDIBuilderCreateModule, C_LLVMDIBuilderCreateModule, c"LLVMDIBuilderCreateModule", "LLVMDIBuilderCreateModule",
     c"LLVMDIBuilderCreateModule(Builder, ParentScope, Name, NameLen, ConfigMacros, ConfigMacrosLen, IncludePath, IncludePathLen, APINotesFile, APINotesFileLen)\n--\n\nCreates a new descriptor for a module with the specified parent scope.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    ParentScope: The parent scope containing this module declaration.\n    Name: Module name.\n    NameLen: The length of the C string passed to \\c Name.\n    ConfigMacros: A space-separated shell-quoted list of -D macro\n        definitions as they would appear on a command line.\n    ConfigMacrosLen: The length of the C string passed to \\c ConfigMacros.\n    IncludePath: The path to the module map file.\n    IncludePathLen: The length of the C string passed to \\c IncludePath.\n    APINotesFile: The path to an API notes file for the module.\n    APINotesFileLen: The length of the C string passed to \\c APINotestFile.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -252,7 +252,7 @@ fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentS
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentScope, a_Name, a_NameLen, a_ConfigMacros, a_ConfigMacrosLen, a_IncludePath, a_IncludePathLen, a_APINotesFile, a_APINotesFileLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, ParentScope]))
 }
 rt::function!(F_LLVMDIBuilderCreateNameSpace, C_LLVMDIBuilderCreateNameSpace, c"LLVMDIBuilderCreateNameSpace", "LLVMDIBuilderCreateNameSpace",
     c"LLVMDIBuilderCreateNameSpace(Builder, ParentScope, Name, NameLen, ExportSymbols)\n--\n\nCreates a new descriptor for a namespace with the specified parent scope.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    ParentScope: The parent scope containing this module declaration.\n    Name: NameSpace name.\n    NameLen: The length of the C string passed to \\c Name.\n    ExportSymbols: Whether or not the namespace exports symbols, e.g.\n        this is true of C++ inline namespaces.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -273,7 +273,7 @@ fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: &Bound<'_, PyAny>, Pare
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentScope, a_Name, a_NameLen, a_ExportSymbols) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, ParentScope]))
 }
 rt::function!(F_LLVMDIBuilderCreateFunction, C_LLVMDIBuilderCreateFunction, c"LLVMDIBuilderCreateFunction", "LLVMDIBuilderCreateFunction",
     c"LLVMDIBuilderCreateFunction(Builder, Scope, Name, NameLen, LinkageName, LinkageNameLen, File, LineNo, Ty, IsLocalToUnit, IsDefinition, ScopeLine, Flags, IsOptimized)\n--\n\nCreate a new descriptor for the specified subprogram.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Function scope.\n    Name: Function name.\n    NameLen: Length of enumeration name.\n    LinkageName: Mangled function name.\n    LinkageNameLen: Length of linkage name.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Function type.\n    IsLocalToUnit: True if this function is not externally visible.\n    IsDefinition: True if this is a function definition.\n    ScopeLine: Set to the beginning of the scope this starts\n    Flags: E.g.: \\c LLVMDIFlagLValueReference. These flags are\n        used to emit dwarf attributes.\n    IsOptimized: True if optimization is ON.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -303,7 +303,7 @@ fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_LinkageName, a_LinkageNameLen, a_File, a_LineNo, a_Ty, a_IsLocalToUnit, a_IsDefinition, a_ScopeLine, a_Flags, a_IsOptimized) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, Ty]))
 }
 rt::function!(F_LLVMDIBuilderCreateLexicalBlock, C_LLVMDIBuilderCreateLexicalBlock, c"LLVMDIBuilderCreateLexicalBlock", "LLVMDIBuilderCreateLexicalBlock",
     c"LLVMDIBuilderCreateLexicalBlock(Builder, Scope, File, Line, Column)\n--\n\nCreate a descriptor for a lexical block with the specified parent context.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Parent lexical block.\n    File: Source file.\n    Line: The line in the source file.\n    Column: The column in the source file.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -324,7 +324,7 @@ fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: &Bound<'_, PyAny>, S
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_File, a_Line, a_Column) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File]))
 }
 rt::function!(F_LLVMDIBuilderCreateLexicalBlockFile, C_LLVMDIBuilderCreateLexicalBlockFile, c"LLVMDIBuilderCreateLexicalBlockFile", "LLVMDIBuilderCreateLexicalBlockFile",
     c"LLVMDIBuilderCreateLexicalBlockFile(Builder, Scope, File, Discriminator)\n--\n\nCreate a descriptor for a lexical block with a new file attached.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Lexical block.\n    File: Source file.\n    Discriminator: DWARF path discriminator value.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -344,7 +344,7 @@ fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_File, a_Discriminator) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File]))
 }
 rt::function!(F_LLVMDIBuilderCreateImportedModuleFromNamespace, C_LLVMDIBuilderCreateImportedModuleFromNamespace, c"LLVMDIBuilderCreateImportedModuleFromNamespace", "LLVMDIBuilderCreateImportedModuleFromNamespace",
     c"LLVMDIBuilderCreateImportedModuleFromNamespace(Builder, Scope, NS, File, Line)\n--\n\nCreate a descriptor for an imported namespace. Suitable for e.g. C++\nusing declarations.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    NS\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -365,7 +365,7 @@ fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_NS, a_File, a_Line) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, NS, File]))
 }
 rt::function!(F_LLVMDIBuilderCreateImportedModuleFromAlias, C_LLVMDIBuilderCreateImportedModuleFromAlias, c"LLVMDIBuilderCreateImportedModuleFromAlias", "LLVMDIBuilderCreateImportedModuleFromAlias",
     c"LLVMDIBuilderCreateImportedModuleFromAlias(Builder, Scope, ImportedEntity, File, Line, Elements, NumElements)\n--\n\nCreate a descriptor for an imported module that aliases another\nimported entity descriptor.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    ImportedEntity: Previous imported entity to alias.\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -379,7 +379,7 @@ fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: &Bound<'_
     let a_ImportedEntity = super::llvm_types::TYPES.handle_arg(6, ImportedEntity)?;
     let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
@@ -390,7 +390,7 @@ fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_ImportedEntity, a_File, a_Line, a_Elements, a_NumElements) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, ImportedEntity, File]))
 }
 rt::function!(F_LLVMDIBuilderCreateImportedModuleFromModule, C_LLVMDIBuilderCreateImportedModuleFromModule, c"LLVMDIBuilderCreateImportedModuleFromModule", "LLVMDIBuilderCreateImportedModuleFromModule",
     c"LLVMDIBuilderCreateImportedModuleFromModule(Builder, Scope, M, File, Line, Elements, NumElements)\n--\n\nCreate a descriptor for an imported module.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    M: The module being imported here\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -404,7 +404,7 @@ fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: &Bound<'
     let a_M = super::llvm_types::TYPES.handle_arg(6, M)?;
     let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
@@ -415,7 +415,7 @@ fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_M, a_File, a_Line, a_Elements, a_NumElements) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, M, File]))
 }
 rt::function!(F_LLVMDIBuilderCreateImportedDeclaration, C_LLVMDIBuilderCreateImportedDeclaration, c"LLVMDIBuilderCreateImportedDeclaration", "LLVMDIBuilderCreateImportedDeclaration",
     c"LLVMDIBuilderCreateImportedDeclaration(Builder, Scope, Decl, File, Line, Name, NameLen, Elements, NumElements)\n--\n\nCreate a descriptor for an imported function, type, or variable.  Suitable\nfor e.g. FORTRAN-style USE declarations.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The scope this module is imported into.\n    Decl: The declaration (or definition) of a function, type,\n        or variable.\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Name: A name that uniquely identifies this imported\n        declaration.\n    NameLen: The length of the C string passed to \\c Name.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -431,7 +431,7 @@ fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: &Bound<'_, Py
     let a_Line = Line.0;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
@@ -442,7 +442,7 @@ fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Decl, a_File, a_Line, a_Name, a_NameLen, a_Elements, a_NumElements) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, Decl, File]))
 }
 rt::function!(F_LLVMDIBuilderCreateDebugLocation, C_LLVMDIBuilderCreateDebugLocation, c"LLVMDIBuilderCreateDebugLocation", "LLVMDIBuilderCreateDebugLocation",
     c"LLVMDIBuilderCreateDebugLocation(Ctx, Line, Column, Scope, InlinedAt)\n--\n\nCreates a new DebugLocation that describes a source location.\nNote: If the item to which this location is attached cannot be\nattributed to a source line, pass 0 for the line and column.\n\nArgs:\n    Ctx\n    Line: The line in the source file.\n    Column: The column in the source file.\n    Scope: The scope in which the location resides.\n    InlinedAt: The scope where this location was inlined, if at all.\n        (optional).\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -463,7 +463,7 @@ fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Line
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_Line, a_Column, a_Scope, a_InlinedAt) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Ctx, Scope, InlinedAt]))
 }
 rt::function!(F_LLVMDILocationGetLine, C_LLVMDILocationGetLine, c"LLVMDILocationGetLine", "LLVMDILocationGetLine",
     c"LLVMDILocationGetLine(Location)\n--\n\nGet the line number of this debug location.\n\nSee: DILocation::getLine()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -514,7 +514,7 @@ fn LLVMDILocationGetScope(py: Python<'_>, Location: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Location]))
 }
 rt::function!(F_LLVMDILocationGetInlinedAt, C_LLVMDILocationGetInlinedAt, c"LLVMDILocationGetInlinedAt", "LLVMDILocationGetInlinedAt",
     c"LLVMDILocationGetInlinedAt(Location)\n--\n\nGet the \"inline at\" location associated with this debug location.\n\nSee: DILocation::getInlinedAt()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -531,7 +531,7 @@ fn LLVMDILocationGetInlinedAt(py: Python<'_>, Location: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Location]))
 }
 rt::function!(F_LLVMDIScopeGetFile, C_LLVMDIScopeGetFile, c"LLVMDIScopeGetFile", "LLVMDIScopeGetFile",
     c"LLVMDIScopeGetFile(Scope)\n--\n\nGet the metadata of the file associated with a given scope.\n\nSee: DIScope::getFile()\n\nArgs:\n    Scope: The scope object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -548,7 +548,7 @@ fn LLVMDIScopeGetFile(py: Python<'_>, Scope: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Scope) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Scope]))
 }
 rt::function!(F_LLVMDIFileGetDirectory, C_LLVMDIFileGetDirectory, c"LLVMDIFileGetDirectory", "LLVMDIFileGetDirectory",
     c"LLVMDIFileGetDirectory(File, Len)\n--\n\nGet the directory of a given file.\n\nSee: DIFile::getDirectory()\n\nArgs:\n    File: The file object.\n    Len: The length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -615,7 +615,7 @@ rt::function!(F_LLVMDIBuilderGetOrCreateTypeArray, C_LLVMDIBuilderGetOrCreateTyp
 fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateTypeArray");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
-    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true, false)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
     rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
@@ -626,7 +626,7 @@ fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Data, a_NumElements) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMDIBuilderCreateSubroutineType, C_LLVMDIBuilderCreateSubroutineType, c"LLVMDIBuilderCreateSubroutineType", "LLVMDIBuilderCreateSubroutineType",
     c"LLVMDIBuilderCreateSubroutineType(Builder, File, ParameterTypes, NumParameterTypes, Flags)\n--\n\nCreate subroutine type.\n\nArgs:\n    Builder: The DIBuilder.\n    File: The file in which the subroutine resides.\n    ParameterTypes: An array of subroutine parameter types. This\n        includes return type at 0th index.\n    NumParameterTypes: The number of parameter types in \\c ParameterTypes\n    Flags: E.g.: \\c LLVMDIFlagLValueReference.\n        These flags are used to emit dwarf attributes.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -637,7 +637,7 @@ fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: &Bound<'_, PyAny>,
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateSubroutineType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
-    let mut h_ParameterTypes = super::llvm_types::TYPES.handle_ref(6, ParameterTypes, true)?;
+    let mut h_ParameterTypes = super::llvm_types::TYPES.handle_ref(6, ParameterTypes, true, false)?;
     let a_ParameterTypes = h_ParameterTypes.addr();
     let a_NumParameterTypes = NumParameterTypes.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
@@ -649,7 +649,7 @@ fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_File, a_ParameterTypes, a_NumParameterTypes, a_Flags) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, File]))
 }
 rt::function!(F_LLVMDIBuilderCreateMacro, C_LLVMDIBuilderCreateMacro, c"LLVMDIBuilderCreateMacro", "LLVMDIBuilderCreateMacro",
     c"LLVMDIBuilderCreateMacro(Builder, ParentMacroFile, Line, RecordType, Name, NameLen, Value, ValueLen)\n--\n\nCreate debugging information entry for a macro.\n\nArgs:\n    Builder: The DIBuilder.\n    ParentMacroFile: Macro parent (could be NULL).\n    Line: Source line number where the macro is defined.\n    RecordType: DW_MACINFO_define or DW_MACINFO_undef.\n    Name: Macro name.\n    NameLen: Macro name length.\n    Value: Macro value.\n    ValueLen: Macro value length.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -673,7 +673,7 @@ fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentMa
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentMacroFile, a_Line, a_RecordType, a_Name, a_NameLen, a_Value, a_ValueLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, ParentMacroFile]))
 }
 rt::function!(F_LLVMDIBuilderCreateTempMacroFile, C_LLVMDIBuilderCreateTempMacroFile, c"LLVMDIBuilderCreateTempMacroFile", "LLVMDIBuilderCreateTempMacroFile",
     c"LLVMDIBuilderCreateTempMacroFile(Builder, ParentMacroFile, Line, File)\n--\n\nCreate debugging information temporary entry for a macro file.\nList of macro node direct children will be calculated by DIBuilder,\nusing the ParentMacroFile relationship.\n\nArgs:\n    Builder: The DIBuilder.\n    ParentMacroFile: Macro parent (could be NULL).\n    Line: Source line number where the macro file is included.\n    File: File descriptor containing the name of the macro file.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -693,7 +693,7 @@ fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentMacroFile, a_Line, a_File) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, ParentMacroFile, File]))
 }
 rt::function!(F_LLVMDIBuilderCreateEnumerator, C_LLVMDIBuilderCreateEnumerator, c"LLVMDIBuilderCreateEnumerator", "LLVMDIBuilderCreateEnumerator",
     c"LLVMDIBuilderCreateEnumerator(Builder, Name, NameLen, Value, IsUnsigned)\n--\n\nCreate debugging information entry for an enumerator.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Enumerator name.\n    NameLen: Length of enumerator name.\n    Value: Enumerator value.\n    IsUnsigned: True if the value is unsigned.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -714,7 +714,7 @@ fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: &Bound<'_, PyAny>, Nam
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_Value, a_IsUnsigned) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMDIBuilderCreateEnumerationType, C_LLVMDIBuilderCreateEnumerationType, c"LLVMDIBuilderCreateEnumerationType", "LLVMDIBuilderCreateEnumerationType",
     c"LLVMDIBuilderCreateEnumerationType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Elements, NumElements, ClassTy)\n--\n\nCreate debugging information entry for an enumeration.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this enumeration is defined.\n    Name: Enumeration name.\n    NameLen: Length of enumeration name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Elements: Enumeration elements.\n    NumElements: Number of enumeration elements.\n    ClassTy: Underlying type of a C++11/ObjC fixed enum.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -731,7 +731,7 @@ fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: &Bound<'_, PyAny>
     let a_LineNumber = LineNumber.0;
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_ClassTy = super::llvm_types::TYPES.handle_arg(6, ClassTy)?;
@@ -743,7 +743,7 @@ fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Elements, a_NumElements, a_ClassTy) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, ClassTy]))
 }
 rt::function!(F_LLVMDIBuilderCreateUnionType, C_LLVMDIBuilderCreateUnionType, c"LLVMDIBuilderCreateUnionType", "LLVMDIBuilderCreateUnionType",
     c"LLVMDIBuilderCreateUnionType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, Elements, NumElements, RunTimeLang, UniqueId, UniqueIdLen)\n--\n\nCreate debugging information entry for a union.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this union is defined.\n    Name: Union name.\n    NameLen: Length of union name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags to encode member attribute, e.g. private\n    Elements: Union elements.\n    NumElements: Number of union elements.\n    RunTimeLang: Optional parameter, Objective-C runtime version.\n    UniqueId: A unique identifier for the union.\n    UniqueIdLen: Length of unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -761,7 +761,7 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scop
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_RunTimeLang = RunTimeLang.0;
@@ -775,7 +775,7 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scop
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Flags, a_Elements, a_NumElements, a_RunTimeLang, a_UniqueId, a_UniqueIdLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File]))
 }
 rt::function!(F_LLVMDIBuilderCreateArrayType, C_LLVMDIBuilderCreateArrayType, c"LLVMDIBuilderCreateArrayType", "LLVMDIBuilderCreateArrayType",
     c"LLVMDIBuilderCreateArrayType(Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts)\n--\n\nCreate debugging information entry for an array.\n\nArgs:\n    Builder: The DIBuilder.\n    Size: Array size.\n    AlignInBits: Alignment.\n    Ty: Element type.\n    Subscripts: Subscripts.\n    NumSubscripts: Number of subscripts.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -788,7 +788,7 @@ fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size
     let a_Size = Size.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
-    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true)?;
+    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true, false)?;
     let a_Subscripts = h_Subscripts.addr();
     let a_NumSubscripts = NumSubscripts.0;
     rt::check_count(a_NumSubscripts as i128, "NumSubscripts", h_Subscripts.item_count(), "Subscripts")?;
@@ -799,7 +799,7 @@ fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Ty]))
 }
 rt::function!(F_LLVMDIBuilderCreateVectorType, C_LLVMDIBuilderCreateVectorType, c"LLVMDIBuilderCreateVectorType", "LLVMDIBuilderCreateVectorType",
     c"LLVMDIBuilderCreateVectorType(Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts)\n--\n\nCreate debugging information entry for a vector type.\n\nArgs:\n    Builder: The DIBuilder.\n    Size: Vector size.\n    AlignInBits: Alignment.\n    Ty: Element type.\n    Subscripts: Subscripts.\n    NumSubscripts: Number of subscripts.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -812,7 +812,7 @@ fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Siz
     let a_Size = Size.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
-    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true)?;
+    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true, false)?;
     let a_Subscripts = h_Subscripts.addr();
     let a_NumSubscripts = NumSubscripts.0;
     rt::check_count(a_NumSubscripts as i128, "NumSubscripts", h_Subscripts.item_count(), "Subscripts")?;
@@ -823,7 +823,7 @@ fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Siz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Ty]))
 }
 rt::function!(F_LLVMDIBuilderCreateUnspecifiedType, C_LLVMDIBuilderCreateUnspecifiedType, c"LLVMDIBuilderCreateUnspecifiedType", "LLVMDIBuilderCreateUnspecifiedType",
     c"LLVMDIBuilderCreateUnspecifiedType(Builder, Name, NameLen)\n--\n\nCreate a DWARF unspecified type.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: The unspecified type's name.\n    NameLen: Length of type name.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -842,7 +842,7 @@ fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMDIBuilderCreateBasicType, C_LLVMDIBuilderCreateBasicType, c"LLVMDIBuilderCreateBasicType", "LLVMDIBuilderCreateBasicType",
     c"LLVMDIBuilderCreateBasicType(Builder, Name, NameLen, SizeInBits, Encoding, Flags)\n--\n\nCreate debugging information entry for a basic\ntype.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Type name.\n    NameLen: Length of type name.\n    SizeInBits: Size of the type.\n    Encoding: DWARF encoding code, e.g. \\c LLVMDWARFTypeEncoding_float.\n    Flags: Flags to encode optional attribute like endianity\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -864,7 +864,7 @@ fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_SizeInBits, a_Encoding, a_Flags) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMDIBuilderCreatePointerType, C_LLVMDIBuilderCreatePointerType, c"LLVMDIBuilderCreatePointerType", "LLVMDIBuilderCreatePointerType",
     c"LLVMDIBuilderCreatePointerType(Builder, PointeeTy, SizeInBits, AlignInBits, AddressSpace, Name, NameLen)\n--\n\nCreate debugging information entry for a pointer.\n\nArgs:\n    Builder: The DIBuilder.\n    PointeeTy: Type pointed by this pointer.\n    SizeInBits: Size.\n    AlignInBits: Alignment. (optional, pass 0 to ignore)\n    AddressSpace: DWARF address space. (optional, pass 0 to ignore)\n    Name: Pointer type name. (optional)\n    NameLen: Length of pointer type name. (optional)\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -887,7 +887,7 @@ fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Po
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_PointeeTy, a_SizeInBits, a_AlignInBits, a_AddressSpace, a_Name, a_NameLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, PointeeTy]))
 }
 rt::function!(F_LLVMDIBuilderCreateStructType, C_LLVMDIBuilderCreateStructType, c"LLVMDIBuilderCreateStructType", "LLVMDIBuilderCreateStructType",
     c"LLVMDIBuilderCreateStructType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, DerivedFrom, Elements, NumElements, RunTimeLang, VTableHolder, UniqueId, UniqueIdLen)\n--\n\nCreate debugging information entry for a struct.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this struct is defined.\n    Name: Struct name.\n    NameLen: Struct name length.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags to encode member attribute, e.g. private\n    DerivedFrom\n    Elements: Struct elements.\n    NumElements: Number of struct elements.\n    RunTimeLang: Optional parameter, Objective-C runtime version.\n    VTableHolder: The object containing the vtable for the struct.\n    UniqueId: A unique identifier for the struct.\n    UniqueIdLen: Length of the unique identifier for the struct.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -906,7 +906,7 @@ fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Sco
     let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_DerivedFrom = super::llvm_types::TYPES.handle_arg(6, DerivedFrom)?;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_RunTimeLang = RunTimeLang.0;
@@ -921,7 +921,7 @@ fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Sco
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Flags, a_DerivedFrom, a_Elements, a_NumElements, a_RunTimeLang, a_VTableHolder, a_UniqueId, a_UniqueIdLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, DerivedFrom, VTableHolder]))
 }
 rt::function!(F_LLVMDIBuilderCreateMemberType, C_LLVMDIBuilderCreateMemberType, c"LLVMDIBuilderCreateMemberType", "LLVMDIBuilderCreateMemberType",
     c"LLVMDIBuilderCreateMemberType(Builder, Scope, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty)\n--\n\nCreate debugging information entry for a member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is defined.\n    LineNo: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private\n    Ty: Parent type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -948,7 +948,7 @@ fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Sco
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNo, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_Ty) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, Ty]))
 }
 rt::function!(F_LLVMDIBuilderCreateStaticMemberType, C_LLVMDIBuilderCreateStaticMemberType, c"LLVMDIBuilderCreateStaticMemberType", "LLVMDIBuilderCreateStaticMemberType",
     c"LLVMDIBuilderCreateStaticMemberType(Builder, Scope, Name, NameLen, File, LineNumber, Type, Flags, ConstantVal, AlignInBits)\n--\n\nCreate debugging information entry for a\nC++ static data member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is declared.\n    LineNumber: Line number.\n    Type: Type of the static member.\n    Flags: Flags to encode member attribute, e.g. private.\n    ConstantVal: Const initializer of the member.\n    AlignInBits: Member alignment.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -974,7 +974,7 @@ fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_Type, a_Flags, a_ConstantVal, a_AlignInBits) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, Type, ConstantVal]))
 }
 rt::function!(F_LLVMDIBuilderCreateMemberPointerType, C_LLVMDIBuilderCreateMemberPointerType, c"LLVMDIBuilderCreateMemberPointerType", "LLVMDIBuilderCreateMemberPointerType",
     c"LLVMDIBuilderCreateMemberPointerType(Builder, PointeeType, ClassType, SizeInBits, AlignInBits, Flags)\n--\n\nCreate debugging information entry for a pointer to member.\n\nArgs:\n    Builder: The DIBuilder.\n    PointeeType: Type pointed to by this pointer.\n    ClassType: Type for which this pointer points to members of.\n    SizeInBits: Size.\n    AlignInBits: Alignment.\n    Flags: Flags.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -996,7 +996,7 @@ fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_PointeeType, a_ClassType, a_SizeInBits, a_AlignInBits, a_Flags) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, PointeeType, ClassType]))
 }
 rt::function!(F_LLVMDIBuilderCreateObjCIVar, C_LLVMDIBuilderCreateObjCIVar, c"LLVMDIBuilderCreateObjCIVar", "LLVMDIBuilderCreateObjCIVar",
     c"LLVMDIBuilderCreateObjCIVar(Builder, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty, PropertyNode)\n--\n\nCreate debugging information entry for Objective-C instance variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Member name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this member is defined.\n    LineNo: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private\n    Ty: Parent type.\n    PropertyNode: Property associated with this ivar.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1023,7 +1023,7 @@ fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_File, a_LineNo, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_Ty, a_PropertyNode) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, File, Ty, PropertyNode]))
 }
 rt::function!(F_LLVMDIBuilderCreateObjCProperty, C_LLVMDIBuilderCreateObjCProperty, c"LLVMDIBuilderCreateObjCProperty", "LLVMDIBuilderCreateObjCProperty",
     c"LLVMDIBuilderCreateObjCProperty(Builder, Name, NameLen, File, LineNo, GetterName, GetterNameLen, SetterName, SetterNameLen, PropertyAttributes, Ty)\n--\n\nCreate debugging information entry for Objective-C property.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Property name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this property is defined.\n    LineNo: Line number.\n    GetterName: Name of the Objective C property getter selector.\n    GetterNameLen: The length of the C string passed to \\c GetterName.\n    SetterName: Name of the Objective C property setter selector.\n    SetterNameLen: The length of the C string passed to \\c SetterName.\n    PropertyAttributes: Objective C property attributes.\n    Ty: Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1050,7 +1050,7 @@ fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: &Bound<'_, PyAny>, N
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_File, a_LineNo, a_GetterName, a_GetterNameLen, a_SetterName, a_SetterNameLen, a_PropertyAttributes, a_Ty) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, File, Ty]))
 }
 rt::function!(F_LLVMDIBuilderCreateObjectPointerType, C_LLVMDIBuilderCreateObjectPointerType, c"LLVMDIBuilderCreateObjectPointerType", "LLVMDIBuilderCreateObjectPointerType",
     c"LLVMDIBuilderCreateObjectPointerType(Builder, Type)\n--\n\nCreate a uniqued DIType* clone with FlagObjectPointer and FlagArtificial set.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: The underlying type to which this pointer points.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1068,7 +1068,7 @@ fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Type]))
 }
 rt::function!(F_LLVMDIBuilderCreateQualifiedType, C_LLVMDIBuilderCreateQualifiedType, c"LLVMDIBuilderCreateQualifiedType", "LLVMDIBuilderCreateQualifiedType",
     c"LLVMDIBuilderCreateQualifiedType(Builder, Tag, Type)\n--\n\nCreate debugging information entry for a qualified\ntype, e.g. 'const int'.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: Tag identifying type,\n        e.g. LLVMDWARFTypeQualifier_volatile_type\n    Type: Base Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1087,7 +1087,7 @@ fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Type) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Type]))
 }
 rt::function!(F_LLVMDIBuilderCreateReferenceType, C_LLVMDIBuilderCreateReferenceType, c"LLVMDIBuilderCreateReferenceType", "LLVMDIBuilderCreateReferenceType",
     c"LLVMDIBuilderCreateReferenceType(Builder, Tag, Type)\n--\n\nCreate debugging information entry for a c++\nstyle reference or rvalue reference type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: Tag identifying type,\n    Type: Base Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1106,7 +1106,7 @@ fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Type) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Type]))
 }
 rt::function!(F_LLVMDIBuilderCreateNullPtrType, C_LLVMDIBuilderCreateNullPtrType, c"LLVMDIBuilderCreateNullPtrType", "LLVMDIBuilderCreateNullPtrType",
     c"LLVMDIBuilderCreateNullPtrType(Builder)\n--\n\nCreate C++11 nullptr type.\n\nArgs:\n    Builder: The DIBuilder.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1123,7 +1123,7 @@ fn LLVMDIBuilderCreateNullPtrType(py: Python<'_>, Builder: &Bound<'_, PyAny>) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMDIBuilderCreateTypedef, C_LLVMDIBuilderCreateTypedef, c"LLVMDIBuilderCreateTypedef", "LLVMDIBuilderCreateTypedef",
     c"LLVMDIBuilderCreateTypedef(Builder, Type, Name, NameLen, File, LineNo, Scope, AlignInBits)\n--\n\nCreate debugging information entry for a typedef.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: Original type.\n    Name: Typedef name.\n    NameLen\n    File: File where this type is defined.\n    LineNo: Line number.\n    Scope: The surrounding context for the typedef.\n    AlignInBits\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1147,7 +1147,7 @@ fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: &Bound<'_, PyAny>, Type: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type, a_Name, a_NameLen, a_File, a_LineNo, a_Scope, a_AlignInBits) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Type, File, Scope]))
 }
 rt::function!(F_LLVMDIBuilderCreateInheritance, C_LLVMDIBuilderCreateInheritance, c"LLVMDIBuilderCreateInheritance", "LLVMDIBuilderCreateInheritance",
     c"LLVMDIBuilderCreateInheritance(Builder, Ty, BaseTy, BaseOffset, VBPtrOffset, Flags)\n--\n\nCreate debugging information entry to establish inheritance relationship\nbetween two types.\n\nArgs:\n    Builder: The DIBuilder.\n    Ty: Original type.\n    BaseTy: Base type. Ty is inherits from base.\n    BaseOffset: Base offset.\n    VBPtrOffset: Virtual base pointer offset.\n    Flags: Flags to describe inheritance attribute, e.g. private\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1169,7 +1169,7 @@ fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: &Bound<'_, PyAny>, Ty
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Ty, a_BaseTy, a_BaseOffset, a_VBPtrOffset, a_Flags) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Ty, BaseTy]))
 }
 rt::function!(F_LLVMDIBuilderCreateForwardDecl, C_LLVMDIBuilderCreateForwardDecl, c"LLVMDIBuilderCreateForwardDecl", "LLVMDIBuilderCreateForwardDecl",
     c"LLVMDIBuilderCreateForwardDecl(Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate a permanent forward-declared type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: A unique tag for this type.\n    Name: Type name.\n    NameLen: Length of type name.\n    Scope: Type scope.\n    File: File where this type is defined.\n    Line: Line number where this type is defined.\n    RuntimeLang: Indicates runtime version for languages like\n        Objective-C.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1197,7 +1197,7 @@ fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: &Bound<'_, PyAny>, Ta
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Name, a_NameLen, a_Scope, a_File, a_Line, a_RuntimeLang, a_SizeInBits, a_AlignInBits, a_UniqueIdentifier, a_UniqueIdentifierLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File]))
 }
 rt::function!(F_LLVMDIBuilderCreateReplaceableCompositeType, C_LLVMDIBuilderCreateReplaceableCompositeType, c"LLVMDIBuilderCreateReplaceableCompositeType", "LLVMDIBuilderCreateReplaceableCompositeType",
     c"LLVMDIBuilderCreateReplaceableCompositeType(Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, Flags, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate a temporary forward-declared type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: A unique tag for this type.\n    Name: Type name.\n    NameLen: Length of type name.\n    Scope: Type scope.\n    File: File where this type is defined.\n    Line: Line number where this type is defined.\n    RuntimeLang: Indicates runtime version for languages like\n        Objective-C.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1226,7 +1226,7 @@ fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Name, a_NameLen, a_Scope, a_File, a_Line, a_RuntimeLang, a_SizeInBits, a_AlignInBits, a_Flags, a_UniqueIdentifier, a_UniqueIdentifierLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File]))
 }
 rt::function!(F_LLVMDIBuilderCreateBitFieldMemberType, C_LLVMDIBuilderCreateBitFieldMemberType, c"LLVMDIBuilderCreateBitFieldMemberType", "LLVMDIBuilderCreateBitFieldMemberType",
     c"LLVMDIBuilderCreateBitFieldMemberType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, OffsetInBits, StorageOffsetInBits, Flags, Type)\n--\n\nCreate debugging information entry for a bit field member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    OffsetInBits: Member offset.\n    StorageOffsetInBits: Member storage offset.\n    Flags: Flags to encode member attribute.\n    Type: Parent type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1253,7 +1253,7 @@ fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_OffsetInBits, a_StorageOffsetInBits, a_Flags, a_Type) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, Type]))
 }
 rt::function!(F_LLVMDIBuilderCreateClassType, C_LLVMDIBuilderCreateClassType, c"LLVMDIBuilderCreateClassType", "LLVMDIBuilderCreateClassType",
     c"LLVMDIBuilderCreateClassType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, OffsetInBits, Flags, DerivedFrom, Elements, NumElements, VTableHolder, TemplateParamsNode, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate debugging information entry for a class.\n\nArgs:\n    Builder\n    Scope: Scope in which this class is defined.\n    Name: Class name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private.\n    DerivedFrom: Debug info of the base class of this type.\n    Elements: Class members.\n    NumElements: Number of class elements.\n    VTableHolder: Debug info of the base class that contains vtable\n        for this type. This is used in\n        DW_AT_containing_type. See DWARF documentation\n        for more info.\n    TemplateParamsNode: Template type parameters.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1273,7 +1273,7 @@ fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scop
     let a_OffsetInBits = OffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_DerivedFrom = super::llvm_types::TYPES.handle_arg(6, DerivedFrom)?;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_VTableHolder = super::llvm_types::TYPES.handle_arg(6, VTableHolder)?;
@@ -1288,7 +1288,7 @@ fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scop
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_DerivedFrom, a_Elements, a_NumElements, a_VTableHolder, a_TemplateParamsNode, a_UniqueIdentifier, a_UniqueIdentifierLen) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, DerivedFrom, VTableHolder, TemplateParamsNode]))
 }
 rt::function!(F_LLVMDIBuilderCreateArtificialType, C_LLVMDIBuilderCreateArtificialType, c"LLVMDIBuilderCreateArtificialType", "LLVMDIBuilderCreateArtificialType",
     c"LLVMDIBuilderCreateArtificialType(Builder, Type)\n--\n\nCreate a uniqued DIType* clone with FlagArtificial set.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: The underlying type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1306,7 +1306,7 @@ fn LLVMDIBuilderCreateArtificialType(py: Python<'_>, Builder: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Type]))
 }
 rt::function!(F_LLVMDITypeGetName, C_LLVMDITypeGetName, c"LLVMDITypeGetName", "LLVMDITypeGetName",
     c"LLVMDITypeGetName(DType, Length)\n--\n\nGet the name of this DIType.\n\nSee: DIType::getName()\n\nArgs:\n    DType: The DIType.\n    Length: The length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -1429,7 +1429,7 @@ fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_LowerBound, a_Count) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMDIBuilderGetOrCreateArray, C_LLVMDIBuilderGetOrCreateArray, c"LLVMDIBuilderGetOrCreateArray", "LLVMDIBuilderGetOrCreateArray",
     c"LLVMDIBuilderGetOrCreateArray(Builder, Data, NumElements)\n--\n\nCreate an array of DI Nodes.\n\nArgs:\n    Builder: The DIBuilder.\n    Data: The DI Node elements.\n    NumElements: Number of DI Node elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1439,7 +1439,7 @@ rt::function!(F_LLVMDIBuilderGetOrCreateArray, C_LLVMDIBuilderGetOrCreateArray, 
 fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateArray");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
-    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true, false)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
     rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
@@ -1450,7 +1450,7 @@ fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Dat
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Data, a_NumElements) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMDIBuilderCreateExpression, C_LLVMDIBuilderCreateExpression, c"LLVMDIBuilderCreateExpression", "LLVMDIBuilderCreateExpression",
     c"LLVMDIBuilderCreateExpression(Builder, Addr, Length)\n--\n\nCreate a new descriptor for the specified variable which has a complex\naddress expression for its address.\n\nArgs:\n    Builder: The DIBuilder.\n    Addr: An array of complex address operations.\n    Length: Length of the address operation array.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1470,7 +1470,7 @@ fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Add
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Addr, a_Length) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMDIBuilderCreateConstantValueExpression, C_LLVMDIBuilderCreateConstantValueExpression, c"LLVMDIBuilderCreateConstantValueExpression", "LLVMDIBuilderCreateConstantValueExpression",
     c"LLVMDIBuilderCreateConstantValueExpression(Builder, Value)\n--\n\nCreate a new descriptor for the specified variable that does not have an\naddress, but does have a constant value.\n\nArgs:\n    Builder: The DIBuilder.\n    Value: The constant value.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1488,7 +1488,7 @@ fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Value) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMDIBuilderCreateGlobalVariableExpression, C_LLVMDIBuilderCreateGlobalVariableExpression, c"LLVMDIBuilderCreateGlobalVariableExpression", "LLVMDIBuilderCreateGlobalVariableExpression",
     c"LLVMDIBuilderCreateGlobalVariableExpression(Builder, Scope, Name, NameLen, Linkage, LinkLen, File, LineNo, Ty, LocalToUnit, Expr, Decl, AlignInBits)\n--\n\nCreate a new descriptor for the specified variable.\n\nArgs:\n    Builder\n    Scope: Variable scope.\n    Name: Name of the variable.\n    NameLen: The length of the C string passed to \\c Name.\n    Linkage: Mangled  name of the variable.\n    LinkLen: The length of the C string passed to \\c Linkage.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Variable Type.\n    LocalToUnit: Boolean flag indicate whether this variable is\n        externally visible or not.\n    Expr: The location of the global relative to the attached\n        GlobalVariable.\n    Decl: Reference to the corresponding declaration.\n        variables.\n    AlignInBits: Variable alignment(or 0 if no alignment attr was\n        specified)\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1517,7 +1517,7 @@ fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_Linkage, a_LinkLen, a_File, a_LineNo, a_Ty, a_LocalToUnit, a_Expr, a_Decl, a_AlignInBits) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, Ty, Expr, Decl]))
 }
 rt::function!(F_LLVMGetDINodeTag, C_LLVMGetDINodeTag, c"LLVMGetDINodeTag", "LLVMGetDINodeTag",
     c"LLVMGetDINodeTag(MD)\n--\n\nGet the dwarf::Tag of a DINode\n\nArgs:\n    MD\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1551,7 +1551,7 @@ fn LLVMDIGlobalVariableExpressionGetVariable(py: Python<'_>, GVE: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GVE) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[GVE]))
 }
 rt::function!(F_LLVMDIGlobalVariableExpressionGetExpression, C_LLVMDIGlobalVariableExpressionGetExpression, c"LLVMDIGlobalVariableExpressionGetExpression", "LLVMDIGlobalVariableExpressionGetExpression",
     c"LLVMDIGlobalVariableExpressionGetExpression(GVE)\n--\n\nRetrieves the \\c DIExpression associated with this global variable expression.\n\nSee: llvm::DIGlobalVariableExpression::getExpression()\n\nArgs:\n    GVE: The global variable expression.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1568,7 +1568,7 @@ fn LLVMDIGlobalVariableExpressionGetExpression(py: Python<'_>, GVE: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GVE) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[GVE]))
 }
 rt::function!(F_LLVMDIVariableGetFile, C_LLVMDIVariableGetFile, c"LLVMDIVariableGetFile", "LLVMDIVariableGetFile",
     c"LLVMDIVariableGetFile(Var)\n--\n\nGet the metadata of the file associated with a given variable.\n\nSee: DIVariable::getFile()\n\nArgs:\n    Var: The variable object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1585,7 +1585,7 @@ fn LLVMDIVariableGetFile(py: Python<'_>, Var: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Var) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Var]))
 }
 rt::function!(F_LLVMDIVariableGetScope, C_LLVMDIVariableGetScope, c"LLVMDIVariableGetScope", "LLVMDIVariableGetScope",
     c"LLVMDIVariableGetScope(Var)\n--\n\nGet the metadata of the scope associated with a given variable.\n\nSee: DIVariable::getScope()\n\nArgs:\n    Var: The variable object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1602,7 +1602,7 @@ fn LLVMDIVariableGetScope(py: Python<'_>, Var: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Var) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Var]))
 }
 rt::function!(F_LLVMDIVariableGetLine, C_LLVMDIVariableGetLine, c"LLVMDIVariableGetLine", "LLVMDIVariableGetLine",
     c"LLVMDIVariableGetLine(Var)\n--\n\nGet the source line where this \\c DIVariable is declared.\n\nSee: DIVariable::getLine()\n\nArgs:\n    Var: The DIVariable.\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1629,7 +1629,7 @@ rt::function!(F_LLVMTemporaryMDNode, C_LLVMTemporaryMDNode, c"LLVMTemporaryMDNod
 fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTemporaryMDNode");
     let a_Ctx = super::llvm_types::TYPES.handle_arg(1, Ctx)?;
-    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true, false)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
     rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
@@ -1640,7 +1640,7 @@ fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Data: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_Data, a_NumElements) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Ctx]))
 }
 rt::function!(F_LLVMDisposeTemporaryMDNode, C_LLVMDisposeTemporaryMDNode, c"LLVMDisposeTemporaryMDNode", "LLVMDisposeTemporaryMDNode",
     c"LLVMDisposeTemporaryMDNode(TempNode)\n--\n\nDeallocate a temporary node.\n\nCalls \\c replaceAllUsesWith(nullptr) before deleting, so any remaining\nreferences will be reset.\n\nArgs:\n    TempNode: The temporary metadata node.",
@@ -1704,7 +1704,7 @@ fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_Linkage, a_LnkLen, a_File, a_LineNo, a_Ty, a_LocalToUnit, a_Decl, a_AlignInBits) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, Ty, Decl]))
 }
 rt::function!(F_LLVMDIBuilderInsertDeclareRecordBefore, C_LLVMDIBuilderInsertDeclareRecordBefore, c"LLVMDIBuilderInsertDeclareRecordBefore", "LLVMDIBuilderInsertDeclareRecordBefore",
     c"LLVMDIBuilderInsertDeclareRecordBefore(Builder, Storage, VarInfo, Expr, DebugLoc, Instr)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a Declare DbgRecord before the given instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Storage: The storage of the variable to declare.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Instr: Instruction acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
@@ -1726,7 +1726,7 @@ fn LLVMDIBuilderInsertDeclareRecordBefore(py: Python<'_>, Builder: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Storage, a_VarInfo, a_Expr, a_DebugLoc, a_Instr) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 19, __r, None)?, &[Builder, Storage, VarInfo, Expr, DebugLoc, Instr]))
 }
 rt::function!(F_LLVMDIBuilderInsertDeclareRecordAtEnd, C_LLVMDIBuilderInsertDeclareRecordAtEnd, c"LLVMDIBuilderInsertDeclareRecordAtEnd", "LLVMDIBuilderInsertDeclareRecordAtEnd",
     c"LLVMDIBuilderInsertDeclareRecordAtEnd(Builder, Storage, VarInfo, Expr, DebugLoc, Block)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a Declare DbgRecord at the end of the given basic block. If the basic\nblock has a terminator instruction, the record is inserted before that\nterminator instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Storage: The storage of the variable to declare.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Block: Basic block acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
@@ -1748,7 +1748,7 @@ fn LLVMDIBuilderInsertDeclareRecordAtEnd(py: Python<'_>, Builder: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Storage, a_VarInfo, a_Expr, a_DebugLoc, a_Block) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 19, __r, None)?, &[Builder, Storage, VarInfo, Expr, DebugLoc, Block]))
 }
 rt::function!(F_LLVMDIBuilderInsertDbgValueRecordBefore, C_LLVMDIBuilderInsertDbgValueRecordBefore, c"LLVMDIBuilderInsertDbgValueRecordBefore", "LLVMDIBuilderInsertDbgValueRecordBefore",
     c"LLVMDIBuilderInsertDbgValueRecordBefore(Builder, Val, VarInfo, Expr, DebugLoc, Instr)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a new debug record before the given instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Val: The value of the variable.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Instr: Instruction acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
@@ -1770,7 +1770,7 @@ fn LLVMDIBuilderInsertDbgValueRecordBefore(py: Python<'_>, Builder: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Val, a_VarInfo, a_Expr, a_DebugLoc, a_Instr) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 19, __r, None)?, &[Builder, Val, VarInfo, Expr, DebugLoc, Instr]))
 }
 rt::function!(F_LLVMDIBuilderInsertDbgValueRecordAtEnd, C_LLVMDIBuilderInsertDbgValueRecordAtEnd, c"LLVMDIBuilderInsertDbgValueRecordAtEnd", "LLVMDIBuilderInsertDbgValueRecordAtEnd",
     c"LLVMDIBuilderInsertDbgValueRecordAtEnd(Builder, Val, VarInfo, Expr, DebugLoc, Block)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a new debug record at the end of the given basic block. If the\nbasic block has a terminator instruction, the record is inserted before\nthat terminator instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Val: The value of the variable.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Block: Basic block acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
@@ -1792,7 +1792,7 @@ fn LLVMDIBuilderInsertDbgValueRecordAtEnd(py: Python<'_>, Builder: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Val, a_VarInfo, a_Expr, a_DebugLoc, a_Block) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 19, __r, None)?, &[Builder, Val, VarInfo, Expr, DebugLoc, Block]))
 }
 rt::function!(F_LLVMDIBuilderCreateAutoVariable, C_LLVMDIBuilderCreateAutoVariable, c"LLVMDIBuilderCreateAutoVariable", "LLVMDIBuilderCreateAutoVariable",
     c"LLVMDIBuilderCreateAutoVariable(Builder, Scope, Name, NameLen, File, LineNo, Ty, AlwaysPreserve, Flags, AlignInBits)\n--\n\nCreate a new descriptor for a local auto variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The local scope the variable is declared in.\n    Name: Variable name.\n    NameLen: Length of variable name.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Metadata describing the type of the variable.\n    AlwaysPreserve: If true, this descriptor will survive optimizations.\n    Flags: Flags.\n    AlignInBits: Variable alignment.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1818,7 +1818,7 @@ fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: &Bound<'_, PyAny>, S
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNo, a_Ty, a_AlwaysPreserve, a_Flags, a_AlignInBits) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, Ty]))
 }
 rt::function!(F_LLVMDIBuilderCreateParameterVariable, C_LLVMDIBuilderCreateParameterVariable, c"LLVMDIBuilderCreateParameterVariable", "LLVMDIBuilderCreateParameterVariable",
     c"LLVMDIBuilderCreateParameterVariable(Builder, Scope, Name, NameLen, ArgNo, File, LineNo, Ty, AlwaysPreserve, Flags)\n--\n\nCreate a new descriptor for a function parameter variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The local scope the variable is declared in.\n    Name: Variable name.\n    NameLen: Length of variable name.\n    ArgNo: Unique argument number for this variable; starts at 1.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Metadata describing the type of the variable.\n    AlwaysPreserve: If true, this descriptor will survive optimizations.\n    Flags: Flags.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1844,7 +1844,7 @@ fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_ArgNo, a_File, a_LineNo, a_Ty, a_AlwaysPreserve, a_Flags) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, Ty]))
 }
 rt::function!(F_LLVMGetSubprogram, C_LLVMGetSubprogram, c"LLVMGetSubprogram", "LLVMGetSubprogram",
     c"LLVMGetSubprogram(Func)\n--\n\nGet the metadata of the subprogram attached to a function.\n\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Func\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1861,7 +1861,7 @@ fn LLVMGetSubprogram(py: Python<'_>, Func: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Func) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Func]))
 }
 rt::function!(F_LLVMSetSubprogram, C_LLVMSetSubprogram, c"LLVMSetSubprogram", "LLVMSetSubprogram",
     c"LLVMSetSubprogram(Func, SP)\n--\n\nSet the subprogram attached to a function.\n\nSee: llvm::Function::setSubprogram()\n\nArgs:\n    Func\n    SP",
@@ -1913,7 +1913,7 @@ fn LLVMInstructionGetDebugLoc(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Inst]))
 }
 rt::function!(F_LLVMInstructionSetDebugLoc, C_LLVMInstructionSetDebugLoc, c"LLVMInstructionSetDebugLoc", "LLVMInstructionSetDebugLoc",
     c"LLVMInstructionSetDebugLoc(Inst, Loc)\n--\n\nSet the debug location for the given instruction.\n\nTo clear the location metadata of the given instruction, pass NULL to Loc.\n\nSee: llvm::Instruction::setDebugLoc()\n\nArgs:\n    Inst\n    Loc",

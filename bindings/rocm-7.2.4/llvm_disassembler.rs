@@ -100,11 +100,11 @@ fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CSt
 rt::function!(F_LLVMSetDisasmOptions, C_LLVMSetDisasmOptions, c"LLVMSetDisasmOptions", "LLVMSetDisasmOptions",
     c"LLVMSetDisasmOptions(DC, Options)\n--\n\nSet the disassembler's options.  Returns 1 if it can set the Options and 0\notherwise.\n\nArgs:\n    DC\n    Options\n\nReturns: a tuple of 1 item(s):\n    int",
     ["DC", "Options"],
-    |py, [x0, x1]| LLVMSetDisasmOptions(py, rt::call::extract(x0, "DC")?, rt::call::extract(x1, "Options")?));
+    |py, [x0, x1]| LLVMSetDisasmOptions(py, &x0, rt::call::extract(x1, "Options")?));
 
-fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArgMut, Options: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetDisasmOptions(py: Python<'_>, DC: &Bound<'_, PyAny>, Options: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetDisasmOptions");
-    let a_DC = DC.addr();
+    let a_DC = rt::handle_arg(DC, None, "LLVMDisasmContextRef")?;
     let a_Options = Options.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -118,11 +118,11 @@ fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArgMut, Options: rt::CInt<u64
 rt::function!(F_LLVMDisasmDispose, C_LLVMDisasmDispose, c"LLVMDisasmDispose", "LLVMDisasmDispose",
     c"LLVMDisasmDispose(DC)\n--\n\nDispose of a disassembler context.\n\nArgs:\n    DC",
     ["DC"],
-    |py, [x0]| LLVMDisasmDispose(py, rt::call::extract(x0, "DC")?));
+    |py, [x0]| LLVMDisasmDispose(py, &x0));
 
-fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMDisasmDispose(py: Python<'_>, DC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmDispose");
-    let a_DC = DC.addr();
+    let a_DC = rt::handle_arg(DC, None, "LLVMDisasmContextRef")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -135,11 +135,11 @@ fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArgMut) -> PyResult<PyObject> {
 rt::function!(F_LLVMDisasmInstruction, C_LLVMDisasmInstruction, c"LLVMDisasmInstruction", "LLVMDisasmInstruction",
     c"LLVMDisasmInstruction(DC, Bytes, BytesSize, PC, OutString, OutStringSize)\n--\n\nDisassemble a single instruction using the disassembler context specified in\nthe parameter DC.  The bytes of the instruction are specified in the\nparameter Bytes, and contains at least BytesSize number of bytes.  The\ninstruction is at the address specified by the PC parameter.  If a valid\ninstruction can be disassembled, its string is returned indirectly in\nOutString whose size is specified in the parameter OutStringSize.  This\nfunction returns the number of bytes in the instruction or zero if there was\nno valid instruction.\n\nArgs:\n    DC\n    Bytes\n    BytesSize\n    PC\n    OutString\n    OutStringSize\n\nReturns: a tuple of 1 item(s):\n    int",
     ["DC", "Bytes", "BytesSize", "PC", "OutString", "OutStringSize"],
-    |py, [x0, x1, x2, x3, x4, x5]| LLVMDisasmInstruction(py, rt::call::extract(x0, "DC")?, &x1, rt::call::extract(x2, "BytesSize")?, rt::call::extract(x3, "PC")?, rt::call::extract(x4, "OutString")?, rt::call::extract(x5, "OutStringSize")?));
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDisasmInstruction(py, &x0, &x1, rt::call::extract(x2, "BytesSize")?, rt::call::extract(x3, "PC")?, rt::call::extract(x4, "OutString")?, rt::call::extract(x5, "OutStringSize")?));
 
-fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArgMut, Bytes: &Bound<'_, PyAny>, BytesSize: rt::CInt<u64>, PC: rt::CInt<u64>, OutString: rt::PtrArgMut, OutStringSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDisasmInstruction(py: Python<'_>, DC: &Bound<'_, PyAny>, Bytes: &Bound<'_, PyAny>, BytesSize: rt::CInt<u64>, PC: rt::CInt<u64>, OutString: rt::PtrArgMut, OutStringSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmInstruction");
-    let a_DC = DC.addr();
+    let a_DC = rt::handle_arg(DC, None, "LLVMDisasmContextRef")?;
     let p_Bytes = rt::typed_ptr_arg(Bytes, None, 1, true)?;
     let a_Bytes = p_Bytes.addr();
     let a_BytesSize = BytesSize.0;

@@ -111,7 +111,7 @@ rt::function!(F_LLVMOrcCreateLLJIT, C_LLVMOrcCreateLLJIT, c"LLVMOrcCreateLLJIT",
 
 fn LLVMOrcCreateLLJIT(py: Python<'_>, Result: &Bound<'_, PyAny>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLLJIT");
-    let mut h_Result = TYPES.handle_ref(2, Result, true)?;
+    let mut h_Result = TYPES.handle_ref(2, Result, true, false)?;
     let a_Result = h_Result.addr();
     let a_Builder = TYPES.handle_arg(1, Builder)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -121,7 +121,7 @@ fn LLVMOrcCreateLLJIT(py: Python<'_>, Result: &Bound<'_, PyAny>, Builder: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_Builder) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[Builder]))
 }
 rt::function!(F_LLVMOrcDisposeLLJIT, C_LLVMOrcDisposeLLJIT, c"LLVMOrcDisposeLLJIT", "LLVMOrcDisposeLLJIT",
     c"LLVMOrcDisposeLLJIT(J)\n--\n\nDispose of an LLJIT instance.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -138,7 +138,7 @@ fn LLVMOrcDisposeLLJIT(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[J]))
 }
 rt::function!(F_LLVMOrcLLJITGetExecutionSession, C_LLVMOrcLLJITGetExecutionSession, c"LLVMOrcLLJITGetExecutionSession", "LLVMOrcLLJITGetExecutionSession",
     c"LLVMOrcLLJITGetExecutionSession(J)\n--\n\nGet a reference to the ExecutionSession for this LLJIT instance.\n\nThe ExecutionSession is owned by the LLJIT instance. The client is not\nresponsible for managing its memory.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueExecutionSession",
@@ -155,7 +155,7 @@ fn LLVMOrcLLJITGetExecutionSession(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
-    Ok(super::llvm_orc::TYPES.instance_at(py, 15, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_orc::TYPES.instance_at(py, 15, __r, None)?, &[J]))
 }
 rt::function!(F_LLVMOrcLLJITGetMainJITDylib, C_LLVMOrcLLJITGetMainJITDylib, c"LLVMOrcLLJITGetMainJITDylib", "LLVMOrcLLJITGetMainJITDylib",
     c"LLVMOrcLLJITGetMainJITDylib(J)\n--\n\nReturn a reference to the Main JITDylib.\n\nThe JITDylib is owned by the LLJIT instance. The client is not responsible\nfor managing its memory.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITDylib",
@@ -172,7 +172,7 @@ fn LLVMOrcLLJITGetMainJITDylib(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
-    Ok(super::llvm_orc::TYPES.instance_at(py, 22, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_orc::TYPES.instance_at(py, 22, __r, None)?, &[J]))
 }
 rt::function!(F_LLVMOrcLLJITGetTripleString, C_LLVMOrcLLJITGetTripleString, c"LLVMOrcLLJITGetTripleString", "LLVMOrcLLJITGetTripleString",
     c"LLVMOrcLLJITGetTripleString(J)\n--\n\nReturn the target triple for this LLJIT instance. This string is owned by\nthe LLJIT instance and should not be freed by the client.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -224,7 +224,7 @@ fn LLVMOrcLLJITMangleAndIntern(py: Python<'_>, J: &Bound<'_, PyAny>, UnmangledNa
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_UnmangledName) });
-    Ok(super::llvm_orc::TYPES.instance_at(py, 18, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_orc::TYPES.instance_at(py, 18, __r, None)?, &[J]))
 }
 rt::function!(F_LLVMOrcLLJITAddObjectFile, C_LLVMOrcLLJITAddObjectFile, c"LLVMOrcLLJITAddObjectFile", "LLVMOrcLLJITAddObjectFile",
     c"LLVMOrcLLJITAddObjectFile(J, JD, ObjBuffer)\n--\n\nAdd a buffer representing an object file to the given JITDylib in the given\nLLJIT instance. This operation transfers ownership of the buffer to the\nLLJIT instance. The buffer should not be disposed of or referenced once this\nfunction returns.\n\nResources associated with the given object will be tracked by the given\nJITDylib's default resource tracker.\n\nArgs:\n    J\n    JD\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -243,7 +243,7 @@ fn LLVMOrcLLJITAddObjectFile(py: Python<'_>, J: &Bound<'_, PyAny>, JD: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_JD, a_ObjBuffer) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[J, JD, ObjBuffer]))
 }
 rt::function!(F_LLVMOrcLLJITAddObjectFileWithRT, C_LLVMOrcLLJITAddObjectFileWithRT, c"LLVMOrcLLJITAddObjectFileWithRT", "LLVMOrcLLJITAddObjectFileWithRT",
     c"LLVMOrcLLJITAddObjectFileWithRT(J, RT, ObjBuffer)\n--\n\nAdd a buffer representing an object file to the given ResourceTracker's\nJITDylib in the given LLJIT instance. This operation transfers ownership of\nthe buffer to the LLJIT instance. The buffer should not be disposed of or\nreferenced once this function returns.\n\nResources associated with the given object will be tracked by ResourceTracker\nRT.\n\nArgs:\n    J\n    RT\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -262,7 +262,7 @@ fn LLVMOrcLLJITAddObjectFileWithRT(py: Python<'_>, J: &Bound<'_, PyAny>, RT: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_RT, a_ObjBuffer) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[J, RT, ObjBuffer]))
 }
 rt::function!(F_LLVMOrcLLJITAddLLVMIRModule, C_LLVMOrcLLJITAddLLVMIRModule, c"LLVMOrcLLJITAddLLVMIRModule", "LLVMOrcLLJITAddLLVMIRModule",
     c"LLVMOrcLLJITAddLLVMIRModule(J, JD, TSM)\n--\n\nAdd an IR module to the given JITDylib in the given LLJIT instance. This\noperation transfers ownership of the TSM argument to the LLJIT instance.\nThe TSM argument should not be disposed of or referenced once this\nfunction returns.\n\nResources associated with the given Module will be tracked by the given\nJITDylib's default resource tracker.\n\nArgs:\n    J\n    JD\n    TSM\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -281,7 +281,7 @@ fn LLVMOrcLLJITAddLLVMIRModule(py: Python<'_>, J: &Bound<'_, PyAny>, JD: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_JD, a_TSM) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[J, JD, TSM]))
 }
 rt::function!(F_LLVMOrcLLJITAddLLVMIRModuleWithRT, C_LLVMOrcLLJITAddLLVMIRModuleWithRT, c"LLVMOrcLLJITAddLLVMIRModuleWithRT", "LLVMOrcLLJITAddLLVMIRModuleWithRT",
     c"LLVMOrcLLJITAddLLVMIRModuleWithRT(J, JD, TSM)\n--\n\nAdd an IR module to the given ResourceTracker's JITDylib in the given LLJIT\ninstance. This operation transfers ownership of the TSM argument to the LLJIT\ninstance. The TSM argument should not be disposed of or referenced once this\nfunction returns.\n\nResources associated with the given Module will be tracked by ResourceTracker\nRT.\n\nArgs:\n    J\n    JD\n    TSM\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -300,7 +300,7 @@ fn LLVMOrcLLJITAddLLVMIRModuleWithRT(py: Python<'_>, J: &Bound<'_, PyAny>, JD: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_JD, a_TSM) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[J, JD, TSM]))
 }
 rt::function!(F_LLVMOrcLLJITLookup, C_LLVMOrcLLJITLookup, c"LLVMOrcLLJITLookup", "LLVMOrcLLJITLookup",
     c"LLVMOrcLLJITLookup(J, Result, Name)\n--\n\nLook up the given symbol in the main JITDylib of the given LLJIT instance.\n\nThis operation does not take ownership of the Name argument.\n\nArgs:\n    J\n    Result\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -320,7 +320,7 @@ fn LLVMOrcLLJITLookup(py: Python<'_>, J: &Bound<'_, PyAny>, Result: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_Result, a_Name) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[J]))
 }
 rt::function!(F_LLVMOrcLLJITGetObjLinkingLayer, C_LLVMOrcLLJITGetObjLinkingLayer, c"LLVMOrcLLJITGetObjLinkingLayer", "LLVMOrcLLJITGetObjLinkingLayer",
     c"LLVMOrcLLJITGetObjLinkingLayer(J)\n--\n\nReturns a non-owning reference to the LLJIT instance's object linking layer.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
@@ -337,7 +337,7 @@ fn LLVMOrcLLJITGetObjLinkingLayer(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
-    Ok(super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?, &[J]))
 }
 rt::function!(F_LLVMOrcLLJITGetObjTransformLayer, C_LLVMOrcLLJITGetObjTransformLayer, c"LLVMOrcLLJITGetObjTransformLayer", "LLVMOrcLLJITGetObjTransformLayer",
     c"LLVMOrcLLJITGetObjTransformLayer(J)\n--\n\nReturns a non-owning reference to the LLJIT instance's object linking layer.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectTransformLayer",
@@ -354,7 +354,7 @@ fn LLVMOrcLLJITGetObjTransformLayer(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
-    Ok(super::llvm_orc::TYPES.instance_at(py, 45, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_orc::TYPES.instance_at(py, 45, __r, None)?, &[J]))
 }
 rt::function!(F_LLVMOrcLLJITGetIRTransformLayer, C_LLVMOrcLLJITGetIRTransformLayer, c"LLVMOrcLLJITGetIRTransformLayer", "LLVMOrcLLJITGetIRTransformLayer",
     c"LLVMOrcLLJITGetIRTransformLayer(J)\n--\n\nReturns a non-owning reference to the LLJIT instance's IR transform layer.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueIRTransformLayer",
@@ -371,7 +371,7 @@ fn LLVMOrcLLJITGetIRTransformLayer(py: Python<'_>, J: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
-    Ok(super::llvm_orc::TYPES.instance_at(py, 43, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_orc::TYPES.instance_at(py, 43, __r, None)?, &[J]))
 }
 rt::function!(F_LLVMOrcLLJITGetDataLayoutStr, C_LLVMOrcLLJITGetDataLayoutStr, c"LLVMOrcLLJITGetDataLayoutStr", "LLVMOrcLLJITGetDataLayoutStr",
     c"LLVMOrcLLJITGetDataLayoutStr(J)\n--\n\nGet the LLJIT instance's default data layout string.\n\nThis string is owned by the LLJIT instance and does not need to be freed\nby the caller.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    bytes",

@@ -262,7 +262,7 @@ fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path, a_cg) });
-    Ok(TYPES.instance_at(py, 5, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 5, __r, None)?, &[cg]))
 }
 rt::function!(F_lto_module_create_from_fd, C_lto_module_create_from_fd, c"lto_module_create_from_fd", "lto_module_create_from_fd",
     c"lto_module_create_from_fd(fd, path, file_size)\n--\n\nLoads an object file from disk. The seek point of fd is not preserved.\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    fd\n    path\n    file_size\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",

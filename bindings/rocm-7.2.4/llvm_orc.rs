@@ -118,7 +118,7 @@ fn LLVMOrcExecutionSessionGetSymbolStringPool(py: Python<'_>, ES: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES) });
-    Ok(TYPES.instance_at(py, 17, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 17, __r, None)?, &[ES]))
 }
 rt::function!(F_LLVMOrcSymbolStringPoolClearDeadEntries, C_LLVMOrcSymbolStringPoolClearDeadEntries, c"LLVMOrcSymbolStringPoolClearDeadEntries", "LLVMOrcSymbolStringPoolClearDeadEntries",
     c"LLVMOrcSymbolStringPoolClearDeadEntries(SSP)\n--\n\nClear all unreferenced symbol string pool entries.\n\nThis can be called at any time to release unused entries in the\nExecutionSession's string pool. Since it locks the pool (preventing\ninterning of any new strings) it is recommended that it only be called\ninfrequently, ideally when the caller has reason to believe that some\nentries will have become unreferenced, e.g. after removing a module or\nclosing a JITDylib.\n\nArgs:\n    SSP",
@@ -153,7 +153,7 @@ fn LLVMOrcExecutionSessionIntern(py: Python<'_>, ES: &Bound<'_, PyAny>, Name: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Name) });
-    Ok(TYPES.instance_at(py, 18, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 18, __r, None)?, &[ES]))
 }
 rt::function!(F_LLVMOrcExecutionSessionLookup, C_LLVMOrcExecutionSessionLookup, c"LLVMOrcExecutionSessionLookup", "LLVMOrcExecutionSessionLookup",
     c"LLVMOrcExecutionSessionLookup(ES, K, SearchOrder, SearchOrderSize, Symbols, SymbolsSize, HandleResult, Ctx)\n--\n\nLook up symbols in an execution session.\n\nThis is a wrapper around the general ExecutionSession::lookup function.\n\nThe SearchOrder argument contains a list of (JITDylibs, JITDylibSearchFlags)\npairs that describe the search order. The JITDylibs will be searched in the\ngiven order to try to find the symbols in the Symbols argument.\n\nThe Symbols argument should contain a null-terminated array of\n(SymbolStringPtr, SymbolLookupFlags) pairs describing the symbols to be\nsearched for. This function takes ownership of the elements of the Symbols\narray. The Name fields of the Symbols elements are taken to have been\nretained by the client for this function. The client should *not* release the\nName fields, but are still responsible for destroying the array itself.\n\nThe HandleResult function will be called once all searched for symbols have\nbeen found, or an error occurs. The HandleResult function will be passed an\nLLVMErrorRef indicating success or failure, and (on success) a\nnull-terminated LLVMOrcCSymbolMapPairs array containing the function result,\nand the Ctx value passed to the lookup function.\n\nThe client is fully responsible for managing the lifetime of the Ctx object.\nA common idiom is to allocate the context prior to the lookup and deallocate\nit in the handler.\n\nTHIS API IS EXPERIMENTAL AND LIKELY TO CHANGE IN THE NEAR FUTURE!\n\nArgs:\n    ES\n    K\n    SearchOrder\n    SearchOrderSize\n    Symbols\n    SymbolsSize\n    HandleResult\n    Ctx",
@@ -280,7 +280,7 @@ fn LLVMOrcResourceTrackerRemove(py: Python<'_>, RT: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RT) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[RT]))
 }
 rt::function!(F_LLVMOrcDisposeDefinitionGenerator, C_LLVMOrcDisposeDefinitionGenerator, c"LLVMOrcDisposeDefinitionGenerator", "LLVMOrcDisposeDefinitionGenerator",
     c"LLVMOrcDisposeDefinitionGenerator(DG)\n--\n\nDispose of a JITDylib::DefinitionGenerator. This should only be called if\nownership has not been passed to a JITDylib (e.g. because some error\nprevented the client from calling LLVMOrcJITDylibAddGenerator).\n\nArgs:\n    DG",
@@ -338,7 +338,7 @@ fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Name, a_Ctx, a_Syms, a_NumSyms, a_InitSym, a_Materialize, a_Discard, a_Destroy) });
-    Ok(TYPES.instance_at(py, 26, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 26, __r, None)?, &[Syms, InitSym, Materialize, Discard, Destroy]))
 }
 rt::function!(F_LLVMOrcAbsoluteSymbols, C_LLVMOrcAbsoluteSymbols, c"LLVMOrcAbsoluteSymbols", "LLVMOrcAbsoluteSymbols",
     c"LLVMOrcAbsoluteSymbols(Syms, NumPairs)\n--\n\nCreate a MaterializationUnit to define the given symbols as pointing to\nthe corresponding raw addresses.\n\nThis function takes ownership of the elements of the Syms array. The Name\nfields of the array elements are taken to have been retained for this\nfunction. This allows the following pattern...\n\nsize_t NumPairs;\nLLVMOrcCSymbolMapPairs Sym;\n-- Build Syms array --\nLLVMOrcMaterializationUnitRef MU =\nLLVMOrcAbsoluteSymbols(Syms, NumPairs);\n\n... without requiring cleanup of the elements of the Sym array afterwards.\n\nThe client is still responsible for deleting the Sym array itself.\n\nIf a client wishes to reuse elements of the Sym array after this call they\nmust explicitly retain each of the elements for themselves.\n\nArgs:\n    Syms\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueMaterializationUnit",
@@ -356,7 +356,7 @@ fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: &Bound<'_, PyAny>, NumPairs: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Syms, a_NumPairs) });
-    Ok(TYPES.instance_at(py, 26, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 26, __r, None)?, &[Syms]))
 }
 rt::function!(F_LLVMOrcLazyReexports, C_LLVMOrcLazyReexports, c"LLVMOrcLazyReexports", "LLVMOrcLazyReexports",
     c"LLVMOrcLazyReexports(LCTM, ISM, SourceRef, CallableAliases, NumPairs)\n--\n\nCreate a MaterializationUnit to define lazy re-expots. These are callable\nentry points that call through to the given symbols.\n\nThis function takes ownership of the CallableAliases array. The Name\nfields of the array elements are taken to have been retained for this\nfunction. This allows the following pattern...\n\nsize_t NumPairs;\nLLVMOrcCSymbolAliasMapPairs CallableAliases;\n-- Build CallableAliases array --\nLLVMOrcMaterializationUnitRef MU =\nLLVMOrcLazyReexports(LCTM, ISM, JD, CallableAliases, NumPairs);\n\n... without requiring cleanup of the elements of the CallableAliases array afterwards.\n\nThe client is still responsible for deleting the CallableAliases array itself.\n\nIf a client wishes to reuse elements of the CallableAliases array after this call they\nmust explicitly retain each of the elements for themselves.\n\nArgs:\n    LCTM\n    ISM\n    SourceRef\n    CallableAliases\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueMaterializationUnit",
@@ -377,7 +377,7 @@ fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: &Bound<'_, PyAny>, ISM: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LCTM, a_ISM, a_SourceRef, a_CallableAliases, a_NumPairs) });
-    Ok(TYPES.instance_at(py, 26, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 26, __r, None)?, &[LCTM, ISM, SourceRef, CallableAliases]))
 }
 rt::function!(F_LLVMOrcDisposeMaterializationResponsibility, C_LLVMOrcDisposeMaterializationResponsibility, c"LLVMOrcDisposeMaterializationResponsibility", "LLVMOrcDisposeMaterializationResponsibility",
     c"LLVMOrcDisposeMaterializationResponsibility(MR)\n--\n\nDisposes of the passed MaterializationResponsibility object.\n\nThis should only be done after the symbols covered by the object have either\nbeen resolved and emitted (via\nLLVMOrcMaterializationResponsibilityNotifyResolved and\nLLVMOrcMaterializationResponsibilityNotifyEmitted) or failed (via\nLLVMOrcMaterializationResponsibilityFailMaterialization).\n\nArgs:\n    MR",
@@ -411,7 +411,7 @@ fn LLVMOrcMaterializationResponsibilityGetTargetDylib(py: Python<'_>, MR: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
-    Ok(TYPES.instance_at(py, 22, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 22, __r, None)?, &[MR]))
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetExecutionSession, C_LLVMOrcMaterializationResponsibilityGetExecutionSession, c"LLVMOrcMaterializationResponsibilityGetExecutionSession", "LLVMOrcMaterializationResponsibilityGetExecutionSession",
     c"LLVMOrcMaterializationResponsibilityGetExecutionSession(MR)\n--\n\nReturns the ExecutionSession for this MaterializationResponsibility.\n\nArgs:\n    MR\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueExecutionSession",
@@ -428,7 +428,7 @@ fn LLVMOrcMaterializationResponsibilityGetExecutionSession(py: Python<'_>, MR: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
-    Ok(TYPES.instance_at(py, 15, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 15, __r, None)?, &[MR]))
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetSymbols, C_LLVMOrcMaterializationResponsibilityGetSymbols, c"LLVMOrcMaterializationResponsibilityGetSymbols", "LLVMOrcMaterializationResponsibilityGetSymbols",
     c"LLVMOrcMaterializationResponsibilityGetSymbols(MR, NumPairs)\n--\n\nReturns the symbol flags map for this responsibility instance.\n\nThe length of the array is returned in NumPairs and the caller is responsible\nfor the returned memory and needs to call LLVMOrcDisposeCSymbolFlagsMap.\n\nTo use the returned symbols beyond the livetime of the\nMaterializationResponsibility requires the caller to retain the symbols\nexplicitly.\n\nArgs:\n    MR\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcCSymbolFlagsMapPairs",
@@ -447,7 +447,7 @@ fn LLVMOrcMaterializationResponsibilityGetSymbols(py: Python<'_>, MR: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_NumPairs) });
-    Ok(TYPES.instance_at(py, 19, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 19, __r, None)?, &[MR]))
 }
 rt::function!(F_LLVMOrcDisposeCSymbolFlagsMap, C_LLVMOrcDisposeCSymbolFlagsMap, c"LLVMOrcDisposeCSymbolFlagsMap", "LLVMOrcDisposeCSymbolFlagsMap",
     c"LLVMOrcDisposeCSymbolFlagsMap(Pairs)\n--\n\nDisposes of the passed LLVMOrcCSymbolFlagsMap.\n\nDoes not release the entries themselves.\n\nArgs:\n    Pairs",
@@ -481,7 +481,7 @@ fn LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py: Python<'_>, MR: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
-    Ok(TYPES.instance_at(py, 18, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 18, __r, None)?, &[MR]))
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetRequestedSymbols, C_LLVMOrcMaterializationResponsibilityGetRequestedSymbols, c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols", "LLVMOrcMaterializationResponsibilityGetRequestedSymbols",
     c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols(MR, NumSymbols)\n--\n\nReturns the names of any symbols covered by this\nMaterializationResponsibility object that have queries pending. This\ninformation can be used to return responsibility for unrequested symbols\nback to the JITDylib via the delegate method.\n\nArgs:\n    MR\n    NumSymbols\n\nReturns: a tuple of 1 item(s):\n    Pointer",
@@ -509,7 +509,7 @@ rt::function!(F_LLVMOrcDisposeSymbols, C_LLVMOrcDisposeSymbols, c"LLVMOrcDispose
 
 fn LLVMOrcDisposeSymbols(py: Python<'_>, Symbols: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeSymbols");
-    let mut h_Symbols = TYPES.handle_ref(18, Symbols, true)?;
+    let mut h_Symbols = TYPES.handle_ref(18, Symbols, true, false)?;
     let a_Symbols = h_Symbols.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -537,7 +537,7 @@ fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Symbols, a_NumPairs) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[MR, Symbols]))
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityNotifyEmitted, C_LLVMOrcMaterializationResponsibilityNotifyEmitted, c"LLVMOrcMaterializationResponsibilityNotifyEmitted", "LLVMOrcMaterializationResponsibilityNotifyEmitted",
     c"LLVMOrcMaterializationResponsibilityNotifyEmitted(MR, SymbolDepGroups, NumSymbolDepGroups)\n--\n\nNotifies the target JITDylib (and any pending queries on that JITDylib)\nthat all symbols covered by this MaterializationResponsibility instance\nhave been emitted.\n\nThis function takes ownership of the symbols in the Dependencies struct.\nThis allows the following pattern...\n\nLLVMOrcSymbolStringPoolEntryRef Names[] = {...};\nLLVMOrcCDependenceMapPair Dependence = {JD, {Names, sizeof(Names)}}\nLLVMOrcMaterializationResponsibilityAddDependencies(JD, Name, &Dependence,\n1);\n\n... without requiring cleanup of the elements of the Names array afterwards.\n\nThe client is still responsible for deleting the Dependencies.Names arrays,\nand the Dependencies array itself.\n\nThis method will return an error if any symbols being resolved have been\nmoved to the error state due to the failure of a dependency. If this\nmethod returns an error then clients should log it and call\nLLVMOrcMaterializationResponsibilityFailMaterialization.\nIf no dependencies have been registered for the symbols covered by this\nMaterializationResponsibility then this method is guaranteed to return\nLLVMErrorSuccess.\n\nArgs:\n    MR\n    SymbolDepGroups\n    NumSymbolDepGroups\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -557,7 +557,7 @@ fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_SymbolDepGroups, a_NumSymbolDepGroups) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[MR]))
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityDefineMaterializing, C_LLVMOrcMaterializationResponsibilityDefineMaterializing, c"LLVMOrcMaterializationResponsibilityDefineMaterializing", "LLVMOrcMaterializationResponsibilityDefineMaterializing",
     c"LLVMOrcMaterializationResponsibilityDefineMaterializing(MR, Pairs, NumPairs)\n--\n\nAttempt to claim responsibility for new definitions. This method can be\nused to claim responsibility for symbols that are added to a\nmaterialization unit during the compilation process (e.g. literal pool\nsymbols). Symbol linkage rules are the same as for symbols that are\ndefined up front: duplicate strong definitions will result in errors.\nDuplicate weak definitions will be discarded (in which case they will\nnot be added to this responsibility instance).\n\nThis method can be used by materialization units that want to add\nadditional symbols at materialization time (e.g. stubs, compile\ncallbacks, metadata)\n\nArgs:\n    MR\n    Pairs\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -576,7 +576,7 @@ fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Pairs, a_NumPairs) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[MR, Pairs]))
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityFailMaterialization, C_LLVMOrcMaterializationResponsibilityFailMaterialization, c"LLVMOrcMaterializationResponsibilityFailMaterialization", "LLVMOrcMaterializationResponsibilityFailMaterialization",
     c"LLVMOrcMaterializationResponsibilityFailMaterialization(MR)\n--\n\nNotify all not-yet-emitted covered by this MaterializationResponsibility\ninstance that an error has occurred.\nThis will remove all symbols covered by this MaterializationResponsibility\nfrom the target JITDylib, and send an error to any queries waiting on\nthese symbols.\n\nArgs:\n    MR",
@@ -611,7 +611,7 @@ fn LLVMOrcMaterializationResponsibilityReplace(py: Python<'_>, MR: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_MU) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[MR, MU]))
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityDelegate, C_LLVMOrcMaterializationResponsibilityDelegate, c"LLVMOrcMaterializationResponsibilityDelegate", "LLVMOrcMaterializationResponsibilityDelegate",
     c"LLVMOrcMaterializationResponsibilityDelegate(MR, Symbols, NumSymbols, Result)\n--\n\nDelegates responsibility for the given symbols to the returned\nmaterialization responsibility. Useful for breaking up work between\nthreads, or different kinds of materialization processes.\n\nThe caller retains responsibility of the the passed\nMaterializationResponsibility.\n\nArgs:\n    MR\n    Symbols\n    NumSymbols\n    Result\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -621,10 +621,10 @@ rt::function!(F_LLVMOrcMaterializationResponsibilityDelegate, C_LLVMOrcMateriali
 fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: &Bound<'_, PyAny>, Symbols: &Bound<'_, PyAny>, NumSymbols: rt::CInt<u64>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityDelegate");
     let a_MR = TYPES.handle_arg(27, MR)?;
-    let mut h_Symbols = TYPES.handle_ref(18, Symbols, true)?;
+    let mut h_Symbols = TYPES.handle_ref(18, Symbols, true, false)?;
     let a_Symbols = h_Symbols.addr();
     let a_NumSymbols = NumSymbols.0;
-    let mut h_Result = TYPES.handle_ref(27, Result, true)?;
+    let mut h_Result = TYPES.handle_ref(27, Result, true, false)?;
     let a_Result = h_Result.addr();
     rt::check_count(a_NumSymbols as i128, "NumSymbols", h_Symbols.item_count(), "Symbols")?;
     rt::check_count(a_NumSymbols as i128, "NumSymbols", h_Result.item_count(), "Result")?;
@@ -635,7 +635,7 @@ fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Symbols, a_NumSymbols, a_Result) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[MR]))
 }
 rt::function!(F_LLVMOrcExecutionSessionCreateBareJITDylib, C_LLVMOrcExecutionSessionCreateBareJITDylib, c"LLVMOrcExecutionSessionCreateBareJITDylib", "LLVMOrcExecutionSessionCreateBareJITDylib",
     c"LLVMOrcExecutionSessionCreateBareJITDylib(ES, Name)\n--\n\nCreate a \"bare\" JITDylib.\n\nThe client is responsible for ensuring that the JITDylib's name is unique,\ne.g. by calling LLVMOrcExecutionSessionGetJTIDylibByName first.\n\nThis call does not install any library code or symbols into the newly\ncreated JITDylib. The client is responsible for all configuration.\n\nArgs:\n    ES\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITDylib",
@@ -653,7 +653,7 @@ fn LLVMOrcExecutionSessionCreateBareJITDylib(py: Python<'_>, ES: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Name) });
-    Ok(TYPES.instance_at(py, 22, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 22, __r, None)?, &[ES]))
 }
 rt::function!(F_LLVMOrcExecutionSessionCreateJITDylib, C_LLVMOrcExecutionSessionCreateJITDylib, c"LLVMOrcExecutionSessionCreateJITDylib", "LLVMOrcExecutionSessionCreateJITDylib",
     c"LLVMOrcExecutionSessionCreateJITDylib(ES, Result, Name)\n--\n\nCreate a JITDylib.\n\nThe client is responsible for ensuring that the JITDylib's name is unique,\ne.g. by calling LLVMOrcExecutionSessionGetJTIDylibByName first.\n\nIf a Platform is attached to the ExecutionSession then\nPlatform::setupJITDylib will be called to install standard platform symbols\n(e.g. standard library interposes). If no Platform is installed then this\ncall is equivalent to LLVMExecutionSessionRefCreateBareJITDylib and will\nalways return success.\n\nArgs:\n    ES\n    Result\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -663,7 +663,7 @@ rt::function!(F_LLVMOrcExecutionSessionCreateJITDylib, C_LLVMOrcExecutionSession
 fn LLVMOrcExecutionSessionCreateJITDylib(py: Python<'_>, ES: &Bound<'_, PyAny>, Result: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionCreateJITDylib");
     let a_ES = TYPES.handle_arg(15, ES)?;
-    let mut h_Result = TYPES.handle_ref(22, Result, true)?;
+    let mut h_Result = TYPES.handle_ref(22, Result, true, false)?;
     let a_Result = h_Result.addr();
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -673,7 +673,7 @@ fn LLVMOrcExecutionSessionCreateJITDylib(py: Python<'_>, ES: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Result, a_Name) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[ES]))
 }
 rt::function!(F_LLVMOrcExecutionSessionGetJITDylibByName, C_LLVMOrcExecutionSessionGetJITDylibByName, c"LLVMOrcExecutionSessionGetJITDylibByName", "LLVMOrcExecutionSessionGetJITDylibByName",
     c"LLVMOrcExecutionSessionGetJITDylibByName(ES, Name)\n--\n\nReturns the JITDylib with the given name, or NULL if no such JITDylib\nexists.\n\nArgs:\n    ES\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITDylib",
@@ -691,7 +691,7 @@ fn LLVMOrcExecutionSessionGetJITDylibByName(py: Python<'_>, ES: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Name) });
-    Ok(TYPES.instance_at(py, 22, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 22, __r, None)?, &[ES]))
 }
 rt::function!(F_LLVMOrcJITDylibCreateResourceTracker, C_LLVMOrcJITDylibCreateResourceTracker, c"LLVMOrcJITDylibCreateResourceTracker", "LLVMOrcJITDylibCreateResourceTracker",
     c"LLVMOrcJITDylibCreateResourceTracker(JD)\n--\n\nReturn a reference to a newly created resource tracker associated with JD.\nThe tracker is returned with an initial ref-count of 1, and must be released\nwith LLVMOrcReleaseResourceTracker when no longer needed.\n\nArgs:\n    JD\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueResourceTracker",
@@ -708,7 +708,7 @@ fn LLVMOrcJITDylibCreateResourceTracker(py: Python<'_>, JD: &Bound<'_, PyAny>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JD) });
-    Ok(TYPES.instance_at(py, 31, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 31, __r, None)?, &[JD]))
 }
 rt::function!(F_LLVMOrcJITDylibGetDefaultResourceTracker, C_LLVMOrcJITDylibGetDefaultResourceTracker, c"LLVMOrcJITDylibGetDefaultResourceTracker", "LLVMOrcJITDylibGetDefaultResourceTracker",
     c"LLVMOrcJITDylibGetDefaultResourceTracker(JD)\n--\n\nReturn a reference to the default resource tracker for the given JITDylib.\nThis operation will increase the retain count of the tracker: Clients should\ncall LLVMOrcReleaseResourceTracker when the result is no longer needed.\n\nArgs:\n    JD\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueResourceTracker",
@@ -725,7 +725,7 @@ fn LLVMOrcJITDylibGetDefaultResourceTracker(py: Python<'_>, JD: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JD) });
-    Ok(TYPES.instance_at(py, 31, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 31, __r, None)?, &[JD]))
 }
 rt::function!(F_LLVMOrcJITDylibDefine, C_LLVMOrcJITDylibDefine, c"LLVMOrcJITDylibDefine", "LLVMOrcJITDylibDefine",
     c"LLVMOrcJITDylibDefine(JD, MU)\n--\n\nAdd the given MaterializationUnit to the given JITDylib.\n\nIf this operation succeeds then JITDylib JD will take ownership of MU.\nIf the operation fails then ownership remains with the caller who should\ncall LLVMOrcDisposeMaterializationUnit to destroy it.\n\nArgs:\n    JD\n    MU\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -743,7 +743,7 @@ fn LLVMOrcJITDylibDefine(py: Python<'_>, JD: &Bound<'_, PyAny>, MU: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JD, a_MU) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[JD, MU]))
 }
 rt::function!(F_LLVMOrcJITDylibClear, C_LLVMOrcJITDylibClear, c"LLVMOrcJITDylibClear", "LLVMOrcJITDylibClear",
     c"LLVMOrcJITDylibClear(JD)\n--\n\nCalls remove on all trackers associated with this JITDylib, see\nJITDylib::clear().\n\nArgs:\n    JD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -760,7 +760,7 @@ fn LLVMOrcJITDylibClear(py: Python<'_>, JD: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JD) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[JD]))
 }
 rt::function!(F_LLVMOrcJITDylibAddGenerator, C_LLVMOrcJITDylibAddGenerator, c"LLVMOrcJITDylibAddGenerator", "LLVMOrcJITDylibAddGenerator",
     c"LLVMOrcJITDylibAddGenerator(JD, DG)\n--\n\nAdd a DefinitionGenerator to the given JITDylib.\n\nThe JITDylib will take ownership of the given generator: The client is no\nlonger responsible for managing its memory.\n\nArgs:\n    JD\n    DG",
@@ -797,7 +797,7 @@ fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Ctx, a_Dispose) });
-    Ok(TYPES.instance_at(py, 32, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 32, __r, None)?, &[F, Dispose]))
 }
 rt::function!(F_LLVMOrcLookupStateContinueLookup, C_LLVMOrcLookupStateContinueLookup, c"LLVMOrcLookupStateContinueLookup", "LLVMOrcLookupStateContinueLookup",
     c"LLVMOrcLookupStateContinueLookup(S, Err)\n--\n\nContinue a lookup that was suspended in a generator (see\nLLVMOrcCAPIDefinitionGeneratorTryToGenerateFunction).\n\nArgs:\n    S\n    Err",
@@ -824,7 +824,7 @@ rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, C_LLVMOrcC
 
 fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CInt<i8>, Filter: &Bound<'_, PyAny>, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess");
-    let mut h_Result = TYPES.handle_ref(32, Result, true)?;
+    let mut h_Result = TYPES.handle_ref(32, Result, true, false)?;
     let a_Result = h_Result.addr();
     let a_GlobalPrefx = GlobalPrefx.0;
     let a_Filter = TYPES.handle_arg(36, Filter)?;
@@ -836,7 +836,7 @@ fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_GlobalPrefx, a_Filter, a_FilterCtx) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[Filter]))
 }
 rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath, C_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath", "LLVMOrcCreateDynamicLibrarySearchGeneratorForPath",
     c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(Result, FileName, GlobalPrefix, Filter, FilterCtx)\n--\n\nGet a LLVMOrcCreateDynamicLibararySearchGeneratorForPath that will reflect\nlibrary symbols into the JITDylib. On success the resulting generator is\nowned by the client. Ownership is typically transferred by adding the\ninstance to a JITDylib using LLVMOrcJITDylibAddGenerator,\n\nThe GlobalPrefix argument specifies the character that appears on the front\nof linker-mangled symbols for the target platform (e.g. '_' on MachO).\nIf non-null, this character will be stripped from the start of all symbol\nstrings before passing the remaining substring to dlsym.\n\nThe optional Filter and Ctx arguments can be used to supply a symbol name\nfilter: Only symbols for which the filter returns true will be visible to\nJIT'd code. If the Filter argument is null then all library symbols will\nbe visible to JIT'd code. Note that the symbol name passed to the Filter\nfunction is the full mangled symbol: The client is responsible for stripping\nthe global prefix if present.\n\nTHIS API IS EXPERIMENTAL AND LIKELY TO CHANGE IN THE NEAR FUTURE!\n\nArgs:\n    Result\n    FileName\n    GlobalPrefix\n    Filter\n    FilterCtx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -845,7 +845,7 @@ rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath, C_LLVMOrcCrea
 
 fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CInt<i8>, Filter: &Bound<'_, PyAny>, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath");
-    let mut h_Result = TYPES.handle_ref(32, Result, true)?;
+    let mut h_Result = TYPES.handle_ref(32, Result, true, false)?;
     let a_Result = h_Result.addr();
     let a_FileName = FileName.addr();
     let a_GlobalPrefix = GlobalPrefix.0;
@@ -858,7 +858,7 @@ fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_FileName, a_GlobalPrefix, a_Filter, a_FilterCtx) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[Filter]))
 }
 rt::function!(F_LLVMOrcCreateStaticLibrarySearchGeneratorForPath, C_LLVMOrcCreateStaticLibrarySearchGeneratorForPath, c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath", "LLVMOrcCreateStaticLibrarySearchGeneratorForPath",
     c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath(Result, ObjLayer, FileName, TargetTriple)\n--\n\nGet a LLVMOrcCreateStaticLibrarySearchGeneratorForPath that will reflect\nstatic library symbols into the JITDylib. On success the resulting\ngenerator is owned by the client. Ownership is typically transferred by\nadding the instance to a JITDylib using LLVMOrcJITDylibAddGenerator,\n\nCall with the optional TargetTriple argument will succeed if the file at\nthe given path is a static library or a MachO universal binary containing a\nstatic library that is compatible with the given triple. Otherwise it will\nreturn an error.\n\nTHIS API IS EXPERIMENTAL AND LIKELY TO CHANGE IN THE NEAR FUTURE!\n\nArgs:\n    Result\n    ObjLayer\n    FileName\n    TargetTriple\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -867,7 +867,7 @@ rt::function!(F_LLVMOrcCreateStaticLibrarySearchGeneratorForPath, C_LLVMOrcCreat
 
 fn LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, ObjLayer: &Bound<'_, PyAny>, FileName: rt::CStrArg, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath");
-    let mut h_Result = TYPES.handle_ref(32, Result, true)?;
+    let mut h_Result = TYPES.handle_ref(32, Result, true, false)?;
     let a_Result = h_Result.addr();
     let a_ObjLayer = TYPES.handle_arg(41, ObjLayer)?;
     let a_FileName = FileName.addr();
@@ -879,7 +879,7 @@ fn LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_ObjLayer, a_FileName, a_TargetTriple) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[ObjLayer]))
 }
 rt::function!(F_LLVMOrcCreateNewThreadSafeContext, C_LLVMOrcCreateNewThreadSafeContext, c"LLVMOrcCreateNewThreadSafeContext", "LLVMOrcCreateNewThreadSafeContext",
     c"LLVMOrcCreateNewThreadSafeContext()\n--\n\nCreate a ThreadSafeContext containing a new LLVMContext.\n\nOwnership of the underlying ThreadSafeContext data is shared: Clients\ncan and should dispose of their ThreadSafeContext as soon as they no longer\nneed to refer to it directly. Other references (e.g. from ThreadSafeModules)\nwill keep the data alive as long as it is needed.\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueThreadSafeContext",
@@ -912,7 +912,7 @@ fn LLVMOrcThreadSafeContextGetContext(py: Python<'_>, TSCtx: &Bound<'_, PyAny>) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TSCtx) });
-    Ok(super::llvm_types::TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 1, __r, None)?, &[TSCtx]))
 }
 rt::function!(F_LLVMOrcDisposeThreadSafeContext, C_LLVMOrcDisposeThreadSafeContext, c"LLVMOrcDisposeThreadSafeContext", "LLVMOrcDisposeThreadSafeContext",
     c"LLVMOrcDisposeThreadSafeContext(TSCtx)\n--\n\nDispose of a ThreadSafeContext.\n\nArgs:\n    TSCtx",
@@ -947,7 +947,7 @@ fn LLVMOrcCreateNewThreadSafeModule(py: Python<'_>, M: &Bound<'_, PyAny>, TSCtx:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_TSCtx) });
-    Ok(TYPES.instance_at(py, 38, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 38, __r, None)?, &[M, TSCtx]))
 }
 rt::function!(F_LLVMOrcDisposeThreadSafeModule, C_LLVMOrcDisposeThreadSafeModule, c"LLVMOrcDisposeThreadSafeModule", "LLVMOrcDisposeThreadSafeModule",
     c"LLVMOrcDisposeThreadSafeModule(TSM)\n--\n\nDispose of a ThreadSafeModule. This should only be called if ownership has\nnot been passed to LLJIT (e.g. because some error prevented the client from\nadding this to the JIT).\n\nArgs:\n    TSM",
@@ -983,7 +983,7 @@ fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: &Bound<'_, PyAny>, F
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TSM, a_F, a_Ctx) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[TSM, F]))
 }
 rt::function!(F_LLVMOrcJITTargetMachineBuilderDetectHost, C_LLVMOrcJITTargetMachineBuilderDetectHost, c"LLVMOrcJITTargetMachineBuilderDetectHost", "LLVMOrcJITTargetMachineBuilderDetectHost",
     c"LLVMOrcJITTargetMachineBuilderDetectHost(Result)\n--\n\nCreate a JITTargetMachineBuilder by detecting the host.\n\nOn success the client owns the resulting JITTargetMachineBuilder. It must be\npassed to a consuming operation (e.g.\nLLVMOrcLLJITBuilderSetJITTargetMachineBuilder) or disposed of by calling\nLLVMOrcDisposeJITTargetMachineBuilder.\n\nArgs:\n    Result\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -992,7 +992,7 @@ rt::function!(F_LLVMOrcJITTargetMachineBuilderDetectHost, C_LLVMOrcJITTargetMach
 
 fn LLVMOrcJITTargetMachineBuilderDetectHost(py: Python<'_>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderDetectHost");
-    let mut h_Result = TYPES.handle_ref(40, Result, true)?;
+    let mut h_Result = TYPES.handle_ref(40, Result, true, false)?;
     let a_Result = h_Result.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1018,7 +1018,7 @@ fn LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py: Python<'_>, TM: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TM) });
-    Ok(TYPES.instance_at(py, 40, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 40, __r, None)?, &[TM]))
 }
 rt::function!(F_LLVMOrcDisposeJITTargetMachineBuilder, C_LLVMOrcDisposeJITTargetMachineBuilder, c"LLVMOrcDisposeJITTargetMachineBuilder", "LLVMOrcDisposeJITTargetMachineBuilder",
     c"LLVMOrcDisposeJITTargetMachineBuilder(JTMB)\n--\n\nDispose of a JITTargetMachineBuilder.\n\nArgs:\n    JTMB",
@@ -1089,7 +1089,7 @@ fn LLVMOrcObjectLayerAddObjectFile(py: Python<'_>, ObjLayer: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjLayer, a_JD, a_ObjBuffer) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[ObjLayer, JD, ObjBuffer]))
 }
 rt::function!(F_LLVMOrcObjectLayerAddObjectFileWithRT, C_LLVMOrcObjectLayerAddObjectFileWithRT, c"LLVMOrcObjectLayerAddObjectFileWithRT", "LLVMOrcObjectLayerAddObjectFileWithRT",
     c"LLVMOrcObjectLayerAddObjectFileWithRT(ObjLayer, RT, ObjBuffer)\n--\n\nAdd an object to an ObjectLayer using the given ResourceTracker.\n\nAdds a buffer representing an object file to the given ResourceTracker's\nJITDylib using the given ObjectLayer instance. This operation transfers\nownership of the buffer to the ObjectLayer instance. The buffer should not\nbe disposed of or referenced once this function returns.\n\nResources associated with the given object will be tracked by\nResourceTracker RT.\n\nArgs:\n    ObjLayer\n    RT\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
@@ -1108,7 +1108,7 @@ fn LLVMOrcObjectLayerAddObjectFileWithRT(py: Python<'_>, ObjLayer: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjLayer, a_RT, a_ObjBuffer) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[ObjLayer, RT, ObjBuffer]))
 }
 rt::function!(F_LLVMOrcObjectLayerEmit, C_LLVMOrcObjectLayerEmit, c"LLVMOrcObjectLayerEmit", "LLVMOrcObjectLayerEmit",
     c"LLVMOrcObjectLayerEmit(ObjLayer, R, ObjBuffer)\n--\n\nEmit an object buffer to an ObjectLayer.\n\nOwnership of the responsibility object and object buffer pass to this\nfunction. The client is not responsible for cleanup.\n\nArgs:\n    ObjLayer\n    R\n    ObjBuffer",
@@ -1247,7 +1247,7 @@ fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CS
     let a_TargetTriple = TargetTriple.addr();
     let a_ES = TYPES.handle_arg(15, ES)?;
     let a_ErrorHandlerAddr = ErrorHandlerAddr.0;
-    let mut h_LCTM = TYPES.handle_ref(48, LCTM, true)?;
+    let mut h_LCTM = TYPES.handle_ref(48, LCTM, true, false)?;
     let a_LCTM = h_LCTM.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1256,7 +1256,7 @@ fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CS
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetTriple, a_ES, a_ErrorHandlerAddr, a_LCTM) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[ES]))
 }
 rt::function!(F_LLVMOrcDisposeLazyCallThroughManager, C_LLVMOrcDisposeLazyCallThroughManager, c"LLVMOrcDisposeLazyCallThroughManager", "LLVMOrcDisposeLazyCallThroughManager",
     c"LLVMOrcDisposeLazyCallThroughManager(LCTM)\n--\n\nDispose of an LazyCallThroughManager.\n\nArgs:\n    LCTM",
@@ -1318,7 +1318,7 @@ rt::function!(F_LLVMOrcDumpObjects_CallOperator, C_LLVMOrcDumpObjects_CallOperat
 fn LLVMOrcDumpObjects_CallOperator(py: Python<'_>, DumpObjects: &Bound<'_, PyAny>, ObjBuffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDumpObjects_CallOperator");
     let a_DumpObjects = TYPES.handle_arg(49, DumpObjects)?;
-    let mut h_ObjBuffer = super::llvm_types::TYPES.handle_ref(0, ObjBuffer, true)?;
+    let mut h_ObjBuffer = super::llvm_types::TYPES.handle_ref(0, ObjBuffer, true, false)?;
     let a_ObjBuffer = h_ObjBuffer.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1327,7 +1327,7 @@ fn LLVMOrcDumpObjects_CallOperator(py: Python<'_>, DumpObjects: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DumpObjects, a_ObjBuffer) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[DumpObjects]))
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -48,7 +48,7 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py: Python<'_>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES) });
-    Ok(super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?, &[ES]))
 }
 rt::function!(F_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks, C_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks", "LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks",
     c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(ES, CreateContextCtx, CreateContext, NotifyTerminating, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy)\n--\n\nCreate a RTDyldObjectLinkingLayer instance using MCJIT-memory-manager-like\ncallbacks.\n\nThis is intended to simplify transitions for existing MCJIT clients. The\ncallbacks used are similar (but not identical) to the callbacks for\nLLVMCreateSimpleMCJITMemoryManager: Unlike MCJIT, RTDyldObjectLinkingLayer\nwill create a new memory manager for each object linked by calling the given\nCreateContext callback. This allows for code removal by destroying each\nallocator individually. Every allocator will be destroyed (if it has not been\nalready) at RTDyldObjectLinkingLayer destruction time, and the\nNotifyTerminating callback will be called to indicate that no further\nallocation contexts will be created.\n\nTo implement MCJIT-like behavior clients can implement CreateContext,\nNotifyTerminating, and Destroy as:\n\nvoid *CreateContext(void *CtxCtx) { return CtxCtx; }\nvoid NotifyTerminating(void *CtxCtx) { MyOriginalDestroy(CtxCtx); }\nvoid Destroy(void *Ctx) { }\n\nThis scheme simply reuses the CreateContextCtx pointer as the one-and-only\nallocation context.\n\nArgs:\n    ES\n    CreateContextCtx\n    CreateContext\n    NotifyTerminating\n    AllocateCodeSection\n    AllocateDataSection\n    FinalizeMemory\n    Destroy\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
@@ -72,7 +72,7 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_CreateContextCtx, a_CreateContext, a_NotifyTerminating, a_AllocateCodeSection, a_AllocateDataSection, a_FinalizeMemory, a_Destroy) });
-    Ok(super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?, &[ES, CreateContext, NotifyTerminating, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy]))
 }
 rt::function!(F_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener, C_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener, c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener", "LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener",
     c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(RTDyldObjLinkingLayer, Listener)\n--\n\nAdd the given listener to the given RTDyldObjectLinkingLayer.\n\nNote: Layer must be an RTDyldObjectLinkingLayer instance or\nbehavior is undefined.\n\nArgs:\n    RTDyldObjLinkingLayer\n    Listener",

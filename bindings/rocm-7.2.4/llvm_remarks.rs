@@ -86,7 +86,7 @@ fn LLVMRemarkDebugLocGetSourceFilePath(py: Python<'_>, DL: &Bound<'_, PyAny>) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DL) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[DL]))
 }
 rt::function!(F_LLVMRemarkDebugLocGetSourceLine, C_LLVMRemarkDebugLocGetSourceLine, c"LLVMRemarkDebugLocGetSourceLine", "LLVMRemarkDebugLocGetSourceLine",
     c"LLVMRemarkDebugLocGetSourceLine(DL)\n--\n\nReturn the line in the source file for a debug location.\n\nArgs:\n    DL\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -137,7 +137,7 @@ fn LLVMRemarkArgGetKey(py: Python<'_>, Arg: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[Arg]))
 }
 rt::function!(F_LLVMRemarkArgGetValue, C_LLVMRemarkArgGetValue, c"LLVMRemarkArgGetValue", "LLVMRemarkArgGetValue",
     c"LLVMRemarkArgGetValue(Arg)\n--\n\nReturns the value of an argument. This is a string that can contain newlines.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
@@ -154,7 +154,7 @@ fn LLVMRemarkArgGetValue(py: Python<'_>, Arg: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[Arg]))
 }
 rt::function!(F_LLVMRemarkArgGetDebugLoc, C_LLVMRemarkArgGetDebugLoc, c"LLVMRemarkArgGetDebugLoc", "LLVMRemarkArgGetDebugLoc",
     c"LLVMRemarkArgGetDebugLoc(Arg)\n--\n\nReturns the debug location that is attached to the value of this argument.\n\nIf there is no debug location, the return value will be `NULL`.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueDebugLoc",
@@ -171,7 +171,7 @@ fn LLVMRemarkArgGetDebugLoc(py: Python<'_>, Arg: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
-    Ok(TYPES.instance_at(py, 2, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 2, __r, None)?, &[Arg]))
 }
 rt::function!(F_LLVMRemarkEntryDispose, C_LLVMRemarkEntryDispose, c"LLVMRemarkEntryDispose", "LLVMRemarkEntryDispose",
     c"LLVMRemarkEntryDispose(Remark)\n--\n\nFree the resources used by the remark entry.\n\nArgs:\n    Remark",
@@ -222,7 +222,7 @@ fn LLVMRemarkEntryGetPassName(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[Remark]))
 }
 rt::function!(F_LLVMRemarkEntryGetRemarkName, C_LLVMRemarkEntryGetRemarkName, c"LLVMRemarkEntryGetRemarkName", "LLVMRemarkEntryGetRemarkName",
     c"LLVMRemarkEntryGetRemarkName(Remark)\n--\n\nGet an identifier of the remark.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
@@ -239,7 +239,7 @@ fn LLVMRemarkEntryGetRemarkName(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[Remark]))
 }
 rt::function!(F_LLVMRemarkEntryGetFunctionName, C_LLVMRemarkEntryGetFunctionName, c"LLVMRemarkEntryGetFunctionName", "LLVMRemarkEntryGetFunctionName",
     c"LLVMRemarkEntryGetFunctionName(Remark)\n--\n\nGet the name of the function being processed when the remark was emitted.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
@@ -256,7 +256,7 @@ fn LLVMRemarkEntryGetFunctionName(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
-    Ok(TYPES.instance_at(py, 1, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 1, __r, None)?, &[Remark]))
 }
 rt::function!(F_LLVMRemarkEntryGetDebugLoc, C_LLVMRemarkEntryGetDebugLoc, c"LLVMRemarkEntryGetDebugLoc", "LLVMRemarkEntryGetDebugLoc",
     c"LLVMRemarkEntryGetDebugLoc(Remark)\n--\n\nReturns the debug location that is attached to this remark.\n\nIf there is no debug location, the return value will be `NULL`.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueDebugLoc",
@@ -273,7 +273,7 @@ fn LLVMRemarkEntryGetDebugLoc(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
-    Ok(TYPES.instance_at(py, 2, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 2, __r, None)?, &[Remark]))
 }
 rt::function!(F_LLVMRemarkEntryGetHotness, C_LLVMRemarkEntryGetHotness, c"LLVMRemarkEntryGetHotness", "LLVMRemarkEntryGetHotness",
     c"LLVMRemarkEntryGetHotness(Remark)\n--\n\nReturn the hotness of the remark.\n\nA hotness of `0` means this value is not set.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -324,7 +324,7 @@ fn LLVMRemarkEntryGetFirstArg(py: Python<'_>, Remark: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
-    Ok(TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 3, __r, None)?, &[Remark]))
 }
 rt::function!(F_LLVMRemarkEntryGetNextArg, C_LLVMRemarkEntryGetNextArg, c"LLVMRemarkEntryGetNextArg", "LLVMRemarkEntryGetNextArg",
     c"LLVMRemarkEntryGetNextArg(It, Remark)\n--\n\nGet the next argument in Remark from the position of It.\n\nReturns `NULL` if there are no more arguments available.\n\nThe lifetime of the returned value is bound to the lifetime of Remark.\n\nArgs:\n    It\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueArg",
@@ -342,7 +342,7 @@ fn LLVMRemarkEntryGetNextArg(py: Python<'_>, It: &Bound<'_, PyAny>, Remark: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_It, a_Remark) });
-    Ok(TYPES.instance_at(py, 3, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 3, __r, None)?, &[It, Remark]))
 }
 rt::function!(F_LLVMRemarkParserCreateYAML, C_LLVMRemarkParserCreateYAML, c"LLVMRemarkParserCreateYAML", "LLVMRemarkParserCreateYAML",
     c"LLVMRemarkParserCreateYAML(Buf, Size)\n--\n\nCreates a remark parser that can be used to parse the buffer located in \\p\nBuf of size Size bytes.\n\nBuf cannot be `NULL`.\n\nThis function should be paired with LLVMRemarkParserDispose() to avoid\nleaking resources.\n\nArgs:\n    Buf\n    Size\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueParser",
@@ -395,7 +395,7 @@ fn LLVMRemarkParserGetNext(py: Python<'_>, Parser: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
-    Ok(TYPES.instance_at(py, 4, __r, None)?)
+    Ok(rt::life::inherits(py, TYPES.instance_at(py, 4, __r, None)?, &[Parser]))
 }
 rt::function!(F_LLVMRemarkParserHasError, C_LLVMRemarkParserHasError, c"LLVMRemarkParserHasError", "LLVMRemarkParserHasError",
     c"LLVMRemarkParserHasError(Parser)\n--\n\nReturns `1` if the parser encountered an error while parsing the buffer.\n\nArgs:\n    Parser\n\nReturns: a tuple of 1 item(s):\n    int",

@@ -50,7 +50,7 @@ fn LLVMRunPasses(py: Python<'_>, M: &Bound<'_, PyAny>, Passes: rt::CStrArg, TM: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Passes, a_TM, a_Options) });
-    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[M, TM, Options]))
 }
 rt::function!(F_LLVMCreatePassBuilderOptions, C_LLVMCreatePassBuilderOptions, c"LLVMCreatePassBuilderOptions", "LLVMCreatePassBuilderOptions",
     c"LLVMCreatePassBuilderOptions()\n--\n\nCreate a new set of options for a PassBuilder\n\nOwnership of the returned instance is given to the client, and they are\nresponsible for it. The client should call LLVMDisposePassBuilderOptions\nto free the pass builder options.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaquePassBuilderOptions",

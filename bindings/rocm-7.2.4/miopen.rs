@@ -3562,7 +3562,7 @@ fn miopenGetRNNWorkspaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc:
     let a_handle = TYPES.handle_arg(41, handle)?;
     let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
-    let mut h_xDesc = TYPES.handle_ref(43, xDesc, false)?;
+    let mut h_xDesc = TYPES.handle_ref(43, xDesc, false, false)?;
     let a_xDesc = h_xDesc.addr();
     let mut o_numBytes: u64 = Default::default();
     let a_numBytes = &mut o_numBytes as *mut u64 as usize;
@@ -3585,7 +3585,7 @@ fn miopenGetRNNTrainingReserveSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rn
     let a_handle = TYPES.handle_arg(41, handle)?;
     let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
-    let mut h_xDesc = TYPES.handle_ref(43, xDesc, false)?;
+    let mut h_xDesc = TYPES.handle_ref(43, xDesc, false, false)?;
     let a_xDesc = h_xDesc.addr();
     let mut o_numBytes: u64 = Default::default();
     let a_numBytes = &mut o_numBytes as *mut u64 as usize;
@@ -4051,7 +4051,7 @@ fn miopenRNNForwardTraining(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: 
     let a_handle = TYPES.handle_arg(41, handle)?;
     let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
-    let mut h_xDesc = TYPES.handle_ref(43, xDesc, false)?;
+    let mut h_xDesc = TYPES.handle_ref(43, xDesc, false, false)?;
     let a_xDesc = h_xDesc.addr();
     let a_x = x.addr();
     let a_hxDesc = TYPES.handle_arg(43, hxDesc)?;
@@ -4060,7 +4060,7 @@ fn miopenRNNForwardTraining(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: 
     let a_cx = cx.addr();
     let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
-    let mut h_yDesc = TYPES.handle_ref(43, yDesc, false)?;
+    let mut h_yDesc = TYPES.handle_ref(43, yDesc, false, false)?;
     let a_yDesc = h_yDesc.addr();
     let a_y = y.addr();
     let a_hyDesc = TYPES.handle_arg(43, hyDesc)?;
@@ -4090,10 +4090,10 @@ fn miopenRNNBackwardData(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bo
     let a_handle = TYPES.handle_arg(41, handle)?;
     let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
-    let mut h_yDesc = TYPES.handle_ref(43, yDesc, false)?;
+    let mut h_yDesc = TYPES.handle_ref(43, yDesc, false, false)?;
     let a_yDesc = h_yDesc.addr();
     let a_y = y.addr();
-    let mut h_dyDesc = TYPES.handle_ref(43, dyDesc, false)?;
+    let mut h_dyDesc = TYPES.handle_ref(43, dyDesc, false, false)?;
     let a_dyDesc = h_dyDesc.addr();
     let a_dy = dy.addr();
     let a_dhyDesc = TYPES.handle_arg(43, dhyDesc)?;
@@ -4106,7 +4106,7 @@ fn miopenRNNBackwardData(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bo
     let a_hx = hx.addr();
     let a_cxDesc = TYPES.handle_arg(43, cxDesc)?;
     let a_cx = cx.addr();
-    let mut h_dxDesc = TYPES.handle_ref(43, dxDesc, false)?;
+    let mut h_dxDesc = TYPES.handle_ref(43, dxDesc, false, false)?;
     let a_dxDesc = h_dxDesc.addr();
     let a_dx = dx.addr();
     let a_dhxDesc = TYPES.handle_arg(43, dhxDesc)?;
@@ -4136,12 +4136,12 @@ fn miopenRNNBackwardWeights(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: 
     let a_handle = TYPES.handle_arg(41, handle)?;
     let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
-    let mut h_xDesc = TYPES.handle_ref(43, xDesc, false)?;
+    let mut h_xDesc = TYPES.handle_ref(43, xDesc, false, false)?;
     let a_xDesc = h_xDesc.addr();
     let a_x = x.addr();
     let a_hxDesc = TYPES.handle_arg(43, hxDesc)?;
     let a_hx = hx.addr();
-    let mut h_yDesc = TYPES.handle_ref(43, yDesc, false)?;
+    let mut h_yDesc = TYPES.handle_ref(43, yDesc, false, false)?;
     let a_yDesc = h_yDesc.addr();
     let a_y = y.addr();
     let a_dwDesc = TYPES.handle_arg(43, dwDesc)?;
@@ -4169,7 +4169,7 @@ fn miopenRNNForwardInference(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc:
     let a_handle = TYPES.handle_arg(41, handle)?;
     let a_rnnDesc = TYPES.handle_arg(49, rnnDesc)?;
     let a_sequenceLen = sequenceLen.0;
-    let mut h_xDesc = TYPES.handle_ref(43, xDesc, false)?;
+    let mut h_xDesc = TYPES.handle_ref(43, xDesc, false, false)?;
     let a_xDesc = h_xDesc.addr();
     let a_x = x.addr();
     let a_hxDesc = TYPES.handle_arg(43, hxDesc)?;
@@ -4178,7 +4178,7 @@ fn miopenRNNForwardInference(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc:
     let a_cx = cx.addr();
     let a_wDesc = TYPES.handle_arg(43, wDesc)?;
     let a_w = w.addr();
-    let mut h_yDesc = TYPES.handle_ref(43, yDesc, false)?;
+    let mut h_yDesc = TYPES.handle_ref(43, yDesc, false, false)?;
     let a_yDesc = h_yDesc.addr();
     let a_y = y.addr();
     let a_hyDesc = TYPES.handle_arg(43, hyDesc)?;

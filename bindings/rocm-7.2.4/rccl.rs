@@ -287,7 +287,7 @@ rt::function!(F_ncclCommInitAll, C_ncclCommInitAll, c"ncclCommInitAll", "ncclCom
 
 fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitAll");
-    let mut h_comm = TYPES.handle_ref(8, comm, true)?;
+    let mut h_comm = TYPES.handle_ref(8, comm, true, false)?;
     let a_comm = h_comm.addr();
     let a_ndev = ndev.0;
     let p_devlist = rt::typed_ptr_arg(devlist, None, 4, false)?;
@@ -308,7 +308,7 @@ rt::function!(F_pncclCommInitAll, C_pncclCommInitAll, c"pncclCommInitAll", "pncc
 
 fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitAll");
-    let mut h_comm = TYPES.handle_ref(8, comm, true)?;
+    let mut h_comm = TYPES.handle_ref(8, comm, true, false)?;
     let a_comm = h_comm.addr();
     let a_ndev = ndev.0;
     let p_devlist = rt::typed_ptr_arg(devlist, None, 4, false)?;

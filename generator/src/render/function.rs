@@ -40,8 +40,10 @@ pub(crate) struct FnCtx<'a> {
     pub(crate) memory_results: &'a [regex::Regex],
     /// The free functions the rendered functions use.
     pub(crate) frees_used: &'a std::cell::RefCell<BTreeSet<String>>,
-    /// `void *` typedefs that are opaque handles.
+    /// `void *` typedefs that are opaque handles (the imported libraries' too).
     pub(crate) opaque_pointers: &'a [String],
+    /// Whether returned handles live where their handle arguments do (`results_inherit`).
+    pub(crate) results_inherit: bool,
     /// The library's functions by name (size queries).
     pub(crate) functions: &'a HashMap<&'a str, &'a Function>,
 }
@@ -176,6 +178,17 @@ impl FnCtx<'_> {
             .iter()
             .find(|p| p.results_depend)
             .map(|p| rust_name(&p.name));
+        // Otherwise, where the spec says results live where their arguments do, the handle
+        // arguments passed by value.
+        let inherit: Vec<String> = if parent.is_none() && self.results_inherit {
+            f.params
+                .iter()
+                .filter(|p| p.usage == Usage::In && matches!(p.ty, CType::Handle { .. }))
+                .map(|p| rust_name(&p.name))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let status = self.status.unwrap_or_default();
         let is_status =
             matches!(&f.ret, CType::Enum { name, .. } if Some(name.as_str()) == self.status);
@@ -209,7 +222,8 @@ impl FnCtx<'_> {
                 }
             }
             if has_value {
-                let conversion = self.conversion(&f.name, &f.ret, None, parent.as_deref())?;
+                let conversion =
+                    self.conversion(&f.name, &f.ret, None, parent.as_deref(), &inherit)?;
                 outs.push(Output::Value {
                     var: Var::Ret,
                     conversion,
@@ -266,7 +280,7 @@ impl FnCtx<'_> {
                         let size = p.size_param.as_deref().map(rust_name);
                         let var = Var::Out { c: c.clone() };
                         let conversion =
-                            self.conversion(&f.name, pointee, size, parent.as_deref())?;
+                            self.conversion(&f.name, pointee, size, parent.as_deref(), &inherit)?;
                         outs.push(Output::Value {
                             var: var.clone(),
                             conversion,
@@ -365,7 +379,7 @@ impl FnCtx<'_> {
                 }
                 Usage::ByRef | Usage::Pointer => {
                     m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
-                    let ty = self.pointer_param(&p.ty, p.written, p.list, &arg, &c, &mut m.prep)?;
+                    let ty = self.pointer_param(p, &arg, &c, &mut m.prep)?;
                     // A struct or handle pointer (`hipArray_t` of HIP 5, `hiprtcProgram *`):
                     // the Python object is at hand (`ArgType::Any`) to be marked.
                     if f.destroys && m.call_args.is_empty() && matches!(ty, ArgType::Any) {
@@ -609,13 +623,12 @@ impl FnCtx<'_> {
     /// at least one), or anything pointer-like.
     fn pointer_param(
         &self,
-        ty: &CType,
-        written: bool,
-        list: bool,
+        p: &crate::ir::Param,
         arg: &str,
         c: &str,
         prep: &mut Vec<Prep>,
     ) -> Result<ArgType> {
+        let (ty, written, list) = (&p.ty, p.written, p.list);
         let c = c.to_string();
         let arg = arg.to_string();
         let address = |prep: &mut Vec<Prep>, c: String, arg: String| {
@@ -643,6 +656,7 @@ impl FnCtx<'_> {
                     ty: self.types.get(name)?,
                     // A list the spec allows passes as a temporary array (C only reads it).
                     writable: writable && !list,
+                    single: p.usage == Usage::ByRef,
                 });
                 holder(prep, c, "h");
                 Ok(ArgType::Any)
@@ -689,6 +703,7 @@ impl FnCtx<'_> {
         ty: &CType,
         size: Option<String>,
         parent: Option<&str>,
+        inherit: &[String],
     ) -> Result<Conversion> {
         Ok(match ty {
             CType::Bool => Conversion::Bool,
@@ -700,6 +715,7 @@ impl FnCtx<'_> {
             CType::Handle { name } => Conversion::Instance {
                 ty: self.types.get(name)?,
                 parent: parent.map(str::to_string),
+                inherit: inherit.to_vec(),
             },
             CType::Pointer { pointee, .. }
                 if pointee.is_char()
@@ -730,6 +746,7 @@ impl FnCtx<'_> {
                 Conversion::Instance {
                     ty: self.types.get(name)?,
                     parent: None,
+                    inherit: Vec::new(),
                 }
             }
             CType::Pointer { .. } => match size {

@@ -193,8 +193,10 @@ struct Parts<'a> {
     owned_strings: Vec<(regex::Regex, String)>,
     /// Functions whose `char *` result is memory, not a string.
     memory_results: Vec<regex::Regex>,
-    /// `void *` typedefs that are opaque handles.
-    opaque_pointers: &'a [String],
+    /// `void *` typedefs that are opaque handles, the imported libraries' too.
+    opaque_pointers: Vec<String>,
+    /// Whether returned handles live where their handle arguments do.
+    results_inherit: bool,
     /// The library's functions by name.
     functions: HashMap<&'a str, &'a crate::ir::Function>,
 }
@@ -217,7 +219,8 @@ impl Parts<'_> {
             owned_strings: &self.owned_strings,
             memory_results: &self.memory_results,
             frees_used,
-            opaque_pointers: self.opaque_pointers,
+            opaque_pointers: &self.opaque_pointers,
+            results_inherit: self.results_inherit,
             functions: &self.functions,
         }
     }
@@ -295,7 +298,13 @@ fn parts<'a>(
         success_for_void_outputs: status.is_some_and(|s| s.success_for_void_outputs),
         owned_strings,
         memory_results: crate::spec::compile_all(&spec.memory_results)?,
-        opaque_pointers: &lib.opaque_pointers,
+        opaque_pointers: imports
+            .iter()
+            .flat_map(|l| &l.opaque_pointers)
+            .chain(&lib.opaque_pointers)
+            .cloned()
+            .collect(),
+        results_inherit: spec.results_inherit,
         functions: lib.functions.iter().map(|f| (f.name.as_str(), f)).collect(),
     })
 }

@@ -130,6 +130,8 @@ pub(crate) enum Prep {
         arg: String,
         ty: TypeRef,
         writable: bool,
+        /// One handle (`by_ref`), not an array: buffers are refused.
+        single: bool,
     },
     /// `p_<c>`: a struct or a buffer large enough for one.
     RecordPtr {
@@ -265,6 +267,8 @@ pub(crate) enum Conversion {
     Instance {
         ty: TypeRef,
         parent: Option<String>,
+        /// Otherwise, the handle arguments whose outermost owner it lives in.
+        inherit: Vec<String>,
     },
     /// A NUL-terminated string the library keeps.
     CStr,

@@ -124,6 +124,11 @@ pub struct Spec {
     /// live in (an LLVM module in its context): destroying the parameter's handle ends them.
     #[serde(default)]
     pub results_depend: Vec<String>,
+    /// Whether a returned handle lives in the outermost handle its handle arguments live in,
+    /// where no `results_depend` parameter says otherwise (LLVM: whatever a function returns
+    /// from a type, value or module of a context ends with that context).
+    #[serde(default)]
+    pub results_inherit: bool,
     /// Usage of non-const pointers to numbers, enums and pointers (`out` unless said
     /// otherwise): the math libraries take them as caller-provided buffers (`float *result`,
     /// `int *info`, batched `void *A[]`).

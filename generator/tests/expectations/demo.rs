@@ -266,7 +266,7 @@ rt::function!(F_demoProgramDestroy, C_demoProgramDestroy, c"demoProgramDestroy",
 
 fn demoProgramDestroy(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramDestroy");
-    let mut h_prog = TYPES.handle_ref(13, prog, true)?;
+    let mut h_prog = TYPES.handle_ref(13, prog, true, true)?;
     let a_prog = h_prog.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -660,7 +660,7 @@ rt::function!(F_demoLink, C_demoLink, c"demoLink", "demoLink",
 
 fn demoLink(py: Python<'_>, progs: &Bound<'_, PyAny>, numProgs: rt::CInt<i32>, names: rt::CStrArrayArg, paths: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoLink");
-    let mut h_progs = TYPES.handle_ref(13, progs, false)?;
+    let mut h_progs = TYPES.handle_ref(13, progs, false, false)?;
     let a_progs = h_progs.addr();
     let a_numProgs = numProgs.0;
     let a_names = names.addr();

@@ -90,6 +90,14 @@ impl Pointer {
         life.get_or_insert_with(Life::new).clone()
     }
 
+    /// The handle cell, if there is one (none is made).
+    pub fn life(&self) -> Option<Arc<Life>> {
+        if !self.has_life.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.life.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
     /// Gives the pointer the handle cell `life` (a handle made inside another).
     pub fn set_life(&self, life: Arc<Life>) {
         *self.life.lock().unwrap_or_else(|e| e.into_inner()) = Some(life);

@@ -47,6 +47,15 @@ impl Life {
         }
     }
 
+    /// The outermost handle this one lives in (an LLVM context), if it lives in one.
+    pub fn root(&self) -> Option<Arc<Life>> {
+        let mut root = self.parent.clone()?;
+        while let Some(up) = root.parent.clone() {
+            root = up;
+        }
+        Some(root)
+    }
+
     /// Marks the handle destroyed by `by` (the first mark stays).
     pub fn mark(&self, by: &'static str) {
         let _ = self.by.set(by);
@@ -131,6 +140,23 @@ pub fn depends_on(py: Python<'_>, child: PyObject, parent: &Bound<'_, PyAny>) ->
     };
     if p.get().addr() != 0 {
         c.get().set_life(Life::child_of(p.get().life_cell()));
+    }
+    child
+}
+
+/// Makes the handle `child` (just returned by C) end with the outermost handle the first of
+/// `args` that lives in one lives in (the spec's `results_inherit`: whatever an LLVM function
+/// returns from a type, value or module of a context lives in that context), then returns it.
+pub fn inherits(py: Python<'_>, child: PyObject, args: &[&Bound<'_, PyAny>]) -> PyObject {
+    let Ok(c) = child.bind(py).downcast::<Pointer>() else {
+        return child;
+    };
+    let root = args.iter().find_map(|a| {
+        let p = a.downcast::<Pointer>().ok()?;
+        p.get().life()?.root()
+    });
+    if let Some(root) = root {
+        c.get().set_life(Life::child_of(root));
     }
     child
 }

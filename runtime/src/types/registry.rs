@@ -493,15 +493,22 @@ impl TypeRegistry {
         Ok(unsafe { std::ptr::read_unaligned(addr as *const T) })
     }
 
-    /// A `T *` argument where `T` is handle class `idx` (see `typed_ptr`).
+    /// A `T *` argument where `T` is handle class `idx` (see `typed_ptr`); `single`: one
+    /// handle (`hiprtcProgram *prog`), not an array of them.
     #[inline]
     pub fn handle_ref<'py>(
         &'static self,
         idx: usize,
         obj: &Bound<'py, PyAny>,
         writable: bool,
+        single: bool,
     ) -> PyResult<crate::types::typed_ptr::HandleRef<'py>> {
-        crate::types::typed_ptr::HandleRef::convert(obj, &self.class(obj.py(), idx)?, writable)
+        crate::types::typed_ptr::HandleRef::convert(
+            obj,
+            &self.class(obj.py(), idx)?,
+            writable,
+            single,
+        )
     }
 
     /// A `T *` argument where `T` is record `idx`: a struct of that class, or pointer-like

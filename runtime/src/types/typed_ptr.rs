@@ -34,6 +34,7 @@ impl<'py> HandleRef<'py> {
         obj: &Bound<'py, PyAny>,
         class: &Bound<'py, PyType>,
         writable: bool,
+        single: bool,
     ) -> PyResult<Self> {
         if obj.is_instance(class)? {
             // `as_pointer` rather than trusting `is_instance`, which a `__class__` can fool.
@@ -84,10 +85,22 @@ impl<'py> HandleRef<'py> {
             });
         }
         if let Some(p) = as_pointer(obj) {
+            // A struct, an array or a handle of another class holds no handle of this one.
+            if !crate::convert::pointer::is_exact_pointer(obj) {
+                return Err(not_this_handle(obj, &class.name()?.to_string()));
+            }
             // `prog.createRef()`: C reads the handle it points at, which must be alive.
             if let Some(owner) = life::ref_owner(obj, p.get()) {
                 life::check(owner.as_any(), owner.get())?;
             }
+        } else if single
+            && ((crate::convert::buffer::has_buffer(obj)
+                && !crate::convert::pointer::is_ctypes(obj))
+                || crate::convert::attr::has_array_interface(obj)?)
+        {
+            // One handle C reads and may rewrite (`hiprtcDestroyProgram(&prog)`): a buffer's
+            // bytes are no handle the library made.
+            return Err(not_this_handle(obj, &class.name()?.to_string()));
         }
         Ok(HandleRef {
             slot: 0,
