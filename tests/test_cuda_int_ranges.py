@@ -93,6 +93,75 @@ REFUSED = [
         OverflowError,
         "'numOptions'",
     ),
+    # Memory locations: cuda-python's location struct (or CUDA 12's device), nothing else.
+    ("cuMemAdvise object", lambda: driver.cuMemAdvise(0, 0, 1, object()), TypeError, "'location'"),
+    (
+        "cuMemAdvise object (Python adapter)",
+        lambda: _conventions.python_adapter(_conventions.tables().adapted["cuMemAdvise"])(0, 0, 1, object()),
+        TypeError,
+        "'location'",
+    ),
+    (
+        "cuMemPrefetchAsync object",
+        lambda: driver.cuMemPrefetchAsync(0, 0, object(), 0, None),
+        TypeError,
+        "'location'",
+    ),
+    ("cudaMemAdvise object", lambda: runtime.cudaMemAdvise(0, 0, 1, object()), TypeError, "'location'"),
+    (
+        "cudaMemPrefetchAsync object",
+        lambda: runtime.cudaMemPrefetchAsync(0, 0, object(), 0, None),
+        TypeError,
+        "'location'",
+    ),
+    # cudaMemcpyArrayToArray's arrays and kind, converted before any HIP call.
+    ("src object", lambda: runtime.cudaMemcpyArrayToArray(None, 0, 0, object(), 0, 0, 8), TypeError, "'src'"),
+    (
+        "src 2**1100",
+        lambda: runtime.cudaMemcpyArrayToArray(None, 0, 0, 2**1100, 0, 0, 8),
+        OverflowError,
+        "'src'",
+    ),
+    ("dst object", lambda: runtime.cudaMemcpyArrayToArray(object(), 0, 0, None, 0, 0, 8), TypeError, "'dst'"),
+    (
+        "kind object",
+        lambda: runtime.cudaMemcpyArrayToArray(None, 0, 0, None, 0, 0, 8, object()),
+        TypeError,
+        "'kind'",
+    ),
+    (
+        "kind 2**1100",
+        lambda: runtime.cudaMemcpyArrayToArray(None, 0, 0, None, 0, 0, 8, 2**1100),
+        OverflowError,
+        "'kind'",
+    ),
+    # Lists are lists or tuples: a handle object (`__getitem__` without end) never iterates.
+    (
+        "nvrtc options handle",
+        lambda: nvrtc.nvrtcCompileProgram(None, 1, driver.CUstream(0)),
+        TypeError,
+        "'options'",
+    ),
+    ("nvrtc options object", lambda: nvrtc.nvrtcCompileProgram(None, 1, object()), TypeError, "'options'"),
+    ("nvrtc options bytes", lambda: nvrtc.nvrtcCompileProgram(None, 1, b"-O3"), TypeError, "'options'"),
+    (
+        "options handle",
+        lambda: driver.cuModuleLoadDataEx(b"", 1, driver.CUstream(0), [0]),
+        TypeError,
+        "'options'",
+    ),
+    (
+        "attributes handle",
+        lambda: driver.cuPointerGetAttributes(1, driver.CUstream(0), 0),
+        TypeError,
+        "'attributes'",
+    ),
+    (
+        "array field handle",
+        lambda: setattr(driver.CUDA_ARRAY_MEMORY_REQUIREMENTS(), "reserved", driver.CUstream(0)),
+        TypeError,
+        "'reserved'",
+    ),
     # Kernel arguments: through the module's cuLaunchKernel (NumPy's ints, floats and ints
     # for pointers go through cuda/_conventions.py there) and the Python adapter.
     ("kernel np c_int", lambda: launch(((np.int64(2**40),), (ctypes.c_int,))), OverflowError, "c_int"),

@@ -322,23 +322,45 @@ def _attribute_types(module: str) -> _direct.AttributeTypes:
     return types
 
 
-#: cuda-python module → (location type enum, its device member, its host member).
+#: cuda-python module → (location struct, its type enum, the device member, the host member).
 _LOCATION_TYPES = {
-    "driver": ("CUmemLocationType", "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST"),
-    "runtime": ("cudaMemLocationType", "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost"),
+    "driver": (
+        "CUmemLocation",
+        "CUmemLocationType",
+        "CU_MEM_LOCATION_TYPE_DEVICE",
+        "CU_MEM_LOCATION_TYPE_HOST",
+    ),
+    "runtime": (
+        "cudaMemLocation",
+        "cudaMemLocationType",
+        "cudaMemLocationTypeDevice",
+        "cudaMemLocationTypeHost",
+    ),
 }
+
+
+def _hip_location() -> type:
+    """HIP's memory location struct (taken where CUDA's is, as the HIP function takes it)."""
+    return importlib.import_module("hip.hip").hipMemLocation
 
 
 def _location_device(module: str):
     """A converter of a memory location (`CUmemLocation`) to the device ordinal HIP takes:
     a device's location gives its id, the host's `hipCpuDeviceId` (-1); an integer (CUDA
-    12's device argument) passes as it is."""
+    12's device argument) passes as it is. Anything else is a TypeError, as cuda-python's
+    typed parameter refuses it."""
     lookup = _module_lookup(module)
-    kind, device, host = _LOCATION_TYPES[module]
+    struct, kind, device, host = _LOCATION_TYPES[module]
 
-    def convert(location):
+    def convert(location, name="location"):
         if location is None or isinstance(location, int):
             return location
+        cls = lookup(struct)
+        if not isinstance(location, cls | _hip_location()):
+            if hasattr(type(location), "__index__"):  # a NumPy integer: a device
+                return _ints.integer(location, *_ints.CTYPE_BOUNDS[ctypes.c_int], f"argument '{name}'")
+            got = type(location).__name__
+            raise TypeError(f"Argument '{name}' has incorrect type (expected {struct} or int, got {got})")
         types = lookup(kind)
         t = int(location.type)
         if t == int(getattr(types, device)):
@@ -419,7 +441,7 @@ def python_adapter(entry: dict):
             lines.append(f"    {names[i]} = _box({names[i]})")
         elif p.get("location"):
             env[f"_loc{i}"] = _location_device(entry["module"])
-            lines.append(f"    {names[i]} = _loc{i}({names[i]})")
+            lines.append(f"    {names[i]} = _loc{i}({names[i]}, {p['name']!r})")
         if p.get("record"):
             # CUDA's layout of a struct HIP shapes otherwise: HIP's struct, field by field.
             env["_to_hip"] = _structs.to_hip

@@ -95,7 +95,7 @@ def c_array(values, code: str, keep: list, what: str = "list"):
     """A list as a C array of `code` (NULL for None or an empty list)."""
     if values is None:
         return None
-    values = list(values)
+    values = _ints.sequence(values, what)
     if not values:
         return None
     converted = [scalar(v, code, keep, f"{what}[{i}]") for i, v in enumerate(values)]
@@ -245,9 +245,16 @@ def build(
                 outputs.append(lambda array=array: list(array) if array is not None else [])
                 keep.append(array)
             elif kind == "values":
-                attributes = list(inputs[a["attributes"]] or ())
+                given_attributes = inputs[a["attributes"]]
+                attributes = (
+                    []
+                    if given_attributes is None
+                    else _ints.sequence(given_attributes, what(a["attributes"]))
+                )
                 if a.get("sizes") is not None:
-                    sizes = [count(s, a["sizes"]) for s in inputs[a["sizes"]]]
+                    given_sizes = inputs[a["sizes"]]
+                    given_sizes = [] if given_sizes is None else _ints.sequence(given_sizes, what(a["sizes"]))
+                    sizes = [count(s, a["sizes"]) for s in given_sizes]
                     codes = None
                 else:
                     sizes = [8] * len(attributes)

@@ -90,12 +90,26 @@ def _size(value, name: str) -> int:
     return _ints.integer(value, *_ints.CTYPE_BOUNDS[ctypes.c_size_t], f"argument '{name}'")
 
 
+def _array(value, name: str) -> None:
+    """Refuses what is no array handle (None, an address, an array object) before any call."""
+    if value is not None:
+        _ints.address(value, f"argument '{name}'")
+
+
 def cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind=None):  # noqa: N802, N803 (CUDA's names)
     """CUDA's `cudaMemcpyArrayToArray`: `count` bytes from `src` at `(wOffsetSrc, hOffsetSrc)`
     to `dst` at `(wOffsetDst, hOffsetDst)`; returns `(status,)`."""
+    # Checked before any call, as a function taking them would check them.
+    _array(dst, "dst")
+    _array(src, "src")
     if kind is None:
         kind = hip.hipMemcpyKind.hipMemcpyDeviceToDevice
-    # Checked before any call, as a function taking them would check them.
+    else:
+        kind = _ints.integer(kind, *_ints.CTYPE_BOUNDS[ctypes.c_int], "argument 'kind'")
+        try:
+            kind = hip.hipMemcpyKind(kind)
+        except ValueError:
+            return (_ERR.hipErrorInvalidMemcpyDirection,)
     dst_x, dst_y = _size(wOffsetDst, "wOffsetDst"), _size(hOffsetDst, "hOffsetDst")
     src_x, src_y = _size(wOffsetSrc, "wOffsetSrc"), _size(hOffsetSrc, "hOffsetSrc")
     count = _size(count, "count")

@@ -89,3 +89,12 @@ def real(value, what: str | None = None) -> float:
     if isinstance(value, str | bytes | bytearray):
         raise TypeError(f"{_prefix(what)}'{type(value).__name__}' object cannot be interpreted as a number")
     return float(value)
+
+
+def sequence(value, what: str | None = None) -> list:
+    """`value`, a list or tuple, as a list: cuda-python's list parameters are `tuple[...] |
+    list[...]`. Anything else is a TypeError, before it is iterated (a handle object has
+    `__getitem__` and no end, so `list()` of it never returns)."""
+    if not isinstance(value, list | tuple):
+        raise TypeError(f"{_prefix(what)}expected a list or tuple, got '{type(value).__name__}'")
+    return list(value)

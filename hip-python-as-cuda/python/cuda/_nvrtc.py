@@ -212,7 +212,10 @@ def nvrtcCompileProgram(prog: Any, numOptions: int, options: Any) -> tuple[Any, 
     Returns a tuple of 1 item: the hiprtcResult (`nvrtcResult` members compare equal).
     """
     count = _ints.integer(numOptions, *_ints.CTYPE_BOUNDS[ctypes.c_int], "argument 'numOptions'")
-    given = [] if options is None else list(options)
+    # cuda-python takes None or a list or tuple of bytes, checked before the call.
+    given = [] if options is None else _ints.sequence(options, "argument 'options'")
+    for option in given:
+        _text(option)
     if count < 0 or count > len(given):
         raise ValueError(f"numOptions is {count} but {len(given)} options were given")
     hiprtc = importlib.import_module("hip.hiprtc")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import enum
 import functools
+import itertools
 
 from . import _ints
 
@@ -282,7 +283,12 @@ class _Array(_Access):
         return [self.elem.get(addr + i * self.elem.size, owner) for i in range(self.length)]
 
     def set(self, addr, value):
-        values = list(value)
+        # A list or tuple, or a sized object (a NumPy array) as Cython's array fields take;
+        # a handle object, iterable through `__getitem__` without end, is refused.
+        if isinstance(value, list | tuple) or not hasattr(type(value), "__len__"):
+            values = _ints.sequence(value)
+        else:
+            values = list(itertools.islice(value, self.length + 1))
         if len(values) > self.length:
             raise ValueError(f"{len(values)} values for an array of {self.length}")
         for i, v in enumerate(values):
