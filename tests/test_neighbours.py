@@ -138,6 +138,11 @@ NEIGHBOURS = {
 }
 
 #: What each of ours is asked: its first call, then more of the same package.
+#: Our modules, imported on the main thread where a test races first calls, not imports.
+IMPORTS = (
+    "import hip.hip, cuda.bindings.driver, cuda.bindings.runtime, rocm.llvm.c.core, rocm.amd_comgr.amd_comgr"
+)
+
 OURS = {
     "hip": textwrap.dedent(
         """
@@ -215,7 +220,10 @@ def child(neighbour: Neighbour, order: str, first: str | None = None) -> str:
     elif order == "threads":
         steps = [neighbour.code, f"run_each({racing!r})"]
     elif order == "during":
-        steps = [f"run_each({[('neighbour', neighbour.code), *racing]!r})", *body]
+        # Our packages imported first, then their first calls race the neighbour's import:
+        # first imports of ours racing each other on threads fail now and then (1 run in ~20,
+        # NameError: name 'sys' from inside importlib, CPython 3.11), an open problem.
+        steps = [IMPORTS, f"run_each({[('neighbour', neighbour.code), *racing]!r})", *body]
     elif order == "after":
         steps = [*body, neighbour.code, *body]
     else:  # pragma: no cover
@@ -293,7 +301,7 @@ def test_first_uses_from_threads_with_the_release_chosen_here():
     assert body != OURS["rocm"]
     racing = [(f"{name}#{i}", OURS[name]) for name in ("hip", "cuda") for i in range(2)]
     racing += [(f"rocm#{i}", body) for i in range(4)]
-    code = "\n".join([PRELUDE.format(before=[], after=[]), f"run_each({racing!r})", "print('ok')"])
+    code = "\n".join([PRELUDE.format(before=[], after=[]), IMPORTS, f"run_each({racing!r})", "print('ok')"])
     env = {k: v for k, v in os.environ.items() if k != "HIP_PYTHON_ROCM_RELEASE"}
     for _ in range(10):
         out = subprocess.run(
