@@ -5,6 +5,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -113,6 +114,46 @@ def test_compile_releases_the_gil():
     # A compile takes ~0.2 s; with the GIL held during it this loop could not have run.
     assert len(ticks) > 5
     hiprtc.hiprtcDestroyProgram(prog)
+
+
+def test_a_sized_getter_waits_for_a_compile_without_the_gil():
+    """hiprtc 6.x and 7.x take one lock for every call, so `hiprtcGetProgramLog` (and the
+    `hiprtcGetProgramLogSize` the binding asks first, to check the buffer) waits while
+    another thread compiles: both must wait with the GIL released, as the call itself."""
+    kernels = b"".join(
+        b'extern "C" __global__ void k%d(float* x) { for (int i = 0; i < 64; i++) x[i] *= %d; }\n' % (i, i)
+        for i in range(150)
+    )
+    big, small = create(kernels, b"big.hip"), create(SAXPY, b"small.hip")
+    started, done, ticks = threading.Event(), threading.Event(), []
+
+    def compile_():
+        started.set()
+        hiprtc.hiprtcCompileProgram(big, 1, [b"--offload-arch=gfx90a"])
+
+    def count():
+        while not done.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    worker = threading.Thread(target=compile_)
+    worker.start()
+    started.wait()
+    time.sleep(0.05)
+    before, t0 = len(ticks), time.perf_counter()
+    assert hiprtc.hiprtcGetProgramLog(small, bytearray(64)) == (SUCCESS,)
+    waited, during = time.perf_counter() - t0, len(ticks) - before
+    done.set()
+    worker.join()
+    counter.join()
+    for prog in (big, small):
+        hiprtc.hiprtcDestroyProgram(prog)
+    if waited < 0.2:
+        pytest.skip(f"this hiprtc answered in {waited:.3f} s while compiling (HIP 5.2 does)")
+    # With the GIL held while waiting, the counter could not have run at all.
+    assert during > 20, (waited, during)
 
 
 TWO_THREADS = """

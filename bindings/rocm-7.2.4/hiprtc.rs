@@ -192,14 +192,18 @@ fn hiprtcGetProgramLog(py: Python<'_>, prog: &Bound<'_, PyAny>, log: rt::PtrArgM
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLog");
     let a_prog = TYPES.handle_arg(7, prog)?;
     let a_log = log.addr();
-    let n_log = if a_log == 0 { None } else { log.buffer_len() }; if n_log.is_some() { rt::check_size(n_log, { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLogSize"); let __q: unsafe extern "C" fn(usize, usize) -> u32 = unsafe { std::mem::transmute(SIZE.get(py)?) }; let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; (__s as i64 == 0).then_some(__n) }, "log", "hiprtcGetProgramLogSize()")?; }
+    let n_log = if a_log == 0 { None } else { log.buffer_len() }; let q_log: Option<unsafe extern "C" fn(usize, usize) -> u32> = match n_log { None => None, Some(_) => { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLogSize"); Some(unsafe { std::mem::transmute(SIZE.get(py)?) }) } };
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_prog, a_log) });
+    // SAFETY: as above, and the size functions' C signatures; the closure captures only plain
+    // values, so the GIL can be released. The sizes are asked there too.
+    let __r = py.allow_threads(move || -> PyResult<_> {
+        if let (Some(__b), Some(__q)) = (n_log, q_log) { let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; rt::check_size(Some(__b), (__s as i64 == 0).then_some(__n), "log", "hiprtcGetProgramLogSize()")?; }
+        Ok(unsafe { __f(a_prog, a_log) })
+    })?;
     rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
 rt::function!(F_hiprtcGetProgramLogSize, C_hiprtcGetProgramLogSize, c"hiprtcGetProgramLogSize", "hiprtcGetProgramLogSize",
@@ -230,14 +234,18 @@ fn hiprtcGetCode(py: Python<'_>, prog: &Bound<'_, PyAny>, code: rt::PtrArgMut) -
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCode");
     let a_prog = TYPES.handle_arg(7, prog)?;
     let a_code = code.addr();
-    let n_code = if a_code == 0 { None } else { code.buffer_len() }; if n_code.is_some() { rt::check_size(n_code, { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCodeSize"); let __q: unsafe extern "C" fn(usize, usize) -> u32 = unsafe { std::mem::transmute(SIZE.get(py)?) }; let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; (__s as i64 == 0).then_some(__n) }, "code", "hiprtcGetCodeSize()")?; }
+    let n_code = if a_code == 0 { None } else { code.buffer_len() }; let q_code: Option<unsafe extern "C" fn(usize, usize) -> u32> = match n_code { None => None, Some(_) => { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCodeSize"); Some(unsafe { std::mem::transmute(SIZE.get(py)?) }) } };
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_prog, a_code) });
+    // SAFETY: as above, and the size functions' C signatures; the closure captures only plain
+    // values, so the GIL can be released. The sizes are asked there too.
+    let __r = py.allow_threads(move || -> PyResult<_> {
+        if let (Some(__b), Some(__q)) = (n_code, q_code) { let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; rt::check_size(Some(__b), (__s as i64 == 0).then_some(__n), "code", "hiprtcGetCodeSize()")?; }
+        Ok(unsafe { __f(a_prog, a_code) })
+    })?;
     rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
 rt::function!(F_hiprtcGetCodeSize, C_hiprtcGetCodeSize, c"hiprtcGetCodeSize", "hiprtcGetCodeSize",
@@ -268,14 +276,18 @@ fn hiprtcGetBitcode(py: Python<'_>, prog: &Bound<'_, PyAny>, bitcode: rt::PtrArg
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcode");
     let a_prog = TYPES.handle_arg(7, prog)?;
     let a_bitcode = bitcode.addr();
-    let n_bitcode = if a_bitcode == 0 { None } else { bitcode.buffer_len() }; if n_bitcode.is_some() { rt::check_size(n_bitcode, { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcodeSize"); let __q: unsafe extern "C" fn(usize, usize) -> u32 = unsafe { std::mem::transmute(SIZE.get(py)?) }; let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; (__s as i64 == 0).then_some(__n) }, "bitcode", "hiprtcGetBitcodeSize()")?; }
+    let n_bitcode = if a_bitcode == 0 { None } else { bitcode.buffer_len() }; let q_bitcode: Option<unsafe extern "C" fn(usize, usize) -> u32> = match n_bitcode { None => None, Some(_) => { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcodeSize"); Some(unsafe { std::mem::transmute(SIZE.get(py)?) }) } };
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_prog, a_bitcode) });
+    // SAFETY: as above, and the size functions' C signatures; the closure captures only plain
+    // values, so the GIL can be released. The sizes are asked there too.
+    let __r = py.allow_threads(move || -> PyResult<_> {
+        if let (Some(__b), Some(__q)) = (n_bitcode, q_bitcode) { let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; rt::check_size(Some(__b), (__s as i64 == 0).then_some(__n), "bitcode", "hiprtcGetBitcodeSize()")?; }
+        Ok(unsafe { __f(a_prog, a_bitcode) })
+    })?;
     rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
 rt::function!(F_hiprtcGetBitcodeSize, C_hiprtcGetBitcodeSize, c"hiprtcGetBitcodeSize", "hiprtcGetBitcodeSize",

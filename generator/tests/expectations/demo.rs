@@ -584,14 +584,18 @@ fn demoProgramLog(py: Python<'_>, prog: &Bound<'_, PyAny>, log: rt::PtrArgMut) -
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramLog");
     let a_prog = TYPES.handle_arg(13, prog)?;
     let a_log = log.addr();
-    let n_log = if a_log == 0 { None } else { log.buffer_len() }; if n_log.is_some() { rt::check_size(n_log, { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramLogSize"); let __q: unsafe extern "C" fn(usize, usize) -> u32 = unsafe { std::mem::transmute(SIZE.get(py)?) }; let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; (__s as i64 == 0).then_some(__n) }, "log", "demoProgramLogSize()")?; }
+    let n_log = if a_log == 0 { None } else { log.buffer_len() }; let q_log: Option<unsafe extern "C" fn(usize, usize) -> u32> = match n_log { None => None, Some(_) => { static SIZE: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramLogSize"); Some(unsafe { std::mem::transmute(SIZE.get(py)?) }) } };
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_prog, a_log) });
+    // SAFETY: as above, and the size functions' C signatures; the closure captures only plain
+    // values, so the GIL can be released. The sizes are asked there too.
+    let __r = py.allow_threads(move || -> PyResult<_> {
+        if let (Some(__b), Some(__q)) = (n_log, q_log) { let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; rt::check_size(Some(__b), (__s as i64 == 0).then_some(__n), "log", "demoProgramLogSize()")?; }
+        Ok(unsafe { __f(a_prog, a_log) })
+    })?;
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoCopyOut, C_demoCopyOut, c"demoCopyOut", "demoCopyOut",

@@ -131,7 +131,7 @@ pub fn freed_string_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<crate::PtrArg
     if is_cstr_copy(obj)? {
         return Ok(None);
     }
-    if crate::convert::buffer::has_buffer(obj) && !crate::convert::pointer::is_ctypes(obj) {
+    if crate::convert::pointer::holds_memory(obj)? {
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "a {} is Python's memory, not a string the library allocated: pass the string the \
              library returned",

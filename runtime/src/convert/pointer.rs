@@ -828,6 +828,33 @@ pub(crate) fn is_ctypes(obj: &Bound<'_, PyAny>) -> bool {
     !obj.get_type().get_type().is(obj.py().get_type::<PyType>())
 }
 
+/// The value of an object that may stand for a handle without being one of ours: an int of
+/// another kind (`CUdeviceptr`, `numpy.uint64`, anything with `__index__`), a ctypes object or
+/// `ctypes.byref`. None for anything else, buffers and array interfaces included, without
+/// probing those (a refused handle argument pays no attribute lookups).
+pub(crate) fn handle_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    // SAFETY: a type-slot check on a live object.
+    if obj.is_instance_of::<PyInt>() || unsafe { index_check(obj.as_ptr()) } != 0 {
+        return int_to_addr(obj).map(Some);
+    }
+    if is_ctypes(obj) {
+        // A ctypes pointer's value; other ctypes objects as any pointer argument takes them.
+        return Ok(PtrArg::try_convert(obj, false)?.map(|p| p.addr));
+    }
+    byref_address(obj)
+}
+
+/// Whether `obj` is memory the caller holds: a buffer (not a ctypes object, whose buffer is a
+/// pointer's or a number's bytes, and not an int-like scalar such as `numpy.uint64`) or an
+/// object describing memory through an array interface. Such bytes are never a handle or a
+/// string the library made, so parameters of those kinds refuse them.
+pub fn holds_memory(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if crate::convert::buffer::has_buffer(obj) {
+        return Ok(!is_ctypes(obj) && !crate::convert::number::is_int_like(obj));
+    }
+    crate::convert::attr::has_array_interface(obj)
+}
+
 /// The address a `ctypes.byref(obj[, offset])` argument stands for. CPython exposes it only
 /// through the object's repr, `<cparam 'P' (0x7f...)>`, which includes the offset.
 fn byref_address(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {

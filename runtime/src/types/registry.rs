@@ -434,8 +434,16 @@ impl TypeRegistry {
     /// (see `typed_ptr::handle_arg`).
     #[inline]
     pub fn handle_arg(&'static self, idx: usize, obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let class = self.class(obj.py(), idx)?;
-        crate::types::typed_ptr::handle_arg(obj, Some(&class), self.defs[idx].name())
+        let py = obj.py();
+        let TypeDef::Handle(h) = &self.defs[idx] else {
+            return Err(PyTypeError::new_err("not a handle"));
+        };
+        // Borrowed from the slot, not cloned: every handle argument passes here.
+        let class = self.slots[idx]
+            .class
+            .get_or_try_init(py, || self.create_class(py, idx))?
+            .bind(py);
+        crate::types::typed_ptr::handle_arg(obj, Some(class), h.name)
     }
 
     /// Reads a record argument passed by value: an instance of the class, a plain `Pointer` or
@@ -456,11 +464,7 @@ impl TypeRegistry {
                 )));
             }
             crate::types::life::check(obj, p.get())?;
-        } else if is_handle_record(r)
-            && (crate::convert::buffer::has_buffer(obj)
-                || crate::convert::attr::has_array_interface(obj)?)
-            && !crate::convert::pointer::is_ctypes(obj)
-        {
+        } else if is_handle_record(r) && crate::convert::pointer::holds_memory(obj)? {
             return Err(PyTypeError::new_err(format!(
                 "expected a {} instance (a handle), got a {}: a buffer's bytes are no handle",
                 r.name,

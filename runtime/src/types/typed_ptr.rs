@@ -93,11 +93,7 @@ impl<'py> HandleRef<'py> {
             if let Some(owner) = life::ref_owner(obj, p.get()) {
                 life::check(owner.as_any(), owner.get())?;
             }
-        } else if single
-            && ((crate::convert::buffer::has_buffer(obj)
-                && !crate::convert::pointer::is_ctypes(obj))
-                || crate::convert::attr::has_array_interface(obj)?)
-        {
+        } else if single && crate::convert::pointer::holds_memory(obj)? {
             // One handle C reads and may rewrite (`hiprtcDestroyProgram(&prog)`): a buffer's
             // bytes are no handle the library made.
             return Err(not_this_handle(obj, &class.name()?.to_string()));
@@ -189,7 +185,7 @@ pub fn typed_ptr_arg(
 /// the handle's `class` (or a subclass: the `cuda` package's `CUstream`), a plain `Pointer`
 /// (hip-python's generic form, `createRef()` results), an int address, a ctypes pointer, or
 /// None. `class` is None for a `void *` typedef (`hipsparseHandle_t`), whose handles are plain
-/// `Pointer`s as in hip-python.
+/// `Pointer`s as in hip-python. `class` must be a handle class (a `Pointer` subclass).
 ///
 /// Refused (TypeError): struct objects, handles of another class, device arrays, buffers and
 /// array interfaces. hip-python takes the address of any of them, and C then reads a handle
@@ -200,11 +196,18 @@ pub fn handle_arg(
     class: Option<&Bound<'_, PyType>>,
     name: &str,
 ) -> PyResult<usize> {
+    let t = obj.get_type_ptr();
+    if class.is_some_and(|c| c.as_type_ptr() == t) {
+        // The common case first, a handle object of this very class: no subtype walk.
+        // SAFETY: `class` is a handle class, a `Pointer` subclass, so `obj` is a `Pointer`.
+        let p = unsafe { obj.downcast_unchecked::<Pointer>() }.get();
+        life::check(obj, p)?;
+        return Ok(p.addr());
+    }
     if obj.is_exact_instance_of::<pyo3::types::PyInt>() {
         return PtrArg::convert(obj, false).map(|p| p.addr);
     }
     if let Some(p) = as_pointer(obj) {
-        let t = obj.get_type_ptr();
         let ok = crate::convert::pointer::is_exact_pointer(obj)
             // SAFETY: two live type objects.
             || class.is_some_and(|c| unsafe { pyo3::ffi::PyType_IsSubtype(t, c.as_type_ptr()) } != 0);
@@ -218,15 +221,9 @@ pub fn handle_arg(
     if obj.is_none() {
         return Ok(0);
     }
-    let memory = crate::convert::buffer::has_buffer(obj)
-        && !crate::convert::pointer::is_ctypes(obj)
-        && !crate::convert::number::is_int_like(obj);
-    if memory || crate::convert::attr::has_array_interface(obj)? {
-        return Err(not_this_handle(obj, name));
-    }
-    // ints of other kinds, ctypes pointers, `ctypes.byref`: as any pointer argument.
-    match PtrArg::try_convert(obj, false)? {
-        Some(p) => Ok(p.addr),
+    match crate::convert::pointer::handle_value(obj)? {
+        Some(addr) => Ok(addr),
+        // Buffers, array interfaces, device arrays: memory, never a handle.
         None => Err(not_this_handle(obj, name)),
     }
 }
