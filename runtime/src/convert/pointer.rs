@@ -833,13 +833,21 @@ pub(crate) fn is_ctypes(obj: &Bound<'_, PyAny>) -> bool {
 /// `ctypes.byref`. None for anything else, buffers and array interfaces included, without
 /// probing those (a refused handle argument pays no attribute lookups).
 pub(crate) fn handle_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-    // SAFETY: a type-slot check on a live object.
-    if obj.is_instance_of::<PyInt>() || unsafe { index_check(obj.as_ptr()) } != 0 {
+    if obj.is_instance_of::<PyInt>() {
         return int_to_addr(obj).map(Some);
     }
     if is_ctypes(obj) {
         // A ctypes pointer's value; other ctypes objects as any pointer argument takes them.
         return Ok(PtrArg::try_convert(obj, false)?.map(|p| p.addr));
+    }
+    if crate::convert::buffer::has_buffer(obj) {
+        // NumPy's integer scalars stand for their value; arrays (which have `__index__` too)
+        // and other buffers are memory.
+        return Ok(if is_integral(obj)? { Some(int_to_addr(obj)?) } else { None });
+    }
+    // SAFETY: a type-slot check on a live object.
+    if unsafe { index_check(obj.as_ptr()) } != 0 {
+        return int_to_addr(obj).map(Some);
     }
     byref_address(obj)
 }
