@@ -843,7 +843,11 @@ pub(crate) fn handle_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     if crate::convert::buffer::has_buffer(obj) {
         // NumPy's integer scalars stand for their value; arrays (which have `__index__` too)
         // and other buffers are memory.
-        return Ok(if is_integral(obj)? { Some(int_to_addr(obj)?) } else { None });
+        return Ok(if is_integral(obj)? {
+            Some(int_to_addr(obj)?)
+        } else {
+            None
+        });
     }
     // SAFETY: a type-slot check on a live object.
     if unsafe { index_check(obj.as_ptr()) } != 0 {
