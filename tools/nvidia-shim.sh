@@ -74,14 +74,13 @@ mkdir -p target/nvidia hip-python/python/hip/_nvidia
 ./target/release/hipgen shim --include "$rocm/$detail/usr/include" \
   $(printf -- '--cuda-include %s ' "${inc[@]}") \
   --ir "$irs/hip.ir.json.gz" --ir "$irs/hiprtc.ir.json.gz" "${detail_irs[@]}" \
-  --out target/nvidia/hip_nvidia.cpp
+  --out target/nvidia/hip_nvidia.cpp --exported target/nvidia/hip_nvidia.exported
 # HIPIFY's table of the default release (the newest here): 5.7.1's maps no hipSOLVER function.
 hipify=$rocm/$default_release/usr/bin/hipify-perl
 [ -f "$hipify" ] || hipify=$rocm/$release/usr/bin/hipify-perl
 # What the NVIDIA headers lack (graphs, arrays, memory pools, ...): hip's functions over
 # CUDA's own API, joined by HIPIFY's table (hip.yaml's library.nvidia.fill), except those
-# hip_nvidia.cpp exports.
-sed -n 's/.*__asm__("\([A-Za-z0-9_]*\)");$/\1/p' target/nvidia/hip_nvidia.cpp >target/nvidia/hip_nvidia.exported
+# hip_nvidia.cpp exports (the list hipgen shim wrote).
 ./target/release/hipgen cuda-shim --spec generator/specs/hip.yaml \
   --ir "$irs/hip.ir.json.gz" --exclude-from target/nvidia/hip_nvidia.exported \
   --include "$rocm/$release/usr/include" --hipify "$hipify" \

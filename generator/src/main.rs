@@ -119,6 +119,10 @@ enum Command {
         /// The C++ file to write.
         #[arg(long)]
         out: PathBuf,
+        /// Where to write the symbols the shim exports, one per line (what `cuda-shim
+        /// --exclude-from` reads).
+        #[arg(long)]
+        exported: Option<PathBuf>,
     },
     /// Write the NVIDIA shim of a marshalling library (hipBLAS over cuBLAS, ...): a C++
     /// source exporting the library's functions over the CUDA library its spec names, joined
@@ -231,6 +235,7 @@ fn main() -> Result<()> {
             irs,
             detail_irs,
             out,
+            exported,
         } => {
             let read = |paths: &[PathBuf]| {
                 paths
@@ -248,6 +253,11 @@ fn main() -> Result<()> {
                 text.push_str(&format!("//   {name}: {why}\n"));
             }
             std::fs::write(&out, text)?;
+            if let Some(path) = exported {
+                let mut list = shim.symbols.join("\n");
+                list.push('\n');
+                std::fs::write(path, list)?;
+            }
             eprintln!(
                 "shim: {} functions exported, {} left out -> {}",
                 shim.exported.len(),

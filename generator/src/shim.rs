@@ -35,6 +35,8 @@ pub struct Shim {
     pub source: String,
     /// Functions of the bindings exported.
     pub exported: Vec<String>,
+    /// The symbols the source exports (`hipMalloc`, `hipMemcpy_spt`), one per function.
+    pub symbols: Vec<String>,
     /// Functions of the bindings left out, with the reason.
     pub left_out: Vec<(String, String)>,
 }
@@ -256,6 +258,7 @@ pub fn generate(
             return Ok(Shim {
                 source,
                 exported: wanted.iter().map(|(f, _, _)| f.name.clone()).collect(),
+                symbols: wanted.iter().map(|(_, s, _)| s.to_string()).collect(),
                 left_out,
             });
         }
