@@ -81,21 +81,6 @@ CUDA_MODULES = ["cuda.bindings.driver", "cuda.bindings.runtime", "cuda.bindings.
 ROCM5_HIPRTC = "libamdhip64.so.5"
 
 SCALAR_SIZES = {"int", "float", "enum"}
-#: Names of an integer parameter counting the list next to it (the generator's adjacency rule;
-#: the IR says it itself with a parameter's `count` once it has them).
-COUNT_NAME = re.compile(r"(?i)^(num.*|n[a-z]*args|.*count|argc|number)$")
-#: Counts the adjacency rule cannot see: (function, list parameter) -> count parameter.
-COUNT_EXTRA = {("hiprtcCreateProgram", "includeNames"): "numHeaders"}
-#: Outputs sized by a function, until the IR says so with a parameter's `sized_by`.
-SIZED_EXTRA = {
-    ("hiprtcGetCode", "code"): "hiprtcGetCodeSize",
-    ("hiprtcGetProgramLog", "log"): "hiprtcGetProgramLogSize",
-    ("hiprtcGetBitcode", "bitcode"): "hiprtcGetBitcodeSize",
-}
-#: Memory pointers among the void* typedefs (the rest are handles), until the IR lists the
-#: handles itself (`opaque_pointers`).
-MEMORY_POINTERS = {"hipDeviceptr_t"}
-
 KERNEL = b'extern "C" __global__ void k(float *x){ x[0] = 1; }'
 BROKEN = b'extern "C" __global__ void k(){ undefined_name; }'
 ARCH = b"--offload-arch=gfx90a"
@@ -215,25 +200,8 @@ def load_ir(release, name):
             path = d / f"{name}.ir.json.gz"
             if path.exists():
                 _IR[key] = json.loads(gzip.decompress(path.read_bytes()))
-                _IR[key]["_dir"] = str(d)
                 break
     return _IR[key]
-
-
-_LISTS_OPAQUE: dict = {}
-
-
-def lists_opaque(folder):
-    """Whether the generator that wrote `folder` lists opaque pointers (it leaves the list out
-    where it is empty, so a library without one has none)."""
-    if folder not in _LISTS_OPAQUE:
-        _LISTS_OPAQUE[folder] = False
-        for name in ("hip", "hipsparse", "llvm_error"):
-            path = Path(folder) / f"{name}.ir.json.gz"
-            if path.exists() and "opaque_pointers" in json.loads(gzip.decompress(path.read_bytes())):
-                _LISTS_OPAQUE[folder] = True
-                break
-    return _LISTS_OPAQUE[folder]
 
 
 def ir_name(module):
@@ -261,11 +229,9 @@ def record_handles(ir):
 
 
 def opaque_pointers(ir):
-    """The void* typedefs that are handles (the IR's `opaque_pointers`, else its pointer
-    aliases less the memory pointers)."""
-    if "opaque_pointers" in ir or lists_opaque(ir["_dir"]):
-        return set(ir.get("opaque_pointers", []))
-    return set(ir.get("pointer_aliases") or []) - MEMORY_POINTERS
+    """The void* typedefs that are handles (the IR's `opaque_pointers`: the generator leaves
+    the list out where it is empty)."""
+    return set(ir.get("opaque_pointers", []))
 
 
 class Library:
@@ -275,16 +241,12 @@ class Library:
         self.name = name
         self.parts = parts  # [(python module, ir)]
         self.opaque, self.records, self.functions = set(), set(), {}
-        self.has_count = self.has_sized = False
         self.destroyed = None
         for module, ir in parts:
             self.opaque |= opaque_pointers(ir)
             self.records |= record_handles(ir)
             for f in ir["functions"]:
                 self.functions[f["name"]] = (module, f)
-                for p in f["params"]:
-                    self.has_count |= "count" in p
-                    self.has_sized |= "sized_by" in p
 
     def kind(self, p):
         """The handle kind a parameter takes (a handle's or struct's name, a void* typedef),
@@ -809,20 +771,12 @@ def handle_probes(m, t, world, library):
 
 
 def count_pairs(t, library):
-    """{count parameter: [list parameters]}: the IR's `count`, else the adjacency rule."""
-    ps = t.fir["params"]
-    by_name = {p["name"]: p for p in ps}
+    """{count parameter: [list parameters]}: the IR's `count` (the generator's rule and the
+    spec's `counts`, written once there)."""
+    by_name = {p["name"]: p for p in t.fir["params"]}
     out = {}
-    for j, p in enumerate(ps):
+    for p in t.fir["params"]:
         count = p.get("count")
-        if count is None and not library.has_count:
-            listy = p.get("list") or (
-                p["usage"] == "string_array" and (p["ty"].get("pointee") or {}).get("is_const")
-            )
-            count = COUNT_EXTRA.get((t.fir.get("hip_name", t.fir["name"]), p["name"]))
-            for q in (ps[j - 1] if j else None, ps[j + 1] if j + 1 < len(ps) else None):
-                if count is None and listy and q is not None and q["usage"] == "in":
-                    count = q["name"] if q["ty"]["kind"] == "int" and COUNT_NAME.match(q["name"]) else None
         if count in by_name:
             out.setdefault(count, []).append(p)
     return out
@@ -867,25 +821,11 @@ def sized_by(sized):
 
 
 def sized_params(t, library):
-    """[(buffer parameter, {"param"|"function": name})]: the IR's `sized_by`, else the known
-    sizing functions and comgr's `size_t *size` before a `char *` output."""
-    ps = t.fir["params"]
+    """[(buffer parameter, {"param"|"function": name})]: the IR's `sized_by` (the spec's
+    `sizes`)."""
     out = []
-    for j, p in enumerate(ps):
+    for p in t.fir["params"]:
         sized = sized_by(p.get("sized_by"))
-        if sized is None and not library.has_sized:
-            fn = SIZED_EXTRA.get((t.fir.get("hip_name", t.fir["name"]), p["name"]))
-            prev = ps[j - 1] if j else None
-            if fn is not None:
-                sized = {"function": fn}
-            elif (
-                prev is not None
-                and prev["name"] == "size"
-                and prev["usage"] == "pointer"
-                and p["usage"] == "pointer"
-                and p["spelling"] == "char *"
-            ):
-                sized = {"param": "size"}
         if sized is not None:
             out.append((p, sized))
     return out
