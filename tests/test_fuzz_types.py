@@ -52,24 +52,24 @@ def test_count_parameters_are_found():
     """The fuzz reads the pairs the generator wrote into the IR (its rule and the spec's
     `counts`), not a rule of its own."""
     hiprtc = library("hiprtc")
-    pairs = fuzz.count_pairs(function(hiprtc, "hiprtcCompileProgram"), hiprtc)
+    pairs = fuzz.count_pairs(function(hiprtc, "hiprtcCompileProgram"))
     assert {c: [p["name"] for p in ps] for c, ps in pairs.items()} == {"numOptions": ["options"]}
-    pairs = fuzz.count_pairs(function(hiprtc, "hiprtcCreateProgram"), hiprtc)
+    pairs = fuzz.count_pairs(function(hiprtc, "hiprtcCreateProgram"))
     assert {c: [p["name"] for p in ps] for c, ps in pairs.items()} == {
         "numHeaders": ["headers", "includeNames"]
     }
     comgr = fuzz.Library("amd_comgr", [("rocm.amd_comgr.amd_comgr", fuzz.load_ir(RELEASE, "amd_comgr"))])
-    pairs = fuzz.count_pairs(function(comgr, "amd_comgr_action_info_set_option_list"), comgr)
+    pairs = fuzz.count_pairs(function(comgr, "amd_comgr_action_info_set_option_list"))
     assert list(pairs) == ["count"]
 
 
 def test_sized_outputs_are_found():
     """As counts: the IR's `sized_by` (the spec's `sizes`)."""
     hiprtc = library("hiprtc")
-    sized = fuzz.sized_params(function(hiprtc, "hiprtcGetCode"), hiprtc)
+    sized = fuzz.sized_params(function(hiprtc, "hiprtcGetCode"))
     assert [(p["name"], s) for p, s in sized] == [("code", {"function": "hiprtcGetCodeSize"})]
     comgr = fuzz.Library("amd_comgr", [("rocm.amd_comgr.amd_comgr", fuzz.load_ir(RELEASE, "amd_comgr"))])
-    sized = fuzz.sized_params(function(comgr, "amd_comgr_get_data"), comgr)
+    sized = fuzz.sized_params(function(comgr, "amd_comgr_get_data"))
     assert [(p["name"], s) for p, s in sized] == [("bytes", {"param": "size"})]
 
 

@@ -770,7 +770,7 @@ def handle_probes(m, t, world, library):
         yield f"a 256-byte 0xAB buffer {where}", at(base, i, bytearray(GARBAGE))
 
 
-def count_pairs(t, library):
+def count_pairs(t):
     """{count parameter: [list parameters]}: the IR's `count` (the generator's rule and the
     spec's `counts`, written once there)."""
     by_name = {p["name"]: p for p in t.fir["params"]}
@@ -793,7 +793,7 @@ def element(p, world, lib):
 
 
 def count_probes(m, t, world, library):
-    pairs = count_pairs(t, library)
+    pairs = count_pairs(t)
     if not pairs:
         return
     base = t.fill(m, world, library)
@@ -820,7 +820,7 @@ def sized_by(sized):
     return sized
 
 
-def sized_params(t, library):
+def sized_params(t):
     """[(buffer parameter, {"param"|"function": name})]: the IR's `sized_by` (the spec's
     `sizes`)."""
     out = []
@@ -841,7 +841,7 @@ def sizing_function(m, t, name, world):
 
 
 def sized_probes(m, t, world, library):
-    buffers = sized_params(t, library)
+    buffers = sized_params(t)
     for p, sized in buffers:
         if p["name"] not in t.pos:
             continue
