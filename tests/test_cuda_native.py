@@ -187,6 +187,25 @@ def test_kernel_params_pack_as_pythons():
     assert native[12] == device_ptr.getPtr() and native[10] == 0x1000
 
 
+def test_kernel_params_pack_cuda_integer_objects_natively():
+    # A CUDA integer object with type None is what its getPtr() cell holds: its value, packed
+    # here without a call into Python (no fallback given, so one would fail).
+    def no_fallback(*args):
+        raise AssertionError(f"fallback called for {args!r}")
+
+    values = (driver.CUdeviceptr(0x9000), driver.CUdevice(-1), driver.CUdeviceptr((1 << 64) - 1))
+    native = hip_native._kernel_param_values((values, (None,) * 3), no_fallback)
+    assert native == [0x9000, (1 << 64) - 1, (1 << 64) - 1]
+    python, _ = _python_packing((values[:1], (None,)))
+    assert native[0] == python[0]
+    # Enum members still take the rule for enums (a C int), through the fallback.
+    member = driver.CUmemorytype.CU_MEMORYTYPE_DEVICE
+    packed = hip_native._kernel_param_values(((member,), (None,)), _conventions._address_of_value)
+    assert packed[0] & 0xFFFFFFFF == int(member)
+    with pytest.raises(AssertionError, match="fallback called"):
+        hip_native._kernel_param_values(((member,), (None,)), no_fallback)
+
+
 def test_kernel_params_other_forms():
     fallback = _conventions._address_of_value
     assert hip_native._kernel_param_values(None, fallback) == []

@@ -9,10 +9,11 @@ from conftest import load_ir
 
 # What a call that keeps the GIL may be: an error or status string, a version, the last
 # error, a name, a descriptor built from its arguments, the current device or its count or
-# attributes.
+# attributes, the current context or its device (thread-local values).
 CHEAP = re.compile(
     r"(GetErrorString|GetErrorName|StatusToString|Version|GetLastError|PeekAtLastError|ApiName"
-    r"|KernelNameRef|CreateChannelDesc|^hipGetDevice|^hipGetDeviceCount|^hipDeviceGetAttribute)$"
+    r"|KernelNameRef|CreateChannelDesc|^hipGetDevice|^hipGetDeviceCount|^hipDeviceGetAttribute"
+    r"|^hipCtxGetCurrent|^hipCtxGetDevice|^hipDeviceGet)$"
 )
 BLOCKING = [
     ("hip", "hipDeviceSynchronize"),

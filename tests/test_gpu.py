@@ -190,6 +190,43 @@ def test_device_array_through_cuda_array_interface():
     ok(h.hipFree(dev))
 
 
+# Run in a fresh process: HIP's driver-API calls as a program's first calls, and again after
+# the program left no context current (the NVIDIA shims then make the current device's
+# primary context current and make the call again, as HIP on AMD never asks for one).
+_NO_CONTEXT = """
+from hip import hip as h
+err, dev = h.hipDeviceGet(0)
+print("first hipDeviceGet:", int(err), dev)
+err, ptr = h.hipMalloc(16)
+print("hipMalloc:", int(err))
+err, ctx = h.hipCtxPopCurrent()
+print("popped:", int(err), ctx is not None)
+err, current = h.hipCtxGetCurrent()
+print("current after pop:", int(err), current)
+err, base, size = h.hipMemGetAddressRange(ptr)
+print("hipMemGetAddressRange:", int(err), int(base) == int(ptr), size >= 16)
+err, stream = h.hipStreamCreateWithFlags(0)
+print("hipStreamCreateWithFlags:", int(err), stream is not None)
+err, current = h.hipCtxGetCurrent()
+print("current again:", int(err), current is not None)
+print("hipFree:", int(h.hipFree(ptr)[0]))
+"""
+
+
+def test_driver_calls_make_a_context_current_where_none_is():
+    out = subprocess.run([sys.executable, "-c", _NO_CONTEXT], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = dict(line.split(": ", 1) for line in out.stdout.splitlines())
+    assert lines["first hipDeviceGet"] == "0 0"
+    assert lines["hipMalloc"] == "0"
+    assert lines["popped"] == "0 True"
+    assert lines["current after pop"] == "0 None"
+    assert lines["hipMemGetAddressRange"] == "0 True True"
+    assert lines["hipStreamCreateWithFlags"] == "0 True"
+    assert lines["current again"] == "0 True"
+    assert lines["hipFree"] == "0"
+
+
 @pytest.mark.parametrize("script", ["runtime_memcpy.py", "driver_saxpy.py", "nvrtc_saxpy.py"])
 def test_cuda_python_scripts_run_unmodified(script):
     try:

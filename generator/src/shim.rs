@@ -54,7 +54,8 @@ fn args(include: &Path, cuda_includes: &[PathBuf]) -> Vec<String> {
     a
 }
 
-const HEADERS: &str = "#include <hip/hip_runtime_api.h>\n#include <hip/hiprtc.h>\n";
+const HEADERS: &str =
+    "#include <hip/hip_runtime_api.h>\n#include <hip/hiprtc.h>\n#include <type_traits>\n";
 
 /// The lookup wrappers' helper: a function of one enum returning a C string (error names and
 /// strings) keeps each value's string after its first call, so a repeated call reads an array
@@ -161,10 +162,19 @@ fn render(wrappers: &[(&Inline, &str, bool)], lines: &mut Vec<(u32, String)>) ->
     s.push_str(HEADERS);
     s.push_str("template <class T> using hipgen_t = T;\n");
     // Driver-API calls need a current context, which runtime-API calls create on first use
-    // and HIP on AMD never asks for: make the current device's primary context current.
+    // and HIP on AMD never asks for: the current device's primary context is made current.
+    // A call returning a status is made first and again where it answered that there was no
+    // context (hipErrorInvalidContext, hipErrorNotInitialized: it did nothing), so a call with
+    // one pays nothing; asking first cost every call a cuCtxGetCurrent.
     s.push_str(
         "static inline void hipgen_context() {\n  CUcontext c = nullptr;\n  \
-         if (cuCtxGetCurrent(&c) != CUDA_SUCCESS || c == nullptr) cudaFree(0);\n}\n",
+         if (cuCtxGetCurrent(&c) != CUDA_SUCCESS || c == nullptr) cudaFree(0);\n}\n\
+         template <class C> static inline auto hipgen_with_context(C call) {\n  \
+         if constexpr (std::is_same_v<decltype(call()), hipError_t>) {\n    \
+         auto r = call();\n    \
+         if (r == hipErrorInvalidContext || r == hipErrorNotInitialized) {\n      \
+         hipgen_context();\n      r = call();\n    }\n    return r;\n  } else {\n    \
+         hipgen_context();\n    return call();\n  }\n}\n",
     );
     s.push_str("#define HIPGEN_EXPORT extern \"C\" __attribute__((visibility(\"default\")))\n");
     s.push_str(LOOKUP);
@@ -186,6 +196,12 @@ fn render(wrappers: &[(&Inline, &str, bool)], lines: &mut Vec<(u32, String)>) ->
         } else {
             call
         };
+        // Context management itself is left alone.
+        let call = if f.driver && !f.name.starts_with("hipCtx") && !f.name.contains("PrimaryCtx") {
+            format!("hipgen_with_context([&] {{ return {call}; }})")
+        } else {
+            call
+        };
         let seen = if *lookup {
             "static std::atomic<const char *> hipgen_seen[HIPGEN_LOOKUP]; "
         } else {
@@ -194,13 +210,7 @@ fn render(wrappers: &[(&Inline, &str, bool)], lines: &mut Vec<(u32, String)>) ->
         let _ = writeln!(
             s,
             "HIPGEN_EXPORT {ret} hipgen_{name}({p}) __asm__(\"{symbol}\");\n\
-             __attribute__((flatten)) {ret} hipgen_{name}({p}) {{ {seen}{ctx}return {call}; }}",
-            // Context management itself is left alone.
-            ctx = if f.driver && !f.name.starts_with("hipCtx") && !f.name.contains("PrimaryCtx") {
-                "hipgen_context(); "
-            } else {
-                ""
-            },
+             __attribute__((flatten)) {ret} hipgen_{name}({p}) {{ {seen}return {call}; }}",
             name = f.name,
             p = params.join(", "),
         );

@@ -4,8 +4,8 @@
 //! pointer or an object with `getPtr()`), or anything pointer-like (a NumPy array of
 //! addresses), which converts as any pointer argument.
 //!
-//! Values of the common forms (ints and floats with ctypes scalar types, ints and our pointer
-//! objects with None) are packed here; any other pair is handed to a Python function given by
+//! Values of the common forms (ints and floats with ctypes scalar types; ints, CUDA's integer
+//! objects and our pointer objects with None) are packed here; any other pair is handed to a Python function given by
 //! the caller (`fallback(value, type, keep)` returning the address of the value's C object,
 //! keeping what it made alive in `keep`), so the rules for the rare forms live in one place.
 
@@ -180,6 +180,17 @@ fn packed(
         // (`getPtr()`), whose content is what the kernel receives.
         if value.is_exact_instance_of::<PyInt>() {
             return Ok(Some(address(value)?));
+        }
+        // An int subclass that is no enum member: a CUDA typedef object (`CUdeviceptr`),
+        // whose `getPtr()` is a cell holding its value (signed types' negative values as
+        // their two's complement), which is what the kernel receives. Enum members (a C
+        // `int`) go to the fallback.
+        if value.is_instance_of::<PyInt>() {
+            let (_, enum_base) = crate::types::registry::enum_classes(value.py())?;
+            if !crate::types::registry::is_subtype(value, enum_base.bind(value.py())) {
+                return Ok(Some(int_in_range(value, 8)?));
+            }
+            return Ok(None);
         }
         // Only our own classes, whose `getPtr()` is that slot: structs (and subclasses
         // written in Python) give other addresses, so the fallback asks them.

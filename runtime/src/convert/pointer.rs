@@ -39,6 +39,30 @@ impl Pointer {
         Pointer::owned(addr, None)
     }
 
+    /// A new instance of `class` (this class or a subclass of it) holding `p`, made as the
+    /// type's `__new__` makes one but without a Python call: argument parsing, `__init__`
+    /// lookup and the owner object cost ~100 ns of every handle a function returns.
+    pub fn new_instance(class: &Bound<'_, PyType>, p: Pointer) -> PyResult<PyObject> {
+        use pyo3::impl_::pyclass_init::PyObjectInit;
+        let py = class.py();
+        // SAFETY: two live type objects (`PyType_IsSubtype`: the MRO, no `__subclasscheck__`).
+        let is_pointer_class = unsafe {
+            pyo3::ffi::PyType_IsSubtype(class.as_type_ptr(), Pointer::type_object_raw(py)) != 0
+        };
+        if !is_pointer_class {
+            return Err(PyTypeError::new_err(format!(
+                "{} is no Pointer class",
+                class.name()?
+            )));
+        }
+        // SAFETY: `class` is `Pointer` or a subclass of it (checked above); the initializer
+        // allocates through the subclass's `tp_alloc` and fills the `Pointer` part of it.
+        unsafe {
+            let obj = PyClassInitializer::from(p).into_new_object(py, class.as_ptr().cast())?;
+            Ok(PyObject::from_owned_ptr(py, obj))
+        }
+    }
+
     /// A pointer to `addr` keeping `owner` alive.
     pub fn owned(addr: usize, owner: Option<PyObject>) -> Self {
         Pointer::with_life(addr, owner, None)
@@ -689,10 +713,11 @@ impl PtrArg {
                 _guard: None,
             }))
         };
-        if obj.is_exact_instance_of::<PyInt>() {
-            // An address given as a plain int (`ctypes.addressof(params)`): one call into the
-            // interpreter where it fits; negative or too large takes `int_to_addr`'s messages.
-            // SAFETY: an exact int; a failure is an OverflowError, cleared below.
+        if obj.is_instance_of::<PyInt>() {
+            // An address given as an int (`ctypes.addressof(params)`) or an int subclass
+            // (CUDA's `CUdeviceptr`, an enum member): one call into the interpreter where it
+            // fits; negative or too large takes `int_to_addr`'s messages.
+            // SAFETY: an int; a failure is an OverflowError, cleared below.
             let v = unsafe { pyo3::ffi::PyLong_AsUnsignedLongLong(obj.as_ptr()) };
             if v != u64::MAX {
                 return plain(v as usize);
@@ -719,18 +744,16 @@ impl PtrArg {
         if obj.is_none() {
             return plain(0);
         }
-        if obj.is_instance_of::<PyInt>() {
-            // ints and their subclasses (CUDA's `CUdeviceptr`, enum members): the value.
-            return plain(int_to_addr(obj)?);
-        }
-        if is_ctypes(obj) {
+        let ctypes = is_ctypes(obj);
+        if ctypes {
             if let Some(addr) = ctypes_value(obj)? {
                 return plain(addr);
             }
         }
         if let Some(guard) = BufferGuard::try_new(obj, writable)? {
-            // NumPy integer scalars export a few bytes but stand for their value.
-            if guard.byte_len() <= 8 && is_integral(obj)? {
+            // NumPy integer scalars export a few bytes but stand for their value (a small
+            // ctypes array or struct is memory: not asked, as the ABC check costs ~100 ns).
+            if guard.byte_len() <= 8 && !ctypes && is_integral(obj)? {
                 return plain(int_to_addr(obj)?);
             }
             ndarray::learn(obj, &guard);
@@ -893,12 +916,15 @@ fn byref_address(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
 fn ctypes_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     let py = obj.py();
     let ct = ctypes_classes(py)?;
-    if obj.is_instance(ct.pointer.bind(py))? || obj.is_instance(ct.funcptr.bind(py))? {
+    // Subtype checks in C: `isinstance` with a ctypes class looks up `__instancecheck__` on
+    // its metaclass and makes a bound method of it (~60 ns each).
+    use crate::types::registry::is_subtype;
+    if is_subtype(obj, ct.pointer.bind(py)) || is_subtype(obj, ct.funcptr.bind(py)) {
         let v = ct.cast.bind(py).call1((obj, ct.c_void_p.bind(py)))?;
         let v = v.getattr("value")?;
         return Ok(Some(if v.is_none() { 0 } else { int_to_addr(&v)? }));
     }
-    if obj.is_instance(ct.simple.bind(py))? {
+    if is_subtype(obj, ct.simple.bind(py)) {
         let code: String = obj.getattr("_type_")?.extract()?;
         if matches!(code.as_str(), "P" | "z" | "Z") {
             // c_void_p, c_char_p, c_wchar_p: the address they hold, not where they are.

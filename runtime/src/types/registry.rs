@@ -77,7 +77,7 @@ struct Refusal {
 }
 
 /// Whether `obj`'s type is `cls` or a subclass of it (its MRO, no `__instancecheck__`).
-fn is_subtype(obj: &Bound<'_, PyAny>, cls: &Bound<'_, PyAny>) -> bool {
+pub(crate) fn is_subtype(obj: &Bound<'_, PyAny>, cls: &Bound<'_, PyAny>) -> bool {
     let Ok(cls) = cls.downcast::<PyType>() else {
         return false;
     };
@@ -97,6 +97,32 @@ pub struct TypeSlot {
     class: GILOnceCell<Py<PyType>>,
     /// For enums: value → member, first declared name wins.
     members: GILOnceCell<MemberTable>,
+    /// For enums: the first other enum class found standing for this one (`__hip_enum__`),
+    /// so its members pass by type identity from then on (~40 ns of every such argument).
+    stand_in: GILOnceCell<Py<PyType>>,
+    /// For handles: the last instance a function returned, used again for the next one where
+    /// nothing else holds it any more (a one-object free list: a query called in a loop,
+    /// `hipCtxGetCurrent`, pays no allocation).
+    spare: GILProtected<RefCell<Option<PyObject>>>,
+}
+
+impl TypeSlot {
+    /// The spare instance set to `addr`, where only this slot holds it.
+    fn reuse(&self, py: Python<'_>, addr: usize) -> Option<PyObject> {
+        let spare = self.spare.get(py).borrow();
+        let obj = spare.as_ref()?;
+        // SAFETY: a live object; with the GIL held no other reference can appear meanwhile.
+        if unsafe { pyo3::ffi::Py_REFCNT(obj.as_ptr()) } != 1 {
+            return None;
+        }
+        let p = obj.bind(py).downcast::<Pointer>().ok()?.get();
+        // A handle given a cell (destroyed, or sharing another's life) stays as it is.
+        if p.life().is_some() {
+            return None;
+        }
+        p.set_addr(addr);
+        Some(obj.clone_ref(py))
+    }
 }
 
 /// An enum's members by value: indexed directly where the values are dense (most enums),
@@ -177,6 +203,8 @@ impl TypeSlot {
         TypeSlot {
             class: GILOnceCell::new(),
             members: GILOnceCell::new(),
+            stand_in: GILOnceCell::new(),
+            spare: GILProtected::new(RefCell::new(None)),
         }
     }
 }
@@ -336,10 +364,11 @@ impl TypeRegistry {
         // call into the interpreter under the stable ABI): an int, or a member of this class.
         let ty = obj.get_type_ptr();
         let is_member = || {
-            self.slots[idx]
-                .class
-                .get(obj.py())
-                .is_some_and(|c| c.as_ptr() == ty.cast())
+            let slot = &self.slots[idx];
+            let is = |cell: &GILOnceCell<Py<PyType>>| {
+                cell.get(obj.py()).is_some_and(|c| c.as_ptr() == ty.cast())
+            };
+            is(&slot.class) || is(&slot.stand_in)
         };
         if obj.is_exact_instance_of::<PyInt>() || is_member() {
             // An int or an int subclass: read in one call (an out-of-range value is an
@@ -379,6 +408,9 @@ impl TypeRegistry {
             // enums: a failed attribute lookup builds an AttributeError (microseconds).
             if let Ok(stands_for) = obj.get_type().getattr(pyo3::intern!(py, "__hip_enum__")) {
                 if stands_for.is(&class) {
+                    let _ = self.slots[idx]
+                        .stand_in
+                        .get_or_init(py, || obj.get_type().unbind());
                     return obj.extract();
                 }
             }
@@ -404,10 +436,25 @@ impl TypeRegistry {
         if addr == 0 {
             return Ok(py.None());
         }
-        let class = self.class(py, idx)?;
+        // Borrowed from the slot, not cloned: every handle a function returns passes here.
+        let class = self.slots[idx]
+            .class
+            .get_or_try_init(py, || self.create_class(py, idx))?
+            .bind(py);
         match &self.defs[idx] {
-            TypeDef::Record(_) => Struct::view(&class, addr, owner),
-            _ => Ok(class.call1((addr,))?.unbind()),
+            TypeDef::Record(_) => Struct::view(class, addr, owner),
+            _ if owner.is_some() => Pointer::new_instance(class, Pointer::owned(addr, owner)),
+            _ => {
+                let slot = &self.slots[idx];
+                if let Some(obj) = slot.reuse(py, addr) {
+                    return Ok(obj);
+                }
+                let obj = Pointer::new_instance(class, Pointer::at(addr))?;
+                // The one replaced is dropped after the cell is released.
+                let replaced = slot.spare.get(py).replace(Some(obj.clone_ref(py)));
+                drop(replaced);
+                Ok(obj)
+            }
         }
     }
 
@@ -606,7 +653,7 @@ impl TypeRegistry {
 }
 
 /// `enum.IntEnum` and `enum.Enum`.
-fn enum_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyType>)> {
+pub(crate) fn enum_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyType>)> {
     ENUM_CLASSES.get_or_try_init(py, || {
         let m = py.import("enum")?;
         Ok((
