@@ -52,6 +52,7 @@ import argparse
 import ctypes
 import gzip
 import importlib
+import importlib.util
 import inspect
 import json
 import mmap
@@ -74,8 +75,6 @@ NONE = CLASSES.index("none")
 #: class passes values no valid call passes, so a binding can always tell them apart.
 ALLOWED: dict[tuple[str, str, str], str] = {}
 
-#: hip-python's modules where its package carries no release catalog (AMD's, --anchor).
-HIP_MODULES = ["hip", "hiprtc", "hipblas", "hipsparse", "rccl", "hiprand", "hipfft", "hipsolver", "roctx"]
 CUDA_MODULES = ["cuda.bindings.driver", "cuda.bindings.runtime", "cuda.bindings.nvrtc"]
 #: ROCm 5 ships hiprtc inside libamdhip64 (the bindings of later releases look for libhiprtc).
 ROCM5_HIPRTC = "libamdhip64.so.5"
@@ -97,13 +96,43 @@ LABEL_MAX = HEADER - 20
 # --- what runs where --------------------------------------------------------------------------
 
 
+def release_modules(release):
+    """hip-python's module names (`hipblas`) of `release`'s checked-in bindings (its manifest)."""
+    spec = importlib.util.spec_from_file_location("manifest", REPO / "tools" / "manifest.py")
+    manifest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(manifest)
+    folder = REPO / "bindings" / f"rocm-{release}"
+    if not (folder / "manifest.json").exists():
+        folder = None  # a release not checked in: the default's libraries
+    return [
+        m["python_module"].split(".", 1)[1]
+        for lib in manifest.libraries(manifest.load(folder), "hip-python")
+        for m in lib["modules"]
+    ]
+
+
+def anchor_modules():
+    """The modules of the installed hip-python that carries no release catalog (AMD's): each
+    binding module beside its Cython loader (`hip.hipblas` beside `hip.chipblas`)."""
+    import pkgutil
+
+    import hip
+
+    names = {m.name for m in pkgutil.iter_modules(hip.__path__)}
+    return sorted(n for n in names if not n.startswith(("_", "c")) and f"c{n}" in names)
+
+
 def carried_releases():
     """[(release, hip module names)] of the installed hip-python (its `_releases.json`)."""
     try:
         from hip import _select
     except ImportError:
         return []
-    return [(r["release"], list(r.get("modules") or HIP_MODULES)) for r in _select.RELEASES if r["release"]]
+    return [
+        (r["release"], list(r.get("modules") or release_modules(r["release"])))
+        for r in _select.RELEASES
+        if r["release"]
+    ]
 
 
 def has_functions(m):
@@ -151,14 +180,14 @@ def plan(args):
         # A job per module: AMD's crash often, and each crash costs a new child.
         return [
             {"name": "AMD hip-python", "env": {}, "modules": [m]}
-            for m in keep([f"hip.{n}" for n in HIP_MODULES])
+            for m in keep([f"hip.{n}" for n in anchor_modules()])
         ]
     # Not HIP_PYTHON_ROCM_RELEASE: the tests set it for themselves (tests/conftest.py).
     pinned = args.release or os.environ.get("HIPGEN_IN_ROOT")
     releases = carried_releases()
     if pinned:
         releases = [(r, ms) for r, ms in releases if r == pinned or r.startswith(pinned + ".")] or [
-            (pinned, HIP_MODULES)
+            (pinned, release_modules(pinned))
         ]
     extra = hiprtc_env()
     jobs = []
@@ -996,24 +1025,11 @@ def module_probes(targets, records, m, spec, world):
                 yield ci, t.name, label, t.f, args
 
 
-AMD_LOADERS = (
-    "chip",
-    "chiprtc",
-    "chipblas",
-    "chipsparse",
-    "chiprand",
-    "chipfft",
-    "chipsolver",
-    "crccl",
-    "croctx",
-)
-
-
 def anchor_libraries():
     """AMD's modules dlopen unversioned names (libhiprtc.so) that only development packages
     install: each is pointed at the first versioned soname that loads (ROCm 5 keeps hiprtc in
     libamdhip64)."""
-    for c in AMD_LOADERS:
+    for c in (f"c{n}" for n in anchor_modules()):
         try:
             mod = importlib.import_module(f"hip.{c}")
         except ImportError:
