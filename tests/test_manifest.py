@@ -77,3 +77,13 @@ def test_a_new_library_is_one_spec_file(hipgen, tmp_path):
     assert "hipnewScale" in (out / "rocm-1.0.0" / "hipnew.rs").read_text()
     listed = subprocess.run([str(hipgen), "releases", "--specs", str(specs)], capture_output=True, text=True)
     assert listed.stdout == "1.0.0 default\n"
+    # A new release is one release file too: where its headers come from is in it, and
+    # tools/setup.sh unpacks what `hipgen releases --headers` lists.
+    (specs / "releases" / "1.1.0.yaml").write_text(
+        f"release: 1.1.0\nsource: Debian's packages\ninclude: {include}\n"
+        "headers: {suite: sid, packages: [libhipnew-dev, libhipnew1]}\n"
+    )
+    listed = subprocess.run(
+        [str(hipgen), "releases", "--headers", "--specs", str(specs)], capture_output=True, text=True
+    )
+    assert listed.stdout == "1.1.0 sid libhipnew-dev libhipnew1\n"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing need on a Debian 12 machine: libclang (for the
 # generator), bookworm's HIP 5.2.3 runtime (hiprtc and comgr compile for real without a GPU),
-# the ROCm 6.4.3 headers and libraries of Debian sid (unpacked, not installed: they are what
-# the bindings are generated from and checked against), and a Python venv with the tools.
+# each release's ROCm headers and libraries from the Debian suite its release file names
+# (unpacked, not installed: they are what the bindings are generated from and checked
+# against), and a Python venv with the tools.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROCM_DIR=${HIPGEN_ROCM_DIR:-.rocm}
@@ -20,40 +21,20 @@ if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then
     "${packages[@]}" >/dev/null
 fi
 
-# Headers (-dev) and libraries of every ROCm library the bindings cover, from Debian sid.
-SID_PACKAGES=(libamdhip64-dev libamdhip64-6 libhiprtc6
-  libhipblas-dev libhipblas-common-dev libhipblas2 libhipsparse-dev libhipsparse1
-  librccl-dev librccl1 libhiprand-dev librocrand-dev libhiprand1 libhipfft-dev libhipfft0
-  libhipsolver-dev libhipsolver0 libroctx-dev libroctx64-4
-  libamd-comgr-dev libamd-comgr3
-  hipify-perl)  # its CUDA→HIP table names the CUDA aliases (generator/specs/cuda.yaml)
-stamp="$ROCM_DIR/6.4.3/.packages"
-if [ "$(cat "$stamp" 2>/dev/null)" != "${SID_PACKAGES[*]}" ]; then
-  rm -rf "$ROCM_DIR/6.4.3"
-  bash tools/debian-rocm.sh sid "$ROCM_DIR/6.4.3" "${SID_PACKAGES[@]}"
-  echo "${SID_PACKAGES[*]}" >"$stamp"
-fi
-
-# The other releases: experimental's 7.2.4 (the default bindings; its libraries for the symbol
-# checks, its runtime in tools/rocm-root.sh), trixie's 5.7.1 and bookworm's 5.2.3.
-fetch_release() {
-  local suite=$1 dest=$2; shift 2
-  if [ "$(cat "$dest/.packages" 2>/dev/null)" != "$*" ]; then
+# Each release's headers (-dev) and the libraries the symbol checks read, unpacked from the
+# Debian suite and packages its release file names (generator/specs/releases/*.yaml
+# `headers`; a new release is one release file): experimental's 7.2.4 (the default bindings;
+# its runtime also in tools/rocm-root.sh), sid's 6.4.3, trixie's 5.7.1, bookworm's 5.2.3.
+cargo build -q --release -p hipgen
+./target/release/hipgen releases --headers | while read -r release suite packages; do
+  dest=$ROCM_DIR/$release
+  if [ "$(cat "$dest/.packages" 2>/dev/null)" != "$packages" ]; then
     rm -rf "$dest"
-    bash tools/debian-rocm.sh "$suite" "$dest" "$@"
-    echo "$*" >"$dest/.packages"
+    # shellcheck disable=SC2086  # the packages, one word each
+    bash tools/debian-rocm.sh "$suite" "$dest" $packages </dev/null
+    echo "$packages" >"$dest/.packages"
   fi
-}
-fetch_release experimental "$ROCM_DIR/7.2.4" libamdhip64-dev libamdhip64-7 libhiprtc7 \
-  libhipblas-dev libhipblas-common-dev libhipblas3 libhipsparse-dev libhipsparse4 librccl-dev \
-  libhiprand-dev librocrand-dev libhiprand1 libhipfft-dev libhipfft0 libhipsolver-dev libhipsolver1 \
-  libroctx-dev libroctx64-4 libamd-comgr-dev libamd-comgr3 hipify-perl \
-  libhipblaslt-dev libhipsparselt-dev librocm-smi-dev librocm-smi64-7 libhsa-runtime-dev \
-  libhsa-runtime64-1 libmiopen-dev
-fetch_release trixie "$ROCM_DIR/5.7.1" libamdhip64-dev libhipblas-dev libhipsparse-dev librccl-dev \
-  libhiprand-dev librocrand-dev libhipfft-dev libhipsolver-dev libroctx-dev hipify-perl
-fetch_release bookworm "$ROCM_DIR/5.2.3" libamdhip64-dev libhipsparse-dev libhiprand-dev librocrand-dev \
-  libamd-comgr-dev
+done
 
 # CUDA's headers of each cuda-bindings major version, from NVIDIA's wheels (headers only, by
 # HTTP range reads: ~5 MB): hipgen reads cuda-python's calling conventions there

@@ -50,6 +50,10 @@ enum Command {
         /// Folder of the spec files.
         #[arg(long, default_value = "generator/specs")]
         specs: PathBuf,
+        /// Print `<release> <Debian suite> <packages>...` of each release's headers instead
+        /// (what tools/setup.sh unpacks).
+        #[arg(long)]
+        headers: bool,
     },
     /// Print the IR of one library as JSON or YAML.
     Ir {
@@ -185,9 +189,15 @@ enum Command {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
-        Command::Releases { specs } => {
+        Command::Releases { specs, headers } => {
             for r in spec::release::Release::all(&specs)? {
-                println!("{}{}", r.release, if r.default { " default" } else { "" });
+                if headers {
+                    if let Some(h) = &r.headers {
+                        println!("{} {} {}", r.release, h.suite, h.packages.join(" "));
+                    }
+                } else {
+                    println!("{}{}", r.release, if r.default { " default" } else { "" });
+                }
             }
         }
         Command::Ir {

@@ -38,6 +38,11 @@ pub struct Release {
     /// (tools/rocm-root.sh builds it, tools/rocm-run.sh runs there), passed on in the manifest.
     #[serde(default)]
     pub runtime: Option<RuntimeRoot>,
+    /// The Debian packages holding its headers (and the libraries the symbol checks read),
+    /// which tools/setup.sh unpacks into the release's folder (`hipgen releases --headers`);
+    /// none where `include` names headers already at hand.
+    #[serde(default)]
+    pub headers: Option<RuntimeRoot>,
 }
 
 /// A Debian root holding one release's runtime: sid, plus the suite the packages come from.
