@@ -13,7 +13,7 @@ from conftest import load_ir
 CHEAP = re.compile(
     r"(GetErrorString|GetErrorName|StatusToString|Version|GetLastError|PeekAtLastError|ApiName"
     r"|KernelNameRef|CreateChannelDesc|^hipGetDevice|^hipGetDeviceCount|^hipDeviceGetAttribute"
-    r"|^hipCtxGetCurrent|^hipCtxGetDevice|^hipDeviceGet)$"
+    r"|^hipCtxGetCurrent|^hipCtxGetDevice)$"
 )
 BLOCKING = [
     ("hip", "hipDeviceSynchronize"),

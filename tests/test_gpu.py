@@ -227,6 +227,18 @@ def test_driver_calls_make_a_context_current_where_none_is():
     assert lines["hipFree"] == "0"
 
 
+def test_init_leaves_the_primary_context_current():
+    code = (
+        "from hip import hip as h\n"
+        "print(int(h.hipInit(0)[0]))\n"
+        "err, ctx = h.hipCtxGetCurrent()\n"
+        "print(int(err), ctx is not None)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0", "0", "True"], out.stdout
+
+
 @pytest.mark.parametrize("script", ["runtime_memcpy.py", "driver_saxpy.py", "nvrtc_saxpy.py"])
 def test_cuda_python_scripts_run_unmodified(script):
     try:

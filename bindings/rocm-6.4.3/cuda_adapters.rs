@@ -41,8 +41,8 @@ pub mod hip {
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, i32) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
-        // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
-        let __r = unsafe { __f(a_device, a_ordinal) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_device, a_ordinal) });
         if __r != 0 {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
@@ -1303,8 +1303,8 @@ pub mod hip {
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, i32) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
-        // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
-        let __r = unsafe { __f(a_device, a_ordinal) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_device, a_ordinal) });
         if __r != 0 {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);

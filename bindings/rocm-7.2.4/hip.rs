@@ -429,8 +429,8 @@ fn hipDeviceGet(py: Python<'_>, ordinal: rt::CInt<i32>) -> PyResult<PyObject> {
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
-    let __r = unsafe { __f(a_device, a_ordinal) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_device, a_ordinal) });
     rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::obj(py, o_device)?])
 }
 rt::function!(F_hipDeviceComputeCapability, C_hipDeviceComputeCapability, c"hipDeviceComputeCapability", "hipDeviceComputeCapability",

@@ -169,11 +169,12 @@ fn render(wrappers: &[(&Inline, &str, bool)], lines: &mut Vec<(u32, String)>) ->
     s.push_str(
         "static inline void hipgen_context() {\n  CUcontext c = nullptr;\n  \
          if (cuCtxGetCurrent(&c) != CUDA_SUCCESS || c == nullptr) cudaFree(0);\n}\n\
-         template <class C> static inline auto hipgen_with_context(C call) {\n  \
+         template <bool Init = false, class C> static inline auto hipgen_with_context(C call) {\n  \
          if constexpr (std::is_same_v<decltype(call()), hipError_t>) {\n    \
          auto r = call();\n    \
          if (r == hipErrorInvalidContext || r == hipErrorNotInitialized) {\n      \
-         hipgen_context();\n      r = call();\n    }\n    return r;\n  } else {\n    \
+         hipgen_context();\n      r = call();\n    } else if (Init && r == hipSuccess) {\n      \
+         hipgen_context();\n    }\n    return r;\n  } else {\n    \
          hipgen_context();\n    return call();\n  }\n}\n",
     );
     s.push_str("#define HIPGEN_EXPORT extern \"C\" __attribute__((visibility(\"default\")))\n");
@@ -198,7 +199,9 @@ fn render(wrappers: &[(&Inline, &str, bool)], lines: &mut Vec<(u32, String)>) ->
         };
         // Context management itself is left alone.
         let call = if f.driver && !f.name.starts_with("hipCtx") && !f.name.contains("PrimaryCtx") {
-            format!("hipgen_with_context([&] {{ return {call}; }})")
+            // `hipInit` leaves the context current, as HIP on AMD does.
+            let init = if f.name == "hipInit" { "<true>" } else { "" };
+            format!("hipgen_with_context{init}([&] {{ return {call}; }})")
         } else {
             call
         };

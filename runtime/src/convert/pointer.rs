@@ -41,8 +41,10 @@ impl Pointer {
 
     /// A new instance of `class` (this class or a subclass of it) holding `p`, made as the
     /// type's `__new__` makes one but without a Python call: argument parsing, `__init__`
-    /// lookup and the owner object cost ~100 ns of every handle a function returns.
-    pub fn new_instance(class: &Bound<'_, PyType>, p: Pointer) -> PyResult<PyObject> {
+    /// lookup and the owner object cost ~100 ns of every handle a function returns. The class
+    /// must add no fields to `Pointer`'s (the registry's handle classes; a `Struct` or
+    /// `DeviceArray` subclass would be left half made).
+    pub(crate) fn new_instance(class: &Bound<'_, PyType>, p: Pointer) -> PyResult<PyObject> {
         use pyo3::impl_::pyclass_init::PyObjectInit;
         let py = class.py();
         // SAFETY: two live type objects (`PyType_IsSubtype`: the MRO, no `__subclasscheck__`).

@@ -115,6 +115,11 @@ impl TypeSlot {
         if unsafe { pyo3::ffi::Py_REFCNT(obj.as_ptr()) } != 1 {
             return None;
         }
+        // Of the class itself (`__class__` may have been set to another handle class).
+        let class = self.class.get(py)?;
+        if obj.bind(py).get_type_ptr() != class.as_ptr().cast() {
+            return None;
+        }
         let p = obj.bind(py).downcast::<Pointer>().ok()?.get();
         // A handle given a cell (destroyed, or sharing another's life) stays as it is.
         if p.life().is_some() {
@@ -377,6 +382,11 @@ impl TypeRegistry {
             // SAFETY: `obj` is an int (or a member, an int subclass).
             let v = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(obj.as_ptr(), &mut overflow) };
             if overflow == 0 {
+                if v == -1 {
+                    if let Some(err) = PyErr::take(obj.py()) {
+                        return Err(err);
+                    }
+                }
                 return Ok(v);
             }
             return obj.extract();
@@ -408,10 +418,14 @@ impl TypeRegistry {
             // enums: a failed attribute lookup builds an AttributeError (microseconds).
             if let Ok(stands_for) = obj.get_type().getattr(pyo3::intern!(py, "__hip_enum__")) {
                 if stands_for.is(&class) {
-                    let _ = self.slots[idx]
-                        .stand_in
-                        .get_or_init(py, || obj.get_type().unbind());
-                    return obj.extract();
+                    let v = obj.extract()?;
+                    // Remembered only for int enums (read as ints on the fast path).
+                    if obj.is_instance_of::<PyInt>() {
+                        let _ = self.slots[idx]
+                            .stand_in
+                            .get_or_init(py, || obj.get_type().unbind());
+                    }
+                    return Ok(v);
                 }
             }
             return refused();
