@@ -5,7 +5,6 @@ cd "$(dirname "$0")"
 
 # The libraries, their packages and their order are the release's manifest's
 # (bindings/rocm-<release>/manifest.json; tools/manifest.py reads it).
-ALL_CUDA_LIBS="cuda,cudart,nvrtc"
 usage() {
   cat <<USAGE
 Usage: ./build_pkgs.sh [options]
@@ -24,10 +23,11 @@ Usage: ./build_pkgs.sh [options]
   --regenerate      run hipgen on the headers first (needs libclang)
   --no-hip          do not build hip-python
   --no-cuda         do not build hip-python-as-cuda
-  --cuda-libs LIST  CUDA modules of hip-python-as-cuda: 'cuda,cudart,nvrtc' or '^nvrtc'
-                    (default: \$HIP_PYTHON_CUDA_LIBS, else all: $ALL_CUDA_LIBS); cuda brings
-                    cuda.cuda and cuda.bindings.driver, cudart cuda.cudart and
-                    cuda.bindings.runtime, nvrtc cuda.nvrtc and cuda.bindings.nvrtc
+  --cuda-libs LIST  CUDA modules of hip-python-as-cuda: 'cuda,cudart' or '^nvrtc'
+                    (default: \$HIP_PYTHON_CUDA_LIBS, else all); cuda brings cuda.cuda
+                    and cuda.bindings.driver, cudart cuda.cudart and cuda.bindings.runtime,
+                    nvrtc cuda.nvrtc and cuda.bindings.nvrtc (the manifest's
+                    python_modules: tools/manifest.py alias-modules)
   --no-rocm-llvm    do not build rocm-llvm-python
   --llvm-libs LIST  modules of rocm-llvm-python: 'amd_comgr,llvm' or '^llvm'
                     (default: \$ROCM_PYTHON_LIBS, else all of the release's manifest)
@@ -46,7 +46,7 @@ USAGE
 ROCM_ROOT=${ROCM_PATH:-}
 RELEASE=
 LIBS=${HIP_PYTHON_LIBS:-^}
-CUDA_LIBS=${HIP_PYTHON_CUDA_LIBS:-$ALL_CUDA_LIBS}
+CUDA_LIBS=${HIP_PYTHON_CUDA_LIBS:-^}
 LLVM_LIBS=${ROCM_PYTHON_LIBS:-^}
 BUILD_LLVM=1
 PLATFORM=amd
@@ -120,7 +120,9 @@ esac
 manifest() { "$PY" tools/manifest.py --bindings "$BINDINGS" "$@"; }
 SELECTED=$(manifest select --package hip-python --platform "$PLATFORM" "$LIBS")
 LLVM_SELECTED=$(manifest select --package rocm-llvm-python "$LLVM_LIBS")
-# The CUDA modules are files of hip-python-as-cuda (which ones come with each name).
+# The CUDA modules are files of hip-python-as-cuda: (selected by, module, legacy module) lines.
+mapfile -t CUDA_MODULES < <(manifest alias-modules --package hip-python-as-cuda)
+ALL_CUDA_LIBS=$(for m in "${CUDA_MODULES[@]}"; do echo "${m%% *}"; done | paste -sd,)
 CUDA_SELECTED=$("$PY" tools/manifest.py choose "$ALL_CUDA_LIBS" "$CUDA_LIBS")
 if [ "$DRY_RUN" = 1 ]; then
   echo "$SELECTED"
@@ -203,19 +205,21 @@ if [ "$BUILD_CUDA" = 1 ]; then
   aside=$(mktemp -d)
   restore() { cp -a "$aside"/. hip-python-as-cuda/python/cuda/ 2>/dev/null || true; rm -rf "$aside"; }
   trap restore EXIT
-  declare -A CUDA_FILES=([cuda]="cuda.py cuda.pyi bindings/driver.py" [cudart]="cudart.py cudart.pyi bindings/runtime.py"
-                         [nvrtc]="nvrtc.py nvrtc.pyi bindings/nvrtc.py")
-  declare -A CUDA_KIND=([cuda]=driver [cudart]=runtime [nvrtc]=nvrtc)
   cuda_modules=()
-  for l in ${CUDA_SELECTED//,/ }; do cuda_modules+=("cuda.bindings.${CUDA_KIND[$l]}"); done
-  bash tools/stubs.sh "$BINDINGS" hip-python-as-cuda "${cuda_modules[@]}"
-  for l in ${ALL_CUDA_LIBS//,/ }; do
-    [[ ",$CUDA_SELECTED," == *",$l,"* ]] && continue
-    for f in ${CUDA_FILES[$l]}; do
-      mkdir -p "$aside/$(dirname "$f")"
-      mv "hip-python-as-cuda/python/cuda/$f" "$aside/$f"
+  for m in "${CUDA_MODULES[@]}"; do
+    read -r lib module legacy <<<"$m"
+    if [[ ",$CUDA_SELECTED," == *",$lib,"* ]]; then cuda_modules+=("$module"); continue; fi
+    # Its file and its legacy name's, with that one's .pyi (cuda/bindings/driver.py,
+    # cuda/cuda.py, cuda/cuda.pyi), set aside; paths are relative to cuda/ there.
+    files=("${module//.//}.py")
+    [ "$legacy" = - ] || files+=("${legacy//.//}.py" "${legacy//.//}.pyi")
+    for f in "${files[@]}"; do
+      [ -f "hip-python-as-cuda/python/$f" ] || continue
+      mkdir -p "$aside/$(dirname "${f#cuda/}")"
+      mv "hip-python-as-cuda/python/$f" "$aside/${f#cuda/}"
     done
   done
+  bash tools/stubs.sh "$BINDINGS" hip-python-as-cuda "${cuda_modules[@]}"
   (cd hip-python-as-cuda && CARGO_TARGET_DIR=../target/wheel-cuda "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}")
   restore
   trap - EXIT

@@ -21,8 +21,9 @@ from conftest import MANIFEST, manifest
 ROOT = Path(__file__).resolve().parent.parent
 
 HIP_MODULES = [lib["name"] for lib in manifest.libraries(MANIFEST, "hip-python")]
-CUDA_MODULES = ["cuda.bindings.driver", "cuda.bindings.runtime", "cuda.bindings.nvrtc"]
-LEGACY_CUDA = {"cuda.cuda": "driver", "cuda.cudart": "runtime", "cuda.nvrtc": "nvrtc"}
+_ALIAS_MODULES = manifest.alias_modules(MANIFEST, "hip-python-as-cuda")
+CUDA_MODULES = [m["module"] for m in _ALIAS_MODULES]
+LEGACY_CUDA = {m["legacy"]: m["module"] for m in _ALIAS_MODULES if m.get("legacy")}
 
 
 def _stub_path(module_name: str) -> Path:
@@ -146,9 +147,7 @@ def test_every_name_of_a_cuda_module_is_in_its_stub(name):
 @pytest.mark.parametrize("legacy", sorted(LEGACY_CUDA))
 def test_legacy_cuda_modules_have_the_stubs_of_their_bindings_module(legacy):
     pytest.importorskip(legacy)
-    assert set(_stub_names(legacy)) >= {
-        n for n in _stub_names(f"cuda.bindings.{LEGACY_CUDA[legacy]}") if not n.startswith("_")
-    }
+    assert set(_stub_names(legacy)) >= {n for n in _stub_names(LEGACY_CUDA[legacy]) if not n.startswith("_")}
 
 
 def test_cuda_stub_results_have_cuda_pythons_length():

@@ -75,7 +75,6 @@ NONE = CLASSES.index("none")
 #: class passes values no valid call passes, so a binding can always tell them apart.
 ALLOWED: dict[tuple[str, str, str], str] = {}
 
-CUDA_MODULES = ["cuda.bindings.driver", "cuda.bindings.runtime", "cuda.bindings.nvrtc"]
 #: ROCm 5 ships hiprtc inside libamdhip64 (the bindings of later releases look for libhiprtc).
 ROCM5_HIPRTC = "libamdhip64.so.5"
 
@@ -96,11 +95,23 @@ LABEL_MAX = HEADER - 20
 # --- what runs where --------------------------------------------------------------------------
 
 
-def release_modules(release):
-    """hip-python's module names (`hipblas`) of `release`'s checked-in bindings (its manifest)."""
+def _manifest_module():
+    """tools/manifest.py, which reads the releases' manifests."""
     spec = importlib.util.spec_from_file_location("manifest", REPO / "tools" / "manifest.py")
     manifest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(manifest)
+    return manifest
+
+
+def cuda_modules():
+    """The cuda package's modules (`cuda.bindings.driver`), from the default release's manifest."""
+    manifest = _manifest_module()
+    return [m["module"] for m in manifest.alias_modules(manifest.load(), "hip-python-as-cuda")]
+
+
+def release_modules(release):
+    """hip-python's module names (`hipblas`) of `release`'s checked-in bindings (its manifest)."""
+    manifest = _manifest_module()
     folder = REPO / "bindings" / f"rocm-{release}"
     if not (folder / "manifest.json").exists():
         folder = None  # a release not checked in: the default's libraries
@@ -195,7 +206,7 @@ def plan(args):
         env = dict(extra)
         if not os.environ.get("HIPGEN_IN_ROOT"):
             env["HIP_PYTHON_ROCM_RELEASE"] = release
-        modules = keep([f"hip.{n}" for n in hip] + CUDA_MODULES)
+        modules = keep([f"hip.{n}" for n in hip] + cuda_modules())
         jobs.append({"name": f"ROCm {release}", "env": env, "modules": modules})
     jobs.append({"name": "rocm-llvm-python", "env": extra, "modules": keep(rocm_modules())})
     placed = {m for j in jobs for m in j["modules"]}

@@ -10,6 +10,9 @@ tools/test.sh, the tests and the benches use. Standard library only.
         with those they use; unknown names exit 2
     python tools/manifest.py [--bindings DIR] modules --package P LIBS
         the Python modules of those libraries (`hip.hipblas`), one per line
+    python tools/manifest.py [--bindings DIR] alias-modules --package P
+        an alias package's modules (hip-python-as-cuda's), one per line: what a build selects
+        it by, its name, its legacy name or -
     python tools/manifest.py choose KNOWN SPEC
         SPEC among the comma-separated names KNOWN, as `select` reads it (no manifest)
     python tools/manifest.py shipped                 the releases the wheels carry, newest first
@@ -112,6 +115,11 @@ def python_modules(manifest: dict, names: list[str]) -> list[str]:
     ]
 
 
+def alias_modules(manifest: dict, package: str) -> list[dict]:
+    """The Python modules of an alias package (its spec's `python_modules`), in order."""
+    return [m for lib in libraries(manifest, package) for m in lib.get("python_modules", ())]
+
+
 def shipped() -> list[Path]:
     """The checked-in release folders the wheels carry, newest first."""
     manifests = {p: load(p) for p in BINDINGS.glob("rocm-*") if (p / "manifest.json").exists()}
@@ -161,6 +169,7 @@ def main(argv: list[str]) -> int:
     cat = sub.add_parser("catalog")
     cat.add_argument("--version", required=True)
     cat.add_argument("builds", nargs="+", metavar="LIBS=FOLDER")
+    sub.add_parser("alias-modules").add_argument("--package", required=True)
     pick = sub.add_parser("choose")
     pick.add_argument("known")
     pick.add_argument("spec")
@@ -200,6 +209,9 @@ def main(argv: list[str]) -> int:
         print(" ".join(manifest["runtime"]["packages"]))
     elif args.command == "packages":
         print(" ".join(dict.fromkeys(lib["package"] for lib in manifest["libraries"])))
+    elif args.command == "alias-modules":
+        for m in alias_modules(manifest, args.package):
+            print(m["lib"], m["module"], m.get("legacy") or "-")
     elif args.command == "libs":
         print(",".join(lib["name"] for lib in libraries(manifest, args.package, args.platform)))
     elif args.command == "select":

@@ -2,7 +2,7 @@
 // Regenerate with: hipgen generate --release 5.7.1 --libs cuda (or ./build_pkgs.sh --regenerate)
 #![allow(clippy::all)]
 
-use hipgen_runtime::aliases::AliasModule;
+use hipgen_runtime::aliases::{AliasModule, PythonModule};
 
 /// The table these aliases were read from.
 pub static SOURCE: &str = "hipify-perl (simpleSubstitutions, experimentalSubstitutions)";
@@ -1122,6 +1122,41 @@ pub static MODULES: &[AliasModule] = &[
             ("hiprtcResult", &[("NVRTC_ERROR_BUILTIN_OPERATION_FAILURE", "HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE"), ("NVRTC_ERROR_COMPILATION", "HIPRTC_ERROR_COMPILATION"), ("NVRTC_ERROR_INTERNAL_ERROR", "HIPRTC_ERROR_INTERNAL_ERROR"), ("NVRTC_ERROR_INVALID_INPUT", "HIPRTC_ERROR_INVALID_INPUT"), ("NVRTC_ERROR_INVALID_OPTION", "HIPRTC_ERROR_INVALID_OPTION"), ("NVRTC_ERROR_INVALID_PROGRAM", "HIPRTC_ERROR_INVALID_PROGRAM"), ("NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID", "HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID"), ("NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION", "HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION"), ("NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION", "HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION"), ("NVRTC_ERROR_OUT_OF_MEMORY", "HIPRTC_ERROR_OUT_OF_MEMORY"), ("NVRTC_ERROR_PROGRAM_CREATION_FAILURE", "HIPRTC_ERROR_PROGRAM_CREATION_FAILURE"), ("NVRTC_SUCCESS", "HIPRTC_SUCCESS"), ]),
         ],
     },
+];
+
+/// The package's Python modules, in order.
+pub static PYTHON_MODULES: &[PythonModule] = &[
+    PythonModule {
+        module: "cuda.bindings.driver",
+        legacy: Some("cuda.cuda"),
+        hip_modules: &["hip", "hiprtc", ],
+        extras: &[],
+        emulated: None,
+    },
+    PythonModule {
+        module: "cuda.bindings.runtime",
+        legacy: Some("cuda.cudart"),
+        hip_modules: &["hip", "hiprtc", ],
+        extras: &["cuda._runtime_extras", ],
+        emulated: Some("cuda._emulated"),
+    },
+    PythonModule {
+        module: "cuda.bindings.nvrtc",
+        legacy: Some("cuda.nvrtc"),
+        hip_modules: &["hiprtc", ],
+        extras: &[],
+        emulated: None,
+    },
+];
+
+/// CUDA name → the hand-written module whose function it is wherever a module has it.
+pub static OVERRIDES: &[(&str, &str)] = &[
+    ("nvrtcCompileProgram", "cuda._nvrtc"),
+    ("nvrtcGetCUBIN", "cuda._nvrtc"),
+    ("nvrtcGetCUBINSize", "cuda._nvrtc"),
+    ("nvrtcGetErrorString", "cuda._nvrtc"),
+    ("nvrtcGetPTX", "cuda._nvrtc"),
+    ("nvrtcGetProgramLog", "cuda._nvrtc"),
 ];
 
 /// cuda-python's calling conventions per cuda-bindings major version, where they differ from

@@ -31,8 +31,15 @@ pub struct AliasSpec {
     /// cuda-python's calling conventions, read from CUDA's headers.
     #[serde(default)]
     pub conventions: Option<crate::conventions::ConventionsSpec>,
-    /// The `.pyi` stubs of the cuda package's modules: the cuda-bindings version whose
-    /// conventions they describe, and what each module (`driver`, ...) holds.
+    /// The package's Python modules, in order, and what each holds.
+    #[serde(default)]
+    pub python_modules: Vec<crate::ir::PythonModule>,
+    /// Hand-written modules whose functions stand in for CUDA names wherever a module has
+    /// them: module → names.
+    #[serde(default)]
+    pub overrides: BTreeMap<String, Vec<String>>,
+    /// The `.pyi` stubs of the package's modules: the cuda-bindings version whose
+    /// conventions they describe.
     #[serde(default)]
     pub stubs: Option<StubsSpec>,
 }
@@ -53,12 +60,6 @@ pub struct MappingSpec {
 pub struct StubsSpec {
     /// The cuda-bindings major version (the package's default).
     pub api: String,
-    /// cuda-python module kind → what it holds (as `cuda/bindings/<kind>.py` installs it).
-    pub modules: std::collections::BTreeMap<String, crate::cuda_stubs::CudaModuleSpec>,
-    /// Hand-written modules whose functions stand in for CUDA names wherever a module has
-    /// them (`cuda._layer._OVERRIDES`): module → names. Stubs import these.
-    #[serde(default)]
-    pub overrides: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 impl AliasSpec {
@@ -236,6 +237,12 @@ pub fn resolve(
         modules,
         unresolved: unresolved.into_iter().collect(),
         apis: Vec::new(),
+        python_modules: spec.python_modules.clone(),
+        overrides: spec
+            .overrides
+            .iter()
+            .flat_map(|(module, names)| names.iter().map(|n| (n.clone(), module.clone())))
+            .collect(),
     })
 }
 
@@ -355,6 +362,8 @@ sub simpleSubstitutions {
             },
             modules: vec!["hip".into()],
             conventions: None,
+            python_modules: Vec::new(),
+            overrides: BTreeMap::new(),
             stubs: None,
         };
         let set = resolve(

@@ -9,7 +9,7 @@
 //! outputs other than the status are `Any`: one CUDA name takes HIP's objects and CUDA's
 //! alike, which no single annotation describes.
 
-use crate::ir::{AliasKind, AliasSet, ApiConventions, Library, Usage};
+use crate::ir::{AliasKind, AliasSet, ApiConventions, Library, PythonModule, Usage};
 use crate::stubs::{doc_literal, usable_name};
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -53,17 +53,6 @@ struct StubModule {
     functions: Vec<StubFunction>,
 }
 
-/// What the alias spec says of one CUDA module.
-#[derive(Debug, Clone, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CudaModuleSpec {
-    /// HIP modules whose CUDA names it holds, the first being `hip_python_mod`.
-    pub hip_modules: Vec<String>,
-    /// Hand-written modules whose `__all__` it adds.
-    #[serde(default)]
-    pub extras: Vec<String>,
-}
-
 /// What a HIP module's results look like: its status enum, and whether a function returning
 /// another value puts a success status before it (hip's `success_for_plain_returns`).
 #[derive(Debug, Clone, Default)]
@@ -78,8 +67,6 @@ pub struct HipResults {
 pub fn render(
     set: &AliasSet,
     libs: &[(Library, HipResults)],
-    modules: &BTreeMap<String, CudaModuleSpec>,
-    overrides: &BTreeMap<String, Vec<String>>,
     api: &str,
     templates: &std::path::Path,
     command: &str,
@@ -92,19 +79,17 @@ pub fn render(
     let env = crate::templates::environment(templates);
     let tmpl = env.get_template("cuda_module.pyi.j2")?;
     let mut out = BTreeMap::new();
-    for (kind, m) in modules {
-        let mut model = module(set, libs, conv, kind, m)?;
+    for m in &set.python_modules {
+        let mut model = module(set, libs, conv, m)?;
         // Functions a hand-written module provides are imported from it.
-        for (from, names) in overrides {
-            for n in names {
-                if let Some(at) = model.functions.iter().position(|f| &f.name == n) {
-                    model.functions.remove(at);
-                    model.overrides.push((from.clone(), n.clone()));
-                }
+        for (n, from) in &set.overrides {
+            if let Some(at) = model.functions.iter().position(|f| &f.name == n) {
+                model.functions.remove(at);
+                model.overrides.push((from.clone(), n.clone()));
             }
         }
         out.insert(
-            kind.clone(),
+            m.kind().to_string(),
             tmpl.render(minijinja::context! { m => model, command => command })?,
         );
     }
@@ -126,9 +111,9 @@ fn module(
     set: &AliasSet,
     libs: &[(Library, HipResults)],
     conv: &ApiConventions,
-    kind: &str,
-    spec: &CudaModuleSpec,
+    spec: &PythonModule,
 ) -> Result<StubModule> {
+    let kind = spec.kind();
     let lib_of = |m: &str| libs.iter().find(|(l, _)| l.name == m);
     let same: BTreeSet<&str> = conv.same.iter().map(String::as_str).collect();
     let adapters: HashMap<&str, _> = conv.adapted.iter().map(|a| (a.cuda.as_str(), a)).collect();
@@ -255,7 +240,7 @@ fn module(
     }
     functions.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(StubModule {
-        python_module: format!("cuda.bindings.{kind}"),
+        python_module: spec.module.clone(),
         api: conv.version.clone(),
         release: set.release.clone(),
         main: spec.hip_modules.first().cloned().unwrap_or_default(),

@@ -559,15 +559,7 @@ fn write_cuda_stubs(
     }
     let out = dir.join("stubs/cuda/bindings");
     std::fs::create_dir_all(&out)?;
-    for (kind, text) in cuda_stubs::render(
-        set,
-        &libs,
-        &stubs.modules,
-        &stubs.overrides,
-        &stubs.api,
-        templates,
-        command,
-    )? {
+    for (kind, text) in cuda_stubs::render(set, &libs, &stubs.api, templates, command)? {
         std::fs::write(out.join(format!("{kind}.pyi")), text)?;
     }
     Ok(())

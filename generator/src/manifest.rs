@@ -42,6 +42,10 @@ pub struct LibraryEntry {
     pub nvidia: Option<&'static str>,
     /// The generated modules (one, or a family's).
     pub modules: Vec<ModuleEntry>,
+    /// An alias package's Python modules (the spec's `python_modules`): what a build selects
+    /// and packs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub python_modules: Vec<crate::ir::PythonModule>,
     /// Where the shared library is looked for (none for alias tables): what a wheel that
     /// carries several releases probes to pick the one matching the installed runtime.
     pub loads: Option<LoadEntry>,
@@ -88,6 +92,7 @@ pub fn build(release: &Release, files: &[SpecFile]) -> Result<Manifest> {
                     python_module: None,
                     bindings_module: None,
                 }],
+                python_modules: alias.python_modules,
                 loads: None,
             },
             None => {
@@ -116,6 +121,7 @@ pub fn build(release: &Release, files: &[SpecFile]) -> Result<Manifest> {
                             bindings_module: Some(s.bindings_module()),
                         })
                         .collect(),
+                    python_modules: Vec::new(),
                     loads: Some(LoadEntry {
                         env: specs[0].library.env.clone(),
                         sonames: specs[0].library.sonames.clone(),

@@ -1,7 +1,7 @@
 //! The `cuda._native` extension: the generated CUDA→HIP alias tables, handed to the Python
 //! layer (`cuda/_layer.py`) that turns them into module attributes on first access.
 
-use hip_bindings::cuda::{CONVENTIONS, MODULES, RELEASE, SOURCE};
+use hip_bindings::cuda::{CONVENTIONS, MODULES, OVERRIDES, PYTHON_MODULES, RELEASE, SOURCE};
 use hipgen_runtime::aliases::AliasModule;
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
@@ -38,6 +38,28 @@ fn members<'py>(py: Python<'py>, module: &str) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// The package's Python modules, in order: `[(module, legacy, hip_modules, extras,
+/// emulated), ...]` (legacy and emulated may be None).
+#[pyfunction]
+fn python_modules<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(
+        py,
+        PYTHON_MODULES
+            .iter()
+            .map(|m| (m.module, m.legacy, m.hip_modules, m.extras, m.emulated)),
+    )
+}
+
+/// `{cuda_name: module}`: CUDA names that are functions of a hand-written module.
+#[pyfunction]
+fn overrides<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, module) in OVERRIDES {
+        d.set_item(*name, *module)?;
+    }
+    Ok(d)
+}
+
 /// The cuda-bindings major versions whose calling conventions the tables hold.
 #[pyfunction]
 fn api_versions() -> Vec<&'static str> {
@@ -64,6 +86,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(modules, m)?)?;
     m.add_function(wrap_pyfunction!(names, m)?)?;
     m.add_function(wrap_pyfunction!(members, m)?)?;
+    m.add_function(wrap_pyfunction!(python_modules, m)?)?;
+    m.add_function(wrap_pyfunction!(overrides, m)?)?;
     m.add_function(wrap_pyfunction!(api_versions, m)?)?;
     m.add_function(wrap_pyfunction!(conventions, m)?)?;
     Ok(())

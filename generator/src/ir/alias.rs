@@ -22,6 +22,41 @@ pub struct AliasSet {
     /// cuda-python's calling conventions per API version, where the spec asks for them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub apis: Vec<ApiConventions>,
+    /// The package's Python modules, in the spec's order.
+    #[serde(default)]
+    pub python_modules: Vec<PythonModule>,
+    /// CUDA name → the hand-written module whose function it is wherever a module has it.
+    #[serde(default)]
+    pub overrides: BTreeMap<String, String>,
+}
+
+/// One Python module of the alias package (`cuda.bindings.driver`), as the spec's
+/// `python_modules` gives it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PythonModule {
+    /// Its name (`cuda.bindings.driver`).
+    pub module: String,
+    /// The name a build selects it by (`build_pkgs.sh --cuda-libs cuda`).
+    pub lib: String,
+    /// The legacy module that is the same module (`cuda.cuda`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legacy: Option<String>,
+    /// HIP modules whose CUDA names it holds, the first being `hip_python_mod`.
+    pub hip_modules: Vec<String>,
+    /// Hand-written modules whose `__all__` it adds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extras: Vec<String>,
+    /// The hand-written module whose functions stand in for its "not supported" stubs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emulated: Option<String>,
+}
+
+impl PythonModule {
+    /// cuda-python's kind of module: the last part of its name (`driver`).
+    pub fn kind(&self) -> &str {
+        self.module.rsplit('.').next().unwrap_or(&self.module)
+    }
 }
 
 /// The CUDA names of one HIP module's objects.

@@ -38,27 +38,22 @@ _ENUMS: dict[str, type] = {}
 _HALLUCINATE: dict[str, bool] = {}
 #: Invented constants per CUDA enum class, so each name keeps one value.
 _INVENTED: dict[type, dict[str, enum.IntEnum]] = {}
-#: Names a module provides itself instead of the HIP object (see `cuda._nvrtc`).
-_OVERRIDES: dict[str, str] = {
-    "nvrtcCompileProgram": "cuda._nvrtc",
-    "nvrtcGetPTX": "cuda._nvrtc",
-    "nvrtcGetCUBIN": "cuda._nvrtc",
-    "nvrtcGetCUBINSize": "cuda._nvrtc",
-    "nvrtcGetProgramLog": "cuda._nvrtc",
-    "nvrtcGetErrorString": "cuda._nvrtc",
+#: Names a module provides itself instead of the HIP object (see `cuda._nvrtc`), from the
+#: spec's `overrides`.
+_OVERRIDES: dict[str, str] = _native.overrides()
+
+#: The package's modules by name (legacy names too): (module, hip_modules, extras, emulated),
+#: from the spec's `python_modules`.
+_MODULES: dict[str, tuple] = {
+    name: (module, tuple(hip_modules), tuple(extras), emulated)
+    for module, legacy, hip_modules, extras, emulated in _native.python_modules()
+    for name in (module, legacy)
+    if name
 }
 
-#: Names a cuda-python module has beside the CUDA API's (`dim3`, `sizeof`), per module kind.
-_EXTRAS: dict[str, str] = {"runtime": "cuda._runtime_extras"}
 
-#: CUDA functions HIP has no one function for, composed of HIP's calls, per module kind
-#: (they take the place of the "not supported" stubs).
-_EMULATED: dict[str, str] = {"runtime": "cuda._emulated"}
-
-
-def _extras(kind: str, table: dict[str, str] = _EXTRAS):
-    name = table.get(kind)
-    return importlib.import_module(name) if name else None
+def _imported(names):
+    return [importlib.import_module(n) for n in names]
 
 
 def _table(hip_module: str) -> dict[str, tuple[str, str, str]]:
@@ -223,7 +218,9 @@ class CudaModule(types.ModuleType):
     def _lookup(self, name):
         if name == "__all__":
             kind = self.__dict__["_cuda_kind_"]
-            extra = _conventions.tables().names(kind) + list(getattr(_extras(kind), "__all__", ()))
+            extra = _conventions.tables().names(kind)
+            for module in _imported(self.__dict__["_extras_"]):
+                extra += module.__all__
             names = list(dict.fromkeys(self.__dict__["_hip_names_"] + extra))
             # HIPIFY's table and the conventions are the default release's: under the
             # bindings of another release (a ROCm 5 runtime binds 5.x's) some names need what
@@ -277,9 +274,10 @@ class CudaModule(types.ModuleType):
         override = _OVERRIDES.get(name)
         if override is not None and self._entry(name) is not None:
             return getattr(importlib.import_module(override), name)
-        emulated = _extras(self.__dict__["_cuda_kind_"], _EMULATED)
+        emulated = self.__dict__["_emulated_"]
+        emulated = emulated and importlib.import_module(emulated)
         # Only where this API version has the function (as a stub the emulation replaces).
-        if emulated is not None and name in emulated.__all__ and name in _conventions.tables().stubs:
+        if emulated and name in emulated.__all__ and name in _conventions.tables().stubs:
             return getattr(emulated, name)
         # cuda-python's conventions: adapted functions, stubs, integer typedef classes.
         value = _conventions.resolve(name, self.__dict__["_cuda_kind_"])
@@ -287,10 +285,9 @@ class CudaModule(types.ModuleType):
             return value
         entry = self._entry(name)
         if entry is None:
-            kind = self.__dict__["_cuda_kind_"]
-            extras = _extras(kind)
-            if extras is not None and name in extras.__all__:
-                return getattr(extras, name)
+            for extras in _imported(self.__dict__["_extras_"]):
+                if name in extras.__all__:
+                    return getattr(extras, name)
             value = self._cuda_type(name)
             return _MISSING if value is None else value
         hip_module, hip_name, kind = entry
@@ -332,14 +329,17 @@ def status_enum(cuda_name: str) -> type:
     raise LookupError(f"no CUDA enum {cuda_name}")
 
 
-def install(module_name: str, hip_modules: tuple[str, ...], cuda_kind: str) -> None:
-    """Turns module `module_name` into CUDA module `cuda_kind` (driver, runtime, nvrtc) over
-    the given HIP modules."""
+def install(module_name: str) -> None:
+    """Turns module `module_name` (one of the spec's `python_modules`, or its legacy name)
+    into its CUDA module over its HIP modules."""
     module = sys.modules[module_name]
+    canonical, hip_modules, extras, emulated = _MODULES[module_name]
     main = importlib.import_module(f"hip.{hip_modules[0]}")
     module.__class__ = CudaModule
     object.__setattr__(module, "_hip_modules_", hip_modules)
-    object.__setattr__(module, "_cuda_kind_", cuda_kind)
+    object.__setattr__(module, "_cuda_kind_", canonical.rpartition(".")[2])
+    object.__setattr__(module, "_extras_", extras)
+    object.__setattr__(module, "_emulated_", emulated)
     object.__setattr__(module, "__getattr__", module._lookup)
     # hip-python's markers: code checks these to tell HIP from CUDA.
     object.__setattr__(module, "HIP_PYTHON", True)
@@ -355,10 +355,12 @@ def install(module_name: str, hip_modules: tuple[str, ...], cuda_kind: str) -> N
     object.__setattr__(module, "_hip_names_", names)
 
 
-def import_present(package: str, modules: tuple[str, ...]) -> list[str]:
-    """Imports those of `package`'s submodules that this build includes; their names."""
+def import_present(package: str) -> list[str]:
+    """Imports those of `package`'s modules (the spec's `python_modules`) that this build
+    includes; their names."""
     found = []
     parent = sys.modules[package]
+    modules = [m.rpartition(".")[2] for m, *_ in _native.python_modules() if m.rpartition(".")[0] == package]
     for name in modules:
         if importlib.util.find_spec(f"{package}.{name}") is None:
             continue

@@ -10,3 +10,17 @@ pub struct AliasModule {
     /// (HIP enum, [(CUDA member, HIP member)]).
     pub members: &'static [(&'static str, &'static [(&'static str, &'static str)])],
 }
+
+/// One Python module of the alias package (`cuda.bindings.driver`) and what it holds.
+pub struct PythonModule {
+    /// Its name.
+    pub module: &'static str,
+    /// The legacy module that is the same module (`cuda.cuda`), if any.
+    pub legacy: Option<&'static str>,
+    /// HIP modules whose CUDA names it holds, the first being `hip_python_mod`.
+    pub hip_modules: &'static [&'static str],
+    /// Hand-written modules whose `__all__` it adds.
+    pub extras: &'static [&'static str],
+    /// The hand-written module whose functions stand in for its "not supported" stubs.
+    pub emulated: Option<&'static str>,
+}

@@ -26,7 +26,7 @@ except ImportError:  # a hip-python built without hip.hip (build_pkgs.sh --libs)
 
 # build_pkgs.sh --cuda-libs may leave modules out of the wheel.
 __all__ = ["ALIAS_SOURCE", "HIP_PYTHON", "NvrtcOptionWarning", "ROCM_RELEASE", "hip"]
-__all__ += import_present(__name__, ("driver", "runtime", "nvrtc"))
+__all__ += import_present(__name__)
 
 
 def __getattr__(name):

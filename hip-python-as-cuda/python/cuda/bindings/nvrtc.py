@@ -5,4 +5,4 @@ Every name is the HIP object it stands for (see `cuda._layer`), resolved on firs
 
 from cuda._layer import install
 
-install(__name__, ("hiprtc",), "nvrtc")
+install(__name__)

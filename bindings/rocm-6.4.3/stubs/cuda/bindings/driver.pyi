@@ -8,11 +8,11 @@ from typing import Any
 
 from hip._native import Pointer, Struct
 from cuda._nvrtc import nvrtcCompileProgram as nvrtcCompileProgram
-from cuda._nvrtc import nvrtcGetPTX as nvrtcGetPTX
 from cuda._nvrtc import nvrtcGetCUBIN as nvrtcGetCUBIN
 from cuda._nvrtc import nvrtcGetCUBINSize as nvrtcGetCUBINSize
-from cuda._nvrtc import nvrtcGetProgramLog as nvrtcGetProgramLog
 from cuda._nvrtc import nvrtcGetErrorString as nvrtcGetErrorString
+from cuda._nvrtc import nvrtcGetPTX as nvrtcGetPTX
+from cuda._nvrtc import nvrtcGetProgramLog as nvrtcGetProgramLog
 
 HIP_PYTHON: bool
 hip_python_mod: ModuleType
