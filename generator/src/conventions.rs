@@ -17,10 +17,9 @@
 //! and where each CUDA output comes from. A CUDA function with no HIP function, or whose
 //! outputs HIP cannot produce, returns the "not supported" status.
 
-use crate::clang::{CursorKind, TranslationUnit, Type, TypeKind};
 use crate::ir::{
     Adapter, AdapterArg, AdapterResult, ApiConventions, CType, CudaParam, DirectArg, DirectCall,
-    DirectResult, Function, Stub, Usage, WrapperType,
+    DirectResult, Function, Library, Stub, Usage, WrapperType,
 };
 use anyhow::{Context, Result};
 use regex::Regex;
@@ -138,113 +137,6 @@ struct RawFunction {
     module: String,
     status: String,
     params: Vec<RawParam>,
-}
-
-/// Whether `t` names a handle: a typedef of a pointer to a struct (`CUcontext`).
-fn is_handle(t: &Type) -> bool {
-    matches!(t.kind(), TypeKind::Typedef | TypeKind::Elaborated)
-        && t.canonical().kind() == TypeKind::Pointer
-        && t.canonical().pointee().canonical().kind() == TypeKind::Record
-}
-
-/// The shape of a CUDA type.
-fn shape(t: &Type) -> Shape {
-    let c = t.canonical();
-    let base = match c.kind() {
-        TypeKind::Pointer if is_handle(t) => Base::Handle,
-        TypeKind::Pointer if c.pointee().canonical().kind() == TypeKind::FunctionProto => {
-            Base::Func
-        }
-        TypeKind::Pointer => {
-            let inner = if t.kind() == TypeKind::Pointer {
-                t.pointee()
-            } else {
-                c.pointee()
-            };
-            let s = shape(&inner);
-            return Shape {
-                depth: s.depth + 1,
-                base: s.base,
-            };
-        }
-        TypeKind::Void => Base::Void,
-        TypeKind::CharS => Base::Char,
-        TypeKind::Bool => Base::Int(1),
-        TypeKind::SignedInt | TypeKind::UnsignedInt => Base::Int(c.size().unwrap_or(0) as u8),
-        TypeKind::Enum => Base::Int(4),
-        TypeKind::Float => Base::Float,
-        TypeKind::Record => Base::Record,
-        _ => Base::Other,
-    };
-    Shape { depth: 0, base }
-}
-
-/// The CUDA typedef of an integer (`CUdevice`, `CUdeviceptr`, `cuuint64_t`) that `t` is or
-/// points at: cuda-python gives such values their own class.
-fn scalar_typedef(t: &Type) -> Option<(String, u8, bool)> {
-    let t = if t.kind() == TypeKind::Pointer {
-        t.pointee()
-    } else {
-        *t
-    };
-    let named = unelaborated(t);
-    if named.kind() != TypeKind::Typedef {
-        return None;
-    }
-    let name = named.spelling().replace("const ", "");
-    if !(name.starts_with("CU") || name.starts_with("cu")) {
-        return None;
-    }
-    let c = named.canonical();
-    let signed = match c.kind() {
-        TypeKind::SignedInt => true,
-        TypeKind::UnsignedInt => false,
-        _ => return None,
-    };
-    Some((name, c.size()? as u8, signed))
-}
-
-/// The handle typedef (`CUcontext`) `t` is or points at.
-fn handle_name(t: &Type) -> Option<String> {
-    let t = if t.kind() == TypeKind::Pointer && !is_handle(t) {
-        t.pointee()
-    } else {
-        *t
-    };
-    is_handle(&t).then(|| unelaborated(t).spelling().replace("const ", ""))
-}
-
-/// `t` without its elaboration (`struct S`, `enum E` as written): the type it names.
-fn unelaborated(t: Type) -> Type {
-    if t.kind() == TypeKind::Elaborated {
-        t.named()
-    } else {
-        t
-    }
-}
-
-/// The typedef name of the enum `t` is or points at.
-fn enum_name(t: &Type) -> Option<String> {
-    type_name(t, TypeKind::Enum)
-}
-
-/// The name of the `kind` (enum, record) `t` is or points at: its typedef's, else its tag.
-fn type_name(t: &Type, kind: TypeKind) -> Option<String> {
-    let t = if t.kind() == TypeKind::Pointer {
-        t.pointee()
-    } else {
-        *t
-    };
-    if t.canonical().kind() != kind {
-        return None;
-    }
-    let named = unelaborated(t);
-    Some(if named.kind() == TypeKind::Typedef {
-        named.spelling().replace("const ", "")
-    } else {
-        // `enum cudaStreamCaptureMode *`: cuda-python names the enum by its tag.
-        t.canonical().declaration().spelling()
-    })
 }
 
 /// The shape of a HIP parameter's type.
@@ -438,98 +330,184 @@ fn is_output(f: &str, p: &RawParam, rules: &Rules) -> bool {
     }
 }
 
-/// Parses one API version's headers (all of `spec.headers`) as C.
-fn parse(spec: &ConventionsSpec, includes: &[PathBuf]) -> Result<TranslationUnit> {
-    let mut args = vec!["-x".to_string(), "c".to_string()];
-    args.extend(includes.iter().map(|d| format!("-I{}", d.display())));
+/// Parses one API version's headers once: an IR per cuda-python module, holding what the
+/// headers `spec.headers` gives that module declare.
+pub fn parse_modules(
+    spec: &ConventionsSpec,
+    includes: &[PathBuf],
+    release: &str,
+) -> Result<Vec<Library>> {
     let headers: Vec<String> = spec.headers.keys().cloned().collect();
-    TranslationUnit::parse_headers(&headers, &args, "cuda-api", false).with_context(|| {
-        format!(
-            "parsing CUDA's headers in {} (tools/setup.sh fetches them)",
-            includes
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
-}
-
-/// Reads the functions CUDA's headers declare (by the names cuda-python gives them).
-fn read_functions(spec: &ConventionsSpec, tu: &TranslationUnit) -> Vec<RawFunction> {
-    // `#define cuCtxCreate cuCtxCreate_v4` (or `__CUDA_API_PTDS(cuMemcpy_v2)`): cuda-python
-    // names the function by the macro.
-    let mut renames: HashMap<String, String> = HashMap::new();
-    let mut functions = Vec::new();
-    for c in tu.cursor().children() {
-        let Some(file) = c.file() else { continue };
-        let Some(module) = spec
-            .headers
-            .iter()
-            .find(|(h, _)| file.ends_with(&format!("/{h}")))
-            .map(|(_, m)| m.clone())
-        else {
-            continue;
-        };
-        match c.kind() {
-            CursorKind::MacroDefinition if !c.is_function_like_macro() => {
-                let tokens = c.tokens();
-                let target = match tokens.as_slice() {
-                    [_, t] => Some(t),
-                    [_, _, open, t, close] if open == "(" && close == ")" => Some(t),
-                    _ => None,
-                };
-                if let Some(t) = target {
-                    renames
-                        .entry(t.clone())
-                        .or_insert_with(|| tokens[0].clone());
-                }
-            }
-            CursorKind::Function => {
-                let status = c.result_type().spelling();
-                if !spec.not_supported.contains_key(&status) {
-                    continue;
-                }
-                let params = c
-                    .arguments()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| {
-                        let t = a.ty();
-                        let name = a.spelling();
-                        RawParam {
-                            name: if name.is_empty() {
-                                format!("arg{i}")
-                            } else {
-                                name
-                            },
-                            shape: shape(&t),
-                            const_pointee: t.kind() == TypeKind::Pointer && t.pointee().is_const(),
-                            scalar_typedef: scalar_typedef(&t),
-                            enum_name: enum_name(&t),
-                            record_name: type_name(&t, TypeKind::Record),
-                            handle_name: handle_name(&t),
-                        }
-                    })
-                    .collect();
-                functions.push(RawFunction {
-                    name: c.spelling(),
-                    module,
-                    status,
-                    params,
-                });
-            }
-            _ => {}
+    // Modules in the order their first header comes in the unit (driver, runtime, nvrtc).
+    let mut modules: Vec<(&str, Vec<String>)> = Vec::new();
+    for (h, m) in &spec.headers {
+        let file = format!("(^|/){}$", regex::escape(h));
+        match modules.iter_mut().find(|(n, _)| n == m) {
+            Some((_, files)) => files.push(file),
+            None => modules.push((m, vec![file])),
         }
     }
+    let set = crate::parse::HeaderSet {
+        name: "cuda-api",
+        headers: &headers,
+        prelude: "",
+        language: "c",
+        defines: &[],
+        include_dirs: includes.to_vec(),
+        bodies: false,
+        inline_functions: false,
+        type_renames: false,
+        filters: crate::parse::Filters::all(),
+    };
+    let parts: Vec<crate::parse::Part> = modules
+        .iter()
+        .map(|(m, files)| crate::parse::Part {
+            name: m,
+            bind_files: files,
+        })
+        .collect();
+    crate::parse::parse_headers(&set, &parts, release)
+        .context("parsing CUDA's headers (tools/setup.sh fetches them)")
+}
+
+/// `t` one pointer level in where it is a pointer (what `const CUdevice *` points at), as
+/// its spelling gives it: the named type and the rest of the spelling.
+fn pointee_of<'a>(t: &'a CType, spelling: &'a str) -> (&'a CType, String) {
+    match t {
+        CType::Pointer { pointee, .. } => {
+            let s = spelling.trim_end();
+            let s = s.strip_suffix("const").unwrap_or(s).trim_end();
+            (
+                pointee,
+                s.strip_suffix('*').unwrap_or(s).trim_end().to_string(),
+            )
+        }
+        _ => (t, spelling.to_string()),
+    }
+}
+
+/// The name a spelling gives its type (`const enum cudaMemoryType` → `cudaMemoryType`).
+fn spelled_name(spelling: &str) -> String {
+    let s = spelling.trim().trim_start_matches("const ").trim();
+    let s = s.strip_suffix(" const").unwrap_or(s);
+    ["enum ", "struct ", "union "]
+        .iter()
+        .fold(s, |s, p| s.trim_start_matches(p))
+        .trim()
+        .to_string()
+}
+
+/// The shape of a CUDA parameter from its IR type and spelling; `callbacks` are the handle
+/// classes that are function pointers.
+fn ir_shape(t: &CType, spelling: &str, callbacks: &BTreeSet<&str>) -> Shape {
+    let base = match t {
+        CType::Handle { name } if callbacks.contains(name.as_str()) => Base::Func,
+        CType::Handle { .. } => Base::Handle,
+        // A function pointer is an address in the IR; its spelling says what it is.
+        CType::Pointer { pointee, .. } if **pointee == CType::Void && spelling.contains("(*") => {
+            Base::Func
+        }
+        CType::Pointer { pointee, .. } => {
+            let (_, inner) = pointee_of(t, spelling);
+            // A struct no header defines is an address in the IR.
+            let bare = inner.trim_start_matches("const ").trim_start();
+            let s = if **pointee == CType::Void && bare.starts_with("struct ") {
+                Shape {
+                    depth: 0,
+                    base: Base::Record,
+                }
+            } else {
+                ir_shape(pointee, &inner, callbacks)
+            };
+            return Shape {
+                depth: s.depth + 1,
+                base: s.base,
+            };
+        }
+        CType::Array { .. } | CType::Unsupported { .. } => Base::Other,
+        other => hip_shape(other).base,
+    };
+    Shape { depth: 0, base }
+}
+
+/// A CUDA parameter from its IR.
+fn raw_param(p: &crate::ir::Param, callbacks: &BTreeSet<&str>) -> RawParam {
+    let shape = ir_shape(&p.ty, &p.spelling, callbacks);
+    let (inner, inner_spelling) = pointee_of(&p.ty, &p.spelling);
+    let name = spelled_name(&inner_spelling);
+    let cuda_named = name.starts_with("CU") || name.starts_with("cu");
+    let builtin = |n: &str| n.split_whitespace().any(|w| C_WORDS.contains(&w));
+    RawParam {
+        name: p.name.clone(),
+        shape,
+        // Only as written: a typedef of a pointer to const is not `const T *`.
+        const_pointee: matches!(&p.ty, CType::Pointer { is_const: true, .. })
+            && p.spelling.contains('*'),
+        scalar_typedef: match inner {
+            CType::Int { size, signed, .. } if cuda_named && !builtin(&name) => {
+                Some((name.clone(), *size, *signed))
+            }
+            _ => None,
+        },
+        enum_name: matches!(inner, CType::Enum { .. }).then(|| name.clone()),
+        record_name: matches!(inner, CType::Record { .. }).then(|| name.clone()),
+        handle_name: match (&p.ty, inner) {
+            (CType::Handle { name: n }, _) | (_, CType::Handle { name: n })
+                if !callbacks.contains(n.as_str()) =>
+            {
+                Some(if matches!(p.ty, CType::Handle { .. }) {
+                    spelled_name(&p.spelling)
+                } else {
+                    name.clone()
+                })
+            }
+            _ => None,
+        },
+    }
+}
+
+/// Words of C's own type names.
+const C_WORDS: &[&str] = &[
+    "char", "short", "int", "long", "unsigned", "signed", "float", "double", "void", "_Bool",
+];
+
+/// Reads the functions of each module's IR (by the names cuda-python gives them).
+fn ir_functions(spec: &ConventionsSpec, libs: &[Library]) -> Vec<RawFunction> {
+    let callbacks: BTreeSet<&str> = libs
+        .iter()
+        .flat_map(|l| &l.handles)
+        .filter(|h| h.callback)
+        .map(|h| h.name.as_str())
+        .collect();
+    // A status enum by any of its names (`cudaError_enum` is `CUresult`).
+    let status_of = |t: &CType| -> Option<String> {
+        let CType::Enum { name, .. } = t else {
+            return None;
+        };
+        let e = libs
+            .iter()
+            .flat_map(|l| &l.enums)
+            .find(|e| &e.name == name)?;
+        std::iter::once(&e.name)
+            .chain(&e.aliases)
+            .find(|n| spec.not_supported.contains_key(*n))
+            .cloned()
+    };
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
-    for mut f in functions {
-        if let Some(n) = renames.get(&f.name) {
-            f.name = n.clone();
-        }
-        if seen.insert(f.name.clone()) {
-            out.push(f);
+    for lib in libs {
+        for f in &lib.functions {
+            let Some(status) = status_of(&f.ret) else {
+                continue;
+            };
+            if seen.insert(f.name.clone()) {
+                out.push(RawFunction {
+                    name: f.name.clone(),
+                    module: lib.name.clone(),
+                    status,
+                    params: f.params.iter().map(|p| raw_param(p, &callbacks)).collect(),
+                });
+            }
         }
     }
     out
@@ -1021,9 +999,9 @@ pub fn generate(
         .iter()
         .map(|api| {
             let includes: Vec<PathBuf> = api.include.iter().map(|i| cuda_headers.join(i)).collect();
-            let tu = parse(spec, &includes)
+            let libs = parse_modules(spec, &includes, &api.version)
                 .with_context(|| format!("CUDA {} conventions", api.version))?;
-            let mut types = crate::cuda_types::read(&tu, &spec.headers);
+            let mut types = crate::cuda_types::from_ir(&libs);
             types.reshaped = crate::reshape::reshaped(&types, hip_records);
             // A record is reshaped under any of its names (tag, typedefs).
             let primary: HashMap<&str, &str> = types
@@ -1039,7 +1017,7 @@ pub fn generate(
                     .get(n)
                     .is_some_and(|p| types.reshaped.contains_key(*p))
             };
-            let funcs = read_functions(spec, &tu);
+            let funcs = ir_functions(spec, &libs);
             let mut conventions = plan(&api.version, &funcs, hip, spec, &rules, &is_reshaped);
             conventions.types = types;
             Ok(conventions)

@@ -5,7 +5,7 @@
 //! condition, an attribute query, a struct it fills) runs, and a HIP function given one
 //! answers with a status, never a missing attribute.
 
-use crate::clang::{Cursor, CursorKind, TranslationUnit, Type, TypeKind};
+use crate::clang::{Cursor, CursorKind};
 use crate::ir::{
     CudaEnumDecl, CudaField, CudaFieldType, CudaHandle, CudaRecord, CudaTypes, HandleConstant,
 };
@@ -20,117 +20,60 @@ pub fn members(decl: &Cursor) -> Vec<(String, i64)> {
         .collect()
 }
 
-/// `0x1`, `1`, `1ULL`, `-1`: the value of an integer literal token (negative ones as two's
-/// complement of 64 bits, as a pointer holds them).
-fn literal(tokens: &[String]) -> Option<u64> {
-    let (neg, text) = match tokens {
-        [t] => (false, t.as_str()),
-        [m, t] if m == "-" => (true, t.as_str()),
-        _ => return None,
-    };
-    let text = text.trim_end_matches(['u', 'U', 'l', 'L']);
-    let v = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
-        None => text.parse().ok()?,
-    };
-    Some(if neg { v.wrapping_neg() } else { v })
-}
-
-/// Reads the enums, handles and handle constants of the headers `modules` names (header →
-/// cuda-python module).
-pub fn read(tu: &TranslationUnit, modules: &BTreeMap<String, String>) -> CudaTypes {
-    let module_of = |c: &Cursor| {
-        let file = c.file()?;
-        modules
-            .iter()
-            .find(|(h, _)| file.ends_with(&format!("/{h}")))
-            .map(|(_, m)| m.clone())
-    };
+/// The enums, handles and handle constants of the modules' IRs (a library per cuda-python
+/// module), by cuda-python's names.
+pub fn from_ir(libs: &[crate::ir::Library]) -> CudaTypes {
     let mut enums: BTreeMap<String, CudaEnumDecl> = BTreeMap::new();
-    // Tags of enums that a typedef names: cuda-python uses the typedef name for those.
-    let mut typedefed = BTreeSet::new();
-    let mut tagged = Vec::new();
     let mut handles: BTreeMap<String, CudaHandle> = BTreeMap::new();
-    let mut macros = Vec::new();
-    for c in tu.cursor().children() {
-        let Some(module) = module_of(&c) else {
-            continue;
-        };
-        match c.kind() {
-            CursorKind::Typedef => {
-                let under = c.typedef_underlying().canonical();
-                match under.kind() {
-                    TypeKind::Enum => {
-                        let decl = under.declaration();
-                        typedefed.insert(decl.spelling());
-                        let m = members(&decl);
-                        if !m.is_empty() {
-                            enums.insert(
-                                c.spelling(),
-                                CudaEnumDecl {
-                                    name: c.spelling(),
-                                    module,
-                                    members: m,
-                                },
-                            );
-                        }
-                    }
-                    TypeKind::Pointer
-                        if (under.pointee().canonical().kind() == TypeKind::Record
-                            && !under.pointee().canonical().declaration().is_definition())
-                            || under.pointee().canonical().kind() == TypeKind::FunctionProto =>
-                    {
-                        // Opaque handles, and callbacks (`CUoccupancyB2DSize`), which
-                        // cuda-python also makes pointer classes.
-                        handles.insert(
-                            c.spelling(),
-                            CudaHandle {
-                                name: c.spelling(),
-                                module,
-                            },
-                        );
-                    }
-                    _ => {}
-                }
-            }
-            CursorKind::Enum if !c.is_anonymous() && !c.spelling().is_empty() => {
-                tagged.push((c.spelling(), module, members(&c)));
-            }
-            CursorKind::MacroDefinition if !c.is_function_like_macro() => {
-                macros.push((c.tokens(), module));
-            }
-            _ => {}
-        }
-    }
-    for (tag, module, m) in tagged {
-        if !typedefed.contains(&tag) && !m.is_empty() && !enums.contains_key(&tag) {
-            enums.insert(
-                tag.clone(),
-                CudaEnumDecl {
-                    name: tag,
-                    module,
-                    members: m,
-                },
-            );
-        }
-    }
-    let records = read_records(tu, &module_of);
-    // `#define CU_STREAM_LEGACY ((CUstream)0x1)`
     let mut handle_constants = Vec::new();
-    for (tokens, module) in macros {
-        let body = &tokens[1..];
-        if body.len() < 6 || body[0] != "(" || body[1] != "(" || body[3] != ")" {
-            continue;
+    for lib in libs {
+        let module = &lib.name;
+        // An enum by each of its typedef names, else by its tag.
+        for e in lib.enums.iter().filter(|e| !e.members.is_empty()) {
+            let names = if e.aliases.is_empty() {
+                std::slice::from_ref(&e.name)
+            } else {
+                e.aliases.as_slice()
+            };
+            for n in names {
+                enums.entry(n.clone()).or_insert_with(|| CudaEnumDecl {
+                    name: n.clone(),
+                    module: module.clone(),
+                    members: e.members.clone(),
+                });
+            }
         }
-        if body[body.len() - 1] != ")" || !handles.contains_key(&body[2]) {
-            continue;
+        // Opaque handles by their typedef names, and callbacks (`CUoccupancyB2DSize`), which
+        // cuda-python also makes pointer classes.
+        for h in &lib.handles {
+            let names = if h.callback {
+                std::slice::from_ref(&h.name)
+            } else {
+                h.aliases.as_slice()
+            };
+            for n in names {
+                handles.insert(
+                    n.clone(),
+                    CudaHandle {
+                        name: n.clone(),
+                        module: module.clone(),
+                    },
+                );
+            }
         }
-        if let Some(value) = literal(&body[4..body.len() - 1]) {
+    }
+    // `#define CU_STREAM_LEGACY ((CUstream)0x1)`
+    for lib in libs {
+        for c in lib
+            .typed_constants
+            .iter()
+            .filter(|c| handles.contains_key(&c.ty))
+        {
             handle_constants.push(HandleConstant {
-                name: tokens[0].clone(),
-                module,
-                handle: body[2].clone(),
-                value,
+                name: c.name.clone(),
+                module: lib.name.clone(),
+                handle: c.ty.clone(),
+                value: c.value,
             });
         }
     }
@@ -138,302 +81,185 @@ pub fn read(tu: &TranslationUnit, modules: &BTreeMap<String, String>) -> CudaTyp
         enums: enums.into_values().collect(),
         handles: handles.into_values().collect(),
         handle_constants,
-        records,
+        records: records_from_ir(libs),
         reshaped: Default::default(),
     }
 }
 
-/// A declared type's name as cuda-python spells it (`enum cudaMemoryType` → `cudaMemoryType`).
-fn type_name(t: &Type) -> String {
-    let s = t.spelling();
-    let s = s.trim_start_matches("const ");
-    ["enum ", "struct ", "union "]
+/// The records of the modules' IRs by cuda-python's names: a struct by its first typedef
+/// name (the tag kept), else by its tag; the members of an unnamed member are the outer
+/// record's own, and a field's anonymous struct or union is a record `<outer>_<field>`.
+fn records_from_ir(libs: &[crate::ir::Library]) -> Vec<CudaRecord> {
+    let all: HashMap<&str, &crate::ir::Record> = libs
         .iter()
-        .fold(s, |s, p| s.trim_start_matches(p))
-        .trim()
-        .to_string()
-}
-
-/// Whether a record declaration has no name of its own.
-fn unnamed(decl: &Cursor) -> bool {
-    let s = decl.spelling();
-    decl.is_anonymous() || s.is_empty() || s.contains("(anonymous") || s.contains("(unnamed")
-}
-
-/// Reads the records (structs and unions) of the headers.
-fn read_records(
-    tu: &TranslationUnit,
-    module_of: &dyn Fn(&Cursor) -> Option<String>,
-) -> Vec<CudaRecord> {
-    let mut defs: HashMap<String, Cursor> = HashMap::new();
-    let mut typedefs = Vec::new();
-    for c in tu.cursor().children() {
-        let Some(module) = module_of(&c) else {
-            continue;
-        };
-        match c.kind() {
-            CursorKind::Struct | CursorKind::Union if c.is_definition() => {
-                nested_definitions(&c, &mut defs);
-                if !unnamed(&c) {
-                    defs.insert(c.spelling(), c);
-                }
-            }
-            CursorKind::Typedef => {
-                let under = c.typedef_underlying().canonical();
-                if under.kind() == TypeKind::Record {
-                    typedefs.push((c.spelling(), module, under.declaration()));
-                }
-            }
-            _ => {}
+        .flat_map(|l| &l.records)
+        .map(|r| (r.name.as_str(), r))
+        .collect();
+    // Structs declared inside another (`struct X_st {...} member;` in a union), which the IR
+    // names after their parent: C names them by their tag, as fields do.
+    let nested_name = |r: &crate::ir::Record, f: &crate::ir::Field| match &f.ty {
+        crate::ir::CType::Record { name }
+            if *name == format!("{}_{}", r.name, type_name_of(&f.spelling)) =>
+        {
+            Some(name.clone())
         }
-    }
+        _ => None,
+    };
+    let nested: BTreeSet<String> = all
+        .values()
+        .flat_map(|r| r.fields.iter().filter_map(move |f| nested_name(r, f)))
+        .collect();
     let mut out: BTreeMap<String, CudaRecord> = BTreeMap::new();
-    let mut named_tags = BTreeSet::new();
-    // Tag → the first typedef name of it: later typedefs of the same struct are aliases.
-    let mut primary: HashMap<String, String> = HashMap::new();
-    for (name, module, decl) in typedefs {
-        let def = if decl.is_definition() {
-            Some(decl)
-        } else {
-            defs.get(&decl.spelling()).copied()
-        };
-        let Some(def) = def else { continue };
-        if !unnamed(&def) {
-            if let Some(first) = primary.get(&def.spelling()) {
-                if let Some(r) = out.get_mut(first) {
-                    if *first != name && !r.aliases.contains(&name) {
-                        r.aliases.push(name);
-                    }
-                }
-                continue;
-            }
-            primary.insert(def.spelling(), name.clone());
-        }
-        let tag = (!unnamed(&def) && def.spelling() != name).then(|| def.spelling());
-        if let Some(t) = &tag {
-            named_tags.insert(t.clone());
-        }
-        if !unnamed(&def) {
-            named_tags.insert(def.spelling());
-        }
-        record(&def, &name, tag, &module, false, &mut out);
-    }
-    for (tag, def) in &defs {
-        if !named_tags.contains(tag) {
-            if let Some(module) = module_of(def) {
-                record(def, tag, None, &module, false, &mut out);
-            }
+    for lib in libs {
+        for r in lib
+            .records
+            .iter()
+            .filter(|r| !r.anonymous && !nested.contains(&r.name))
+        {
+            let (name, tag, aliases) = match r.aliases.split_first() {
+                Some((first, rest)) => (first.clone(), Some(r.name.clone()), rest.to_vec()),
+                None => (r.name.clone(), None, Vec::new()),
+            };
+            ir_record(r, &name, tag, aliases, &lib.name, false, &all, &mut out);
         }
     }
     out.into_values().collect()
 }
 
-/// Named structs and unions declared inside record `c` (`struct X_st { ... } member;` in a
-/// union), by tag: fields name them by tag.
-fn nested_definitions<'tu>(c: &Cursor<'tu>, defs: &mut HashMap<String, Cursor<'tu>>) {
-    for d in c.children() {
-        if matches!(d.kind(), CursorKind::Struct | CursorKind::Union) && d.is_definition() {
-            nested_definitions(&d, defs);
-            if !unnamed(&d) {
-                defs.entry(d.spelling()).or_insert(d);
-            }
-        }
-    }
-}
-
-/// Adds record `def` as `name` (and the anonymous records inside it) to `out`.
-fn record(
-    def: &Cursor,
+/// Adds IR record `r` as `name` (and the anonymous records its fields have) to `out`.
+#[allow(clippy::too_many_arguments)]
+fn ir_record(
+    r: &crate::ir::Record,
     name: &str,
     tag: Option<String>,
+    aliases: Vec<String>,
     module: &str,
     anonymous: bool,
+    all: &HashMap<&str, &crate::ir::Record>,
     out: &mut BTreeMap<String, CudaRecord>,
 ) {
     if out.contains_key(name) {
         return;
     }
-    let ty = def.ty();
     let mut fields = Vec::new();
-    record_fields(def, name, 0, module, out, &mut fields);
+    for f in r.fields.iter().filter(|f| f.bit_width.is_none()) {
+        let ty = ir_field_type(
+            &f.ty,
+            &f.spelling,
+            &format!("{name}_{}", f.name),
+            module,
+            all,
+            out,
+        );
+        fields.push(CudaField {
+            name: f.name.clone(),
+            offset: f.offset_bits / 8,
+            ty,
+        });
+    }
     out.insert(
         name.to_string(),
         CudaRecord {
             name: name.to_string(),
             tag,
-            aliases: Vec::new(),
+            aliases,
             module: module.to_string(),
             anonymous,
-            size: ty.size().unwrap_or(0),
+            size: r.size,
             fields,
         },
     );
 }
 
-/// The fields of record `def` at `base` bytes into record `name`; the members of an unnamed
-/// struct or union member (`union { ... memset; ... };`) are the outer record's own, as in C.
-fn record_fields(
-    def: &Cursor,
-    name: &str,
-    base: u64,
-    module: &str,
-    out: &mut BTreeMap<String, CudaRecord>,
-    fields: &mut Vec<CudaField>,
-) {
-    let children = def.children();
-    // An unnamed struct or union member is a record declaration no field has as its type.
-    let field_types: BTreeSet<String> = children
-        .iter()
-        .filter(|f| f.kind() == CursorKind::Field)
-        .map(|f| f.ty().canonical().spelling())
-        .collect();
-    for f in &children {
-        if matches!(f.kind(), CursorKind::Struct | CursorKind::Union)
-            && f.is_definition()
-            && unnamed(f)
-            && !field_types.contains(&f.ty().canonical().spelling())
-        {
-            // Its offset in `def`: that of its first field, less that field's own offset.
-            let first = f
-                .children()
-                .into_iter()
-                .find(|c| c.kind() == CursorKind::Field);
-            if let Some(first) = first {
-                if let Some(at) = def.ty().offset_of(&first.spelling()) {
-                    let inner = first.field_offset_bits().max(0) as u64 / 8;
-                    record_fields(f, name, base + at / 8 - inner, module, out, fields);
-                }
-            }
-            continue;
-        }
-        if f.kind() != CursorKind::Field || f.bit_width().is_some() {
-            continue; // bitfields share storage: not presented
-        }
-        let offset = f.field_offset_bits();
-        if offset < 0 {
-            continue;
-        }
-        let offset = base + offset as u64 / 8;
-        let field = f.spelling();
-        let decl = f.ty().canonical().declaration();
-        if field.is_empty() && f.ty().canonical().kind() == TypeKind::Record {
-            record_fields(&decl, name, offset, module, out, fields);
-            continue;
-        }
-        let t = field_type(&f.ty(), &format!("{name}_{field}"), module, out);
-        fields.push(CudaField {
-            name: field,
-            offset,
-            ty: t,
-        });
-    }
-}
-
-/// What a field of type `t` holds; an anonymous record becomes record `anon_name`.
-fn field_type(
-    t: &Type,
+/// What a field of IR type `t` (spelled `spelling`) holds; an anonymous record becomes
+/// record `anon_name`.
+fn ir_field_type(
+    t: &crate::ir::CType,
+    spelling: &str,
     anon_name: &str,
     module: &str,
+    all: &HashMap<&str, &crate::ir::Record>,
     out: &mut BTreeMap<String, CudaRecord>,
 ) -> CudaFieldType {
-    let c = t.canonical();
-    let size = c.size().unwrap_or(0);
-    match c.kind() {
-        TypeKind::Bool => CudaFieldType::Int {
-            size,
+    use crate::ir::CType;
+    let written = type_name_of(spelling);
+    match t {
+        CType::Bool => CudaFieldType::Int {
+            size: 1,
             signed: false,
         },
-        TypeKind::CharS => CudaFieldType::Int { size, signed: true },
-        TypeKind::SignedInt => CudaFieldType::Int { size, signed: true },
-        TypeKind::UnsignedInt => CudaFieldType::Int {
-            size,
-            signed: false,
+        CType::Int { size, signed, .. } => CudaFieldType::Int {
+            size: *size as u64,
+            signed: *signed,
         },
-        TypeKind::Float => CudaFieldType::Float { size },
-        TypeKind::Enum => CudaFieldType::Enum {
-            name: type_name(t),
-            size,
+        CType::Float { size } => CudaFieldType::Float { size: *size as u64 },
+        CType::Enum { size, .. } => CudaFieldType::Enum {
+            name: written,
+            size: *size as u64,
         },
-        TypeKind::Pointer => {
-            let pointee = c.pointee().canonical();
-            let opaque =
-                pointee.kind() == TypeKind::Record && !pointee.declaration().is_definition();
-            let func = pointee.kind() == TypeKind::FunctionProto;
-            if matches!(t.kind(), TypeKind::Typedef | TypeKind::Elaborated) && (opaque || func) {
-                CudaFieldType::Handle { name: type_name(t) }
+        CType::Handle { .. } => CudaFieldType::Handle { name: written },
+        CType::Pointer { pointee, .. } => {
+            let inner = spelling.trim_end();
+            let inner = inner.strip_suffix("const").unwrap_or(inner).trim_end();
+            let inner = inner.strip_suffix('*').unwrap_or(inner).trim_end();
+            let bare = inner.trim_start_matches("const ").trim_start();
+            let func = spelling.contains("(*");
+            let opaque = bare.starts_with("struct ") || bare.starts_with("union ");
+            let void = **pointee == CType::Void && !func && !opaque;
+            let elem = if void || func || opaque && !matches!(**pointee, CType::Record { .. }) {
+                None
             } else {
-                CudaFieldType::Pointer {
-                    to_void: pointee.kind() == TypeKind::Void,
-                    elem: element(t, &pointee, module, out),
+                match ir_field_type(pointee, inner, "", module, all, out) {
+                    e @ (CudaFieldType::Handle { .. }
+                    | CudaFieldType::Record { .. }
+                    | CudaFieldType::Float { .. }
+                    | CudaFieldType::Enum { .. }) => Some(Box::new(e)),
+                    e @ CudaFieldType::Int { size, .. } if size > 1 => Some(Box::new(e)),
+                    _ => None,
                 }
+            };
+            CudaFieldType::Pointer {
+                to_void: void,
+                elem,
             }
         }
-        TypeKind::Record => {
-            let decl = c.declaration();
-            if unnamed(&decl) {
-                record(&decl, anon_name, None, module, true, out);
+        CType::Record { name } => match all.get(name.as_str()) {
+            Some(r) if r.anonymous => {
+                ir_record(r, anon_name, None, Vec::new(), module, true, all, out);
                 CudaFieldType::Record {
                     name: anon_name.to_string(),
                 }
-            } else {
-                CudaFieldType::Record { name: type_name(t) }
             }
-        }
-        TypeKind::ConstantArray => {
-            let elem = match t.kind() {
-                TypeKind::ConstantArray => t.element(),
-                _ => c.element(),
-            };
+            Some(r) if name.ends_with(&format!("_{written}")) => {
+                ir_record(r, &written, None, Vec::new(), module, false, all, out);
+                CudaFieldType::Record { name: written }
+            }
+            _ => CudaFieldType::Record { name: written },
+        },
+        CType::Array { elem, len } => {
+            let elem_spelling = spelling.rsplit_once('[').map_or(spelling, |(e, _)| e);
             CudaFieldType::Array {
-                elem: Box::new(field_type(&elem, anon_name, module, out)),
-                len: c.array_len(),
+                elem: Box::new(ir_field_type(
+                    elem,
+                    elem_spelling.trim_end(),
+                    anon_name,
+                    module,
+                    all,
+                    out,
+                )),
+                len: *len,
             }
         }
-        _ => CudaFieldType::Opaque { size },
+        CType::Void | CType::Unsupported { .. } => CudaFieldType::Opaque { size: 0 },
     }
 }
 
-/// The element type of pointer field `t` (canonical pointee `pointee`) where a list can
-/// stand for the array it points at: handles, named structs, numbers wider than a `char`
-/// (a `char *` is text).
-fn element(
-    t: &Type,
-    pointee: &Type,
-    module: &str,
-    out: &mut BTreeMap<String, CudaRecord>,
-) -> Option<Box<CudaFieldType>> {
-    if pointee.kind() == TypeKind::Record
-        && (unnamed(&pointee.declaration()) || !pointee.declaration().is_definition())
-    {
-        return None;
-    }
-    // The pointee as written keeps its typedef name (`cudaExternalSemaphore_t`).
-    let written = if t.kind() == TypeKind::Pointer {
-        t.pointee()
-    } else {
-        *pointee
-    };
-    match field_type(&written, "", module, out) {
-        e @ (CudaFieldType::Handle { .. }
-        | CudaFieldType::Record { .. }
-        | CudaFieldType::Float { .. }
-        | CudaFieldType::Enum { .. }) => Some(Box::new(e)),
-        e @ CudaFieldType::Int { size, .. } if size > 1 => Some(Box::new(e)),
-        _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::literal;
-
-    #[test]
-    fn reads_integer_literals() {
-        let t = |s: &[&str]| literal(&s.iter().map(|x| x.to_string()).collect::<Vec<_>>());
-        assert_eq!(t(&["0x1"]), Some(1));
-        assert_eq!(t(&["2"]), Some(2));
-        assert_eq!(t(&["1ULL"]), Some(1));
-        assert_eq!(t(&["-", "1"]), Some(u64::MAX));
-        assert_eq!(t(&["x"]), None);
-    }
+/// The name a type's spelling gives it (`const enum cudaMemoryType` → `cudaMemoryType`).
+fn type_name_of(spelling: &str) -> String {
+    let s = spelling.trim().trim_start_matches("const ");
+    ["enum ", "struct ", "union "]
+        .iter()
+        .fold(s, |s, p| s.trim_start_matches(p))
+        .trim()
+        .to_string()
 }

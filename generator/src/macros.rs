@@ -1,7 +1,7 @@
 //! Object-like macros: integer and string constants, and API renames
 //! (`#define hipGetDeviceProperties hipGetDevicePropertiesR0600`).
 
-use crate::ir::{ConstValue, Constant};
+use crate::ir::{ConstValue, Constant, TypedConstant};
 use std::collections::HashMap;
 
 /// Evaluates each macro body that is a constant expression; the others are ignored.
@@ -42,12 +42,58 @@ pub fn evaluate(macros: &[(String, Vec<String>)], known: &[Constant]) -> Vec<Con
     out
 }
 
+/// Macros casting an integer literal to a named type: `((CUstream)0x1)`.
+pub fn typed_constants(macros: &[(String, Vec<String>)]) -> Vec<TypedConstant> {
+    macros
+        .iter()
+        .filter_map(|(name, body)| {
+            let [o1, o2, ty, c1, value @ .., c2] = body.as_slice() else {
+                return None;
+            };
+            let parens = [o1, o2, c1, c2].map(String::as_str) == ["(", "(", ")", ")"];
+            (parens && is_identifier(ty) && !TYPE_WORDS.contains(&ty.as_str())).then_some(())?;
+            Some(TypedConstant {
+                name: name.clone(),
+                ty: ty.clone(),
+                value: literal(value)?,
+            })
+        })
+        .collect()
+}
+
+/// `0x1`, `1`, `1ULL`, `-1`: the value of an integer literal (negative ones as two's
+/// complement of 64 bits, as a pointer holds them).
+fn literal(tokens: &[String]) -> Option<u64> {
+    let (neg, text) = match tokens {
+        [t] => (false, t.as_str()),
+        [m, t] if m == "-" => (true, t.as_str()),
+        _ => return None,
+    };
+    let text = text.trim_end_matches(['u', 'U', 'l', 'L']);
+    let v = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
+        None => text.parse().ok()?,
+    };
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
 /// Macros whose body is one identifier: target name → macro name.
 pub fn renames(macros: &[(String, Vec<String>)]) -> HashMap<String, String> {
     macros
         .iter()
         .filter_map(|(name, body)| match body.as_slice() {
+            // `#define cuMemcpy __CUDA_API_PTDS(cuMemcpy_v2)`: a wrapper macro choosing the
+            // per-thread variant, which names the function otherwise.
             [target] if is_identifier(target) && target != name => {
+                Some((target.clone(), name.clone()))
+            }
+            [wrapper, open, target, close]
+                if is_identifier(wrapper)
+                    && open == "("
+                    && close == ")"
+                    && is_identifier(target)
+                    && target != name =>
+            {
                 Some((target.clone(), name.clone()))
             }
             _ => None,
@@ -181,6 +227,30 @@ mod tests {
             name.into(),
             body.split_whitespace().map(String::from).collect(),
         )
+    }
+
+    #[test]
+    fn reads_typed_constants() {
+        let macros = vec![
+            m("L", "( ( CUstream ) 0x1 )"),
+            m("N", "( ( CUstream ) - 1 )"),
+            m("U", "( ( CUstream ) 2ULL )"),
+            m("V", "( ( void ) 1 )"),
+            m("X", "( ( CUstream ) x )"),
+        ];
+        let got: Vec<_> = typed_constants(&macros)
+            .into_iter()
+            .map(|c| (c.name, c.ty, c.value))
+            .collect();
+        let ty = || "CUstream".to_string();
+        assert_eq!(
+            got,
+            [
+                ("L".into(), ty(), 1),
+                ("N".into(), ty(), u64::MAX),
+                ("U".into(), ty(), 2)
+            ]
+        );
     }
 
     #[test]

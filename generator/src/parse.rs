@@ -6,27 +6,137 @@ use crate::ir::{
     Skipped,
 };
 use crate::macros;
-use crate::spec::{compile_all, CompiledFilter, Spec};
+use crate::spec::{compile_all, CompiledFilter, Filter, Spec};
 use anyhow::{Context, Result};
 use regex::Regex;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+/// What one parse reads: the headers and how to compile them, and the parts of the unit
+/// that each become a library's IR (by the files that declare them).
+pub struct HeaderSet<'a> {
+    /// Name for messages and temporary files.
+    pub name: &'a str,
+    /// Headers included, in order.
+    pub headers: &'a [String],
+    /// Source put before the includes.
+    pub prelude: &'a str,
+    /// `c` or `c++`.
+    pub language: &'a str,
+    /// Macros defined on the command line.
+    pub defines: &'a [String],
+    /// Include folders; `Part::bind_files` match paths relative to any of them.
+    pub include_dirs: Vec<PathBuf>,
+    /// Whether function bodies are parsed (to see what each function calls).
+    pub bodies: bool,
+    /// Whether the functions read are the `static` ones the headers define (HIP's NVIDIA
+    /// headers implement the API as `static inline` functions) instead of the exported ones.
+    pub inline_functions: bool,
+    /// Whether `#define A B` makes `A` a name of the struct, enum or enum member `B` (HIP's
+    /// renames of hiprtc's names) as well as of the function `B`. cuda-python names types
+    /// and members by their declarations alone.
+    pub type_renames: bool,
+    /// Name filters.
+    pub filters: Filters<'a>,
+}
+
+/// The name filters of a header set.
+#[derive(Clone, Copy)]
+pub struct Filters<'a> {
+    pub functions: &'a Filter,
+    pub enums: &'a Filter,
+    pub records: &'a Filter,
+    pub constants: &'a Filter,
+}
+
+impl Filters<'static> {
+    /// Filters that take everything.
+    pub fn all() -> Self {
+        static ALL: std::sync::OnceLock<Filter> = std::sync::OnceLock::new();
+        let all = ALL.get_or_init(Filter::default);
+        Filters {
+            functions: all,
+            enums: all,
+            records: all,
+            constants: all,
+        }
+    }
+}
+
+/// One library's IR out of a parse: its name and the files whose declarations it holds.
+pub struct Part<'a> {
+    /// Library name in the IR.
+    pub name: &'a str,
+    /// Regexes on header paths relative to an include folder.
+    pub bind_files: &'a [String],
+}
+
 /// Parses the spec's headers under `include_dir` and returns the library's IR.
 pub fn parse_library(spec: &Spec, include_dir: &Path, release: &str) -> Result<Library> {
-    let include_dir = &headers_dir(spec, include_dir)?;
-    let source = wrapper_source(spec)?;
-    let args = compiler_args(spec, include_dir);
-    let tu = TranslationUnit::parse(&source, &args);
+    let include_dir = headers_dir(spec, include_dir)?;
+    let set = HeaderSet {
+        name: &spec.name,
+        headers: &spec.headers,
+        prelude: &spec.prelude,
+        language: &spec.language,
+        defines: &spec.defines,
+        include_dirs: vec![include_dir],
+        bodies: false,
+        inline_functions: false,
+        type_renames: true,
+        filters: Filters {
+            functions: &spec.functions,
+            enums: &spec.enums,
+            records: &spec.records,
+            constants: &spec.constants,
+        },
+    };
+    let part = Part {
+        name: &spec.name,
+        bind_files: &spec.bind_files,
+    };
+    let mut libs = parse_headers(&set, &[part], release)?;
+    Ok(libs.remove(0))
+}
+
+/// Parses a header set once and returns the IR of each part, in order.
+pub fn parse_headers(set: &HeaderSet, parts: &[Part], release: &str) -> Result<Vec<Library>> {
+    let source = wrapper_source(set)?;
+    let args = compiler_args(set);
+    let tu = if set.bodies {
+        TranslationUnit::parse_with_bodies(&source, &args)
+    } else {
+        TranslationUnit::parse(&source, &args)
+    };
     // The unit holds what it read: the wrapper file is not needed past the parse.
     let _ = std::fs::remove_file(&source);
-    let tu = tu.with_context(|| format!("parsing headers of {}", spec.name))?;
-    let include_dir = include_dir
-        .canonicalize()
-        .with_context(|| format!("include directory {}", include_dir.display()))?;
-    let mut walker = Walker::new(spec, include_dir, release)?;
-    walker.collect(tu.cursor());
-    walker.finish()
+    let tu = tu.with_context(|| {
+        format!(
+            "parsing headers of {} in {}",
+            set.name,
+            set.include_dirs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    let roots = set
+        .include_dirs
+        .iter()
+        .map(|d| {
+            d.canonicalize()
+                .with_context(|| format!("include directory {}", d.display()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    parts
+        .iter()
+        .map(|part| {
+            let mut walker = Walker::new(set, part, roots.clone(), release)?;
+            walker.collect(tu.cursor());
+            walker.finish()
+        })
+        .collect()
 }
 
 /// The folder holding the spec's headers: the first of its `include_dirs` that exists
@@ -49,37 +159,44 @@ fn headers_dir(spec: &Spec, include_dir: &Path) -> Result<PathBuf> {
         })
 }
 
-/// Writes a source file that includes every header of the spec.
-fn wrapper_source(spec: &Spec) -> Result<PathBuf> {
-    let ext = if spec.language == "c++" { "cpp" } else { "c" };
-    let path = crate::clang::temp_source_path(&spec.name, ext);
-    let mut body = spec.prelude.clone();
-    body.extend(spec.headers.iter().map(|h| format!("\n#include <{h}>")));
+/// Writes a source file that includes every header of the set.
+fn wrapper_source(set: &HeaderSet) -> Result<PathBuf> {
+    let ext = if set.language == "c++" { "cpp" } else { "c" };
+    let path = crate::clang::temp_source_path(set.name, ext);
+    let mut body = set.prelude.to_string();
+    body.extend(set.headers.iter().map(|h| format!("\n#include <{h}>")));
     body.push('\n');
     std::fs::write(&path, body)?;
     Ok(path)
 }
 
 /// Compiler arguments for libclang.
-fn compiler_args(spec: &Spec, include_dir: &Path) -> Vec<String> {
-    let mut args = vec![
-        "-x".to_string(),
-        spec.language.clone(),
-        format!("-I{}", include_dir.display()),
-    ];
-    if spec.language == "c++" {
+fn compiler_args(set: &HeaderSet) -> Vec<String> {
+    let mut args = vec!["-x".to_string(), set.language.to_string()];
+    args.extend(
+        set.include_dirs
+            .iter()
+            .map(|d| format!("-I{}", d.display())),
+    );
+    if set.language == "c++" {
         args.push("-std=c++17".into());
     }
-    args.extend(spec.defines.iter().map(|d| format!("-D{d}")));
+    args.extend(set.defines.iter().map(|d| format!("-D{d}")));
     args
 }
 
 /// State of one walk over a translation unit.
-struct Walker<'s> {
-    /// The library's spec.
-    spec: &'s Spec,
-    /// Canonical include directory, to make header paths relative.
-    include_dir: PathBuf,
+struct Walker {
+    /// The library's name in the IR.
+    name: String,
+    /// The headers parsed.
+    headers: Vec<String>,
+    /// Whether the `static` functions defined are read instead of the exported ones.
+    inline_functions: bool,
+    /// Whether macro renames name types and enum members too.
+    type_renames: bool,
+    /// Canonical include directories, to make header paths relative.
+    roots: Vec<PathBuf>,
     /// Release name recorded in the IR.
     release: String,
     /// Header files whose declarations are bound.
@@ -122,18 +239,21 @@ struct Walker<'s> {
     skipped: Vec<Skipped>,
 }
 
-impl<'s> Walker<'s> {
+impl Walker {
     /// Prepares a walk for a spec.
-    fn new(spec: &'s Spec, include_dir: PathBuf, release: &str) -> Result<Self> {
+    fn new(set: &HeaderSet, part: &Part, roots: Vec<PathBuf>, release: &str) -> Result<Self> {
         Ok(Walker {
-            spec,
-            include_dir,
+            name: part.name.to_string(),
+            headers: set.headers.to_vec(),
+            inline_functions: set.inline_functions,
+            type_renames: set.type_renames,
+            roots,
             release: release.to_string(),
-            bind_files: compile_all(&spec.bind_files)?,
-            function_filter: CompiledFilter::new(&spec.functions)?,
-            enum_filter: CompiledFilter::new(&spec.enums)?,
-            record_filter: CompiledFilter::new(&spec.records)?,
-            constant_filter: CompiledFilter::new(&spec.constants)?,
+            bind_files: compile_all(part.bind_files)?,
+            function_filter: CompiledFilter::new(set.filters.functions)?,
+            enum_filter: CompiledFilter::new(set.filters.enums)?,
+            record_filter: CompiledFilter::new(set.filters.records)?,
+            constant_filter: CompiledFilter::new(set.filters.constants)?,
             file_bound: HashMap::new(),
             type_names: HashMap::new(),
             aliases: BTreeMap::new(),
@@ -159,22 +279,22 @@ impl<'s> Walker<'s> {
         }
         // Compare canonical paths, but also the path as clang spells it: Debian's LLVM
         // include folder holds symlinks to folders elsewhere.
-        let rel = Path::new(&file)
-            .canonicalize()
-            .ok()
-            .and_then(|p| {
-                p.strip_prefix(&self.include_dir)
-                    .ok()
-                    .map(|r| r.to_string_lossy().into_owned())
+        let canonical = Path::new(&file).canonicalize().ok();
+        let spellings = canonical
+            .iter()
+            .map(PathBuf::as_path)
+            .chain([Path::new(&file)]);
+        let relative: Vec<String> = spellings
+            .flat_map(|p| {
+                self.roots
+                    .iter()
+                    .filter_map(move |r| p.strip_prefix(r).ok())
             })
-            .or_else(|| {
-                Path::new(&file)
-                    .strip_prefix(&self.include_dir)
-                    .ok()
-                    .map(|r| r.to_string_lossy().into_owned())
-            })
-            .unwrap_or_default();
-        let bound = !rel.is_empty() && self.bind_files.iter().any(|r| r.is_match(&rel));
+            .map(|r| r.to_string_lossy().into_owned())
+            .collect();
+        let bound = relative
+            .iter()
+            .any(|rel| self.bind_files.iter().any(|r| r.is_match(rel)));
         self.file_bound.insert(file, bound);
         bound
     }
@@ -196,7 +316,7 @@ impl<'s> Walker<'s> {
                 CursorKind::Enum => self.enum_decl(c),
                 CursorKind::Struct | CursorKind::Union if c.is_definition() => {
                     let name = self.record_name(c);
-                    self.record_decl(c, &name);
+                    self.record_decl(c, &name, false);
                 }
                 CursorKind::Function => self.function_decl(c),
                 CursorKind::MacroDefinition if !c.is_function_like_macro() => {
@@ -258,7 +378,12 @@ impl<'s> Walker<'s> {
                 };
                 self.add_handle(&class, name, bound);
             }
-            TypeKind::FunctionProto => self.add_handle(name, name, bound),
+            TypeKind::FunctionProto => {
+                self.add_handle(name, name, bound);
+                if let Some(h) = self.handles.iter_mut().find(|h| h.name == name) {
+                    h.callback = true;
+                }
+            }
             TypeKind::Void if bound => self.pointer_aliases.push(name.to_string()),
             _ => {}
         }
@@ -279,6 +404,7 @@ impl<'s> Walker<'s> {
                 }
             }
             None => self.handles.push(Handle {
+                callback: false,
                 name: class.to_string(),
                 aliases: if alias == class {
                     vec![]
@@ -336,7 +462,7 @@ impl<'s> Walker<'s> {
     }
 
     /// Collects a record and, first, the anonymous and nested records inside it.
-    fn record_decl(&mut self, c: &Cursor, name: &str) {
+    fn record_decl(&mut self, c: &Cursor, name: &str, anonymous: bool) {
         if self.record_seen.contains(name) || !self.record_filter.accepts(name) {
             return;
         }
@@ -374,7 +500,7 @@ impl<'s> Walker<'s> {
                     self.type_names
                         .insert(child.ty().canonical().spelling(), nested_name.clone());
                     // Nested records come first so that flattening can read their fields.
-                    self.record_decl(&child, &nested_name);
+                    self.record_decl(&child, &nested_name, anonymous);
                     if anonymous {
                         pending = Some((fields.len(), nested_name.clone()));
                     }
@@ -400,6 +526,7 @@ impl<'s> Walker<'s> {
                         default: None,
                         name: fname,
                         ty: fty,
+                        spelling: child.ty().spelling(),
                         offset_bits: child.field_offset_bits().max(0) as u64,
                         bit_width: child.bit_width(),
                     });
@@ -414,6 +541,7 @@ impl<'s> Walker<'s> {
             name: name.to_string(),
             aliases: self.aliases.get(name).cloned().unwrap_or_default(),
             is_union: c.kind() == CursorKind::Union,
+            anonymous,
             size,
             align,
             fields,
@@ -447,6 +575,10 @@ impl<'s> Walker<'s> {
     /// Collects a function declaration.
     fn function_decl(&mut self, c: &Cursor) {
         let symbol = c.spelling();
+        // Declarations of an inline function before its definition do not count.
+        if self.inline_functions && !c.is_static() {
+            return;
+        }
         if self.function_seen.contains(&symbol) {
             return;
         }
@@ -455,8 +587,8 @@ impl<'s> Walker<'s> {
             self.skip(&symbol, "variadic");
             return;
         }
-        if c.is_static() {
-            if self.function_filter.accepts(&symbol) {
+        if self.inline_functions != c.is_static() {
+            if !self.inline_functions && self.function_filter.accepts(&symbol) {
                 self.skip(
                     &symbol,
                     "static inline in the header: the library does not export it",
@@ -603,7 +735,13 @@ impl<'s> Walker<'s> {
     /// `bind`).
     fn finish(mut self) -> Result<Library> {
         let consts = macros::evaluate(&self.macros, &self.constants);
+        let typed_constants = macros::typed_constants(&self.macros);
         let renames = macros::renames(&self.macros);
+        let type_renames = if self.type_renames {
+            renames.clone()
+        } else {
+            HashMap::new()
+        };
         // `#define hipGetDeviceProperties hipGetDevicePropertiesR0600`: the API name is the
         // macro's, the symbol stays the declaration's.
         for f in &mut self.functions {
@@ -612,7 +750,7 @@ impl<'s> Walker<'s> {
             }
         }
         for r in &mut self.records {
-            if let Some(api) = renames.get(&r.name) {
+            if let Some(api) = type_renames.get(&r.name) {
                 r.aliases.push(std::mem::replace(&mut r.name, api.clone()));
             }
         }
@@ -621,18 +759,18 @@ impl<'s> Walker<'s> {
         // renames of hiprtc's): the old name is an alias member of the same value, so code
         // written for an earlier release keeps working.
         for e in &mut self.enums {
-            if let Some(api) = renames.get(&e.name) {
+            if let Some(api) = type_renames.get(&e.name) {
                 e.aliases.push(api.clone());
             }
             let old_names: Vec<(String, i64)> = e
                 .members
                 .iter()
-                .filter_map(|(member, value)| Some((renames.get(member)?.clone(), *value)))
+                .filter_map(|(member, value)| Some((type_renames.get(member)?.clone(), *value)))
                 .filter(|(old, _)| !e.members.iter().any(|(m, _)| m == old))
                 .collect();
             e.members.extend(old_names);
         }
-        let record_renames: HashMap<String, String> = renames
+        let record_renames: HashMap<String, String> = type_renames
             .iter()
             .filter(|(from, _)| self.record_seen.contains(*from))
             .map(|(a, b)| (a.clone(), b.clone()))
@@ -683,9 +821,9 @@ impl<'s> Walker<'s> {
             }
         }
         Ok(Library {
-            name: self.spec.name.clone(),
+            name: self.name,
             release: self.release.clone(),
-            headers: self.spec.headers.clone(),
+            headers: self.headers,
             functions,
             enums: self.enums,
             records: self.records,
@@ -693,6 +831,7 @@ impl<'s> Walker<'s> {
             pointer_aliases: self.pointer_aliases,
             opaque_pointers: Vec::new(),
             constants,
+            typed_constants,
             skipped: self.skipped,
         })
     }

@@ -144,6 +144,7 @@ mod tests {
             name: name.into(),
             aliases: vec![],
             is_union: false,
+            anonymous: false,
             size: 8,
             align: 8,
             fields: fields
@@ -151,6 +152,7 @@ mod tests {
                 .map(|(n, t)| Field {
                     name: n.to_string(),
                     ty: t.clone(),
+                    spelling: String::new(),
                     offset_bits: 0,
                     bit_width: None,
                     default: None,

@@ -20,3 +20,15 @@ pub enum ConstValue {
     /// A string literal.
     Str(String),
 }
+
+/// A macro casting an integer to a named type (`#define hipStreamPerThread ((hipStream_t)2)`):
+/// a constant of a handle or typedef.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TypedConstant {
+    /// Macro name.
+    pub name: String,
+    /// The type cast to.
+    pub ty: String,
+    /// The integer (negative ones as two's complement of 64 bits, as a pointer holds them).
+    pub value: u64,
+}

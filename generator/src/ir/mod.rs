@@ -16,7 +16,7 @@ pub use alias::{
     WrapperType,
 };
 pub use comment::Doc;
-pub use constant::{ConstValue, Constant};
+pub use constant::{ConstValue, Constant, TypedConstant};
 pub use enum_ty::Enum;
 pub use function::{Function, Param, Usage};
 pub use record::{Field, Handle, Record};
@@ -49,6 +49,9 @@ pub struct Library {
     pub opaque_pointers: Vec<String>,
     /// Integer macro constants and anonymous enumerators.
     pub constants: Vec<Constant>,
+    /// Macros casting an integer to a named type (handle constants).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub typed_constants: Vec<TypedConstant>,
     /// Declarations seen but left out, with the reason (reported, never silent).
     pub skipped: Vec<Skipped>,
 }

@@ -14,6 +14,10 @@ pub struct Record {
     pub aliases: Vec<String>,
     /// `union` rather than `struct`.
     pub is_union: bool,
+    /// A struct or union with no name of its own, declared inside another (named here
+    /// after its parent).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub anonymous: bool,
     /// `sizeof`.
     pub size: u64,
     /// `alignof`.
@@ -32,6 +36,9 @@ pub struct Field {
     pub name: String,
     /// Its type.
     pub ty: CType,
+    /// How C spells the type.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub spelling: String,
     /// Offset from the start of the record, in bits.
     pub offset_bits: u64,
     /// Width of a bitfield.
@@ -50,4 +57,7 @@ pub struct Handle {
     /// Typedef names that are aliases of the class.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
+    /// Whether it is a function pointer (a callback's type), not a pointer to a struct.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub callback: bool,
 }
