@@ -59,27 +59,6 @@ impl TranslationUnit {
         Self::parse_flags(file, args, false)
     }
 
-    /// Parses a unit that includes each of `headers` (`#include <h>`), written to a temporary
-    /// file named by `tag` and the extension the language of `args` wants (`.c`, `.cpp`).
-    pub fn parse_headers(
-        headers: &[String],
-        args: &[String],
-        tag: &str,
-        with_bodies: bool,
-    ) -> Result<Self> {
-        let cpp = args.iter().any(|a| a == "c++");
-        let ext = if cpp { "cpp" } else { "c" };
-        let path = temp_source_path(tag, ext);
-        let text: String = headers
-            .iter()
-            .map(|h| format!("#include <{h}>\n"))
-            .collect();
-        std::fs::write(&path, text)?;
-        let unit = Self::parse_flags(&path, args, !with_bodies);
-        let _ = std::fs::remove_file(&path);
-        unit
-    }
-
     /// Parses `file`; `skip_bodies` leaves function bodies out (faster).
     fn parse_flags(file: &Path, args: &[String], skip_bodies: bool) -> Result<Self> {
         load_libclang()?;

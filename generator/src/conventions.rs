@@ -341,7 +341,7 @@ pub fn parse_modules(
     // Modules in the order their first header comes in the unit (driver, runtime, nvrtc).
     let mut modules: Vec<(&str, Vec<String>)> = Vec::new();
     for (h, m) in &spec.headers {
-        let file = format!("(^|/){}$", regex::escape(h));
+        let file = format!("(.*/)?{}", regex::escape(h));
         match modules.iter_mut().find(|(n, _)| n == m) {
             Some((_, files)) => files.push(file),
             None => modules.push((m, vec![file])),
@@ -1170,6 +1170,8 @@ mod tests {
                 size: 4,
                 signed: true,
             },
+            ret_spelling: String::new(),
+            calls: Vec::new(),
             deprecated: false,
             keep_gil: false,
             destroys: false,

@@ -10,7 +10,6 @@
 //! compile and is left out with the compiler's reason.
 
 use crate::aliases::Entry;
-use crate::clang::{CursorKind, TranslationUnit};
 use crate::ir::{CType, Library};
 use crate::spec::CudaLibrarySpec;
 use anyhow::{bail, Context, Result};
@@ -309,30 +308,35 @@ fn args(cuda_includes: &[PathBuf]) -> Vec<String> {
     a
 }
 
-/// The enums the CUDA headers declare.
+/// The enums the CUDA headers declare, read through the parser, last declared first.
 fn cuda_enums(headers: &[String], cuda_includes: &[PathBuf]) -> Result<Vec<CudaEnum>> {
-    let tu = TranslationUnit::parse_headers(headers, &args(cuda_includes), "cuda-enums", true)
-        .with_context(|| format!("parsing CUDA's {}", headers.join(", ")))?;
-    let mut out = Vec::new();
-    let mut stack = tu.cursor().children();
-    while let Some(c) = stack.pop() {
-        match c.kind() {
-            CursorKind::LinkageSpec => stack.extend(c.children()),
-            CursorKind::Enum => {
-                let members: Vec<(String, i64)> = c
-                    .children()
-                    .into_iter()
-                    .filter(|m| m.kind() == CursorKind::EnumConstant)
-                    .map(|m| (m.spelling(), m.enum_value()))
-                    .collect();
-                if !members.is_empty() {
-                    out.push(CudaEnum { members });
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(out)
+    let set = crate::parse::HeaderSet {
+        name: "cuda-enums",
+        headers,
+        prelude: "",
+        language: "c++",
+        defines: &[],
+        include_dirs: cuda_includes.to_vec(),
+        bodies: false,
+        inline_functions: false,
+        type_renames: false,
+        filters: crate::parse::Filters::all(),
+    };
+    let all = [".*".to_string()];
+    let part = crate::parse::Part {
+        name: "cuda",
+        bind_files: &all,
+    };
+    let lib = crate::parse::parse_headers(&set, &[part], "cuda")
+        .with_context(|| format!("parsing CUDA's {}", headers.join(", ")))?
+        .remove(0);
+    Ok(lib
+        .enums
+        .into_iter()
+        .rev()
+        .filter(|e| !e.members.is_empty())
+        .map(|e| CudaEnum { members: e.members })
+        .collect())
 }
 
 /// How the shim spells a HIP type; `None` when it cannot.
@@ -639,7 +643,7 @@ pub fn generate(
         model.wrappers = wanted.iter().map(|(w, _)| w.clone()).collect();
         let source = tmpl.render(minijinja::context! { m => &model })?;
         std::fs::write(&path, &source)?;
-        let errors = TranslationUnit::error_lines(&path, &args(cuda_includes))?;
+        let errors = crate::parse::error_lines(&path, &args(cuda_includes))?;
         if errors.is_empty() {
             let _ = std::fs::remove_file(&path);
             left_out.sort();

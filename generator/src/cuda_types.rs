@@ -5,20 +5,10 @@
 //! condition, an attribute query, a struct it fills) runs, and a HIP function given one
 //! answers with a status, never a missing attribute.
 
-use crate::clang::{Cursor, CursorKind};
 use crate::ir::{
     CudaEnumDecl, CudaField, CudaFieldType, CudaHandle, CudaRecord, CudaTypes, HandleConstant,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-
-/// The members of an enum declaration.
-pub fn members(decl: &Cursor) -> Vec<(String, i64)> {
-    decl.children()
-        .into_iter()
-        .filter(|m| m.kind() == CursorKind::EnumConstant)
-        .map(|m| (m.spelling(), m.enum_value()))
-        .collect()
-}
 
 /// The enums, handles and handle constants of the modules' IRs (a library per cuda-python
 /// module), by cuda-python's names.

@@ -67,7 +67,7 @@ impl Filters<'static> {
 pub struct Part<'a> {
     /// Library name in the IR.
     pub name: &'a str,
-    /// Regexes on header paths relative to an include folder.
+    /// Regexes on header paths relative to an include folder (matching the whole path).
     pub bind_files: &'a [String],
 }
 
@@ -139,6 +139,12 @@ pub fn parse_headers(set: &HeaderSet, parts: &[Part], release: &str) -> Result<V
         .collect()
 }
 
+/// The lines of `file` that do not compile, with clang's message: how the NVIDIA shims check
+/// the wrappers they generate (a compile, not a walk, so it is the only other use of clang).
+pub fn error_lines(file: &Path, args: &[String]) -> Result<Vec<(u32, String)>> {
+    TranslationUnit::error_lines(file, args)
+}
+
 /// The folder holding the spec's headers: the first of its `include_dirs` that exists
 /// (relative ones taken from `include_dir`), else `include_dir`.
 fn headers_dir(spec: &Spec, include_dir: &Path) -> Result<PathBuf> {
@@ -195,6 +201,9 @@ struct Walker {
     inline_functions: bool,
     /// Whether macro renames name types and enum members too.
     type_renames: bool,
+    /// Whether function bodies were parsed (what each calls, and the return type's
+    /// spelling, are read then).
+    bodies: bool,
     /// Canonical include directories, to make header paths relative.
     roots: Vec<PathBuf>,
     /// Release name recorded in the IR.
@@ -247,6 +256,7 @@ impl Walker {
             headers: set.headers.to_vec(),
             inline_functions: set.inline_functions,
             type_renames: set.type_renames,
+            bodies: set.bodies,
             roots,
             release: release.to_string(),
             bind_files: compile_all(part.bind_files)?,
@@ -631,6 +641,16 @@ impl Walker {
             symbol,
             params,
             ret,
+            ret_spelling: if self.bodies {
+                c.result_type().spelling()
+            } else {
+                String::new()
+            },
+            calls: if self.bodies {
+                c.call_names()
+            } else {
+                Vec::new()
+            },
             deprecated: c.is_deprecated(),
             keep_gil: false,
             destroys: false,

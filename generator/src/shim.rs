@@ -10,8 +10,8 @@
 //! Each wrapper is checked with libclang against the CUDA headers; those that do not compile
 //! are left out (and listed), so the bindings' call raises "not available on this platform".
 
-use crate::clang::{CursorKind, TranslationUnit};
 use crate::ir::Library;
+use crate::parse::{parse_headers, Filters, HeaderSet, Part};
 use anyhow::{bail, Context, Result};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
@@ -78,68 +78,71 @@ type Constants = HashMap<String, i64>;
 
 /// The inline HIP functions of nvidia_detail, by name (the first definition of a name), and
 /// the enum constants of the headers as they compile for NVIDIA (nvidia_detail defines some
-/// of HIP's enums anew, numbered otherwise than the bindings' release).
+/// of HIP's enums anew, numbered otherwise than the bindings' release): the headers read
+/// through the parser, bodies included, as one IR of nvidia_detail's functions and one of
+/// everything's enums.
 fn inlines(
     include: &Path,
     cuda_includes: &[PathBuf],
 ) -> Result<(BTreeMap<String, Inline>, Constants)> {
-    let path = std::env::temp_dir().join(format!("hipgen-shim-{}.cpp", std::process::id()));
-    std::fs::write(&path, HEADERS)?;
-    let tu = TranslationUnit::parse_with_bodies(&path, &args(include, cuda_includes))
+    let headers: Vec<String> = HEADERS
+        .lines()
+        .filter_map(|l| l.strip_prefix("#include <")?.strip_suffix('>'))
+        .map(String::from)
+        .collect();
+    let mut include_dirs = vec![include.to_path_buf()];
+    include_dirs.extend(cuda_includes.iter().cloned());
+    let set = HeaderSet {
+        name: "hip-nvidia",
+        headers: &headers,
+        prelude: "",
+        language: "c++",
+        defines: &["__HIP_PLATFORM_NVIDIA__".to_string()],
+        include_dirs,
+        bodies: true,
+        inline_functions: true,
+        type_renames: false,
+        filters: Filters::all(),
+    };
+    let detail_files = ["(.*/)?nvidia_detail/.*".to_string()];
+    let all_files = [".*".to_string()];
+    let parts = [
+        Part {
+            name: "nvidia_detail",
+            bind_files: &detail_files,
+        },
+        Part {
+            name: "all",
+            bind_files: &all_files,
+        },
+    ];
+    let libs = parse_headers(&set, &parts, "nvidia")
         .context("parsing HIP's NVIDIA headers (are the CUDA 12 headers given?)")?;
-    let mut out = BTreeMap::new();
+    let out = libs[0]
+        .functions
+        .iter()
+        .map(|f| {
+            let inline = Inline {
+                name: f.symbol.clone(),
+                ret: f.ret_spelling.clone(),
+                params: f.params.iter().map(|p| p.spelling.clone()).collect(),
+                driver: f.calls.iter().any(|n| is_driver_api(n)),
+            };
+            (f.symbol.clone(), inline)
+        })
+        .collect();
+    // Every enum's constants, the first value of a name kept.
     let mut constants = Constants::new();
-    // Declarations inside `extern "C" { }` blocks count as the block's siblings.
-    let mut decls = Vec::new();
-    let mut stack = tu.cursor().children();
-    while let Some(c) = stack.pop() {
-        if c.kind() == CursorKind::LinkageSpec {
-            stack.extend(c.children());
-        } else {
-            decls.push(c);
+    for e in &libs[1].enums {
+        for (name, value) in &e.members {
+            constants.entry(name.clone()).or_insert(*value);
         }
     }
-    decls.reverse();
-    for c in decls {
-        // An enum, or a typedef of an anonymous one: its constants, the first value kept.
-        let enum_decl = match c.kind() {
-            CursorKind::Enum => Some(c),
-            CursorKind::Typedef => {
-                let under = c.typedef_underlying().canonical();
-                (under.kind() == crate::clang::TypeKind::Enum).then(|| under.declaration())
-            }
-            _ => None,
-        };
-        if let Some(decl) = enum_decl {
-            for (name, value) in crate::cuda_types::members(&decl) {
-                constants.entry(name).or_insert(value);
-            }
-            continue;
+    for c in &libs[1].constants {
+        if let crate::ir::ConstValue::Int(v) = c.value {
+            constants.entry(c.name.clone()).or_insert(v);
         }
-        if c.kind() == CursorKind::Typedef {
-            continue;
-        }
-        // Bodies are skipped when parsing, so a definition is told by its storage class:
-        // nvidia_detail defines every function `inline static`.
-        if c.kind() != CursorKind::Function || !c.is_static() {
-            continue;
-        }
-        let in_detail = c.file().is_some_and(|f| f.contains("nvidia_detail"));
-        let name = c.spelling();
-        if !in_detail || c.is_variadic() || out.contains_key(&name) {
-            continue;
-        }
-        out.insert(
-            name.clone(),
-            Inline {
-                name,
-                ret: c.result_type().spelling(),
-                params: c.arguments().iter().map(|a| a.ty().spelling()).collect(),
-                driver: c.call_names().iter().any(|n| is_driver_api(n)),
-            },
-        );
     }
-    let _ = std::fs::remove_file(&path);
     Ok((out, constants))
 }
 
@@ -264,7 +267,7 @@ pub fn generate(
         let mut lines = Vec::new();
         let source = render(&wanted, &mut lines);
         std::fs::write(&path, &source)?;
-        let errors = TranslationUnit::error_lines(&path, &args(include, cuda_includes))?;
+        let errors = crate::parse::error_lines(&path, &args(include, cuda_includes))?;
         if errors.is_empty() {
             let _ = std::fs::remove_file(&path);
             left_out.sort();

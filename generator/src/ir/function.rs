@@ -14,6 +14,14 @@ pub struct Function {
     pub params: Vec<Param>,
     /// Return type.
     pub ret: CType,
+    /// How C spells the return type (read where a C++ source calls the function: the
+    /// NVIDIA shims).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ret_spelling: String,
+    /// The functions its body calls, where bodies were parsed (HIP's inline NVIDIA
+    /// implementations).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<String>,
     /// Whether the header marks it deprecated.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub deprecated: bool,
