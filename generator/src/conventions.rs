@@ -17,6 +17,7 @@
 //! and where each CUDA output comes from. A CUDA function with no HIP function, or whose
 //! outputs HIP cannot produce, returns the "not supported" status.
 
+use crate::ir::types::{spelled_name, spelled_pointee};
 use crate::ir::{
     Adapter, AdapterArg, AdapterResult, ApiConventions, CType, CudaParam, DirectArg, DirectCall,
     DirectResult, Function, Library, Stub, Usage, WrapperType,
@@ -370,31 +371,12 @@ pub fn parse_modules(
         .context("parsing CUDA's headers (tools/setup.sh fetches them)")
 }
 
-/// `t` one pointer level in where it is a pointer (what `const CUdevice *` points at), as
-/// its spelling gives it: the named type and the rest of the spelling.
+/// `t` one pointer level in where it is a pointer, with the spelling of that.
 fn pointee_of<'a>(t: &'a CType, spelling: &'a str) -> (&'a CType, String) {
     match t {
-        CType::Pointer { pointee, .. } => {
-            let s = spelling.trim_end();
-            let s = s.strip_suffix("const").unwrap_or(s).trim_end();
-            (
-                pointee,
-                s.strip_suffix('*').unwrap_or(s).trim_end().to_string(),
-            )
-        }
+        CType::Pointer { pointee, .. } => (pointee, spelled_pointee(spelling).to_string()),
         _ => (t, spelling.to_string()),
     }
-}
-
-/// The name a spelling gives its type (`const enum cudaMemoryType` → `cudaMemoryType`).
-fn spelled_name(spelling: &str) -> String {
-    let s = spelling.trim().trim_start_matches("const ").trim();
-    let s = s.strip_suffix(" const").unwrap_or(s);
-    ["enum ", "struct ", "union "]
-        .iter()
-        .fold(s, |s, p| s.trim_start_matches(p))
-        .trim()
-        .to_string()
 }
 
 /// The shape of a CUDA parameter from its IR type and spelling; `callbacks` are the handle

@@ -5,6 +5,7 @@
 //! condition, an attribute query, a struct it fills) runs, and a HIP function given one
 //! answers with a status, never a missing attribute.
 
+use crate::ir::types::{spelled_name, spelled_pointee};
 use crate::ir::{
     CudaEnumDecl, CudaField, CudaFieldType, CudaHandle, CudaRecord, CudaTypes, HandleConstant,
 };
@@ -89,7 +90,7 @@ fn records_from_ir(libs: &[crate::ir::Library]) -> Vec<CudaRecord> {
     // names after their parent: C names them by their tag, as fields do.
     let nested_name = |r: &crate::ir::Record, f: &crate::ir::Field| match &f.ty {
         crate::ir::CType::Record { name }
-            if *name == format!("{}_{}", r.name, type_name_of(&f.spelling)) =>
+            if *name == format!("{}_{}", r.name, spelled_name(&f.spelling)) =>
         {
             Some(name.clone())
         }
@@ -172,7 +173,7 @@ fn ir_field_type(
     out: &mut BTreeMap<String, CudaRecord>,
 ) -> CudaFieldType {
     use crate::ir::CType;
-    let written = type_name_of(spelling);
+    let written = spelled_name(spelling);
     match t {
         CType::Bool => CudaFieldType::Int {
             size: 1,
@@ -189,9 +190,7 @@ fn ir_field_type(
         },
         CType::Handle { .. } => CudaFieldType::Handle { name: written },
         CType::Pointer { pointee, .. } => {
-            let inner = spelling.trim_end();
-            let inner = inner.strip_suffix("const").unwrap_or(inner).trim_end();
-            let inner = inner.strip_suffix('*').unwrap_or(inner).trim_end();
+            let inner = spelled_pointee(spelling);
             let bare = inner.trim_start_matches("const ").trim_start();
             let func = spelling.contains("(*");
             let opaque = bare.starts_with("struct ") || bare.starts_with("union ");
@@ -242,14 +241,4 @@ fn ir_field_type(
         }
         CType::Void | CType::Unsupported { .. } => CudaFieldType::Opaque { size: 0 },
     }
-}
-
-/// The name a type's spelling gives it (`const enum cudaMemoryType` → `cudaMemoryType`).
-fn type_name_of(spelling: &str) -> String {
-    let s = spelling.trim().trim_start_matches("const ");
-    ["enum ", "struct ", "union "]
-        .iter()
-        .fold(s, |s, p| s.trim_start_matches(p))
-        .trim()
-        .to_string()
 }

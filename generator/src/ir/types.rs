@@ -95,3 +95,23 @@ impl CType {
         }
     }
 }
+
+/// The name a C spelling gives its type (`const enum cudaMemoryType` → `cudaMemoryType`):
+/// how the IR's `spelling` fields say which typedef or tag was written.
+pub fn spelled_name(spelling: &str) -> String {
+    let s = spelling.trim().trim_start_matches("const ").trim();
+    let s = s.strip_suffix(" const").unwrap_or(s);
+    ["enum ", "struct ", "union "]
+        .iter()
+        .fold(s, |s, p| s.trim_start_matches(p))
+        .trim()
+        .to_string()
+}
+
+/// The spelling of what a pointer's spelling points at (`const CUdevice *` → `const
+/// CUdevice`); unchanged where no `*` was written (a typedef of a pointer).
+pub fn spelled_pointee(spelling: &str) -> &str {
+    let s = spelling.trim_end();
+    let s = s.strip_suffix("const").unwrap_or(s).trim_end();
+    s.strip_suffix('*').unwrap_or(s).trim_end()
+}
