@@ -7,7 +7,7 @@ Needs hip-python and hip-python-as-cuda built with `./build_pkgs.sh --platform n
 importable (ours shadows NVIDIA's `cuda.bindings`). Each row times a CUDA name of the `cuda`
 package against the HIP call it makes, in the same process: a CUDA name whose convention is
 HIP's is the HIP object (the row shows it), an adapted one is a compiled adapter calling the
-HIP function's C symbol (hipgen's `cuda_adapters.rs`); the Python adapter the same table
+HIP function's C symbol (hipgen's `cuda/adapters.rs`); the Python adapter the same table
 entry gives (`cuda._conventions.python_adapter`) is timed beside it. Prints a Markdown
 table, also written to benches/RESULTS-cuda-conventions.md.
 """

@@ -115,7 +115,7 @@ def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
         elif kind == "enum":
             assert ours.__hip_enum__ is expected, name
         elif isinstance(ours, type) and issubclass(ours, _structs.CudaStruct):
-            # A struct HIP's class lacks field names of: CUDA's layout (reshape.rs).
+            # A struct HIP's class lacks field names of: CUDA's layout (generator/src/cuda/reshape.rs).
             assert ours.__name__ in _conventions.tables().reshaped, name
         elif "__hip_class__" in getattr(ours, "__dict__", {}):
             # A handle or a struct: HIP's class, printed as cuda-python prints it.

@@ -1,4 +1,4 @@
-"""The compiled CUDA adapters (`generator/src/cuda_adapters.rs`, in the hip extension) against
+"""The compiled CUDA adapters (`generator/src/cuda/adapters.rs`, in the hip extension) against
 the Python adapters of `cuda/_conventions.py` they replace: the same parameters, the same
 results from the HIP runtime here, and the same kernel argument packing."""
 

@@ -66,9 +66,13 @@ PY
 )
 detail_irs=()
 if [ "$release" != "$detail" ]; then
-  gen "$detail" hip,hiprtc
-  detail_irs=(--detail-ir "target/bindings/rocm-$detail/hip.ir.json.gz"
-              --detail-ir "target/bindings/rocm-$detail/hiprtc.ir.json.gz")
+  # The detail release's checked-in IRs, else generated (hipgen parses what hip imports).
+  detail_dir=bindings/rocm-$detail
+  if [ ! -f "$detail_dir/hip.ir.json.gz" ]; then
+    gen "$detail" hip,hiprtc
+    detail_dir=target/bindings/rocm-$detail
+  fi
+  detail_irs=(--detail-ir "$detail_dir/hip.ir.json.gz" --detail-ir "$detail_dir/hiprtc.ir.json.gz")
 fi
 mkdir -p target/nvidia hip-python/python/hip/_nvidia
 ./target/release/hipgen shim --include "$rocm/$detail/usr/include" \

@@ -165,7 +165,7 @@ pub struct CudaTypes {
     pub records: Vec<CudaRecord>,
     /// Records HIP's counterpart of which lacks some of their field names (or holds them in
     /// another shape), with why: the cuda package gives these CUDA's layout and converts
-    /// them field by field at HIP calls (see `reshape.rs`).
+    /// them field by field at HIP calls (see `cuda/reshape.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reshaped: BTreeMap<String, Vec<String>>,
 }

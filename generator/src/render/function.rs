@@ -7,10 +7,10 @@ use super::model::{
 };
 use super::types::size_of;
 use super::TypeIndex;
-use crate::docstring;
 use crate::ir::{CType, Function, Record, Usage};
-use crate::names::rust_name;
-use crate::stubs;
+use crate::render::docstring;
+use crate::render::names::rust_name;
+use crate::render::stubs;
 use anyhow::{bail, Context, Result};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -336,7 +336,7 @@ impl FnCtx<'_> {
                         });
                     }
                     m.params.push(Param {
-                        py_name: crate::names::python_name(&p.name),
+                        py_name: crate::render::names::python_name(&p.name),
                         name: arg,
                         ty: ArgType::Any,
                         optional: false,
@@ -356,7 +356,7 @@ impl FnCtx<'_> {
                         holder: "p".into(),
                     });
                     m.params.push(Param {
-                        py_name: crate::names::python_name(&p.name),
+                        py_name: crate::render::names::python_name(&p.name),
                         name: arg,
                         ty: ArgType::Any,
                         optional: false,
@@ -371,7 +371,7 @@ impl FnCtx<'_> {
                         value,
                     });
                     m.params.push(Param {
-                        py_name: crate::names::python_name(&p.name),
+                        py_name: crate::render::names::python_name(&p.name),
                         name: arg,
                         ty: ArgType::Any,
                         optional: false,
@@ -390,7 +390,7 @@ impl FnCtx<'_> {
                         });
                     }
                     m.params.push(Param {
-                        py_name: crate::names::python_name(&p.name),
+                        py_name: crate::render::names::python_name(&p.name),
                         name: arg,
                         ty,
                         optional: false,
@@ -409,7 +409,7 @@ impl FnCtx<'_> {
                         });
                     }
                     m.params.push(Param {
-                        py_name: crate::names::python_name(&p.name),
+                        py_name: crate::render::names::python_name(&p.name),
                         name: arg,
                         ty,
                         optional: false,
@@ -542,7 +542,7 @@ impl FnCtx<'_> {
     /// The checks of counts against lists and of sizes against buffers, run after every
     /// argument converted (a count may follow its list).
     fn checks(&self, f: &Function, prep: &mut Vec<Prep>) -> Result<()> {
-        let py = crate::names::python_name;
+        let py = crate::render::names::python_name;
         for p in &f.params {
             if let Some(count) = &p.count {
                 let list = if p.usage == Usage::StringArray {

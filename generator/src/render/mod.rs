@@ -4,13 +4,16 @@
 //! object) are made here as a typed model (`model`); the templates spell it in Rust
 //! (`templates/rust.j2`).
 
+pub mod docstring;
 mod function;
 pub(crate) mod model;
+pub mod names;
+pub mod stubs;
+pub mod templates;
 mod types;
 
 use crate::ir::{CType, ConstValue, Library, Record, Skipped};
 use crate::spec::Spec;
-use crate::stubs;
 use anyhow::{bail, Context, Result};
 use function::FnCtx;
 pub(crate) use model::FunctionModel;
@@ -162,7 +165,7 @@ pub fn render(
     templates: &Path,
     command: &str,
 ) -> Result<Rendered> {
-    let env = crate::templates::environment(templates);
+    let env = crate::render::templates::environment(templates);
     let (model, skipped) = module_model(lib, imports, import_modules, spec, command)?;
     let code = env
         .get_template("module.rs.j2")?

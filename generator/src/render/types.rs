@@ -3,8 +3,8 @@
 
 use super::model::{ArrayLevel, FieldBase, FieldKindModel, FieldModel, TypeDefModel};
 use super::TypeIndex;
-use crate::docstring;
 use crate::ir::{CType, Library, Record};
+use crate::render::docstring;
 use anyhow::{bail, Context, Result};
 use std::collections::HashMap;
 

@@ -5,7 +5,7 @@
 //! holds overlays, merged key by key over the library spec of the same name.
 
 use super::Spec;
-use crate::aliases::AliasSpec;
+use crate::cuda::aliases::AliasSpec;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 use serde_yaml::Value;

@@ -1,7 +1,7 @@
 """cuda-python's calling conventions on top of the HIP functions.
 
 hipgen reads CUDA's headers of each cuda-bindings major version and joins every CUDA
-function to the HIP function HIPIFY maps it to (`generator/src/conventions.rs`). Where
+function to the HIP function HIPIFY maps it to (`generator/src/cuda/conventions.rs`). Where
 cuda-python calls a function as HIP's bindings do, the CUDA name is the HIP object. The
 tables hold the rest, which this module turns into Python objects on first use:
 
@@ -389,7 +389,7 @@ def hip_function(adapter_fn):
 
 def _native_adapter(entry: dict):
     """The compiled adapter of `entry` (hipgen renders the shapes a compiled function can
-    bridge, `generator/src/cuda_adapters.rs`), or None where the adapter is Python's."""
+    bridge, `generator/src/cuda/adapters.rs`), or None where the adapter is Python's."""
     try:
         from hip import _native as hip_native
     except ImportError:  # pragma: no cover - hip-python is a dependency

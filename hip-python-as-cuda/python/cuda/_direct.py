@@ -3,7 +3,7 @@
 HIP's bindings return in/out parameters and take no lists where cuda-python passes them
 (`cudaGraphGetNodes(graph, numNodes)`, `cuModuleLoadDataEx(image, n, options, values)`,
 `cuPointerGetAttributes(n, attributes, ptr)`). For those, the table entry of a CUDA function
-(`generator/src/conventions.rs`, `direct_plan`) says for every C argument where it comes from;
+(`generator/src/cuda/conventions.rs`, `direct_plan`) says for every C argument where it comes from;
 this module builds the adapter from it, calls the symbol through ctypes (which releases the
 GIL for the call), and returns the status and the outputs as cuda-python does.
 """

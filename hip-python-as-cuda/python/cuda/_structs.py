@@ -1,6 +1,6 @@
 """Classes of CUDA's structs and unions that HIP has no counterpart of.
 
-hipgen reads each record's layout from CUDA's headers (`generator/src/cuda_types.rs`); a
+hipgen reads each record's layout from CUDA's headers (`generator/src/cuda/types.rs`); a
 class made here from it behaves as cuda-python's: zeroed on creation, or a view of memory the
 caller owns with `_ptr=address`; `getPtr()` gives its address; fields read and write that
 memory: integers (range-checked), floats, enum members, handle objects, addresses, nested

@@ -974,7 +974,7 @@ pub fn generate(
     spec: &ConventionsSpec,
     cuda_headers: &Path,
     hip: &HipFunctions,
-    hip_records: &crate::reshape::HipRecords,
+    hip_records: &crate::cuda::reshape::HipRecords,
 ) -> Result<Vec<ApiConventions>> {
     let rules = Rules::new(spec)?;
     spec.apis
@@ -983,8 +983,8 @@ pub fn generate(
             let includes: Vec<PathBuf> = api.include.iter().map(|i| cuda_headers.join(i)).collect();
             let libs = parse_modules(spec, &includes, &api.version)
                 .with_context(|| format!("CUDA {} conventions", api.version))?;
-            let mut types = crate::cuda_types::from_ir(&libs);
-            types.reshaped = crate::reshape::reshaped(&types, hip_records);
+            let mut types = crate::cuda::types::from_ir(&libs);
+            types.reshaped = crate::cuda::reshape::reshaped(&types, hip_records);
             // A record is reshaped under any of its names (tag, typedefs).
             let primary: HashMap<&str, &str> = types
                 .records

@@ -9,7 +9,7 @@
 //! by the compiler from each pair of types; a function whose pair has no rule does not
 //! compile and is left out with the compiler's reason.
 
-use crate::aliases::Entry;
+use crate::cuda::aliases::Entry;
 use crate::ir::{CType, Library};
 use crate::spec::CudaLibrarySpec;
 use anyhow::{bail, Context, Result};
@@ -629,7 +629,7 @@ pub fn generate(
         status,
         wrappers: Vec::new(),
         left_out: Vec::new(),
-        lookup_helper: crate::shim::LOOKUP,
+        lookup_helper: crate::shims::detail::LOOKUP,
     };
 
     // Check with libclang; a wrapper that does not compile tries its next CUDA candidate,

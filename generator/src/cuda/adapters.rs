@@ -10,12 +10,11 @@
 //! which imports that module's crate-visible items (`TYPES`, `LIB`, struct mirrors). Entries of other shapes (structs in CUDA's
 //! layout, attribute values, direct C calls) stay Python adapters (`cuda/_conventions.py`).
 
-use crate::ir::{AdapterArg, AdapterResult, AliasSet, ApiConventions, Library};
-use crate::names::{python_name, rust_name};
+use crate::generate::Libraries;
+use crate::ir::{AdapterArg, AdapterResult, AliasSet, ApiConventions};
 use crate::render::model::{ArgType, FfiType, Output, Param, Prep, Var};
+use crate::render::names::{python_name, rust_name};
 use crate::render::{function_models, FunctionModel};
-use crate::spec::release::SpecFile;
-use crate::spec::Spec;
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -131,20 +130,10 @@ pub struct Report {
     pub counts: BTreeMap<String, (usize, usize)>,
 }
 
-/// Where the HIP modules' IRs and specs are.
-pub struct HipInputs<'a> {
-    /// Output folder holding `<module>.ir.json.gz`.
-    pub dir: &'a Path,
-    /// Folder of the spec files.
-    pub specs: &'a Path,
-    /// ROCm release (per-release specs).
-    pub release: &'a str,
-}
-
 /// Renders `cuda_adapters.rs` for the adapters of `set` that can be native.
 pub fn render(
     set: &AliasSet,
-    inputs: &HipInputs,
+    libraries: &mut Libraries,
     templates: &Path,
     command: &str,
 ) -> Result<(String, Report)> {
@@ -159,7 +148,9 @@ pub fn render(
         counts.insert(api.version.clone(), (0, api.adapted.len()));
     }
     for hip_module in hip_modules {
-        let (lib, imports, spec) = load(inputs, hip_module)?;
+        let spec = libraries.spec(hip_module)?.clone();
+        let imports = libraries.all(&spec.imports)?;
+        let lib = libraries.get(hip_module)?;
         let names: BTreeSet<&str> = set
             .apis
             .iter()
@@ -167,7 +158,7 @@ pub fn render(
             .filter(|e| e.hip_module == hip_module)
             .map(|e| e.hip.as_str())
             .collect();
-        let models = function_models(&lib, &imports, &spec, "crate::", &names)?;
+        let models = function_models(lib, &imports, &spec, "crate::", &names)?;
         let mut imported = BTreeMap::new();
         let mut adapters = Vec::new();
         for api in &set.apis {
@@ -190,7 +181,7 @@ pub fn render(
             adapters,
         });
     }
-    let env = crate::templates::environment(templates);
+    let env = crate::render::templates::environment(templates);
     let file = AdaptersFile {
         command: command.to_string(),
         modules,
@@ -199,25 +190,6 @@ pub fn render(
         .get_template("cuda_adapters.rs.j2")?
         .render(minijinja::context! { f => file })?;
     Ok((code, Report { counts }))
-}
-
-/// The IR, imported IRs and spec of HIP module `name`.
-fn load(inputs: &HipInputs, name: &str) -> Result<(Library, Vec<Library>, Spec)> {
-    let read =
-        |n: &str| -> Result<Library> { crate::ir_file::read(&crate::ir_file::path(inputs.dir, n)) };
-    let file = SpecFile::read(inputs.specs, name, Some(inputs.release))?;
-    let spec = file
-        .library_specs()?
-        .into_iter()
-        .find(|s| s.name == name)
-        .with_context(|| format!("{} has no spec named {name}", file.origin))?;
-    let lib = read(name)?;
-    let imports = spec
-        .imports
-        .iter()
-        .map(|i| read(i))
-        .collect::<Result<Vec<_>>>()?;
-    Ok((lib, imports, spec))
 }
 
 /// Zero as a HIP parameter of type `ty`, if the type has one here.

@@ -10,7 +10,7 @@
 //! alike, which no single annotation describes.
 
 use crate::ir::{AliasKind, AliasSet, ApiConventions, Library, PythonModule, Usage};
-use crate::stubs::{doc_literal, usable_name};
+use crate::render::stubs::{doc_literal, usable_name};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -76,7 +76,7 @@ pub fn render(
         .iter()
         .find(|a| a.version == api)
         .with_context(|| format!("no cuda-bindings {api} conventions in the alias IR"))?;
-    let env = crate::templates::environment(templates);
+    let env = crate::render::templates::environment(templates);
     let tmpl = env.get_template("cuda_module.pyi.j2")?;
     let mut out = BTreeMap::new();
     for m in &set.python_modules {
@@ -253,7 +253,7 @@ fn module(
                 members: members
                     .into_iter()
                     .filter(|(n, _)| {
-                        usable_name(n) && !crate::stubs::ENUM_RESERVED.contains(&n.as_str())
+                        usable_name(n) && !crate::render::stubs::ENUM_RESERVED.contains(&n.as_str())
                     })
                     .collect(),
             })
@@ -302,7 +302,7 @@ fn function(
             .params
             .iter()
             .filter(|p| !matches!(p.usage, Usage::Out | Usage::OutString))
-            .map(|p| any(&crate::names::python_name(&p.name)))
+            .map(|p| any(&crate::render::names::python_name(&p.name)))
             .collect();
         let outs = f
             .params

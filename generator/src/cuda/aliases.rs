@@ -30,7 +30,7 @@ pub struct AliasSpec {
     pub modules: Vec<String>,
     /// cuda-python's calling conventions, read from CUDA's headers.
     #[serde(default)]
-    pub conventions: Option<crate::conventions::ConventionsSpec>,
+    pub conventions: Option<crate::cuda::conventions::ConventionsSpec>,
     /// The package's Python modules, in order, and what each holds.
     #[serde(default)]
     pub python_modules: Vec<crate::ir::PythonModule>,
@@ -248,18 +248,19 @@ pub fn resolve(
 
 /// Renders the alias tables as Rust statics (`templates/aliases.rs.j2`).
 pub fn render(set: &AliasSet, templates: &Path, command: &str) -> Result<String> {
-    let env = crate::templates::environment(templates);
+    let env = crate::render::templates::environment(templates);
     let tmpl = env.get_template("aliases.rs.j2")?;
     Ok(tmpl.render(minijinja::context! { a => set, command => command })?)
 }
 
-/// Reads the table a spec names and resolves it against the modules' IRs in `dir`.
+/// Reads the table a spec names and resolves it against the IRs of its modules (`libs`, in
+/// the spec's order).
 pub fn generate(
     spec: &AliasSpec,
     include: &Path,
     cuda_headers: &Path,
     release: &str,
-    dir: &Path,
+    libs: &[Library],
 ) -> Result<AliasSet> {
     let table = include.join(&spec.mapping.path);
     let text = std::fs::read_to_string(&table).with_context(|| {
@@ -269,18 +270,10 @@ pub fn generate(
         )
     })?;
     let entries = read_hipify(&text, &spec.mapping.sections)?;
-    let libs = spec
-        .modules
-        .iter()
-        .map(|m| {
-            crate::ir_file::read(&crate::ir_file::path(dir, m))
-                .with_context(|| format!("{} aliases {m}", spec.name))
-        })
-        .collect::<Result<Vec<Library>>>()?;
-    let mut set = resolve(spec, release, &entries, &libs)?;
+    let mut set = resolve(spec, release, &entries, libs)?;
     if let Some(conventions) = &spec.conventions {
-        let mut hip = crate::conventions::HipFunctions::new();
-        for (m, lib) in set.modules.iter().zip(&libs) {
+        let mut hip = crate::cuda::conventions::HipFunctions::new();
+        for (m, lib) in set.modules.iter().zip(libs) {
             let by_name: HashMap<&str, &crate::ir::Function> =
                 lib.functions.iter().map(|f| (f.name.as_str(), f)).collect();
             for a in m.names.iter().filter(|a| a.kind == AliasKind::Function) {
@@ -290,7 +283,7 @@ pub fn generate(
             }
         }
         for (cuda, hip_name) in &conventions.hip_functions {
-            let found = set.modules.iter().zip(&libs).find_map(|(m, lib)| {
+            let found = set.modules.iter().zip(libs).find_map(|(m, lib)| {
                 lib.functions
                     .iter()
                     .find(|f| &f.name == hip_name)
@@ -300,13 +293,14 @@ pub fn generate(
                 hip.insert(cuda.as_str(), target);
             }
         }
-        let mut records = crate::reshape::HipRecords::new(libs.iter().flat_map(|l| &l.records));
+        let mut records =
+            crate::cuda::reshape::HipRecords::new(libs.iter().flat_map(|l| &l.records));
         for a in set.modules.iter().flat_map(|m| &m.names) {
             if a.kind == AliasKind::Record {
                 records.map(&a.cuda, &a.hip);
             }
         }
-        let apis = crate::conventions::generate(conventions, cuda_headers, &hip, &records)?;
+        let apis = crate::cuda::conventions::generate(conventions, cuda_headers, &hip, &records)?;
         set.apis = apis;
     }
     Ok(set)

@@ -1,0 +1,269 @@
+//! `hipgen generate`: one release's libraries through parse → bind → render, then the cuda
+//! package's tables, adapters and stubs from those libraries' IRs, then the manifest.
+//!
+//! Stages hand IR to each other in memory (`Libraries`): a library another imports, or one
+//! the cuda package aliases, is parsed when first asked for, so `--libs hipblas` or
+//! `--libs cuda` needs nothing an earlier run left on disk.
+
+use crate::cuda::{adapters, aliases, stubs as cuda_stubs};
+use crate::ir::{self, Library};
+use crate::spec::release::{Release, SpecFile};
+use crate::spec::Spec;
+use crate::{bind, ir_file, manifest, parse, render};
+use anyhow::{Context, Result};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Where generation reads from.
+pub struct Inputs<'a> {
+    /// ROCm include directory.
+    pub include: &'a Path,
+    /// CUDA's headers (tools/cuda_headers.py).
+    pub cuda_headers: &'a Path,
+    /// Folder of the spec files.
+    pub specs: &'a Path,
+    /// Folder of the templates.
+    pub templates: &'a Path,
+}
+
+/// The library specs of one release and their IRs, each parsed (and bound) once per run.
+pub struct Libraries<'a> {
+    include: &'a Path,
+    release: &'a str,
+    specs: HashMap<String, Spec>,
+    parsed: HashMap<String, Library>,
+}
+
+impl<'a> Libraries<'a> {
+    /// The library specs of `files` (alias specs have none), none parsed yet.
+    pub fn new(files: &[SpecFile], include: &'a Path, release: &'a str) -> Result<Self> {
+        let mut specs = HashMap::new();
+        for file in files {
+            if file.alias_spec()?.is_some() {
+                continue;
+            }
+            for spec in file.library_specs()? {
+                specs.insert(spec.name.clone(), spec);
+            }
+        }
+        Ok(Self {
+            include,
+            release,
+            specs,
+            parsed: HashMap::new(),
+        })
+    }
+
+    /// The spec of library `name`.
+    pub fn spec(&self, name: &str) -> Result<&Spec> {
+        self.specs
+            .get(name)
+            .with_context(|| format!("release {} has no library spec {name}", self.release))
+    }
+
+    /// The Python module of every library (by spec name), so that a stub can import the
+    /// types of the libraries its library imports.
+    pub fn python_modules(&self) -> HashMap<String, String> {
+        self.specs
+            .iter()
+            .map(|(n, s)| (n.clone(), s.python_module()))
+            .collect()
+    }
+
+    /// Parses and binds library `name` unless this run has already.
+    fn ensure(&mut self, name: &str) -> Result<()> {
+        if !self.parsed.contains_key(name) {
+            let spec = self.spec(name)?;
+            let mut lib = parse::parse_library(spec, self.include, self.release)?;
+            bind::apply(spec, &mut lib)?;
+            self.parsed.insert(name.to_string(), lib);
+        }
+        Ok(())
+    }
+
+    /// The IR of library `name`.
+    pub fn get(&mut self, name: &str) -> Result<&Library> {
+        self.ensure(name)?;
+        Ok(&self.parsed[name])
+    }
+
+    /// The IRs of libraries `names`, in that order.
+    pub fn all(&mut self, names: &[String]) -> Result<Vec<Library>> {
+        names
+            .iter()
+            .map(|n| self.get(n).cloned())
+            .collect::<Result<_>>()
+    }
+}
+
+/// Parses and renders the release's libraries (those of `libs`, or all), writing `<lib>.rs`
+/// and `<lib>.ir.json.gz` of each, and the release's manifest.
+pub fn generate(release: &Release, libs: Option<&str>, inputs: &Inputs, out: &Path) -> Result<()> {
+    let version = &release.release;
+    let dir = out.join(format!("rocm-{version}"));
+    std::fs::create_dir_all(&dir)?;
+    let files = release.spec_files(inputs.specs)?;
+    let wanted: Option<Vec<&str>> = libs.map(|l| {
+        l.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect()
+    });
+    if let Some(wanted) = &wanted {
+        for name in wanted {
+            if !files.iter().any(|f| f.name == *name) {
+                let known: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+                anyhow::bail!(
+                    "release {version} has no library {name} (it has {})",
+                    known.join(", ")
+                );
+            }
+        }
+    }
+    let mut libraries = Libraries::new(&files, inputs.include, version)?;
+    for file in &files {
+        let name = &file.name;
+        if wanted.as_ref().is_some_and(|w| !w.contains(&name.as_str())) {
+            continue;
+        }
+        let command = format!(
+            "hipgen generate --release {version} --libs {name} (or ./build_pkgs.sh --regenerate)"
+        );
+        if let Some(alias_spec) = file.alias_spec()? {
+            generate_aliases(&alias_spec, inputs, &mut libraries, &dir, &command)?;
+            continue;
+        }
+        for spec in file.library_specs()? {
+            generate_one(&spec.name, inputs, &mut libraries, &dir, &command)?;
+        }
+    }
+    let manifest = manifest::build(release, &files)?;
+    std::fs::write(
+        dir.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest)? + "\n",
+    )?;
+    Ok(())
+}
+
+/// Renders library `name` into `dir`: its Rust module, stub and IR.
+fn generate_one(
+    name: &str,
+    inputs: &Inputs,
+    libraries: &mut Libraries,
+    dir: &Path,
+    command: &str,
+) -> Result<()> {
+    let spec = libraries.spec(name)?.clone();
+    let imports = libraries
+        .all(&spec.imports)
+        .with_context(|| format!("{name} imports {}", spec.imports.join(", ")))?;
+    let modules = libraries.python_modules();
+    let mut lib = libraries.get(name)?.clone();
+    let rendered = render::render(&lib, &imports, &modules, &spec, inputs.templates, command)?;
+    // Functions the renderer leaves out are recorded in the IR file.
+    lib.skipped.extend(rendered.skipped);
+    std::fs::write(dir.join(format!("{name}.rs")), rendered.code)?;
+    // The stub goes where the package puts the module: stubs/hip/hip.pyi for `hip.hip`.
+    let stub = dir
+        .join("stubs")
+        .join(spec.python_module().replace('.', "/") + ".pyi");
+    std::fs::create_dir_all(stub.parent().context("stub path")?)?;
+    std::fs::write(stub, rendered.stub)?;
+    ir_file::write(&ir_file::path(dir, name), &lib)?;
+    eprintln!(
+        "{name}: {} functions, {} enums, {} records, {} handles, {} constants, {} skipped",
+        lib.functions.len(),
+        lib.enums.len(),
+        lib.records.len(),
+        lib.handles.len(),
+        lib.constants.len(),
+        lib.skipped.len()
+    );
+    for s in &lib.skipped {
+        eprintln!("  skipped {}: {}", s.name, s.reason);
+    }
+    Ok(())
+}
+
+/// Resolves and renders an alias spec (the CUDA names) into `dir`.
+fn generate_aliases(
+    spec: &aliases::AliasSpec,
+    inputs: &Inputs,
+    libraries: &mut Libraries,
+    dir: &Path,
+    command: &str,
+) -> Result<()> {
+    let name = &spec.name;
+    let release = libraries.release;
+    let modules = libraries
+        .all(&spec.modules)
+        .with_context(|| format!("{name} aliases {}", spec.modules.join(", ")))?;
+    let set = aliases::generate(spec, inputs.include, inputs.cuda_headers, release, &modules)?;
+    if let Some(stubs) = &spec.stubs {
+        write_cuda_stubs(&set, &modules, stubs, libraries, dir, inputs, command)?;
+    }
+    std::fs::write(
+        dir.join(format!("{name}.rs")),
+        aliases::render(&set, inputs.templates, command)?,
+    )?;
+    if !set.apis.is_empty() {
+        let (code, report) = adapters::render(&set, libraries, inputs.templates, command)?;
+        std::fs::write(dir.join("cuda_adapters.rs"), code)?;
+        for (version, (native, all)) in &report.counts {
+            eprintln!("{name}: cuda-bindings {version}: {native} of {all} adapters native");
+        }
+    }
+    ir_file::write(&ir_file::path(dir, name), &set)?;
+    for m in &set.modules {
+        eprintln!(
+            "{name}: {} CUDA names and {} enum member names for {}",
+            m.names.len(),
+            m.members.iter().map(|e| e.members.len()).sum::<usize>(),
+            m.module
+        );
+    }
+    let unresolved: usize = set.unresolved.iter().map(|(_, n)| n).sum();
+    eprintln!("{name}: {unresolved} table entries name no object of these modules");
+    for api in &set.apis {
+        eprintln!(
+            "{name}: cuda-bindings {} conventions: {} functions as HIP's, {} adapted, {} not supported, {} called as HIP's though they differ",
+            api.version,
+            api.same.len(),
+            api.adapted.len(),
+            api.stubs.len(),
+            api.mismatched.len()
+        );
+    }
+    Ok(())
+}
+
+/// Writes the cuda package's stubs (`stubs/cuda/bindings/<module>.pyi`) from the alias set
+/// and the IRs of the HIP modules it aliases (`modules`, in the set's order).
+fn write_cuda_stubs(
+    set: &ir::AliasSet,
+    modules: &[Library],
+    stubs: &aliases::StubsSpec,
+    libraries: &Libraries,
+    dir: &Path,
+    inputs: &Inputs,
+    command: &str,
+) -> Result<()> {
+    let mut libs = Vec::new();
+    for (m, lib) in set.modules.iter().zip(modules) {
+        let spec = libraries.spec(&m.module)?;
+        let results = cuda_stubs::HipResults {
+            status: spec.status.as_ref().map(|s| s.enum_name.clone()),
+            status_first: spec
+                .status
+                .as_ref()
+                .is_some_and(|s| s.success_for_plain_returns.is_some()),
+        };
+        libs.push((lib.clone(), results));
+    }
+    let out = dir.join("stubs/cuda/bindings");
+    std::fs::create_dir_all(&out)?;
+    for (kind, text) in cuda_stubs::render(set, &libs, &stubs.api, inputs.templates, command)? {
+        std::fs::write(out.join(format!("{kind}.pyi")), text)?;
+    }
+    Ok(())
+}
