@@ -627,6 +627,77 @@ def test_cuda_python_conventions_on_the_gpu():
     assert cu.cuCtxDestroy(ctx)[0] == cu.CUresult.CUDA_SUCCESS
 
 
+def test_cuda_struct_and_attribute_outputs_are_native_on_the_gpu():
+    """Outputs the adapter makes (a struct HIP's function fills, an attribute's value, lists
+    and counts of direct C calls) come from the compiled adapters, and read what the GPU
+    wrote."""
+    pytest.importorskip("cuda.bindings")
+    from cuda.bindings import driver as cu
+    from cuda.bindings import runtime as rt
+
+    from hip import _native
+
+    native = {n for v, n in _native.cuda_adapters() if v == "13"}
+    for name in (
+        "cudaGetDeviceProperties",
+        "cudaMalloc3D",
+        "cuPointerGetAttribute",
+        "cudaPointerGetAttributes",
+        "cuPointerGetAttributes",
+        "cudaGraphGetNodes",
+    ):
+        assert name in native, name
+        module = rt if name.startswith("cuda") else cu
+        assert type(getattr(module, name)).__name__ == "builtin_function_or_method", name
+    # A struct HIP lays out otherwise: HIP's, copied into CUDA's layout.
+    err, prop = rt.cudaGetDeviceProperties(0)
+    assert err == rt.cudaError_t.cudaSuccess and isinstance(prop, rt.cudaDeviceProp)
+    assert prop.major >= 1 and prop.multiProcessorCount > 0
+    # A struct HIP lays out as CUDA does: CUDA's class, filled in place.
+    extent = rt.cudaExtent()
+    extent.width, extent.height, extent.depth = 100, 3, 1
+    err, pitched = rt.cudaMalloc3D(extent)
+    assert err == rt.cudaError_t.cudaSuccess and type(pitched) is rt.cudaPitchedPtr
+    assert pitched.pitch >= 100 and pitched.xsize == 100 and int(pitched.ptr) != 0
+    err, attrs = rt.cudaPointerGetAttributes(pitched.ptr)
+    assert err == rt.cudaError_t.cudaSuccess and isinstance(attrs, rt.cudaPointerAttributes)
+    assert attrs.device == 0 and int(attrs.devicePointer) == int(pitched.ptr)
+    # An attribute's value: as its C type where CUDA documents one (an int), else 64 bits.
+    ordinal = cu.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+    err, value = cu.cuPointerGetAttribute(ordinal, int(pitched.ptr))
+    assert err == cu.CUresult.CUDA_SUCCESS and value == 0 and type(value) is int
+    address = cu.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER
+    err, value = cu.cuPointerGetAttribute(address, int(pitched.ptr))
+    assert err == cu.CUresult.CUDA_SUCCESS and int(value) == int(pitched.ptr)
+    assert type(value).__name__ == "cuuint64_t"
+    # Direct C calls: a list of attributes, one value each, typed as above.
+    err, values = cu.cuPointerGetAttributes(2, [ordinal, address], int(pitched.ptr))
+    assert err == cu.CUresult.CUDA_SUCCESS and values[0] == 0 and int(values[1]) == int(pitched.ptr)
+    assert rt.cudaFree(pitched.ptr)[0] == rt.cudaError_t.cudaSuccess
+    # A value of the size an argument gives (managed memory, as the range attributes need).
+    err, managed = rt.cudaMallocManaged(4096, rt.cudaMemAttachGlobal)
+    assert err == rt.cudaError_t.cudaSuccess
+    read_mostly = rt.cudaMemRangeAttribute.cudaMemRangeAttributeReadMostly
+    err, value = rt.cudaMemRangeGetAttribute(4, read_mostly, managed, 4096)
+    assert err == rt.cudaError_t.cudaSuccess and value == 0
+    assert rt.cudaFree(managed)[0] == rt.cudaError_t.cudaSuccess
+    # An array the call fills, its count in and out: 0 asks for the count alone.
+    err, graph = rt.cudaGraphCreate(0)
+    assert err == rt.cudaError_t.cudaSuccess
+    err, first = rt.cudaGraphAddEmptyNode(graph, None, 0)
+    err, second = rt.cudaGraphAddEmptyNode(graph, [first], 1)
+    assert err == rt.cudaError_t.cudaSuccess
+    err, nodes, count = rt.cudaGraphGetNodes(graph)
+    assert err == rt.cudaError_t.cudaSuccess and (nodes, count) == ([], 2)
+    err, nodes, count = rt.cudaGraphGetNodes(graph, 2)
+    assert err == rt.cudaError_t.cudaSuccess and count == 2
+    assert {int(n) for n in nodes} == {int(first), int(second)}
+    assert all(isinstance(n, rt.cudaGraphNode_t) for n in nodes)
+    err, roots, count = rt.cudaGraphGetRootNodes(graph, 2)
+    assert err == rt.cudaError_t.cudaSuccess and count == 1 and int(roots[0]) == int(first)
+    assert rt.cudaGraphDestroy(graph)[0] == rt.cudaError_t.cudaSuccess
+
+
 # --- hip.core ----------------------------------------------------------------------------
 
 

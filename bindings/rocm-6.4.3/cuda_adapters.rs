@@ -14,20 +14,101 @@ pub mod hip {
     use hipgen_runtime as rt;
     use pyo3::prelude::*;
 
-    static IMPORTED_4: rt::Imported = rt::Imported::new("cuda._conventions", "_address_of_value");
-    static IMPORTED_11: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
+    static IMPORTED_17: rt::Imported = rt::Imported::new("cuda._conventions", "CudaIntView");
+    static IMPORTED_25: rt::Imported = rt::Imported::new("cuda._conventions", "_address_of_value");
+    static IMPORTED_1: rt::Imported = rt::Imported::new("cuda._structs", "present");
+    static IMPORTED_11: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY3D_DESCRIPTOR");
+    static IMPORTED_9: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY_DESCRIPTOR");
+    static IMPORTED_41: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_BATCH_MEM_OP_NODE_PARAMS");
+    static IMPORTED_37: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS");
+    static IMPORTED_39: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_WAIT_NODE_PARAMS");
+    static IMPORTED_35: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_HOST_NODE_PARAMS");
+    static IMPORTED_29: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_KERNEL_NODE_PARAMS");
+    static IMPORTED_27: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_LAUNCH_PARAMS");
+    static IMPORTED_31: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D");
+    static IMPORTED_33: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMSET_NODE_PARAMS");
+    static IMPORTED_43: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEM_ALLOC_NODE_PARAMS");
+    static IMPORTED_50: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_DESC");
+    static IMPORTED_54: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_VIEW_DESC");
+    static IMPORTED_52: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_TEXTURE_DESC");
+    static IMPORTED_13: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUarrayMapInfo");
+    static IMPORTED_92: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
     static INT_CLASS_0: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdevice");
-    static INT_CLASS_1: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdeviceptr");
-    static IMPORTED_5: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
-    static IMPORTED_12: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
-    static INT_CLASS_2: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUmemGenericAllocationHandle");
-    static IMPORTED_3: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUresult");
-    static INT_CLASS_7: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
-    static INT_CLASS_6: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "cuuint64_t");
-    static IMPORTED_8: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
-    static IMPORTED_10: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
-    static IMPORTED_13: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
-    static INT_CLASS_9: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
+    static INT_CLASS_4: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdeviceptr");
+    static IMPORTED_93: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphEdgeData");
+    static IMPORTED_45: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
+    static IMPORTED_44: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
+    static IMPORTED_6: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcEventHandle");
+    static IMPORTED_7: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcMemHandle");
+    static IMPORTED_47: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUkernelNodeAttrValue");
+    static IMPORTED_16: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemAllocationProp");
+    static INT_CLASS_14: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUmemGenericAllocationHandle");
+    static IMPORTED_20: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemPoolPtrExportData");
+    static IMPORTED_3: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmodule");
+    static IMPORTED_22: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUresult");
+    static IMPORTED_24: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamBatchMemOpParams");
+    static IMPORTED_21: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamCaptureMode");
+    static INT_CLASS_48: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
+    static IMPORTED_2: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUuuid");
+    static INT_CLASS_18: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "cuuint64_t");
+    static IMPORTED_68: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaChannelFormatDesc");
+    static IMPORTED_58: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaDeviceProp");
+    static IMPORTED_60: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
+    static IMPORTED_70: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExtent");
+    static IMPORTED_87: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreSignalNodeParams");
+    static IMPORTED_88: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreWaitNodeParams");
+    static IMPORTED_64: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaFuncAttributes");
+    static IMPORTED_94: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphEdgeData");
+    static IMPORTED_91: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
+    static IMPORTED_90: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
+    static IMPORTED_86: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaHostNodeParams");
+    static IMPORTED_55: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcEventHandle_t");
+    static IMPORTED_56: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcMemHandle_t");
+    static IMPORTED_81: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaKernelNodeParams");
+    static IMPORTED_82: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchAttributeValue");
+    static IMPORTED_62: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchParams");
+    static IMPORTED_89: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemAllocNodeParams");
+    static IMPORTED_71: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPoolPtrExportData");
+    static IMPORTED_84: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DParms");
+    static IMPORTED_85: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemsetParams");
+    static IMPORTED_66: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPitchedPtr");
+    static IMPORTED_73: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPointerAttributes");
+    static IMPORTED_75: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceDesc");
+    static IMPORTED_79: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceViewDesc");
+    static IMPORTED_59: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaStreamCaptureMode");
+    static INT_CLASS_80: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
+    static IMPORTED_77: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaTextureDesc");
+    static IMPORTED_10: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY3D_DESCRIPTOR");
+    static IMPORTED_8: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY_DESCRIPTOR");
+    static IMPORTED_30: rt::Imported = rt::Imported::new("hip.hip", "HIP_MEMCPY3D");
+    static IMPORTED_49: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_DESC_st");
+    static IMPORTED_53: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_VIEW_DESC_st");
+    static IMPORTED_51: rt::Imported = rt::Imported::new("hip.hip", "HIP_TEXTURE_DESC_st");
+    static IMPORTED_12: rt::Imported = rt::Imported::new("hip.hip", "hipArrayMapInfo");
+    static IMPORTED_40: rt::Imported = rt::Imported::new("hip.hip", "hipBatchMemOpNodeParams");
+    static IMPORTED_67: rt::Imported = rt::Imported::new("hip.hip", "hipChannelFormatDesc");
+    static IMPORTED_57: rt::Imported = rt::Imported::new("hip.hip", "hipDeviceProp_t");
+    static IMPORTED_69: rt::Imported = rt::Imported::new("hip.hip", "hipExtent");
+    static IMPORTED_36: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalNodeParams");
+    static IMPORTED_38: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitNodeParams");
+    static IMPORTED_63: rt::Imported = rt::Imported::new("hip.hip", "hipFuncAttributes");
+    static IMPORTED_26: rt::Imported = rt::Imported::new("hip.hip", "hipFunctionLaunchParams_t");
+    static IMPORTED_34: rt::Imported = rt::Imported::new("hip.hip", "hipHostNodeParams");
+    static IMPORTED_5: rt::Imported = rt::Imported::new("hip.hip", "hipIpcEventHandle_st");
+    static IMPORTED_46: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeAttrValue");
+    static IMPORTED_28: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeParams");
+    static IMPORTED_61: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchParams_t");
+    static IMPORTED_42: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocNodeParams");
+    static IMPORTED_15: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocationProp");
+    static IMPORTED_19: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolPtrExportData");
+    static IMPORTED_83: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DParms");
+    static IMPORTED_32: rt::Imported = rt::Imported::new("hip.hip", "hipMemsetParams");
+    static IMPORTED_65: rt::Imported = rt::Imported::new("hip.hip", "hipPitchedPtr");
+    static IMPORTED_72: rt::Imported = rt::Imported::new("hip.hip", "hipPointerAttribute_t");
+    static IMPORTED_74: rt::Imported = rt::Imported::new("hip.hip", "hipResourceDesc");
+    static IMPORTED_78: rt::Imported = rt::Imported::new("hip.hip", "hipResourceViewDesc");
+    static IMPORTED_23: rt::Imported = rt::Imported::new("hip.hip", "hipStreamBatchMemOpParams_union");
+    static IMPORTED_76: rt::Imported = rt::Imported::new("hip.hip", "hipTextureDesc");
 
     /// CUDA's cuDeviceGet on HIP's hipDeviceGet, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
@@ -48,6 +129,48 @@ pub mod hip {
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_0.make(py, o_device as i128)?])
+    }
+
+    /// CUDA's cuDeviceGetUuid on HIP's hipDeviceGetUuid, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuDeviceGetUuid", signature = (dev))]
+    fn v12_cuDeviceGetUuid(py: Python<'_>, dev: Option<rt::CInt<i32>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetUuid");
+        let (device,) = (dev.unwrap_or(rt::CInt(0)),);
+        let o_uuid = TYPES.class(py, 64)?.call0()?;
+        let a_uuid = rt::PtrArg::convert(&o_uuid, false)?.addr();
+        let a_device = device.0;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_uuid, a_device) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_uuid.unbind(), IMPORTED_2.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cuDeviceGetUuid_v2 on HIP's hipDeviceGetUuid, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuDeviceGetUuid_v2", signature = (dev))]
+    fn v12_cuDeviceGetUuid_v2(py: Python<'_>, dev: Option<rt::CInt<i32>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetUuid");
+        let (device,) = (dev.unwrap_or(rt::CInt(0)),);
+        let o_uuid = TYPES.class(py, 64)?.call0()?;
+        let a_uuid = rt::PtrArg::convert(&o_uuid, false)?.addr();
+        let a_device = device.0;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_uuid, a_device) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_uuid.unbind(), IMPORTED_2.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuCtxGetDevice on HIP's hipCtxGetDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -90,7 +213,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dptr as i128)?, rt::obj(py, o_bytes)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dptr as i128)?, rt::obj(py, o_bytes)?])
     }
 
     /// CUDA's cuMemAlloc on HIP's hipMalloc, with cuda-python's calling convention (cuda-bindings 12).
@@ -111,7 +234,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_ptr as i128)?])
     }
 
     /// CUDA's cuMemAllocPitch on HIP's hipMemAllocPitch, with cuda-python's calling convention (cuda-bindings 12).
@@ -136,7 +259,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dptr as i128)?, rt::obj(py, o_pitch)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dptr as i128)?, rt::obj(py, o_pitch)?])
     }
 
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 12).
@@ -159,7 +282,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_pbase as i128)?, rt::obj(py, o_psize)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_pbase as i128)?, rt::obj(py, o_psize)?])
     }
 
     /// CUDA's cuMemAllocHost on HIP's hipMemAllocHost, with cuda-python's calling convention (cuda-bindings 12).
@@ -224,7 +347,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_devPtr as i128)?])
     }
 
     /// CUDA's cuMemAllocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 12).
@@ -246,7 +369,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuDeviceGetByPCIBusId on HIP's hipDeviceGetByPCIBusId, with cuda-python's calling convention (cuda-bindings 12).
@@ -270,6 +393,52 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_0.make(py, o_device as i128)?])
     }
 
+    /// CUDA's cuIpcGetEventHandle on HIP's hipIpcGetEventHandle, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuIpcGetEventHandle", signature = (event))]
+    fn v12_cuIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
+        let __new0 = IMPORTED_6.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_5.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
+        }
+        let (handle, event,) = (&__new0, event,);
+        let p_handle = TYPES.record_ptr_arg(145, handle, true)?;
+        let a_handle = p_handle.addr();
+        let a_event = TYPES.handle_arg(215, event)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_handle, a_event) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuIpcGetMemHandle on HIP's hipIpcGetMemHandle, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuIpcGetMemHandle", signature = (dptr))]
+    fn v12_cuIpcGetMemHandle(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetMemHandle");
+        let (devPtr,) = (dptr,);
+        let o_handle = TYPES.class(py, 144)?.call0()?;
+        let a_handle = rt::PtrArg::convert(&o_handle, false)?.addr();
+        let a_devPtr = devPtr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_handle, a_devPtr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_7.get(py)?))?.unbind()])
+    }
+
     /// CUDA's cuIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuIpcOpenMemHandle", signature = (handle, Flags))]
@@ -289,7 +458,57 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_devPtr as i128)?])
+    }
+
+    /// CUDA's cuArrayGetDescriptor on HIP's hipArrayGetDescriptor, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuArrayGetDescriptor", signature = (hArray))]
+    fn v12_cuArrayGetDescriptor(py: Python<'_>, hArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetDescriptor");
+        let __new0 = IMPORTED_9.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_8.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuArrayGetDescriptor", __new0.get_type(), IMPORTED_8.get(py)?)));
+        }
+        let (pArrayDescriptor, array,) = (&__new0, hArray,);
+        let p_pArrayDescriptor = TYPES.record_ptr_arg(68, pArrayDescriptor, true)?;
+        let a_pArrayDescriptor = p_pArrayDescriptor.addr();
+        let a_array = TYPES.handle_arg(206, array)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pArrayDescriptor, a_array) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuArray3DGetDescriptor on HIP's hipArray3DGetDescriptor, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuArray3DGetDescriptor", signature = (hArray))]
+    fn v12_cuArray3DGetDescriptor(py: Python<'_>, hArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArray3DGetDescriptor");
+        let __new0 = IMPORTED_11.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_10.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuArray3DGetDescriptor", __new0.get_type(), IMPORTED_10.get(py)?)));
+        }
+        let (pArrayDescriptor, array,) = (&__new0, hArray,);
+        let p_pArrayDescriptor = TYPES.record_ptr_arg(69, pArrayDescriptor, true)?;
+        let a_pArrayDescriptor = p_pArrayDescriptor.addr();
+        let a_array = TYPES.handle_arg(206, array)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pArrayDescriptor, a_array) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
     }
 
     /// CUDA's cuMemAddressReserve on HIP's hipMemAddressReserve, with cuda-python's calling convention (cuda-bindings 12).
@@ -313,7 +532,33 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_ptr as i128)?])
+    }
+
+    /// CUDA's cuMemMapArrayAsync on HIP's hipMemMapArrayAsync, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuMemMapArrayAsync", signature = (count, hStream))]
+    fn v12_cuMemMapArrayAsync(py: Python<'_>, count: rt::CInt<u32>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemMapArrayAsync");
+        let __new0 = IMPORTED_13.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_12.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemMapArrayAsync", __new0.get_type(), IMPORTED_12.get(py)?)));
+        }
+        let (mapInfoList, count, stream,) = (&__new0, count, hStream,);
+        let p_mapInfoList = TYPES.record_ptr_arg(192, mapInfoList, true)?;
+        let a_mapInfoList = p_mapInfoList.addr();
+        let a_count = count.0;
+        let a_stream = TYPES.handle_arg(210, stream)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_mapInfoList, a_count, a_stream) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
     }
 
     /// CUDA's cuMemImportFromShareableHandle on HIP's hipMemImportFromShareableHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -335,7 +580,30 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_2.make(py, o_handle as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_14.make(py, o_handle as i128)?])
+    }
+
+    /// CUDA's cuMemGetAllocationPropertiesFromHandle on HIP's hipMemGetAllocationPropertiesFromHandle, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuMemGetAllocationPropertiesFromHandle", signature = (handle))]
+    fn v12_cuMemGetAllocationPropertiesFromHandle(py: Python<'_>, handle: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAllocationPropertiesFromHandle");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_15.get(py)?.call0()?;
+        let (prop, handle,) = (&__new0, handle.unwrap_or(&__zero),);
+        let p_prop = TYPES.record_ptr_arg(188, prop, true)?;
+        let a_prop = p_prop.addr();
+        let a_handle = TYPES.handle_arg(222, handle)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_prop, a_handle) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_16.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuMemRetainAllocationHandle on HIP's hipMemRetainAllocationHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -356,7 +624,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_2.make(py, o_handle as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_14.make(py, o_handle as i128)?])
     }
 
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -378,7 +646,51 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dev_ptr as i128)?])
+    }
+
+    /// CUDA's cuMemPoolSetAttribute on HIP's hipMemPoolSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuMemPoolSetAttribute", signature = (pool, attr, value))]
+    fn v12_cuMemPoolSetAttribute(py: Python<'_>, pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
+        let mut __v0: u64 = 0;
+        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_17.get(py)?, true, "value")?),);
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
+        }
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    }
+
+    /// CUDA's cuMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuMemPoolGetAttribute", signature = (pool, attr))]
+    fn v12_cuMemPoolGetAttribute(py: Python<'_>, pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAttribute");
+        let mut __v0: u64 = 0;
+        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgWritten(rt::PtrArg::at(&mut __v0 as *mut u64 as usize)),);
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_18.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -401,7 +713,32 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dev_ptr as i128)?])
+    }
+
+    /// CUDA's cuMemPoolExportPointer on HIP's hipMemPoolExportPointer, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuMemPoolExportPointer", signature = (ptr))]
+    fn v12_cuMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
+        let __new0 = IMPORTED_20.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_19.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_19.get(py)?)));
+        }
+        let (export_data, dev_ptr,) = (&__new0, ptr,);
+        let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
+        let a_export_data = p_export_data.addr();
+        let a_dev_ptr = dev_ptr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_export_data, a_dev_ptr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
     }
 
     /// CUDA's cuMemPoolImportPointer on HIP's hipMemPoolImportPointer, with cuda-python's calling convention (cuda-bindings 12).
@@ -424,7 +761,51 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dev_ptr as i128)?])
+    }
+
+    /// CUDA's cuPointerGetAttribute on HIP's hipPointerGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuPointerGetAttribute", signature = (attribute, ptr))]
+    fn v12_cuPointerGetAttribute(py: Python<'_>, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttribute");
+        let mut __v0: u64 = 0;
+        let (data, attribute, ptr,) = (rt::PtrArgWritten(rt::PtrArg::at(&mut __v0 as *mut u64 as usize)), attribute, ptr,);
+        let a_data = data.addr();
+        let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(21, attribute)?)?;
+        let a_ptr = ptr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_data, a_attribute, a_ptr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_18.make(py, __v0 as i128)? }])
+    }
+
+    /// CUDA's cuPointerSetAttribute on HIP's hipPointerSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuPointerSetAttribute", signature = (value, attribute, ptr))]
+    fn v12_cuPointerSetAttribute(py: Python<'_>, value: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerSetAttribute");
+        let mut __v0: u64 = 0;
+        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, IMPORTED_17.get(py)?, false, "value")?, attribute, ptr,);
+        let a_value = value.addr();
+        let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(21, attribute)?)?;
+        let a_ptr = ptr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_value, a_attribute, a_ptr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
+        }
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 12).
@@ -432,7 +813,7 @@ pub mod hip {
     #[pyo3(name = "cuExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v12_cuExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -449,7 +830,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_devPtr as i128)?])
     }
 
     /// CUDA's cuDestroyExternalMemory on HIP's hipDestroyExternalMemory, with cuda-python's calling convention (cuda-bindings 12).
@@ -457,7 +838,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalMemory", signature = (extMem))]
     fn v12_cuDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -478,7 +859,7 @@ pub mod hip {
     #[pyo3(name = "cuSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -503,7 +884,7 @@ pub mod hip {
     #[pyo3(name = "cuWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -528,7 +909,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalSemaphore", signature = (extSem))]
     fn v12_cuDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -590,12 +971,39 @@ pub mod hip {
         rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
+    /// CUDA's cuStreamBatchMemOp on HIP's hipStreamBatchMemOp, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuStreamBatchMemOp", signature = (stream, count, flags))]
+    fn v12_cuStreamBatchMemOp(py: Python<'_>, stream: &Bound<'_, PyAny>, count: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBatchMemOp");
+        let __new0 = IMPORTED_24.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuStreamBatchMemOp", __new0.get_type(), IMPORTED_23.get(py)?)));
+        }
+        let (stream, count, paramArray, flags,) = (stream, count, &__new0, flags,);
+        let a_stream = TYPES.handle_arg(210, stream)?;
+        let a_count = count.0;
+        let p_paramArray = TYPES.record_ptr_arg(147, paramArray, true)?;
+        let a_paramArray = p_paramArray.addr();
+        let a_flags = flags.0;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize, u32) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_stream, a_count, a_paramArray, a_flags) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v12_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_25.get(py)?.clone()))?, extra,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -624,7 +1032,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v12_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_25.get(py)?.clone()))?,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -640,6 +1048,270 @@ pub mod hip {
             unsafe { std::mem::transmute(SYM.get(py)?) };
         // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
         let __r = py.allow_threads(move || unsafe { __f(a_f, a_gridDimX, a_gridDimY, a_gridDimZ, a_blockDimX, a_blockDimY, a_blockDimZ, a_sharedMemBytes, a_stream, a_kernelParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
+        }
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    }
+
+    /// CUDA's cuLaunchCooperativeKernelMultiDevice on HIP's hipModuleLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
+    fn v12_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
+        let __new0 = IMPORTED_27.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_26.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_26.get(py)?)));
+        }
+        let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
+        let p_launchParamsList = TYPES.record_ptr_arg(161, launchParamsList, true)?;
+        let a_launchParamsList = p_launchParamsList.addr();
+        let a_numDevices = numDevices.0;
+        let a_flags = flags.0;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, u32) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
+    fn v12_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
+        let __new0 = IMPORTED_28.get(py)?.call0()?;
+        let (node, pNodeParams,) = (hNode, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_29.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cuGraphMemcpyNodeGetParams on HIP's hipDrvGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphMemcpyNodeGetParams", signature = (hNode))]
+    fn v12_cuGraphMemcpyNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphMemcpyNodeGetParams");
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
+        let (hNode, nodeParams,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_nodeParams = TYPES.record_ptr_arg(92, nodeParams, true)?;
+        let a_nodeParams = p_nodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_31.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cuGraphMemsetNodeGetParams on HIP's hipGraphMemsetNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
+    fn v12_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
+        let __new0 = IMPORTED_33.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_32.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_32.get(py)?)));
+        }
+        let (node, pNodeParams,) = (hNode, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(182, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphHostNodeGetParams on HIP's hipGraphHostNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
+    fn v12_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
+        let __new0 = IMPORTED_35.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_34.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_34.get(py)?)));
+        }
+        let (node, pNodeParams,) = (hNode, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphExternalSemaphoresSignalNodeGetParams on HIP's hipGraphExternalSemaphoresSignalNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
+    fn v12_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
+        let __new0 = IMPORTED_37.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
+        }
+        let (hNode, params_out,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_params_out = TYPES.record_ptr_arg(190, params_out, true)?;
+        let a_params_out = p_params_out.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphExternalSemaphoresWaitNodeGetParams on HIP's hipGraphExternalSemaphoresWaitNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
+    fn v12_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
+        let __new0 = IMPORTED_39.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        }
+        let (hNode, params_out,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_params_out = TYPES.record_ptr_arg(191, params_out, true)?;
+        let a_params_out = p_params_out.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphBatchMemOpNodeGetParams on HIP's hipGraphBatchMemOpNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphBatchMemOpNodeGetParams", signature = (hNode))]
+    fn v12_cuGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeGetParams");
+        let __new0 = IMPORTED_41.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
+        }
+        let (hNode, nodeParams_out,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_nodeParams_out = TYPES.record_ptr_arg(154, nodeParams_out, true)?;
+        let a_nodeParams_out = p_nodeParams_out.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams_out) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
+    fn v12_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
+        let __new0 = IMPORTED_43.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
+        }
+        let (node, pNodeParams,) = (hNode, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuDeviceGetGraphMemAttribute", signature = (device, attr))]
+    fn v12_cuDeviceGetGraphMemAttribute(py: Python<'_>, device: Option<rt::CInt<i32>>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetGraphMemAttribute");
+        let mut __v0: u64 = 0;
+        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::PtrArg::at(&mut __v0 as *mut u64 as usize)),);
+        let a_device = device.0;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_18.make(py, __v0 as i128)?])
+    }
+
+    /// CUDA's cuDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuDeviceSetGraphMemAttribute", signature = (device, attr, value))]
+    fn v12_cuDeviceSetGraphMemAttribute(py: Python<'_>, device: Option<rt::CInt<i32>>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
+        let mut __v0: u64 = 0;
+        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_17.get(py)?, true, "value")?),);
+        let a_device = device.0;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
         if __r != 0 {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
@@ -666,7 +1338,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_5.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_45.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecGetFlags on HIP's hipGraphExecGetFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -687,7 +1359,30 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_6.make(py, o_flags as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_18.make(py, o_flags as i128)?])
+    }
+
+    /// CUDA's cuGraphKernelNodeGetAttribute on HIP's hipGraphKernelNodeGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
+    fn v12_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
+        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        let (hNode, attr, value,) = (hNode, attr, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
+        let p_value = TYPES.record_ptr_arg(185, value, true)?;
+        let a_value = p_value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_47.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 12).
@@ -695,7 +1390,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
     fn v12_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -721,7 +1416,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
     fn v12_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -762,7 +1457,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuTexObjectCreate on HIP's hipTexObjectCreate, with cuda-python's calling convention (cuda-bindings 12).
@@ -788,7 +1483,85 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_7.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_48.make(py, o_pTexObject as i128)?])
+    }
+
+    /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuTexObjectGetResourceDesc", signature = (texObject))]
+    fn v12_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_50.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_49.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_49.get(py)?)));
+        }
+        let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pResDesc = TYPES.record_ptr_arg(79, pResDesc, true)?;
+        let a_pResDesc = p_pResDesc.addr();
+        let a_texObject = TYPES.handle_arg(207, texObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pResDesc, a_texObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuTexObjectGetTextureDesc on HIP's hipTexObjectGetTextureDesc, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuTexObjectGetTextureDesc", signature = (texObject))]
+    fn v12_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_52.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_51.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_51.get(py)?)));
+        }
+        let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pTexDesc = TYPES.record_ptr_arg(72, pTexDesc, true)?;
+        let a_pTexDesc = p_pTexDesc.addr();
+        let a_texObject = TYPES.handle_arg(207, texObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pTexDesc, a_texObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuTexObjectGetResourceViewDesc on HIP's hipTexObjectGetResourceViewDesc, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuTexObjectGetResourceViewDesc", signature = (texObject))]
+    fn v12_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_54.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_53.get(py)?)));
+        }
+        let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pResViewDesc = TYPES.record_ptr_arg(87, pResViewDesc, true)?;
+        let a_pResViewDesc = p_pResViewDesc.addr();
+        let a_texObject = TYPES.handle_arg(207, texObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pResViewDesc, a_texObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
     }
 
     /// CUDA's cuGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 12).
@@ -811,7 +1584,53 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?, rt::obj(py, o_size)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_devPtr as i128)?, rt::obj(py, o_size)?])
+    }
+
+    /// CUDA's cudaIpcGetEventHandle on HIP's hipIpcGetEventHandle, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
+    fn v12_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
+        let __new0 = IMPORTED_55.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_5.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
+        }
+        let (handle, event,) = (&__new0, event,);
+        let p_handle = TYPES.record_ptr_arg(145, handle, true)?;
+        let a_handle = p_handle.addr();
+        let a_event = TYPES.handle_arg(215, event)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_handle, a_event) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaIpcGetMemHandle on HIP's hipIpcGetMemHandle, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaIpcGetMemHandle", signature = (devPtr))]
+    fn v12_cudaIpcGetMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetMemHandle");
+        let (devPtr,) = (devPtr,);
+        let o_handle = TYPES.class(py, 144)?.call0()?;
+        let a_handle = rt::PtrArg::convert(&o_handle, false)?.addr();
+        let a_devPtr = devPtr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_handle, a_devPtr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_56.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -836,12 +1655,34 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_devPtr)?])
     }
 
+    /// CUDA's cudaGetDeviceProperties on HIP's hipGetDeviceProperties, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
+    fn v12_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDevicePropertiesR0600");
+        let __new0 = IMPORTED_57.get(py)?.call0()?;
+        let (prop, deviceId,) = (&__new0, device,);
+        let p_prop = TYPES.record_ptr_arg(65, prop, true)?;
+        let a_prop = p_prop.addr();
+        let a_deviceId = deviceId.0;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_prop, a_deviceId) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_58.get(py)?))?.unbind()])
+    }
+
     /// CUDA's cudaExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v12_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -866,7 +1707,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v12_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -887,7 +1728,7 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -912,7 +1753,7 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -937,7 +1778,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v12_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -958,7 +1799,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_25.get(py)?.clone()))?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
@@ -982,7 +1823,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_25.get(py)?.clone()))?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(159, blockDimX)?;
@@ -999,6 +1840,54 @@ pub mod hip {
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
         rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    }
+
+    /// CUDA's cudaLaunchCooperativeKernelMultiDevice on HIP's hipLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
+    fn v12_cudaLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernelMultiDevice");
+        let __new0 = IMPORTED_62.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_61.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_61.get(py)?)));
+        }
+        let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
+        let p_launchParamsList = TYPES.record_ptr_arg(160, launchParamsList, true)?;
+        let a_launchParamsList = p_launchParamsList.addr();
+        let a_numDevices = numDevices.0;
+        let a_flags = flags.0;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, i32, u32) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaFuncGetAttributes on HIP's hipFuncGetAttributes, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
+    fn v12_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
+        let __new0 = IMPORTED_63.get(py)?.call0()?;
+        let (attr, func,) = (&__new0, func,);
+        let p_attr = TYPES.record_ptr_arg(146, attr, true)?;
+        let a_attr = p_attr.addr();
+        let a_func = func.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_attr, a_func) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_64.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 12).
@@ -1134,6 +2023,64 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_devPtr)?])
     }
 
+    /// CUDA's cudaMalloc3D on HIP's hipMalloc3D, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaMalloc3D", signature = (extent))]
+    fn v12_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
+        let __new0 = IMPORTED_66.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_65.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_65.get(py)?)));
+        }
+        let (pitchedDevPtr, extent,) = (&__new0, extent,);
+        let p_pitchedDevPtr = TYPES.record_ptr_arg(88, pitchedDevPtr, true)?;
+        let a_pitchedDevPtr = p_pitchedDevPtr.addr();
+        let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, R_hipExtent) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_extent) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaArrayGetInfo on HIP's hipArrayGetInfo, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
+    fn v12_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
+        let __new0 = IMPORTED_68.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_67.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_67.get(py)?)));
+        }
+        let __new1 = IMPORTED_70.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_69.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_69.get(py)?)));
+        }
+        let (desc, extent, array,) = (&__new0, &__new1, array,);
+        let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
+        let a_desc = p_desc.addr();
+        let p_extent = TYPES.record_ptr_arg(89, extent, true)?;
+        let a_extent = p_extent.addr();
+        let mut o_flags: u32 = Default::default();
+        let a_flags = &mut o_flags as *mut u32 as usize;
+        let a_array = TYPES.handle_arg(206, array)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_desc, a_extent, a_flags, a_array) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind(), __new1.clone().unbind(), rt::obj(py, o_flags)?])
+    }
+
     /// CUDA's cudaGetSymbolAddress on HIP's hipGetSymbolAddress, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaGetSymbolAddress", signature = (symbol))]
@@ -1177,6 +2124,50 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_dev_ptr)?])
     }
 
+    /// CUDA's cudaMemPoolSetAttribute on HIP's hipMemPoolSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemPoolSetAttribute", signature = (memPool, attr, value))]
+    fn v12_cudaMemPoolSetAttribute(py: Python<'_>, memPool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
+        let mut __v0: u64 = 0;
+        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_17.get(py)?, true, "value")?),);
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
+        }
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    }
+
+    /// CUDA's cudaMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemPoolGetAttribute", signature = (memPool, attr))]
+    fn v12_cudaMemPoolGetAttribute(py: Python<'_>, memPool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAttribute");
+        let mut __v0: u64 = 0;
+        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgWritten(rt::PtrArg::at(&mut __v0 as *mut u64 as usize)),);
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_18.make(py, __v0 as i128)?])
+    }
+
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaMallocFromPoolAsync", signature = (size, memPool, stream))]
@@ -1198,6 +2189,83 @@ pub mod hip {
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_dev_ptr)?])
+    }
+
+    /// CUDA's cudaMemPoolExportPointer on HIP's hipMemPoolExportPointer, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
+    fn v12_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
+        let __new0 = IMPORTED_71.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_19.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_19.get(py)?)));
+        }
+        let (export_data, dev_ptr,) = (&__new0, ptr,);
+        let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
+        let a_export_data = p_export_data.addr();
+        let a_dev_ptr = dev_ptr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_export_data, a_dev_ptr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaMemPoolImportPointer on HIP's hipMemPoolImportPointer, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
+    fn v12_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
+        let __new0 = IMPORTED_71.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_19.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_19.get(py)?)));
+        }
+        let (mem_pool, export_data,) = (memPool, &__new0,);
+        let mut o_dev_ptr: usize = Default::default();
+        let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
+        let a_export_data = p_export_data.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_mem_pool, a_export_data) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_dev_ptr)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaPointerGetAttributes on HIP's hipPointerGetAttributes, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
+    fn v12_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
+        let __new0 = IMPORTED_73.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_72.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaPointerGetAttributes", __new0.get_type(), IMPORTED_72.get(py)?)));
+        }
+        let (attributes, ptr,) = (&__new0, ptr,);
+        let p_attributes = TYPES.record_ptr_arg(66, attributes, true)?;
+        let a_attributes = p_attributes.addr();
+        let a_ptr = ptr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_attributes, a_ptr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
     }
 
     /// CUDA's cudaGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 12).
@@ -1223,6 +2291,106 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_devPtr)?, rt::obj(py, o_size)?])
     }
 
+    /// CUDA's cudaGetChannelDesc on HIP's hipGetChannelDesc, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
+    fn v12_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
+        let __new0 = IMPORTED_68.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_67.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_67.get(py)?)));
+        }
+        let (desc, array,) = (&__new0, array,);
+        let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
+        let a_desc = p_desc.addr();
+        let a_array = TYPES.handle_arg(206, array)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_desc, a_array) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGetTextureObjectResourceDesc", signature = (texObject))]
+    fn v12_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_74.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceDesc", __new0.get_type(), IMPORTED_74.get(py)?)));
+        }
+        let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
+        let a_pResDesc = p_pResDesc.addr();
+        let a_textureObject = TYPES.handle_arg(207, textureObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pResDesc, a_textureObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGetTextureObjectTextureDesc on HIP's hipGetTextureObjectTextureDesc, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGetTextureObjectTextureDesc", signature = (texObject))]
+    fn v12_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_76.get(py)?.call0()?;
+        let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pTexDesc = TYPES.record_ptr_arg(142, pTexDesc, true)?;
+        let a_pTexDesc = p_pTexDesc.addr();
+        let a_textureObject = TYPES.handle_arg(207, textureObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pTexDesc, a_textureObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_77.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGetTextureObjectResourceViewDesc", signature = (texObject))]
+    fn v12_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_79.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_78.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceViewDesc", __new0.get_type(), IMPORTED_78.get(py)?)));
+        }
+        let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pResViewDesc = TYPES.record_ptr_arg(86, pResViewDesc, true)?;
+        let a_pResViewDesc = p_pResViewDesc.addr();
+        let a_textureObject = TYPES.handle_arg(207, textureObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pResViewDesc, a_textureObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
     /// CUDA's cudaCreateSurfaceObject on HIP's hipCreateSurfaceObject, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaCreateSurfaceObject", signature = (pResDesc))]
@@ -1242,7 +2410,246 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_9.make(py, o_pSurfObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_80.make(py, o_pSurfObject as i128)?])
+    }
+
+    /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
+    fn v12_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
+        let __new0 = IMPORTED_81.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_28.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_28.get(py)?)));
+        }
+        let (node, pNodeParams,) = (node, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphKernelNodeGetAttribute on HIP's hipGraphKernelNodeGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
+    fn v12_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
+        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        let (hNode, attr, value,) = (hNode, attr, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
+        let p_value = TYPES.record_ptr_arg(185, value, true)?;
+        let a_value = p_value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_82.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cudaGraphMemcpyNodeGetParams on HIP's hipGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
+    fn v12_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
+        let __new0 = IMPORTED_84.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_83.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_83.get(py)?)));
+        }
+        let (node, pNodeParams,) = (node, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(91, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphMemsetNodeGetParams on HIP's hipGraphMemsetNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
+    fn v12_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
+        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_32.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_32.get(py)?)));
+        }
+        let (node, pNodeParams,) = (node, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(182, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphHostNodeGetParams on HIP's hipGraphHostNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
+    fn v12_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
+        let __new0 = IMPORTED_86.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_34.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_34.get(py)?)));
+        }
+        let (node, pNodeParams,) = (node, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphExternalSemaphoresSignalNodeGetParams on HIP's hipGraphExternalSemaphoresSignalNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
+    fn v12_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
+        let __new0 = IMPORTED_87.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
+        }
+        let (hNode, params_out,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_params_out = TYPES.record_ptr_arg(190, params_out, true)?;
+        let a_params_out = p_params_out.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphExternalSemaphoresWaitNodeGetParams on HIP's hipGraphExternalSemaphoresWaitNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
+    fn v12_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
+        let __new0 = IMPORTED_88.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        }
+        let (hNode, params_out,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_params_out = TYPES.record_ptr_arg(191, params_out, true)?;
+        let a_params_out = p_params_out.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
+    fn v12_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
+        let __new0 = IMPORTED_42.get(py)?.call0()?;
+        let (node, pNodeParams,) = (node, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_89.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaDeviceGetGraphMemAttribute", signature = (device, attr))]
+    fn v12_cudaDeviceGetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetGraphMemAttribute");
+        let mut __v0: u64 = 0;
+        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::PtrArg::at(&mut __v0 as *mut u64 as usize)),);
+        let a_device = device.0;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_18.make(py, __v0 as i128)?])
+    }
+
+    /// CUDA's cudaDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaDeviceSetGraphMemAttribute", signature = (device, attr, value))]
+    fn v12_cudaDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
+        let mut __v0: u64 = 0;
+        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_17.get(py)?, true, "value")?),);
+        let a_device = device.0;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
+        }
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -1264,7 +2671,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_10.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_91.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cudaGetDriverEntryPoint on HIP's hipGetProcAddress, with cuda-python's calling convention (cuda-bindings 12).
@@ -1312,12 +2719,33 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_0.make(py, o_device as i128)?])
     }
 
+    /// CUDA's cuDeviceGetUuid on HIP's hipDeviceGetUuid, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuDeviceGetUuid", signature = (dev))]
+    fn v13_cuDeviceGetUuid(py: Python<'_>, dev: Option<rt::CInt<i32>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetUuid");
+        let (device,) = (dev.unwrap_or(rt::CInt(0)),);
+        let o_uuid = TYPES.class(py, 64)?.call0()?;
+        let a_uuid = rt::PtrArg::convert(&o_uuid, false)?.addr();
+        let a_device = device.0;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_uuid, a_device) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_uuid.unbind(), IMPORTED_2.get(py)?))?.unbind()])
+    }
+
     /// CUDA's cuCtxCreate on HIP's hipCtxCreate, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuCtxCreate", signature = (ctxCreateParams, flags, dev))]
     fn v13_cuCtxCreate(py: Python<'_>, ctxCreateParams: &Bound<'_, PyAny>, flags: rt::CInt<u32>, dev: Option<rt::CInt<i32>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxCreate");
-        if !rt::is_null_input(ctxCreateParams)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(ctxCreateParams)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let (flags, device,) = (flags, dev.unwrap_or(rt::CInt(0)),);
         let mut o_ctx: usize = Default::default();
         let a_ctx = &mut o_ctx as *mut usize as usize;
@@ -1332,7 +2760,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_11.get(py)?.call1((o_ctx,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_92.get(py)?.call1((o_ctx,))?.unbind()])
     }
 
     /// CUDA's cuCtxGetDevice on HIP's hipCtxGetDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -1375,7 +2803,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dptr as i128)?, rt::obj(py, o_bytes)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dptr as i128)?, rt::obj(py, o_bytes)?])
     }
 
     /// CUDA's cuMemAlloc on HIP's hipMalloc, with cuda-python's calling convention (cuda-bindings 13).
@@ -1396,7 +2824,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_ptr as i128)?])
     }
 
     /// CUDA's cuMemAllocPitch on HIP's hipMemAllocPitch, with cuda-python's calling convention (cuda-bindings 13).
@@ -1421,7 +2849,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dptr as i128)?, rt::obj(py, o_pitch)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dptr as i128)?, rt::obj(py, o_pitch)?])
     }
 
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 13).
@@ -1444,7 +2872,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_pbase as i128)?, rt::obj(py, o_psize)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_pbase as i128)?, rt::obj(py, o_psize)?])
     }
 
     /// CUDA's cuMemAllocHost on HIP's hipMemAllocHost, with cuda-python's calling convention (cuda-bindings 13).
@@ -1509,7 +2937,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_devPtr as i128)?])
     }
 
     /// CUDA's cuMemAllocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 13).
@@ -1531,7 +2959,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuDeviceGetByPCIBusId on HIP's hipDeviceGetByPCIBusId, with cuda-python's calling convention (cuda-bindings 13).
@@ -1555,6 +2983,52 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_0.make(py, o_device as i128)?])
     }
 
+    /// CUDA's cuIpcGetEventHandle on HIP's hipIpcGetEventHandle, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuIpcGetEventHandle", signature = (event))]
+    fn v13_cuIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
+        let __new0 = IMPORTED_6.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_5.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
+        }
+        let (handle, event,) = (&__new0, event,);
+        let p_handle = TYPES.record_ptr_arg(145, handle, true)?;
+        let a_handle = p_handle.addr();
+        let a_event = TYPES.handle_arg(215, event)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_handle, a_event) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuIpcGetMemHandle on HIP's hipIpcGetMemHandle, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuIpcGetMemHandle", signature = (dptr))]
+    fn v13_cuIpcGetMemHandle(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetMemHandle");
+        let (devPtr,) = (dptr,);
+        let o_handle = TYPES.class(py, 144)?.call0()?;
+        let a_handle = rt::PtrArg::convert(&o_handle, false)?.addr();
+        let a_devPtr = devPtr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_handle, a_devPtr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_7.get(py)?))?.unbind()])
+    }
+
     /// CUDA's cuIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuIpcOpenMemHandle", signature = (handle, Flags))]
@@ -1574,7 +3048,57 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_devPtr as i128)?])
+    }
+
+    /// CUDA's cuArrayGetDescriptor on HIP's hipArrayGetDescriptor, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuArrayGetDescriptor", signature = (hArray))]
+    fn v13_cuArrayGetDescriptor(py: Python<'_>, hArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetDescriptor");
+        let __new0 = IMPORTED_9.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_8.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuArrayGetDescriptor", __new0.get_type(), IMPORTED_8.get(py)?)));
+        }
+        let (pArrayDescriptor, array,) = (&__new0, hArray,);
+        let p_pArrayDescriptor = TYPES.record_ptr_arg(68, pArrayDescriptor, true)?;
+        let a_pArrayDescriptor = p_pArrayDescriptor.addr();
+        let a_array = TYPES.handle_arg(206, array)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pArrayDescriptor, a_array) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuArray3DGetDescriptor on HIP's hipArray3DGetDescriptor, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuArray3DGetDescriptor", signature = (hArray))]
+    fn v13_cuArray3DGetDescriptor(py: Python<'_>, hArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArray3DGetDescriptor");
+        let __new0 = IMPORTED_11.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_10.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuArray3DGetDescriptor", __new0.get_type(), IMPORTED_10.get(py)?)));
+        }
+        let (pArrayDescriptor, array,) = (&__new0, hArray,);
+        let p_pArrayDescriptor = TYPES.record_ptr_arg(69, pArrayDescriptor, true)?;
+        let a_pArrayDescriptor = p_pArrayDescriptor.addr();
+        let a_array = TYPES.handle_arg(206, array)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pArrayDescriptor, a_array) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
     }
 
     /// CUDA's cuMemAddressReserve on HIP's hipMemAddressReserve, with cuda-python's calling convention (cuda-bindings 13).
@@ -1598,7 +3122,33 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_ptr as i128)?])
+    }
+
+    /// CUDA's cuMemMapArrayAsync on HIP's hipMemMapArrayAsync, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuMemMapArrayAsync", signature = (count, hStream))]
+    fn v13_cuMemMapArrayAsync(py: Python<'_>, count: rt::CInt<u32>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemMapArrayAsync");
+        let __new0 = IMPORTED_13.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_12.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemMapArrayAsync", __new0.get_type(), IMPORTED_12.get(py)?)));
+        }
+        let (mapInfoList, count, stream,) = (&__new0, count, hStream,);
+        let p_mapInfoList = TYPES.record_ptr_arg(192, mapInfoList, true)?;
+        let a_mapInfoList = p_mapInfoList.addr();
+        let a_count = count.0;
+        let a_stream = TYPES.handle_arg(210, stream)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_mapInfoList, a_count, a_stream) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
     }
 
     /// CUDA's cuMemImportFromShareableHandle on HIP's hipMemImportFromShareableHandle, with cuda-python's calling convention (cuda-bindings 13).
@@ -1620,7 +3170,30 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_2.make(py, o_handle as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_14.make(py, o_handle as i128)?])
+    }
+
+    /// CUDA's cuMemGetAllocationPropertiesFromHandle on HIP's hipMemGetAllocationPropertiesFromHandle, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuMemGetAllocationPropertiesFromHandle", signature = (handle))]
+    fn v13_cuMemGetAllocationPropertiesFromHandle(py: Python<'_>, handle: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAllocationPropertiesFromHandle");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_15.get(py)?.call0()?;
+        let (prop, handle,) = (&__new0, handle.unwrap_or(&__zero),);
+        let p_prop = TYPES.record_ptr_arg(188, prop, true)?;
+        let a_prop = p_prop.addr();
+        let a_handle = TYPES.handle_arg(222, handle)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_prop, a_handle) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_16.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuMemRetainAllocationHandle on HIP's hipMemRetainAllocationHandle, with cuda-python's calling convention (cuda-bindings 13).
@@ -1641,7 +3214,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_2.make(py, o_handle as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_14.make(py, o_handle as i128)?])
     }
 
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -1663,7 +3236,51 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dev_ptr as i128)?])
+    }
+
+    /// CUDA's cuMemPoolSetAttribute on HIP's hipMemPoolSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuMemPoolSetAttribute", signature = (pool, attr, value))]
+    fn v13_cuMemPoolSetAttribute(py: Python<'_>, pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
+        let mut __v0: u64 = 0;
+        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_17.get(py)?, true, "value")?),);
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
+        }
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    }
+
+    /// CUDA's cuMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuMemPoolGetAttribute", signature = (pool, attr))]
+    fn v13_cuMemPoolGetAttribute(py: Python<'_>, pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAttribute");
+        let mut __v0: u64 = 0;
+        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgWritten(rt::PtrArg::at(&mut __v0 as *mut u64 as usize)),);
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_18.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -1686,7 +3303,32 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dev_ptr as i128)?])
+    }
+
+    /// CUDA's cuMemPoolExportPointer on HIP's hipMemPoolExportPointer, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuMemPoolExportPointer", signature = (ptr))]
+    fn v13_cuMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
+        let __new0 = IMPORTED_20.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_19.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_19.get(py)?)));
+        }
+        let (export_data, dev_ptr,) = (&__new0, ptr,);
+        let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
+        let a_export_data = p_export_data.addr();
+        let a_dev_ptr = dev_ptr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_export_data, a_dev_ptr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
     }
 
     /// CUDA's cuMemPoolImportPointer on HIP's hipMemPoolImportPointer, with cuda-python's calling convention (cuda-bindings 13).
@@ -1709,7 +3351,51 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dev_ptr as i128)?])
+    }
+
+    /// CUDA's cuPointerGetAttribute on HIP's hipPointerGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuPointerGetAttribute", signature = (attribute, ptr))]
+    fn v13_cuPointerGetAttribute(py: Python<'_>, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttribute");
+        let mut __v0: u64 = 0;
+        let (data, attribute, ptr,) = (rt::PtrArgWritten(rt::PtrArg::at(&mut __v0 as *mut u64 as usize)), attribute, ptr,);
+        let a_data = data.addr();
+        let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(21, attribute)?)?;
+        let a_ptr = ptr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_data, a_attribute, a_ptr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_18.make(py, __v0 as i128)? }])
+    }
+
+    /// CUDA's cuPointerSetAttribute on HIP's hipPointerSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuPointerSetAttribute", signature = (value, attribute, ptr))]
+    fn v13_cuPointerSetAttribute(py: Python<'_>, value: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerSetAttribute");
+        let mut __v0: u64 = 0;
+        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, IMPORTED_17.get(py)?, false, "value")?, attribute, ptr,);
+        let a_value = value.addr();
+        let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(21, attribute)?)?;
+        let a_ptr = ptr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_value, a_attribute, a_ptr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
+        }
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamUpdateCaptureDependencies on HIP's hipStreamUpdateCaptureDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -1717,7 +3403,7 @@ pub mod hip {
     #[pyo3(name = "cuStreamUpdateCaptureDependencies", signature = (hStream, dependencyData, numDependencies, flags))]
     fn v13_cuStreamUpdateCaptureDependencies(py: Python<'_>, hStream: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let (stream, numDependencies, flags,) = (hStream, numDependencies, flags,);
         let a_stream = TYPES.handle_arg(210, stream)?;
         let mut o_dependencies: usize = Default::default();
@@ -1733,7 +3419,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_12.get(py)?.call1((o_dependencies,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_44.get(py)?.call1((o_dependencies,))?.unbind()])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -1741,7 +3427,7 @@ pub mod hip {
     #[pyo3(name = "cuExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v13_cuExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -1758,7 +3444,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_devPtr as i128)?])
     }
 
     /// CUDA's cuDestroyExternalMemory on HIP's hipDestroyExternalMemory, with cuda-python's calling convention (cuda-bindings 13).
@@ -1766,7 +3452,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalMemory", signature = (extMem))]
     fn v13_cuDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -1787,7 +3473,7 @@ pub mod hip {
     #[pyo3(name = "cuSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -1812,7 +3498,7 @@ pub mod hip {
     #[pyo3(name = "cuWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -1837,7 +3523,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalSemaphore", signature = (extSem))]
     fn v13_cuDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -1899,12 +3585,36 @@ pub mod hip {
         rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
+    /// CUDA's cuStreamBatchMemOp on HIP's hipStreamBatchMemOp, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuStreamBatchMemOp", signature = (stream, count, flags))]
+    fn v13_cuStreamBatchMemOp(py: Python<'_>, stream: &Bound<'_, PyAny>, count: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBatchMemOp");
+        let __new0 = IMPORTED_23.get(py)?.call0()?;
+        let (stream, count, paramArray, flags,) = (stream, count, &__new0, flags,);
+        let a_stream = TYPES.handle_arg(210, stream)?;
+        let a_count = count.0;
+        let p_paramArray = TYPES.record_ptr_arg(147, paramArray, true)?;
+        let a_paramArray = p_paramArray.addr();
+        let a_flags = flags.0;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize, u32) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_stream, a_count, a_paramArray, a_flags) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_24.get(py)?))?.unbind()])
+    }
+
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v13_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_25.get(py)?.clone()))?, extra,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1933,7 +3643,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v13_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_4.get(py)?.clone()))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_25.get(py)?.clone()))?,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1956,12 +3666,276 @@ pub mod hip {
         rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
+    /// CUDA's cuLaunchCooperativeKernelMultiDevice on HIP's hipModuleLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
+    fn v13_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
+        let __new0 = IMPORTED_27.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_26.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_26.get(py)?)));
+        }
+        let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
+        let p_launchParamsList = TYPES.record_ptr_arg(161, launchParamsList, true)?;
+        let a_launchParamsList = p_launchParamsList.addr();
+        let a_numDevices = numDevices.0;
+        let a_flags = flags.0;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, u32) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
+    fn v13_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
+        let __new0 = IMPORTED_28.get(py)?.call0()?;
+        let (node, pNodeParams,) = (hNode, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_29.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cuGraphMemcpyNodeGetParams on HIP's hipDrvGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphMemcpyNodeGetParams", signature = (hNode))]
+    fn v13_cuGraphMemcpyNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphMemcpyNodeGetParams");
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
+        let (hNode, nodeParams,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_nodeParams = TYPES.record_ptr_arg(92, nodeParams, true)?;
+        let a_nodeParams = p_nodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_31.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cuGraphMemsetNodeGetParams on HIP's hipGraphMemsetNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
+    fn v13_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
+        let __new0 = IMPORTED_33.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_32.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_32.get(py)?)));
+        }
+        let (node, pNodeParams,) = (hNode, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(182, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphHostNodeGetParams on HIP's hipGraphHostNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
+    fn v13_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
+        let __new0 = IMPORTED_35.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_34.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_34.get(py)?)));
+        }
+        let (node, pNodeParams,) = (hNode, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphExternalSemaphoresSignalNodeGetParams on HIP's hipGraphExternalSemaphoresSignalNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
+    fn v13_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
+        let __new0 = IMPORTED_37.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
+        }
+        let (hNode, params_out,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_params_out = TYPES.record_ptr_arg(190, params_out, true)?;
+        let a_params_out = p_params_out.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphExternalSemaphoresWaitNodeGetParams on HIP's hipGraphExternalSemaphoresWaitNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
+    fn v13_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
+        let __new0 = IMPORTED_39.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        }
+        let (hNode, params_out,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_params_out = TYPES.record_ptr_arg(191, params_out, true)?;
+        let a_params_out = p_params_out.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphBatchMemOpNodeGetParams on HIP's hipGraphBatchMemOpNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphBatchMemOpNodeGetParams", signature = (hNode))]
+    fn v13_cuGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeGetParams");
+        let __new0 = IMPORTED_41.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
+        }
+        let (hNode, nodeParams_out,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_nodeParams_out = TYPES.record_ptr_arg(154, nodeParams_out, true)?;
+        let a_nodeParams_out = p_nodeParams_out.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams_out) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
+    fn v13_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
+        let __new0 = IMPORTED_43.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
+        }
+        let (node, pNodeParams,) = (hNode, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuDeviceGetGraphMemAttribute", signature = (device, attr))]
+    fn v13_cuDeviceGetGraphMemAttribute(py: Python<'_>, device: Option<rt::CInt<i32>>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetGraphMemAttribute");
+        let mut __v0: u64 = 0;
+        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::PtrArg::at(&mut __v0 as *mut u64 as usize)),);
+        let a_device = device.0;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_18.make(py, __v0 as i128)?])
+    }
+
+    /// CUDA's cuDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuDeviceSetGraphMemAttribute", signature = (device, attr, value))]
+    fn v13_cuDeviceSetGraphMemAttribute(py: Python<'_>, device: Option<rt::CInt<i32>>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
+        let mut __v0: u64 = 0;
+        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_17.get(py)?, true, "value")?),);
+        let a_device = device.0;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
+        }
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    }
+
     /// CUDA's cuGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuGraphAddDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
     fn v13_cuGraphAddDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
@@ -1988,7 +3962,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphRemoveDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
     fn v13_cuGraphRemoveDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
@@ -2029,7 +4003,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_5.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_45.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecGetFlags on HIP's hipGraphExecGetFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -2050,7 +4024,30 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_6.make(py, o_flags as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_18.make(py, o_flags as i128)?])
+    }
+
+    /// CUDA's cuGraphKernelNodeGetAttribute on HIP's hipGraphKernelNodeGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
+    fn v13_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
+        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        let (hNode, attr, value,) = (hNode, attr, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
+        let p_value = TYPES.record_ptr_arg(185, value, true)?;
+        let a_value = p_value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_47.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 13).
@@ -2058,7 +4055,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
     fn v13_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -2084,7 +4081,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
     fn v13_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_22.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -2125,7 +4122,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuTexObjectCreate on HIP's hipTexObjectCreate, with cuda-python's calling convention (cuda-bindings 13).
@@ -2151,7 +4148,85 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_7.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_48.make(py, o_pTexObject as i128)?])
+    }
+
+    /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuTexObjectGetResourceDesc", signature = (texObject))]
+    fn v13_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_50.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_49.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_49.get(py)?)));
+        }
+        let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pResDesc = TYPES.record_ptr_arg(79, pResDesc, true)?;
+        let a_pResDesc = p_pResDesc.addr();
+        let a_texObject = TYPES.handle_arg(207, texObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pResDesc, a_texObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuTexObjectGetTextureDesc on HIP's hipTexObjectGetTextureDesc, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuTexObjectGetTextureDesc", signature = (texObject))]
+    fn v13_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_52.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_51.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_51.get(py)?)));
+        }
+        let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pTexDesc = TYPES.record_ptr_arg(72, pTexDesc, true)?;
+        let a_pTexDesc = p_pTexDesc.addr();
+        let a_texObject = TYPES.handle_arg(207, texObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pTexDesc, a_texObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cuTexObjectGetResourceViewDesc on HIP's hipTexObjectGetResourceViewDesc, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuTexObjectGetResourceViewDesc", signature = (texObject))]
+    fn v13_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_54.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_53.get(py)?)));
+        }
+        let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pResViewDesc = TYPES.record_ptr_arg(87, pResViewDesc, true)?;
+        let a_pResViewDesc = p_pResViewDesc.addr();
+        let a_texObject = TYPES.handle_arg(207, texObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pResViewDesc, a_texObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
     }
 
     /// CUDA's cuGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
@@ -2174,7 +4249,53 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?, rt::obj(py, o_size)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_4.make(py, o_devPtr as i128)?, rt::obj(py, o_size)?])
+    }
+
+    /// CUDA's cudaIpcGetEventHandle on HIP's hipIpcGetEventHandle, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
+    fn v13_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
+        let __new0 = IMPORTED_55.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_5.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
+        }
+        let (handle, event,) = (&__new0, event,);
+        let p_handle = TYPES.record_ptr_arg(145, handle, true)?;
+        let a_handle = p_handle.addr();
+        let a_event = TYPES.handle_arg(215, event)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_handle, a_event) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaIpcGetMemHandle on HIP's hipIpcGetMemHandle, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaIpcGetMemHandle", signature = (devPtr))]
+    fn v13_cudaIpcGetMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetMemHandle");
+        let (devPtr,) = (devPtr,);
+        let o_handle = TYPES.class(py, 144)?.call0()?;
+        let a_handle = rt::PtrArg::convert(&o_handle, false)?.addr();
+        let a_devPtr = devPtr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_handle, a_devPtr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_56.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 13).
@@ -2199,12 +4320,34 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_devPtr)?])
     }
 
+    /// CUDA's cudaGetDeviceProperties on HIP's hipGetDeviceProperties, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
+    fn v13_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDevicePropertiesR0600");
+        let __new0 = IMPORTED_57.get(py)?.call0()?;
+        let (prop, deviceId,) = (&__new0, device,);
+        let p_prop = TYPES.record_ptr_arg(65, prop, true)?;
+        let a_prop = p_prop.addr();
+        let a_deviceId = deviceId.0;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_prop, a_deviceId) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_58.get(py)?))?.unbind()])
+    }
+
     /// CUDA's cudaStreamUpdateCaptureDependencies on HIP's hipStreamUpdateCaptureDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaStreamUpdateCaptureDependencies", signature = (stream, dependencyData, numDependencies, flags))]
     fn v13_cudaStreamUpdateCaptureDependencies(py: Python<'_>, stream: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let (stream, numDependencies, flags,) = (stream, numDependencies, flags,);
         let a_stream = TYPES.handle_arg(210, stream)?;
         let mut o_dependencies: usize = Default::default();
@@ -2220,7 +4363,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_13.get(py)?.call1((o_dependencies,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_90.get(py)?.call1((o_dependencies,))?.unbind()])
     }
 
     /// CUDA's cudaExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -2228,7 +4371,7 @@ pub mod hip {
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v13_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -2253,7 +4396,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v13_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -2274,7 +4417,7 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -2299,7 +4442,7 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -2324,7 +4467,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v13_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -2345,7 +4488,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_25.get(py)?.clone()))?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
@@ -2369,7 +4512,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_4.get(py)?.clone()))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_25.get(py)?.clone()))?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(159, blockDimX)?;
@@ -2386,6 +4529,28 @@ pub mod hip {
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
         rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    }
+
+    /// CUDA's cudaFuncGetAttributes on HIP's hipFuncGetAttributes, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
+    fn v13_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
+        let __new0 = IMPORTED_63.get(py)?.call0()?;
+        let (attr, func,) = (&__new0, func,);
+        let p_attr = TYPES.record_ptr_arg(146, attr, true)?;
+        let a_attr = p_attr.addr();
+        let a_func = func.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_attr, a_func) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_64.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 13).
@@ -2521,6 +4686,64 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_devPtr)?])
     }
 
+    /// CUDA's cudaMalloc3D on HIP's hipMalloc3D, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaMalloc3D", signature = (extent))]
+    fn v13_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
+        let __new0 = IMPORTED_66.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_65.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_65.get(py)?)));
+        }
+        let (pitchedDevPtr, extent,) = (&__new0, extent,);
+        let p_pitchedDevPtr = TYPES.record_ptr_arg(88, pitchedDevPtr, true)?;
+        let a_pitchedDevPtr = p_pitchedDevPtr.addr();
+        let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, R_hipExtent) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_extent) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaArrayGetInfo on HIP's hipArrayGetInfo, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
+    fn v13_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
+        let __new0 = IMPORTED_68.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_67.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_67.get(py)?)));
+        }
+        let __new1 = IMPORTED_70.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_69.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_69.get(py)?)));
+        }
+        let (desc, extent, array,) = (&__new0, &__new1, array,);
+        let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
+        let a_desc = p_desc.addr();
+        let p_extent = TYPES.record_ptr_arg(89, extent, true)?;
+        let a_extent = p_extent.addr();
+        let mut o_flags: u32 = Default::default();
+        let a_flags = &mut o_flags as *mut u32 as usize;
+        let a_array = TYPES.handle_arg(206, array)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_desc, a_extent, a_flags, a_array) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind(), __new1.clone().unbind(), rt::obj(py, o_flags)?])
+    }
+
     /// CUDA's cudaGetSymbolAddress on HIP's hipGetSymbolAddress, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaGetSymbolAddress", signature = (symbol))]
@@ -2564,6 +4787,50 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_dev_ptr)?])
     }
 
+    /// CUDA's cudaMemPoolSetAttribute on HIP's hipMemPoolSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemPoolSetAttribute", signature = (memPool, attr, value))]
+    fn v13_cudaMemPoolSetAttribute(py: Python<'_>, memPool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
+        let mut __v0: u64 = 0;
+        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_17.get(py)?, true, "value")?),);
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
+        }
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    }
+
+    /// CUDA's cudaMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemPoolGetAttribute", signature = (memPool, attr))]
+    fn v13_cudaMemPoolGetAttribute(py: Python<'_>, memPool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAttribute");
+        let mut __v0: u64 = 0;
+        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgWritten(rt::PtrArg::at(&mut __v0 as *mut u64 as usize)),);
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_18.make(py, __v0 as i128)?])
+    }
+
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaMallocFromPoolAsync", signature = (size, memPool, stream))]
@@ -2585,6 +4852,80 @@ pub mod hip {
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_dev_ptr)?])
+    }
+
+    /// CUDA's cudaMemPoolExportPointer on HIP's hipMemPoolExportPointer, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
+    fn v13_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
+        let __new0 = IMPORTED_71.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_19.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_19.get(py)?)));
+        }
+        let (export_data, dev_ptr,) = (&__new0, ptr,);
+        let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
+        let a_export_data = p_export_data.addr();
+        let a_dev_ptr = dev_ptr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_export_data, a_dev_ptr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaMemPoolImportPointer on HIP's hipMemPoolImportPointer, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
+    fn v13_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
+        let __new0 = IMPORTED_71.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_19.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_19.get(py)?)));
+        }
+        let (mem_pool, export_data,) = (memPool, &__new0,);
+        let mut o_dev_ptr: usize = Default::default();
+        let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
+        let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
+        let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
+        let a_export_data = p_export_data.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_mem_pool, a_export_data) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_dev_ptr)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaPointerGetAttributes on HIP's hipPointerGetAttributes, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
+    fn v13_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
+        let __new0 = IMPORTED_72.get(py)?.call0()?;
+        let (attributes, ptr,) = (&__new0, ptr,);
+        let p_attributes = TYPES.record_ptr_arg(66, attributes, true)?;
+        let a_attributes = p_attributes.addr();
+        let a_ptr = ptr.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_attributes, a_ptr) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_73.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
@@ -2610,12 +4951,345 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_devPtr)?, rt::obj(py, o_size)?])
     }
 
+    /// CUDA's cudaGetChannelDesc on HIP's hipGetChannelDesc, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
+    fn v13_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
+        let __new0 = IMPORTED_68.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_67.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_67.get(py)?)));
+        }
+        let (desc, array,) = (&__new0, array,);
+        let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
+        let a_desc = p_desc.addr();
+        let a_array = TYPES.handle_arg(206, array)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_desc, a_array) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGetTextureObjectResourceDesc", signature = (texObject))]
+    fn v13_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_74.get(py)?.call0()?;
+        let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
+        let a_pResDesc = p_pResDesc.addr();
+        let a_textureObject = TYPES.handle_arg(207, textureObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pResDesc, a_textureObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_75.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cudaGetTextureObjectTextureDesc on HIP's hipGetTextureObjectTextureDesc, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGetTextureObjectTextureDesc", signature = (texObject))]
+    fn v13_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_76.get(py)?.call0()?;
+        let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pTexDesc = TYPES.record_ptr_arg(142, pTexDesc, true)?;
+        let a_pTexDesc = p_pTexDesc.addr();
+        let a_textureObject = TYPES.handle_arg(207, textureObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pTexDesc, a_textureObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_77.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGetTextureObjectResourceViewDesc", signature = (texObject))]
+    fn v13_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
+        let __zero = pyo3::types::PyInt::new(py, 0).into_any();
+        let __new0 = IMPORTED_78.get(py)?.call0()?;
+        let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
+        let p_pResViewDesc = TYPES.record_ptr_arg(86, pResViewDesc, true)?;
+        let a_pResViewDesc = p_pResViewDesc.addr();
+        let a_textureObject = TYPES.handle_arg(207, textureObject)?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_pResViewDesc, a_textureObject) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_79.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
+    fn v13_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
+        let __new0 = IMPORTED_81.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_28.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_28.get(py)?)));
+        }
+        let (node, pNodeParams,) = (node, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphKernelNodeGetAttribute on HIP's hipGraphKernelNodeGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
+    fn v13_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
+        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        let (hNode, attr, value,) = (hNode, attr, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
+        let p_value = TYPES.record_ptr_arg(185, value, true)?;
+        let a_value = p_value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_82.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cudaGraphMemcpyNodeGetParams on HIP's hipGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
+    fn v13_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
+        let __new0 = IMPORTED_84.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_83.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_83.get(py)?)));
+        }
+        let (node, pNodeParams,) = (node, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(91, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphMemsetNodeGetParams on HIP's hipGraphMemsetNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
+    fn v13_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
+        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_32.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_32.get(py)?)));
+        }
+        let (node, pNodeParams,) = (node, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(182, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphHostNodeGetParams on HIP's hipGraphHostNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
+    fn v13_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
+        let __new0 = IMPORTED_86.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_34.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_34.get(py)?)));
+        }
+        let (node, pNodeParams,) = (node, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphExternalSemaphoresSignalNodeGetParams on HIP's hipGraphExternalSemaphoresSignalNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
+    fn v13_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
+        let __new0 = IMPORTED_87.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
+        }
+        let (hNode, params_out,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_params_out = TYPES.record_ptr_arg(190, params_out, true)?;
+        let a_params_out = p_params_out.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphExternalSemaphoresWaitNodeGetParams on HIP's hipGraphExternalSemaphoresWaitNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
+    fn v13_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
+        let __new0 = IMPORTED_88.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        }
+        let (hNode, params_out,) = (hNode, &__new0,);
+        let a_hNode = TYPES.handle_arg(218, hNode)?;
+        let p_params_out = TYPES.record_ptr_arg(191, params_out, true)?;
+        let a_params_out = p_params_out.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, __new0.clone().unbind()])
+    }
+
+    /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
+    fn v13_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
+        let __new0 = IMPORTED_42.get(py)?.call0()?;
+        let (node, pNodeParams,) = (node, &__new0,);
+        let a_node = TYPES.handle_arg(218, node)?;
+        let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
+        let a_pNodeParams = p_pNodeParams.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_89.get(py)?))?.unbind()])
+    }
+
+    /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaDeviceGetGraphMemAttribute", signature = (device, attr))]
+    fn v13_cudaDeviceGetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetGraphMemAttribute");
+        let mut __v0: u64 = 0;
+        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::PtrArg::at(&mut __v0 as *mut u64 as usize)),);
+        let a_device = device.0;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_18.make(py, __v0 as i128)?])
+    }
+
+    /// CUDA's cudaDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaDeviceSetGraphMemAttribute", signature = (device, attr, value))]
+    fn v13_cudaDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
+        let mut __v0: u64 = 0;
+        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_17.get(py)?, true, "value")?),);
+        let a_device = device.0;
+        let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
+        let a_value = value.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
+        }
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    }
+
     /// CUDA's cudaGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaGraphAddDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
@@ -2642,7 +5316,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphRemoveDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_60.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
@@ -2683,7 +5357,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_10.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_91.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cudaGetDriverEntryPoint on HIP's hipGetProcAddress, with cuda-python's calling convention (cuda-bindings 13).
@@ -2710,11 +5384,831 @@ pub mod hip {
         rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 7, o_symbolStatus as i64)?])
     }
 
+    /// CUDA's cuModuleLoadDataEx on HIP's hipModuleLoadDataEx (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuModuleLoadDataEx", signature = (image, numOptions, options, optionValues), text_signature = "(image, numOptions, options, optionValues)")]
+    fn v12_cuModuleLoadDataEx(py: Python<'_>, image: &Bound<'_, PyAny>, numOptions: &Bound<'_, PyAny>, options: &Bound<'_, PyAny>, optionValues: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLoadDataEx");
+        let mut s0: usize = Default::default(); let c0: usize = &mut s0 as *mut usize as usize;
+        let k1 = rt::arrays::ptr_of(image, "argument 'image'")?; let c1: usize = k1.addr();
+        let c2: u32 = rt::arrays::int_of::<u32>(numOptions, "argument 'numOptions'")?;
+        let mut s3: Vec<i32> = rt::arrays::int_list::<i32>(options, "argument 'options'")?; let c3: usize = rt::arrays::array_addr(&mut s3);
+        let (mut s4, k4) = rt::arrays::ptr_list(optionValues, "argument 'optionValues'")?; let c4: usize = rt::arrays::array_addr(&mut s4);
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3, c4) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_3.get(py)?.call1((s0 as usize,))?.unbind()])
+    }
+
+    /// CUDA's cuMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuMemRangeGetAttribute", signature = (dataSize, attribute, devPtr, count), text_signature = "(dataSize, attribute, devPtr, count)")]
+    fn v12_cuMemRangeGetAttribute(py: Python<'_>, dataSize: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, devPtr: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttribute");
+        let z0 = rt::arrays::count_of(dataSize, "argument 'dataSize'")?; let (s0, p0) = rt::arrays::slots(&[z0], "argument 'dataSize'")?; let c0: usize = p0[0];
+        let c1: u64 = rt::arrays::int_of::<u64>(dataSize, "argument 'dataSize'")?;
+        let c2: i32 = rt::arrays::int_of::<i32>(attribute, "argument 'attribute'")?;
+        let k3 = rt::arrays::ptr_of(devPtr, "argument 'devPtr'")?; let c3: usize = k3.addr();
+        let c4: u64 = rt::arrays::int_of::<u64>(count, "argument 'count'")?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u64, i32, usize, u64) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3, c4) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::int32s(py, &s0[0], z0)?])
+    }
+
+    /// CUDA's cuMemRangeGetAttributes on HIP's hipMemRangeGetAttributes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuMemRangeGetAttributes", signature = (dataSizes, attributes, numAttributes, devPtr, count), text_signature = "(dataSizes, attributes, numAttributes, devPtr, count)")]
+    fn v12_cuMemRangeGetAttributes(py: Python<'_>, dataSizes: &Bound<'_, PyAny>, attributes: &Bound<'_, PyAny>, numAttributes: &Bound<'_, PyAny>, devPtr: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttributes");
+        let a0: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let z0: Vec<usize> = rt::arrays::count_list(dataSizes, "argument 'dataSizes'")?; let (s0, mut p0) = rt::arrays::slots(&z0, "argument 'attributes'")?; let c0: usize = rt::arrays::array_addr(&mut p0);
+        let mut s1: Vec<u64> = rt::arrays::int_list::<u64>(dataSizes, "argument 'dataSizes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let c2: usize = rt::arrays::array_addr(&mut s2);
+        let c3: u64 = rt::arrays::int_of::<u64>(numAttributes, "argument 'numAttributes'")?;
+        let k4 = rt::arrays::ptr_of(devPtr, "argument 'devPtr'")?; let c4: usize = k4.addr();
+        let c5: u64 = rt::arrays::int_of::<u64>(count, "argument 'count'")?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3, c4, c5) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for (__s, __z) in s0.iter().zip(&z0) { __l.push(rt::arrays::int32s(py, __s, *__z)?); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+    }
+
+    /// CUDA's cuPointerGetAttributes on HIP's hipDrvPointerGetAttributes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuPointerGetAttributes", signature = (numAttributes, attributes, ptr), text_signature = "(numAttributes, attributes, ptr)")]
+    fn v12_cuPointerGetAttributes(py: Python<'_>, numAttributes: &Bound<'_, PyAny>, attributes: &Bound<'_, PyAny>, ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvPointerGetAttributes");
+        let c0: u32 = rt::arrays::int_of::<u32>(numAttributes, "argument 'numAttributes'")?;
+        let mut s1: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let a2: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let z2: Vec<usize> = vec![8; a2.len()]; let (s2, mut p2) = rt::arrays::slots(&z2, "argument 'attributes'")?; let c2: usize = rt::arrays::array_addr(&mut p2);
+        let k3 = rt::arrays::ptr_of(ptr, "argument 'ptr'")?; let c3: usize = k3.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_18.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+    }
+
+    /// CUDA's cuThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuThreadExchangeStreamCaptureMode", signature = (mode), text_signature = "(mode)")]
+    fn v12_cuThreadExchangeStreamCaptureMode(py: Python<'_>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipThreadExchangeStreamCaptureMode");
+        let mut s0: i32 = rt::arrays::int_of::<i32>(mode, "argument 'mode'")?; let c0: usize = &mut s0 as *mut i32 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_21.get(py)?, s0 as i64)?])
+    }
+
+    /// CUDA's cuGraphGetNodes on HIP's hipGraphGetNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphGetNodes", signature = (hGraph, numNodes = None), text_signature = "(hGraph, numNodes=0)")]
+    fn v12_cuGraphGetNodes(py: Python<'_>, hGraph: &Bound<'_, PyAny>, numNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetNodes");
+        let __none = py.None().into_bound(py);
+        let numNodes = numNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(hGraph, "argument 'hGraph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numNodes, "argument 'numNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(numNodes, "argument 'numNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphGetRootNodes", signature = (hGraph, numRootNodes = None), text_signature = "(hGraph, numRootNodes=0)")]
+    fn v12_cuGraphGetRootNodes(py: Python<'_>, hGraph: &Bound<'_, PyAny>, numRootNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetRootNodes");
+        let __none = py.None().into_bound(py);
+        let numRootNodes = numRootNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(hGraph, "argument 'hGraph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numRootNodes, "argument 'numRootNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numRootNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(numRootNodes, "argument 'numRootNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphGetEdges", signature = (hGraph, numEdges = None), text_signature = "(hGraph, numEdges=0)")]
+    fn v12_cuGraphGetEdges(py: Python<'_>, hGraph: &Bound<'_, PyAny>, numEdges: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetEdges");
+        let __none = py.None().into_bound(py);
+        let numEdges = numEdges.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(hGraph, "argument 'hGraph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numEdges, "argument 'numEdges'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numEdges'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let n2 = rt::arrays::count_of(numEdges, "argument 'numEdges'")?; let mut s2: Vec<usize> = rt::arrays::zeroed(n2, "argument 'numEdges'")?; let c2: usize = rt::arrays::array_addr(&mut s2);
+        let mut s3: u64 = rt::arrays::int_of::<u64>(numEdges, "argument 'numEdges'")?; let c3: usize = &mut s3 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+    }
+
+    /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphNodeGetDependencies", signature = (hNode, numDependencies = None), text_signature = "(hNode, numDependencies=0)")]
+    fn v12_cuGraphNodeGetDependencies(py: Python<'_>, hNode: &Bound<'_, PyAny>, numDependencies: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependencies");
+        let __none = py.None().into_bound(py);
+        let numDependencies = numDependencies.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(hNode, "argument 'hNode'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numDependencies, "argument 'numDependencies'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numDependencies'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(numDependencies, "argument 'numDependencies'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphNodeGetDependentNodes", signature = (hNode, numDependentNodes = None), text_signature = "(hNode, numDependentNodes=0)")]
+    fn v12_cuGraphNodeGetDependentNodes(py: Python<'_>, hNode: &Bound<'_, PyAny>, numDependentNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependentNodes");
+        let __none = py.None().into_bound(py);
+        let numDependentNodes = numDependentNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(hNode, "argument 'hNode'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numDependentNodes, "argument 'numDependentNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numDependentNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(numDependentNodes, "argument 'numDependentNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaThreadExchangeStreamCaptureMode", signature = (mode), text_signature = "(mode)")]
+    fn v12_cudaThreadExchangeStreamCaptureMode(py: Python<'_>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipThreadExchangeStreamCaptureMode");
+        let mut s0: i32 = rt::arrays::int_of::<i32>(mode, "argument 'mode'")?; let c0: usize = &mut s0 as *mut i32 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_59.get(py)?, s0 as i64)?])
+    }
+
+    /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemRangeGetAttribute", signature = (dataSize, attribute, devPtr, count), text_signature = "(dataSize, attribute, devPtr, count)")]
+    fn v12_cudaMemRangeGetAttribute(py: Python<'_>, dataSize: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, devPtr: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttribute");
+        let z0 = rt::arrays::count_of(dataSize, "argument 'dataSize'")?; let (s0, p0) = rt::arrays::slots(&[z0], "argument 'dataSize'")?; let c0: usize = p0[0];
+        let c1: u64 = rt::arrays::int_of::<u64>(dataSize, "argument 'dataSize'")?;
+        let c2: i32 = rt::arrays::int_of::<i32>(attribute, "argument 'attribute'")?;
+        let k3 = rt::arrays::ptr_of(devPtr, "argument 'devPtr'")?; let c3: usize = k3.addr();
+        let c4: u64 = rt::arrays::int_of::<u64>(count, "argument 'count'")?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u64, i32, usize, u64) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3, c4) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::int32s(py, &s0[0], z0)?])
+    }
+
+    /// CUDA's cudaMemRangeGetAttributes on HIP's hipMemRangeGetAttributes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemRangeGetAttributes", signature = (dataSizes, attributes, numAttributes, devPtr, count), text_signature = "(dataSizes, attributes, numAttributes, devPtr, count)")]
+    fn v12_cudaMemRangeGetAttributes(py: Python<'_>, dataSizes: &Bound<'_, PyAny>, attributes: &Bound<'_, PyAny>, numAttributes: &Bound<'_, PyAny>, devPtr: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttributes");
+        let a0: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let z0: Vec<usize> = rt::arrays::count_list(dataSizes, "argument 'dataSizes'")?; let (s0, mut p0) = rt::arrays::slots(&z0, "argument 'attributes'")?; let c0: usize = rt::arrays::array_addr(&mut p0);
+        let mut s1: Vec<u64> = rt::arrays::int_list::<u64>(dataSizes, "argument 'dataSizes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let c2: usize = rt::arrays::array_addr(&mut s2);
+        let c3: u64 = rt::arrays::int_of::<u64>(numAttributes, "argument 'numAttributes'")?;
+        let k4 = rt::arrays::ptr_of(devPtr, "argument 'devPtr'")?; let c4: usize = k4.addr();
+        let c5: u64 = rt::arrays::int_of::<u64>(count, "argument 'count'")?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3, c4, c5) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for (__s, __z) in s0.iter().zip(&z0) { __l.push(rt::arrays::int32s(py, __s, *__z)?); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+    }
+
+    /// CUDA's cudaGraphGetNodes on HIP's hipGraphGetNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphGetNodes", signature = (graph, numNodes = None), text_signature = "(graph, numNodes=0)")]
+    fn v12_cudaGraphGetNodes(py: Python<'_>, graph: &Bound<'_, PyAny>, numNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetNodes");
+        let __none = py.None().into_bound(py);
+        let numNodes = numNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(graph, "argument 'graph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numNodes, "argument 'numNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(numNodes, "argument 'numNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphGetRootNodes", signature = (graph, pNumRootNodes = None), text_signature = "(graph, pNumRootNodes=0)")]
+    fn v12_cudaGraphGetRootNodes(py: Python<'_>, graph: &Bound<'_, PyAny>, pNumRootNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetRootNodes");
+        let __none = py.None().into_bound(py);
+        let pNumRootNodes = pNumRootNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(graph, "argument 'graph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(pNumRootNodes, "argument 'pNumRootNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'pNumRootNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(pNumRootNodes, "argument 'pNumRootNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphGetEdges", signature = (graph, numEdges = None), text_signature = "(graph, numEdges=0)")]
+    fn v12_cudaGraphGetEdges(py: Python<'_>, graph: &Bound<'_, PyAny>, numEdges: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetEdges");
+        let __none = py.None().into_bound(py);
+        let numEdges = numEdges.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(graph, "argument 'graph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numEdges, "argument 'numEdges'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numEdges'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let n2 = rt::arrays::count_of(numEdges, "argument 'numEdges'")?; let mut s2: Vec<usize> = rt::arrays::zeroed(n2, "argument 'numEdges'")?; let c2: usize = rt::arrays::array_addr(&mut s2);
+        let mut s3: u64 = rt::arrays::int_of::<u64>(numEdges, "argument 'numEdges'")?; let c3: usize = &mut s3 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+    }
+
+    /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphNodeGetDependencies", signature = (node, pNumDependencies = None), text_signature = "(node, pNumDependencies=0)")]
+    fn v12_cudaGraphNodeGetDependencies(py: Python<'_>, node: &Bound<'_, PyAny>, pNumDependencies: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependencies");
+        let __none = py.None().into_bound(py);
+        let pNumDependencies = pNumDependencies.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(node, "argument 'node'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(pNumDependencies, "argument 'pNumDependencies'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'pNumDependencies'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(pNumDependencies, "argument 'pNumDependencies'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphNodeGetDependentNodes", signature = (node, pNumDependentNodes = None), text_signature = "(node, pNumDependentNodes=0)")]
+    fn v12_cudaGraphNodeGetDependentNodes(py: Python<'_>, node: &Bound<'_, PyAny>, pNumDependentNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependentNodes");
+        let __none = py.None().into_bound(py);
+        let pNumDependentNodes = pNumDependentNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(node, "argument 'node'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(pNumDependentNodes, "argument 'pNumDependentNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'pNumDependentNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(pNumDependentNodes, "argument 'pNumDependentNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cuModuleLoadDataEx on HIP's hipModuleLoadDataEx (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuModuleLoadDataEx", signature = (image, numOptions, options, optionValues), text_signature = "(image, numOptions, options, optionValues)")]
+    fn v13_cuModuleLoadDataEx(py: Python<'_>, image: &Bound<'_, PyAny>, numOptions: &Bound<'_, PyAny>, options: &Bound<'_, PyAny>, optionValues: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLoadDataEx");
+        let mut s0: usize = Default::default(); let c0: usize = &mut s0 as *mut usize as usize;
+        let k1 = rt::arrays::ptr_of(image, "argument 'image'")?; let c1: usize = k1.addr();
+        let c2: u32 = rt::arrays::int_of::<u32>(numOptions, "argument 'numOptions'")?;
+        let mut s3: Vec<i32> = rt::arrays::int_list::<i32>(options, "argument 'options'")?; let c3: usize = rt::arrays::array_addr(&mut s3);
+        let (mut s4, k4) = rt::arrays::ptr_list(optionValues, "argument 'optionValues'")?; let c4: usize = rt::arrays::array_addr(&mut s4);
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3, c4) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_3.get(py)?.call1((s0 as usize,))?.unbind()])
+    }
+
+    /// CUDA's cuMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuMemRangeGetAttribute", signature = (dataSize, attribute, devPtr, count), text_signature = "(dataSize, attribute, devPtr, count)")]
+    fn v13_cuMemRangeGetAttribute(py: Python<'_>, dataSize: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, devPtr: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttribute");
+        let z0 = rt::arrays::count_of(dataSize, "argument 'dataSize'")?; let (s0, p0) = rt::arrays::slots(&[z0], "argument 'dataSize'")?; let c0: usize = p0[0];
+        let c1: u64 = rt::arrays::int_of::<u64>(dataSize, "argument 'dataSize'")?;
+        let c2: i32 = rt::arrays::int_of::<i32>(attribute, "argument 'attribute'")?;
+        let k3 = rt::arrays::ptr_of(devPtr, "argument 'devPtr'")?; let c3: usize = k3.addr();
+        let c4: u64 = rt::arrays::int_of::<u64>(count, "argument 'count'")?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u64, i32, usize, u64) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3, c4) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::int32s(py, &s0[0], z0)?])
+    }
+
+    /// CUDA's cuMemRangeGetAttributes on HIP's hipMemRangeGetAttributes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuMemRangeGetAttributes", signature = (dataSizes, attributes, numAttributes, devPtr, count), text_signature = "(dataSizes, attributes, numAttributes, devPtr, count)")]
+    fn v13_cuMemRangeGetAttributes(py: Python<'_>, dataSizes: &Bound<'_, PyAny>, attributes: &Bound<'_, PyAny>, numAttributes: &Bound<'_, PyAny>, devPtr: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttributes");
+        let a0: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let z0: Vec<usize> = rt::arrays::count_list(dataSizes, "argument 'dataSizes'")?; let (s0, mut p0) = rt::arrays::slots(&z0, "argument 'attributes'")?; let c0: usize = rt::arrays::array_addr(&mut p0);
+        let mut s1: Vec<u64> = rt::arrays::int_list::<u64>(dataSizes, "argument 'dataSizes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let c2: usize = rt::arrays::array_addr(&mut s2);
+        let c3: u64 = rt::arrays::int_of::<u64>(numAttributes, "argument 'numAttributes'")?;
+        let k4 = rt::arrays::ptr_of(devPtr, "argument 'devPtr'")?; let c4: usize = k4.addr();
+        let c5: u64 = rt::arrays::int_of::<u64>(count, "argument 'count'")?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3, c4, c5) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for (__s, __z) in s0.iter().zip(&z0) { __l.push(rt::arrays::int32s(py, __s, *__z)?); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+    }
+
+    /// CUDA's cuPointerGetAttributes on HIP's hipDrvPointerGetAttributes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuPointerGetAttributes", signature = (numAttributes, attributes, ptr), text_signature = "(numAttributes, attributes, ptr)")]
+    fn v13_cuPointerGetAttributes(py: Python<'_>, numAttributes: &Bound<'_, PyAny>, attributes: &Bound<'_, PyAny>, ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvPointerGetAttributes");
+        let c0: u32 = rt::arrays::int_of::<u32>(numAttributes, "argument 'numAttributes'")?;
+        let mut s1: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let a2: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let z2: Vec<usize> = vec![8; a2.len()]; let (s2, mut p2) = rt::arrays::slots(&z2, "argument 'attributes'")?; let c2: usize = rt::arrays::array_addr(&mut p2);
+        let k3 = rt::arrays::ptr_of(ptr, "argument 'ptr'")?; let c3: usize = k3.addr();
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_18.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+    }
+
+    /// CUDA's cuThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuThreadExchangeStreamCaptureMode", signature = (mode), text_signature = "(mode)")]
+    fn v13_cuThreadExchangeStreamCaptureMode(py: Python<'_>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipThreadExchangeStreamCaptureMode");
+        let mut s0: i32 = rt::arrays::int_of::<i32>(mode, "argument 'mode'")?; let c0: usize = &mut s0 as *mut i32 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_21.get(py)?, s0 as i64)?])
+    }
+
+    /// CUDA's cuGraphGetNodes on HIP's hipGraphGetNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphGetNodes", signature = (hGraph, numNodes = None), text_signature = "(hGraph, numNodes=0)")]
+    fn v13_cuGraphGetNodes(py: Python<'_>, hGraph: &Bound<'_, PyAny>, numNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetNodes");
+        let __none = py.None().into_bound(py);
+        let numNodes = numNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(hGraph, "argument 'hGraph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numNodes, "argument 'numNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(numNodes, "argument 'numNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphGetRootNodes", signature = (hGraph, numRootNodes = None), text_signature = "(hGraph, numRootNodes=0)")]
+    fn v13_cuGraphGetRootNodes(py: Python<'_>, hGraph: &Bound<'_, PyAny>, numRootNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetRootNodes");
+        let __none = py.None().into_bound(py);
+        let numRootNodes = numRootNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(hGraph, "argument 'hGraph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numRootNodes, "argument 'numRootNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numRootNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(numRootNodes, "argument 'numRootNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphGetEdges", signature = (hGraph, numEdges = None), text_signature = "(hGraph, numEdges=0)")]
+    fn v13_cuGraphGetEdges(py: Python<'_>, hGraph: &Bound<'_, PyAny>, numEdges: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetEdges");
+        let __none = py.None().into_bound(py);
+        let numEdges = numEdges.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(hGraph, "argument 'hGraph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numEdges, "argument 'numEdges'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numEdges'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let n2 = rt::arrays::count_of(numEdges, "argument 'numEdges'")?; let mut s2: Vec<usize> = rt::arrays::zeroed(n2, "argument 'numEdges'")?; let c2: usize = rt::arrays::array_addr(&mut s2);
+        let mut s3: u64 = rt::arrays::int_of::<u64>(numEdges, "argument 'numEdges'")?; let c3: usize = &mut s3 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_93.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+    }
+
+    /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphNodeGetDependencies", signature = (hNode, numDependencies = None), text_signature = "(hNode, numDependencies=0)")]
+    fn v13_cuGraphNodeGetDependencies(py: Python<'_>, hNode: &Bound<'_, PyAny>, numDependencies: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependencies");
+        let __none = py.None().into_bound(py);
+        let numDependencies = numDependencies.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(hNode, "argument 'hNode'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numDependencies, "argument 'numDependencies'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numDependencies'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(numDependencies, "argument 'numDependencies'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_93.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuGraphNodeGetDependentNodes", signature = (hNode, numDependentNodes = None), text_signature = "(hNode, numDependentNodes=0)")]
+    fn v13_cuGraphNodeGetDependentNodes(py: Python<'_>, hNode: &Bound<'_, PyAny>, numDependentNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependentNodes");
+        let __none = py.None().into_bound(py);
+        let numDependentNodes = numDependentNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(hNode, "argument 'hNode'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numDependentNodes, "argument 'numDependentNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numDependentNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(numDependentNodes, "argument 'numDependentNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_44.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_93.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaThreadExchangeStreamCaptureMode", signature = (mode), text_signature = "(mode)")]
+    fn v13_cudaThreadExchangeStreamCaptureMode(py: Python<'_>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipThreadExchangeStreamCaptureMode");
+        let mut s0: i32 = rt::arrays::int_of::<i32>(mode, "argument 'mode'")?; let c0: usize = &mut s0 as *mut i32 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_59.get(py)?, s0 as i64)?])
+    }
+
+    /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemRangeGetAttribute", signature = (dataSize, attribute, devPtr, count), text_signature = "(dataSize, attribute, devPtr, count)")]
+    fn v13_cudaMemRangeGetAttribute(py: Python<'_>, dataSize: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, devPtr: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttribute");
+        let z0 = rt::arrays::count_of(dataSize, "argument 'dataSize'")?; let (s0, p0) = rt::arrays::slots(&[z0], "argument 'dataSize'")?; let c0: usize = p0[0];
+        let c1: u64 = rt::arrays::int_of::<u64>(dataSize, "argument 'dataSize'")?;
+        let c2: i32 = rt::arrays::int_of::<i32>(attribute, "argument 'attribute'")?;
+        let k3 = rt::arrays::ptr_of(devPtr, "argument 'devPtr'")?; let c3: usize = k3.addr();
+        let c4: u64 = rt::arrays::int_of::<u64>(count, "argument 'count'")?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, u64, i32, usize, u64) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3, c4) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::int32s(py, &s0[0], z0)?])
+    }
+
+    /// CUDA's cudaMemRangeGetAttributes on HIP's hipMemRangeGetAttributes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaMemRangeGetAttributes", signature = (dataSizes, attributes, numAttributes, devPtr, count), text_signature = "(dataSizes, attributes, numAttributes, devPtr, count)")]
+    fn v13_cudaMemRangeGetAttributes(py: Python<'_>, dataSizes: &Bound<'_, PyAny>, attributes: &Bound<'_, PyAny>, numAttributes: &Bound<'_, PyAny>, devPtr: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttributes");
+        let a0: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let z0: Vec<usize> = rt::arrays::count_list(dataSizes, "argument 'dataSizes'")?; let (s0, mut p0) = rt::arrays::slots(&z0, "argument 'attributes'")?; let c0: usize = rt::arrays::array_addr(&mut p0);
+        let mut s1: Vec<u64> = rt::arrays::int_list::<u64>(dataSizes, "argument 'dataSizes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: Vec<i32> = rt::arrays::int_list::<i32>(attributes, "argument 'attributes'")?; let c2: usize = rt::arrays::array_addr(&mut s2);
+        let c3: u64 = rt::arrays::int_of::<u64>(numAttributes, "argument 'numAttributes'")?;
+        let k4 = rt::arrays::ptr_of(devPtr, "argument 'devPtr'")?; let c4: usize = k4.addr();
+        let c5: u64 = rt::arrays::int_of::<u64>(count, "argument 'count'")?;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3, c4, c5) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for (__s, __z) in s0.iter().zip(&z0) { __l.push(rt::arrays::int32s(py, __s, *__z)?); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+    }
+
+    /// CUDA's cudaGraphGetNodes on HIP's hipGraphGetNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphGetNodes", signature = (graph, numNodes = None), text_signature = "(graph, numNodes=0)")]
+    fn v13_cudaGraphGetNodes(py: Python<'_>, graph: &Bound<'_, PyAny>, numNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetNodes");
+        let __none = py.None().into_bound(py);
+        let numNodes = numNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(graph, "argument 'graph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numNodes, "argument 'numNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(numNodes, "argument 'numNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphGetRootNodes", signature = (graph, pNumRootNodes = None), text_signature = "(graph, pNumRootNodes=0)")]
+    fn v13_cudaGraphGetRootNodes(py: Python<'_>, graph: &Bound<'_, PyAny>, pNumRootNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetRootNodes");
+        let __none = py.None().into_bound(py);
+        let pNumRootNodes = pNumRootNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(graph, "argument 'graph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(pNumRootNodes, "argument 'pNumRootNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'pNumRootNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(pNumRootNodes, "argument 'pNumRootNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphGetEdges", signature = (graph, numEdges = None), text_signature = "(graph, numEdges=0)")]
+    fn v13_cudaGraphGetEdges(py: Python<'_>, graph: &Bound<'_, PyAny>, numEdges: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetEdges");
+        let __none = py.None().into_bound(py);
+        let numEdges = numEdges.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(graph, "argument 'graph'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(numEdges, "argument 'numEdges'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'numEdges'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let n2 = rt::arrays::count_of(numEdges, "argument 'numEdges'")?; let mut s2: Vec<usize> = rt::arrays::zeroed(n2, "argument 'numEdges'")?; let c2: usize = rt::arrays::array_addr(&mut s2);
+        let mut s3: u64 = rt::arrays::int_of::<u64>(numEdges, "argument 'numEdges'")?; let c3: usize = &mut s3 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_94.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+    }
+
+    /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphNodeGetDependencies", signature = (node, pNumDependencies = None), text_signature = "(node, pNumDependencies=0)")]
+    fn v13_cudaGraphNodeGetDependencies(py: Python<'_>, node: &Bound<'_, PyAny>, pNumDependencies: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependencies");
+        let __none = py.None().into_bound(py);
+        let pNumDependencies = pNumDependencies.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(node, "argument 'node'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(pNumDependencies, "argument 'pNumDependencies'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'pNumDependencies'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(pNumDependencies, "argument 'pNumDependencies'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_94.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
+    /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cudaGraphNodeGetDependentNodes", signature = (node, pNumDependentNodes = None), text_signature = "(node, pNumDependentNodes=0)")]
+    fn v13_cudaGraphNodeGetDependentNodes(py: Python<'_>, node: &Bound<'_, PyAny>, pNumDependentNodes: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependentNodes");
+        let __none = py.None().into_bound(py);
+        let pNumDependentNodes = pNumDependentNodes.unwrap_or(&__none);
+        let k0 = rt::arrays::ptr_of(node, "argument 'node'")?; let c0: usize = k0.addr();
+        let n1 = rt::arrays::count_of(pNumDependentNodes, "argument 'pNumDependentNodes'")?; let mut s1: Vec<usize> = rt::arrays::zeroed(n1, "argument 'pNumDependentNodes'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let mut s2: u64 = rt::arrays::int_of::<u64>(pNumDependentNodes, "argument 'pNumDependentNodes'")?; let c2: usize = &mut s2 as *mut u64 as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_94.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+    }
+
     /// The adapter of CUDA function `name` in cuda-bindings `version`'s conventions, if it is
     /// one of this module's, as a function of `holder`.
     pub fn make(holder: &Bound<'_, PyModule>, version: &str, name: &str) -> PyResult<Option<PyObject>> {
         let f = match (version, name) {
             ("12", "cuDeviceGet") => pyo3::wrap_pyfunction!(v12_cuDeviceGet, holder)?,
+            ("12", "cuDeviceGetUuid") => pyo3::wrap_pyfunction!(v12_cuDeviceGetUuid, holder)?,
+            ("12", "cuDeviceGetUuid_v2") => pyo3::wrap_pyfunction!(v12_cuDeviceGetUuid_v2, holder)?,
             ("12", "cuCtxGetDevice") => pyo3::wrap_pyfunction!(v12_cuCtxGetDevice, holder)?,
             ("12", "cuModuleGetGlobal") => pyo3::wrap_pyfunction!(v12_cuModuleGetGlobal, holder)?,
             ("12", "cuMemAlloc") => pyo3::wrap_pyfunction!(v12_cuMemAlloc, holder)?,
@@ -2725,13 +6219,24 @@ pub mod hip {
             ("12", "cuMemHostGetDevicePointer") => pyo3::wrap_pyfunction!(v12_cuMemHostGetDevicePointer, holder)?,
             ("12", "cuMemAllocManaged") => pyo3::wrap_pyfunction!(v12_cuMemAllocManaged, holder)?,
             ("12", "cuDeviceGetByPCIBusId") => pyo3::wrap_pyfunction!(v12_cuDeviceGetByPCIBusId, holder)?,
+            ("12", "cuIpcGetEventHandle") => pyo3::wrap_pyfunction!(v12_cuIpcGetEventHandle, holder)?,
+            ("12", "cuIpcGetMemHandle") => pyo3::wrap_pyfunction!(v12_cuIpcGetMemHandle, holder)?,
             ("12", "cuIpcOpenMemHandle") => pyo3::wrap_pyfunction!(v12_cuIpcOpenMemHandle, holder)?,
+            ("12", "cuArrayGetDescriptor") => pyo3::wrap_pyfunction!(v12_cuArrayGetDescriptor, holder)?,
+            ("12", "cuArray3DGetDescriptor") => pyo3::wrap_pyfunction!(v12_cuArray3DGetDescriptor, holder)?,
             ("12", "cuMemAddressReserve") => pyo3::wrap_pyfunction!(v12_cuMemAddressReserve, holder)?,
+            ("12", "cuMemMapArrayAsync") => pyo3::wrap_pyfunction!(v12_cuMemMapArrayAsync, holder)?,
             ("12", "cuMemImportFromShareableHandle") => pyo3::wrap_pyfunction!(v12_cuMemImportFromShareableHandle, holder)?,
+            ("12", "cuMemGetAllocationPropertiesFromHandle") => pyo3::wrap_pyfunction!(v12_cuMemGetAllocationPropertiesFromHandle, holder)?,
             ("12", "cuMemRetainAllocationHandle") => pyo3::wrap_pyfunction!(v12_cuMemRetainAllocationHandle, holder)?,
             ("12", "cuMemAllocAsync") => pyo3::wrap_pyfunction!(v12_cuMemAllocAsync, holder)?,
+            ("12", "cuMemPoolSetAttribute") => pyo3::wrap_pyfunction!(v12_cuMemPoolSetAttribute, holder)?,
+            ("12", "cuMemPoolGetAttribute") => pyo3::wrap_pyfunction!(v12_cuMemPoolGetAttribute, holder)?,
             ("12", "cuMemAllocFromPoolAsync") => pyo3::wrap_pyfunction!(v12_cuMemAllocFromPoolAsync, holder)?,
+            ("12", "cuMemPoolExportPointer") => pyo3::wrap_pyfunction!(v12_cuMemPoolExportPointer, holder)?,
             ("12", "cuMemPoolImportPointer") => pyo3::wrap_pyfunction!(v12_cuMemPoolImportPointer, holder)?,
+            ("12", "cuPointerGetAttribute") => pyo3::wrap_pyfunction!(v12_cuPointerGetAttribute, holder)?,
+            ("12", "cuPointerSetAttribute") => pyo3::wrap_pyfunction!(v12_cuPointerSetAttribute, holder)?,
             ("12", "cuExternalMemoryGetMappedBuffer") => pyo3::wrap_pyfunction!(v12_cuExternalMemoryGetMappedBuffer, holder)?,
             ("12", "cuDestroyExternalMemory") => pyo3::wrap_pyfunction!(v12_cuDestroyExternalMemory, holder)?,
             ("12", "cuSignalExternalSemaphoresAsync") => pyo3::wrap_pyfunction!(v12_cuSignalExternalSemaphoresAsync, holder)?,
@@ -2739,16 +6244,35 @@ pub mod hip {
             ("12", "cuDestroyExternalSemaphore") => pyo3::wrap_pyfunction!(v12_cuDestroyExternalSemaphore, holder)?,
             ("12", "cuStreamWaitValue32") => pyo3::wrap_pyfunction!(v12_cuStreamWaitValue32, holder)?,
             ("12", "cuStreamWaitValue64") => pyo3::wrap_pyfunction!(v12_cuStreamWaitValue64, holder)?,
+            ("12", "cuStreamBatchMemOp") => pyo3::wrap_pyfunction!(v12_cuStreamBatchMemOp, holder)?,
             ("12", "cuLaunchKernel") => pyo3::wrap_pyfunction!(v12_cuLaunchKernel, holder)?,
             ("12", "cuLaunchCooperativeKernel") => pyo3::wrap_pyfunction!(v12_cuLaunchCooperativeKernel, holder)?,
+            ("12", "cuLaunchCooperativeKernelMultiDevice") => pyo3::wrap_pyfunction!(v12_cuLaunchCooperativeKernelMultiDevice, holder)?,
+            ("12", "cuGraphKernelNodeGetParams") => pyo3::wrap_pyfunction!(v12_cuGraphKernelNodeGetParams, holder)?,
+            ("12", "cuGraphMemcpyNodeGetParams") => pyo3::wrap_pyfunction!(v12_cuGraphMemcpyNodeGetParams, holder)?,
+            ("12", "cuGraphMemsetNodeGetParams") => pyo3::wrap_pyfunction!(v12_cuGraphMemsetNodeGetParams, holder)?,
+            ("12", "cuGraphHostNodeGetParams") => pyo3::wrap_pyfunction!(v12_cuGraphHostNodeGetParams, holder)?,
+            ("12", "cuGraphExternalSemaphoresSignalNodeGetParams") => pyo3::wrap_pyfunction!(v12_cuGraphExternalSemaphoresSignalNodeGetParams, holder)?,
+            ("12", "cuGraphExternalSemaphoresWaitNodeGetParams") => pyo3::wrap_pyfunction!(v12_cuGraphExternalSemaphoresWaitNodeGetParams, holder)?,
+            ("12", "cuGraphBatchMemOpNodeGetParams") => pyo3::wrap_pyfunction!(v12_cuGraphBatchMemOpNodeGetParams, holder)?,
+            ("12", "cuGraphMemAllocNodeGetParams") => pyo3::wrap_pyfunction!(v12_cuGraphMemAllocNodeGetParams, holder)?,
+            ("12", "cuDeviceGetGraphMemAttribute") => pyo3::wrap_pyfunction!(v12_cuDeviceGetGraphMemAttribute, holder)?,
+            ("12", "cuDeviceSetGraphMemAttribute") => pyo3::wrap_pyfunction!(v12_cuDeviceSetGraphMemAttribute, holder)?,
             ("12", "cuGraphInstantiate") => pyo3::wrap_pyfunction!(v12_cuGraphInstantiate, holder)?,
             ("12", "cuGraphExecGetFlags") => pyo3::wrap_pyfunction!(v12_cuGraphExecGetFlags, holder)?,
+            ("12", "cuGraphKernelNodeGetAttribute") => pyo3::wrap_pyfunction!(v12_cuGraphKernelNodeGetAttribute, holder)?,
             ("12", "cuOccupancyMaxPotentialBlockSize") => pyo3::wrap_pyfunction!(v12_cuOccupancyMaxPotentialBlockSize, holder)?,
             ("12", "cuOccupancyMaxPotentialBlockSizeWithFlags") => pyo3::wrap_pyfunction!(v12_cuOccupancyMaxPotentialBlockSizeWithFlags, holder)?,
             ("12", "cuTexRefGetAddress") => pyo3::wrap_pyfunction!(v12_cuTexRefGetAddress, holder)?,
             ("12", "cuTexObjectCreate") => pyo3::wrap_pyfunction!(v12_cuTexObjectCreate, holder)?,
+            ("12", "cuTexObjectGetResourceDesc") => pyo3::wrap_pyfunction!(v12_cuTexObjectGetResourceDesc, holder)?,
+            ("12", "cuTexObjectGetTextureDesc") => pyo3::wrap_pyfunction!(v12_cuTexObjectGetTextureDesc, holder)?,
+            ("12", "cuTexObjectGetResourceViewDesc") => pyo3::wrap_pyfunction!(v12_cuTexObjectGetResourceViewDesc, holder)?,
             ("12", "cuGraphicsResourceGetMappedPointer") => pyo3::wrap_pyfunction!(v12_cuGraphicsResourceGetMappedPointer, holder)?,
+            ("12", "cudaIpcGetEventHandle") => pyo3::wrap_pyfunction!(v12_cudaIpcGetEventHandle, holder)?,
+            ("12", "cudaIpcGetMemHandle") => pyo3::wrap_pyfunction!(v12_cudaIpcGetMemHandle, holder)?,
             ("12", "cudaIpcOpenMemHandle") => pyo3::wrap_pyfunction!(v12_cudaIpcOpenMemHandle, holder)?,
+            ("12", "cudaGetDeviceProperties") => pyo3::wrap_pyfunction!(v12_cudaGetDeviceProperties, holder)?,
             ("12", "cudaExternalMemoryGetMappedBuffer") => pyo3::wrap_pyfunction!(v12_cudaExternalMemoryGetMappedBuffer, holder)?,
             ("12", "cudaDestroyExternalMemory") => pyo3::wrap_pyfunction!(v12_cudaDestroyExternalMemory, holder)?,
             ("12", "cudaSignalExternalSemaphoresAsync") => pyo3::wrap_pyfunction!(v12_cudaSignalExternalSemaphoresAsync, holder)?,
@@ -2756,20 +6280,44 @@ pub mod hip {
             ("12", "cudaDestroyExternalSemaphore") => pyo3::wrap_pyfunction!(v12_cudaDestroyExternalSemaphore, holder)?,
             ("12", "cudaLaunchKernel") => pyo3::wrap_pyfunction!(v12_cudaLaunchKernel, holder)?,
             ("12", "cudaLaunchCooperativeKernel") => pyo3::wrap_pyfunction!(v12_cudaLaunchCooperativeKernel, holder)?,
+            ("12", "cudaLaunchCooperativeKernelMultiDevice") => pyo3::wrap_pyfunction!(v12_cudaLaunchCooperativeKernelMultiDevice, holder)?,
+            ("12", "cudaFuncGetAttributes") => pyo3::wrap_pyfunction!(v12_cudaFuncGetAttributes, holder)?,
             ("12", "cudaMallocManaged") => pyo3::wrap_pyfunction!(v12_cudaMallocManaged, holder)?,
             ("12", "cudaMalloc") => pyo3::wrap_pyfunction!(v12_cudaMalloc, holder)?,
             ("12", "cudaMallocHost") => pyo3::wrap_pyfunction!(v12_cudaMallocHost, holder)?,
             ("12", "cudaMallocPitch") => pyo3::wrap_pyfunction!(v12_cudaMallocPitch, holder)?,
             ("12", "cudaHostAlloc") => pyo3::wrap_pyfunction!(v12_cudaHostAlloc, holder)?,
             ("12", "cudaHostGetDevicePointer") => pyo3::wrap_pyfunction!(v12_cudaHostGetDevicePointer, holder)?,
+            ("12", "cudaMalloc3D") => pyo3::wrap_pyfunction!(v12_cudaMalloc3D, holder)?,
+            ("12", "cudaArrayGetInfo") => pyo3::wrap_pyfunction!(v12_cudaArrayGetInfo, holder)?,
             ("12", "cudaGetSymbolAddress") => pyo3::wrap_pyfunction!(v12_cudaGetSymbolAddress, holder)?,
             ("12", "cudaMallocAsync") => pyo3::wrap_pyfunction!(v12_cudaMallocAsync, holder)?,
+            ("12", "cudaMemPoolSetAttribute") => pyo3::wrap_pyfunction!(v12_cudaMemPoolSetAttribute, holder)?,
+            ("12", "cudaMemPoolGetAttribute") => pyo3::wrap_pyfunction!(v12_cudaMemPoolGetAttribute, holder)?,
             ("12", "cudaMallocFromPoolAsync") => pyo3::wrap_pyfunction!(v12_cudaMallocFromPoolAsync, holder)?,
+            ("12", "cudaMemPoolExportPointer") => pyo3::wrap_pyfunction!(v12_cudaMemPoolExportPointer, holder)?,
+            ("12", "cudaMemPoolImportPointer") => pyo3::wrap_pyfunction!(v12_cudaMemPoolImportPointer, holder)?,
+            ("12", "cudaPointerGetAttributes") => pyo3::wrap_pyfunction!(v12_cudaPointerGetAttributes, holder)?,
             ("12", "cudaGraphicsResourceGetMappedPointer") => pyo3::wrap_pyfunction!(v12_cudaGraphicsResourceGetMappedPointer, holder)?,
+            ("12", "cudaGetChannelDesc") => pyo3::wrap_pyfunction!(v12_cudaGetChannelDesc, holder)?,
+            ("12", "cudaGetTextureObjectResourceDesc") => pyo3::wrap_pyfunction!(v12_cudaGetTextureObjectResourceDesc, holder)?,
+            ("12", "cudaGetTextureObjectTextureDesc") => pyo3::wrap_pyfunction!(v12_cudaGetTextureObjectTextureDesc, holder)?,
+            ("12", "cudaGetTextureObjectResourceViewDesc") => pyo3::wrap_pyfunction!(v12_cudaGetTextureObjectResourceViewDesc, holder)?,
             ("12", "cudaCreateSurfaceObject") => pyo3::wrap_pyfunction!(v12_cudaCreateSurfaceObject, holder)?,
+            ("12", "cudaGraphKernelNodeGetParams") => pyo3::wrap_pyfunction!(v12_cudaGraphKernelNodeGetParams, holder)?,
+            ("12", "cudaGraphKernelNodeGetAttribute") => pyo3::wrap_pyfunction!(v12_cudaGraphKernelNodeGetAttribute, holder)?,
+            ("12", "cudaGraphMemcpyNodeGetParams") => pyo3::wrap_pyfunction!(v12_cudaGraphMemcpyNodeGetParams, holder)?,
+            ("12", "cudaGraphMemsetNodeGetParams") => pyo3::wrap_pyfunction!(v12_cudaGraphMemsetNodeGetParams, holder)?,
+            ("12", "cudaGraphHostNodeGetParams") => pyo3::wrap_pyfunction!(v12_cudaGraphHostNodeGetParams, holder)?,
+            ("12", "cudaGraphExternalSemaphoresSignalNodeGetParams") => pyo3::wrap_pyfunction!(v12_cudaGraphExternalSemaphoresSignalNodeGetParams, holder)?,
+            ("12", "cudaGraphExternalSemaphoresWaitNodeGetParams") => pyo3::wrap_pyfunction!(v12_cudaGraphExternalSemaphoresWaitNodeGetParams, holder)?,
+            ("12", "cudaGraphMemAllocNodeGetParams") => pyo3::wrap_pyfunction!(v12_cudaGraphMemAllocNodeGetParams, holder)?,
+            ("12", "cudaDeviceGetGraphMemAttribute") => pyo3::wrap_pyfunction!(v12_cudaDeviceGetGraphMemAttribute, holder)?,
+            ("12", "cudaDeviceSetGraphMemAttribute") => pyo3::wrap_pyfunction!(v12_cudaDeviceSetGraphMemAttribute, holder)?,
             ("12", "cudaGraphInstantiate") => pyo3::wrap_pyfunction!(v12_cudaGraphInstantiate, holder)?,
             ("12", "cudaGetDriverEntryPoint") => pyo3::wrap_pyfunction!(v12_cudaGetDriverEntryPoint, holder)?,
             ("13", "cuDeviceGet") => pyo3::wrap_pyfunction!(v13_cuDeviceGet, holder)?,
+            ("13", "cuDeviceGetUuid") => pyo3::wrap_pyfunction!(v13_cuDeviceGetUuid, holder)?,
             ("13", "cuCtxCreate") => pyo3::wrap_pyfunction!(v13_cuCtxCreate, holder)?,
             ("13", "cuCtxGetDevice") => pyo3::wrap_pyfunction!(v13_cuCtxGetDevice, holder)?,
             ("13", "cuModuleGetGlobal") => pyo3::wrap_pyfunction!(v13_cuModuleGetGlobal, holder)?,
@@ -2781,13 +6329,24 @@ pub mod hip {
             ("13", "cuMemHostGetDevicePointer") => pyo3::wrap_pyfunction!(v13_cuMemHostGetDevicePointer, holder)?,
             ("13", "cuMemAllocManaged") => pyo3::wrap_pyfunction!(v13_cuMemAllocManaged, holder)?,
             ("13", "cuDeviceGetByPCIBusId") => pyo3::wrap_pyfunction!(v13_cuDeviceGetByPCIBusId, holder)?,
+            ("13", "cuIpcGetEventHandle") => pyo3::wrap_pyfunction!(v13_cuIpcGetEventHandle, holder)?,
+            ("13", "cuIpcGetMemHandle") => pyo3::wrap_pyfunction!(v13_cuIpcGetMemHandle, holder)?,
             ("13", "cuIpcOpenMemHandle") => pyo3::wrap_pyfunction!(v13_cuIpcOpenMemHandle, holder)?,
+            ("13", "cuArrayGetDescriptor") => pyo3::wrap_pyfunction!(v13_cuArrayGetDescriptor, holder)?,
+            ("13", "cuArray3DGetDescriptor") => pyo3::wrap_pyfunction!(v13_cuArray3DGetDescriptor, holder)?,
             ("13", "cuMemAddressReserve") => pyo3::wrap_pyfunction!(v13_cuMemAddressReserve, holder)?,
+            ("13", "cuMemMapArrayAsync") => pyo3::wrap_pyfunction!(v13_cuMemMapArrayAsync, holder)?,
             ("13", "cuMemImportFromShareableHandle") => pyo3::wrap_pyfunction!(v13_cuMemImportFromShareableHandle, holder)?,
+            ("13", "cuMemGetAllocationPropertiesFromHandle") => pyo3::wrap_pyfunction!(v13_cuMemGetAllocationPropertiesFromHandle, holder)?,
             ("13", "cuMemRetainAllocationHandle") => pyo3::wrap_pyfunction!(v13_cuMemRetainAllocationHandle, holder)?,
             ("13", "cuMemAllocAsync") => pyo3::wrap_pyfunction!(v13_cuMemAllocAsync, holder)?,
+            ("13", "cuMemPoolSetAttribute") => pyo3::wrap_pyfunction!(v13_cuMemPoolSetAttribute, holder)?,
+            ("13", "cuMemPoolGetAttribute") => pyo3::wrap_pyfunction!(v13_cuMemPoolGetAttribute, holder)?,
             ("13", "cuMemAllocFromPoolAsync") => pyo3::wrap_pyfunction!(v13_cuMemAllocFromPoolAsync, holder)?,
+            ("13", "cuMemPoolExportPointer") => pyo3::wrap_pyfunction!(v13_cuMemPoolExportPointer, holder)?,
             ("13", "cuMemPoolImportPointer") => pyo3::wrap_pyfunction!(v13_cuMemPoolImportPointer, holder)?,
+            ("13", "cuPointerGetAttribute") => pyo3::wrap_pyfunction!(v13_cuPointerGetAttribute, holder)?,
+            ("13", "cuPointerSetAttribute") => pyo3::wrap_pyfunction!(v13_cuPointerSetAttribute, holder)?,
             ("13", "cuStreamUpdateCaptureDependencies") => pyo3::wrap_pyfunction!(v13_cuStreamUpdateCaptureDependencies, holder)?,
             ("13", "cuExternalMemoryGetMappedBuffer") => pyo3::wrap_pyfunction!(v13_cuExternalMemoryGetMappedBuffer, holder)?,
             ("13", "cuDestroyExternalMemory") => pyo3::wrap_pyfunction!(v13_cuDestroyExternalMemory, holder)?,
@@ -2796,18 +6355,37 @@ pub mod hip {
             ("13", "cuDestroyExternalSemaphore") => pyo3::wrap_pyfunction!(v13_cuDestroyExternalSemaphore, holder)?,
             ("13", "cuStreamWaitValue32") => pyo3::wrap_pyfunction!(v13_cuStreamWaitValue32, holder)?,
             ("13", "cuStreamWaitValue64") => pyo3::wrap_pyfunction!(v13_cuStreamWaitValue64, holder)?,
+            ("13", "cuStreamBatchMemOp") => pyo3::wrap_pyfunction!(v13_cuStreamBatchMemOp, holder)?,
             ("13", "cuLaunchKernel") => pyo3::wrap_pyfunction!(v13_cuLaunchKernel, holder)?,
             ("13", "cuLaunchCooperativeKernel") => pyo3::wrap_pyfunction!(v13_cuLaunchCooperativeKernel, holder)?,
+            ("13", "cuLaunchCooperativeKernelMultiDevice") => pyo3::wrap_pyfunction!(v13_cuLaunchCooperativeKernelMultiDevice, holder)?,
+            ("13", "cuGraphKernelNodeGetParams") => pyo3::wrap_pyfunction!(v13_cuGraphKernelNodeGetParams, holder)?,
+            ("13", "cuGraphMemcpyNodeGetParams") => pyo3::wrap_pyfunction!(v13_cuGraphMemcpyNodeGetParams, holder)?,
+            ("13", "cuGraphMemsetNodeGetParams") => pyo3::wrap_pyfunction!(v13_cuGraphMemsetNodeGetParams, holder)?,
+            ("13", "cuGraphHostNodeGetParams") => pyo3::wrap_pyfunction!(v13_cuGraphHostNodeGetParams, holder)?,
+            ("13", "cuGraphExternalSemaphoresSignalNodeGetParams") => pyo3::wrap_pyfunction!(v13_cuGraphExternalSemaphoresSignalNodeGetParams, holder)?,
+            ("13", "cuGraphExternalSemaphoresWaitNodeGetParams") => pyo3::wrap_pyfunction!(v13_cuGraphExternalSemaphoresWaitNodeGetParams, holder)?,
+            ("13", "cuGraphBatchMemOpNodeGetParams") => pyo3::wrap_pyfunction!(v13_cuGraphBatchMemOpNodeGetParams, holder)?,
+            ("13", "cuGraphMemAllocNodeGetParams") => pyo3::wrap_pyfunction!(v13_cuGraphMemAllocNodeGetParams, holder)?,
+            ("13", "cuDeviceGetGraphMemAttribute") => pyo3::wrap_pyfunction!(v13_cuDeviceGetGraphMemAttribute, holder)?,
+            ("13", "cuDeviceSetGraphMemAttribute") => pyo3::wrap_pyfunction!(v13_cuDeviceSetGraphMemAttribute, holder)?,
             ("13", "cuGraphAddDependencies") => pyo3::wrap_pyfunction!(v13_cuGraphAddDependencies, holder)?,
             ("13", "cuGraphRemoveDependencies") => pyo3::wrap_pyfunction!(v13_cuGraphRemoveDependencies, holder)?,
             ("13", "cuGraphInstantiate") => pyo3::wrap_pyfunction!(v13_cuGraphInstantiate, holder)?,
             ("13", "cuGraphExecGetFlags") => pyo3::wrap_pyfunction!(v13_cuGraphExecGetFlags, holder)?,
+            ("13", "cuGraphKernelNodeGetAttribute") => pyo3::wrap_pyfunction!(v13_cuGraphKernelNodeGetAttribute, holder)?,
             ("13", "cuOccupancyMaxPotentialBlockSize") => pyo3::wrap_pyfunction!(v13_cuOccupancyMaxPotentialBlockSize, holder)?,
             ("13", "cuOccupancyMaxPotentialBlockSizeWithFlags") => pyo3::wrap_pyfunction!(v13_cuOccupancyMaxPotentialBlockSizeWithFlags, holder)?,
             ("13", "cuTexRefGetAddress") => pyo3::wrap_pyfunction!(v13_cuTexRefGetAddress, holder)?,
             ("13", "cuTexObjectCreate") => pyo3::wrap_pyfunction!(v13_cuTexObjectCreate, holder)?,
+            ("13", "cuTexObjectGetResourceDesc") => pyo3::wrap_pyfunction!(v13_cuTexObjectGetResourceDesc, holder)?,
+            ("13", "cuTexObjectGetTextureDesc") => pyo3::wrap_pyfunction!(v13_cuTexObjectGetTextureDesc, holder)?,
+            ("13", "cuTexObjectGetResourceViewDesc") => pyo3::wrap_pyfunction!(v13_cuTexObjectGetResourceViewDesc, holder)?,
             ("13", "cuGraphicsResourceGetMappedPointer") => pyo3::wrap_pyfunction!(v13_cuGraphicsResourceGetMappedPointer, holder)?,
+            ("13", "cudaIpcGetEventHandle") => pyo3::wrap_pyfunction!(v13_cudaIpcGetEventHandle, holder)?,
+            ("13", "cudaIpcGetMemHandle") => pyo3::wrap_pyfunction!(v13_cudaIpcGetMemHandle, holder)?,
             ("13", "cudaIpcOpenMemHandle") => pyo3::wrap_pyfunction!(v13_cudaIpcOpenMemHandle, holder)?,
+            ("13", "cudaGetDeviceProperties") => pyo3::wrap_pyfunction!(v13_cudaGetDeviceProperties, holder)?,
             ("13", "cudaStreamUpdateCaptureDependencies") => pyo3::wrap_pyfunction!(v13_cudaStreamUpdateCaptureDependencies, holder)?,
             ("13", "cudaExternalMemoryGetMappedBuffer") => pyo3::wrap_pyfunction!(v13_cudaExternalMemoryGetMappedBuffer, holder)?,
             ("13", "cudaDestroyExternalMemory") => pyo3::wrap_pyfunction!(v13_cudaDestroyExternalMemory, holder)?,
@@ -2816,20 +6394,78 @@ pub mod hip {
             ("13", "cudaDestroyExternalSemaphore") => pyo3::wrap_pyfunction!(v13_cudaDestroyExternalSemaphore, holder)?,
             ("13", "cudaLaunchKernel") => pyo3::wrap_pyfunction!(v13_cudaLaunchKernel, holder)?,
             ("13", "cudaLaunchCooperativeKernel") => pyo3::wrap_pyfunction!(v13_cudaLaunchCooperativeKernel, holder)?,
+            ("13", "cudaFuncGetAttributes") => pyo3::wrap_pyfunction!(v13_cudaFuncGetAttributes, holder)?,
             ("13", "cudaMallocManaged") => pyo3::wrap_pyfunction!(v13_cudaMallocManaged, holder)?,
             ("13", "cudaMalloc") => pyo3::wrap_pyfunction!(v13_cudaMalloc, holder)?,
             ("13", "cudaMallocHost") => pyo3::wrap_pyfunction!(v13_cudaMallocHost, holder)?,
             ("13", "cudaMallocPitch") => pyo3::wrap_pyfunction!(v13_cudaMallocPitch, holder)?,
             ("13", "cudaHostAlloc") => pyo3::wrap_pyfunction!(v13_cudaHostAlloc, holder)?,
             ("13", "cudaHostGetDevicePointer") => pyo3::wrap_pyfunction!(v13_cudaHostGetDevicePointer, holder)?,
+            ("13", "cudaMalloc3D") => pyo3::wrap_pyfunction!(v13_cudaMalloc3D, holder)?,
+            ("13", "cudaArrayGetInfo") => pyo3::wrap_pyfunction!(v13_cudaArrayGetInfo, holder)?,
             ("13", "cudaGetSymbolAddress") => pyo3::wrap_pyfunction!(v13_cudaGetSymbolAddress, holder)?,
             ("13", "cudaMallocAsync") => pyo3::wrap_pyfunction!(v13_cudaMallocAsync, holder)?,
+            ("13", "cudaMemPoolSetAttribute") => pyo3::wrap_pyfunction!(v13_cudaMemPoolSetAttribute, holder)?,
+            ("13", "cudaMemPoolGetAttribute") => pyo3::wrap_pyfunction!(v13_cudaMemPoolGetAttribute, holder)?,
             ("13", "cudaMallocFromPoolAsync") => pyo3::wrap_pyfunction!(v13_cudaMallocFromPoolAsync, holder)?,
+            ("13", "cudaMemPoolExportPointer") => pyo3::wrap_pyfunction!(v13_cudaMemPoolExportPointer, holder)?,
+            ("13", "cudaMemPoolImportPointer") => pyo3::wrap_pyfunction!(v13_cudaMemPoolImportPointer, holder)?,
+            ("13", "cudaPointerGetAttributes") => pyo3::wrap_pyfunction!(v13_cudaPointerGetAttributes, holder)?,
             ("13", "cudaGraphicsResourceGetMappedPointer") => pyo3::wrap_pyfunction!(v13_cudaGraphicsResourceGetMappedPointer, holder)?,
+            ("13", "cudaGetChannelDesc") => pyo3::wrap_pyfunction!(v13_cudaGetChannelDesc, holder)?,
+            ("13", "cudaGetTextureObjectResourceDesc") => pyo3::wrap_pyfunction!(v13_cudaGetTextureObjectResourceDesc, holder)?,
+            ("13", "cudaGetTextureObjectTextureDesc") => pyo3::wrap_pyfunction!(v13_cudaGetTextureObjectTextureDesc, holder)?,
+            ("13", "cudaGetTextureObjectResourceViewDesc") => pyo3::wrap_pyfunction!(v13_cudaGetTextureObjectResourceViewDesc, holder)?,
+            ("13", "cudaGraphKernelNodeGetParams") => pyo3::wrap_pyfunction!(v13_cudaGraphKernelNodeGetParams, holder)?,
+            ("13", "cudaGraphKernelNodeGetAttribute") => pyo3::wrap_pyfunction!(v13_cudaGraphKernelNodeGetAttribute, holder)?,
+            ("13", "cudaGraphMemcpyNodeGetParams") => pyo3::wrap_pyfunction!(v13_cudaGraphMemcpyNodeGetParams, holder)?,
+            ("13", "cudaGraphMemsetNodeGetParams") => pyo3::wrap_pyfunction!(v13_cudaGraphMemsetNodeGetParams, holder)?,
+            ("13", "cudaGraphHostNodeGetParams") => pyo3::wrap_pyfunction!(v13_cudaGraphHostNodeGetParams, holder)?,
+            ("13", "cudaGraphExternalSemaphoresSignalNodeGetParams") => pyo3::wrap_pyfunction!(v13_cudaGraphExternalSemaphoresSignalNodeGetParams, holder)?,
+            ("13", "cudaGraphExternalSemaphoresWaitNodeGetParams") => pyo3::wrap_pyfunction!(v13_cudaGraphExternalSemaphoresWaitNodeGetParams, holder)?,
+            ("13", "cudaGraphMemAllocNodeGetParams") => pyo3::wrap_pyfunction!(v13_cudaGraphMemAllocNodeGetParams, holder)?,
+            ("13", "cudaDeviceGetGraphMemAttribute") => pyo3::wrap_pyfunction!(v13_cudaDeviceGetGraphMemAttribute, holder)?,
+            ("13", "cudaDeviceSetGraphMemAttribute") => pyo3::wrap_pyfunction!(v13_cudaDeviceSetGraphMemAttribute, holder)?,
             ("13", "cudaGraphAddDependencies") => pyo3::wrap_pyfunction!(v13_cudaGraphAddDependencies, holder)?,
             ("13", "cudaGraphRemoveDependencies") => pyo3::wrap_pyfunction!(v13_cudaGraphRemoveDependencies, holder)?,
             ("13", "cudaGraphInstantiate") => pyo3::wrap_pyfunction!(v13_cudaGraphInstantiate, holder)?,
             ("13", "cudaGetDriverEntryPoint") => pyo3::wrap_pyfunction!(v13_cudaGetDriverEntryPoint, holder)?,
+            ("12", "cuModuleLoadDataEx") => pyo3::wrap_pyfunction!(v12_cuModuleLoadDataEx, holder)?,
+            ("12", "cuMemRangeGetAttribute") => pyo3::wrap_pyfunction!(v12_cuMemRangeGetAttribute, holder)?,
+            ("12", "cuMemRangeGetAttributes") => pyo3::wrap_pyfunction!(v12_cuMemRangeGetAttributes, holder)?,
+            ("12", "cuPointerGetAttributes") => pyo3::wrap_pyfunction!(v12_cuPointerGetAttributes, holder)?,
+            ("12", "cuThreadExchangeStreamCaptureMode") => pyo3::wrap_pyfunction!(v12_cuThreadExchangeStreamCaptureMode, holder)?,
+            ("12", "cuGraphGetNodes") => pyo3::wrap_pyfunction!(v12_cuGraphGetNodes, holder)?,
+            ("12", "cuGraphGetRootNodes") => pyo3::wrap_pyfunction!(v12_cuGraphGetRootNodes, holder)?,
+            ("12", "cuGraphGetEdges") => pyo3::wrap_pyfunction!(v12_cuGraphGetEdges, holder)?,
+            ("12", "cuGraphNodeGetDependencies") => pyo3::wrap_pyfunction!(v12_cuGraphNodeGetDependencies, holder)?,
+            ("12", "cuGraphNodeGetDependentNodes") => pyo3::wrap_pyfunction!(v12_cuGraphNodeGetDependentNodes, holder)?,
+            ("12", "cudaThreadExchangeStreamCaptureMode") => pyo3::wrap_pyfunction!(v12_cudaThreadExchangeStreamCaptureMode, holder)?,
+            ("12", "cudaMemRangeGetAttribute") => pyo3::wrap_pyfunction!(v12_cudaMemRangeGetAttribute, holder)?,
+            ("12", "cudaMemRangeGetAttributes") => pyo3::wrap_pyfunction!(v12_cudaMemRangeGetAttributes, holder)?,
+            ("12", "cudaGraphGetNodes") => pyo3::wrap_pyfunction!(v12_cudaGraphGetNodes, holder)?,
+            ("12", "cudaGraphGetRootNodes") => pyo3::wrap_pyfunction!(v12_cudaGraphGetRootNodes, holder)?,
+            ("12", "cudaGraphGetEdges") => pyo3::wrap_pyfunction!(v12_cudaGraphGetEdges, holder)?,
+            ("12", "cudaGraphNodeGetDependencies") => pyo3::wrap_pyfunction!(v12_cudaGraphNodeGetDependencies, holder)?,
+            ("12", "cudaGraphNodeGetDependentNodes") => pyo3::wrap_pyfunction!(v12_cudaGraphNodeGetDependentNodes, holder)?,
+            ("13", "cuModuleLoadDataEx") => pyo3::wrap_pyfunction!(v13_cuModuleLoadDataEx, holder)?,
+            ("13", "cuMemRangeGetAttribute") => pyo3::wrap_pyfunction!(v13_cuMemRangeGetAttribute, holder)?,
+            ("13", "cuMemRangeGetAttributes") => pyo3::wrap_pyfunction!(v13_cuMemRangeGetAttributes, holder)?,
+            ("13", "cuPointerGetAttributes") => pyo3::wrap_pyfunction!(v13_cuPointerGetAttributes, holder)?,
+            ("13", "cuThreadExchangeStreamCaptureMode") => pyo3::wrap_pyfunction!(v13_cuThreadExchangeStreamCaptureMode, holder)?,
+            ("13", "cuGraphGetNodes") => pyo3::wrap_pyfunction!(v13_cuGraphGetNodes, holder)?,
+            ("13", "cuGraphGetRootNodes") => pyo3::wrap_pyfunction!(v13_cuGraphGetRootNodes, holder)?,
+            ("13", "cuGraphGetEdges") => pyo3::wrap_pyfunction!(v13_cuGraphGetEdges, holder)?,
+            ("13", "cuGraphNodeGetDependencies") => pyo3::wrap_pyfunction!(v13_cuGraphNodeGetDependencies, holder)?,
+            ("13", "cuGraphNodeGetDependentNodes") => pyo3::wrap_pyfunction!(v13_cuGraphNodeGetDependentNodes, holder)?,
+            ("13", "cudaThreadExchangeStreamCaptureMode") => pyo3::wrap_pyfunction!(v13_cudaThreadExchangeStreamCaptureMode, holder)?,
+            ("13", "cudaMemRangeGetAttribute") => pyo3::wrap_pyfunction!(v13_cudaMemRangeGetAttribute, holder)?,
+            ("13", "cudaMemRangeGetAttributes") => pyo3::wrap_pyfunction!(v13_cudaMemRangeGetAttributes, holder)?,
+            ("13", "cudaGraphGetNodes") => pyo3::wrap_pyfunction!(v13_cudaGraphGetNodes, holder)?,
+            ("13", "cudaGraphGetRootNodes") => pyo3::wrap_pyfunction!(v13_cudaGraphGetRootNodes, holder)?,
+            ("13", "cudaGraphGetEdges") => pyo3::wrap_pyfunction!(v13_cudaGraphGetEdges, holder)?,
+            ("13", "cudaGraphNodeGetDependencies") => pyo3::wrap_pyfunction!(v13_cudaGraphNodeGetDependencies, holder)?,
+            ("13", "cudaGraphNodeGetDependentNodes") => pyo3::wrap_pyfunction!(v13_cudaGraphNodeGetDependentNodes, holder)?,
             _ => return Ok(None),
         };
         Ok(Some(f.into_any().unbind()))
@@ -2838,6 +6474,8 @@ pub mod hip {
     /// (cuda-bindings version, CUDA name) of every adapter here.
     pub const ADAPTERS: &[(&str, &str)] = &[
         ("12", "cuDeviceGet"),
+        ("12", "cuDeviceGetUuid"),
+        ("12", "cuDeviceGetUuid_v2"),
         ("12", "cuCtxGetDevice"),
         ("12", "cuModuleGetGlobal"),
         ("12", "cuMemAlloc"),
@@ -2848,13 +6486,24 @@ pub mod hip {
         ("12", "cuMemHostGetDevicePointer"),
         ("12", "cuMemAllocManaged"),
         ("12", "cuDeviceGetByPCIBusId"),
+        ("12", "cuIpcGetEventHandle"),
+        ("12", "cuIpcGetMemHandle"),
         ("12", "cuIpcOpenMemHandle"),
+        ("12", "cuArrayGetDescriptor"),
+        ("12", "cuArray3DGetDescriptor"),
         ("12", "cuMemAddressReserve"),
+        ("12", "cuMemMapArrayAsync"),
         ("12", "cuMemImportFromShareableHandle"),
+        ("12", "cuMemGetAllocationPropertiesFromHandle"),
         ("12", "cuMemRetainAllocationHandle"),
         ("12", "cuMemAllocAsync"),
+        ("12", "cuMemPoolSetAttribute"),
+        ("12", "cuMemPoolGetAttribute"),
         ("12", "cuMemAllocFromPoolAsync"),
+        ("12", "cuMemPoolExportPointer"),
         ("12", "cuMemPoolImportPointer"),
+        ("12", "cuPointerGetAttribute"),
+        ("12", "cuPointerSetAttribute"),
         ("12", "cuExternalMemoryGetMappedBuffer"),
         ("12", "cuDestroyExternalMemory"),
         ("12", "cuSignalExternalSemaphoresAsync"),
@@ -2862,16 +6511,35 @@ pub mod hip {
         ("12", "cuDestroyExternalSemaphore"),
         ("12", "cuStreamWaitValue32"),
         ("12", "cuStreamWaitValue64"),
+        ("12", "cuStreamBatchMemOp"),
         ("12", "cuLaunchKernel"),
         ("12", "cuLaunchCooperativeKernel"),
+        ("12", "cuLaunchCooperativeKernelMultiDevice"),
+        ("12", "cuGraphKernelNodeGetParams"),
+        ("12", "cuGraphMemcpyNodeGetParams"),
+        ("12", "cuGraphMemsetNodeGetParams"),
+        ("12", "cuGraphHostNodeGetParams"),
+        ("12", "cuGraphExternalSemaphoresSignalNodeGetParams"),
+        ("12", "cuGraphExternalSemaphoresWaitNodeGetParams"),
+        ("12", "cuGraphBatchMemOpNodeGetParams"),
+        ("12", "cuGraphMemAllocNodeGetParams"),
+        ("12", "cuDeviceGetGraphMemAttribute"),
+        ("12", "cuDeviceSetGraphMemAttribute"),
         ("12", "cuGraphInstantiate"),
         ("12", "cuGraphExecGetFlags"),
+        ("12", "cuGraphKernelNodeGetAttribute"),
         ("12", "cuOccupancyMaxPotentialBlockSize"),
         ("12", "cuOccupancyMaxPotentialBlockSizeWithFlags"),
         ("12", "cuTexRefGetAddress"),
         ("12", "cuTexObjectCreate"),
+        ("12", "cuTexObjectGetResourceDesc"),
+        ("12", "cuTexObjectGetTextureDesc"),
+        ("12", "cuTexObjectGetResourceViewDesc"),
         ("12", "cuGraphicsResourceGetMappedPointer"),
+        ("12", "cudaIpcGetEventHandle"),
+        ("12", "cudaIpcGetMemHandle"),
         ("12", "cudaIpcOpenMemHandle"),
+        ("12", "cudaGetDeviceProperties"),
         ("12", "cudaExternalMemoryGetMappedBuffer"),
         ("12", "cudaDestroyExternalMemory"),
         ("12", "cudaSignalExternalSemaphoresAsync"),
@@ -2879,20 +6547,44 @@ pub mod hip {
         ("12", "cudaDestroyExternalSemaphore"),
         ("12", "cudaLaunchKernel"),
         ("12", "cudaLaunchCooperativeKernel"),
+        ("12", "cudaLaunchCooperativeKernelMultiDevice"),
+        ("12", "cudaFuncGetAttributes"),
         ("12", "cudaMallocManaged"),
         ("12", "cudaMalloc"),
         ("12", "cudaMallocHost"),
         ("12", "cudaMallocPitch"),
         ("12", "cudaHostAlloc"),
         ("12", "cudaHostGetDevicePointer"),
+        ("12", "cudaMalloc3D"),
+        ("12", "cudaArrayGetInfo"),
         ("12", "cudaGetSymbolAddress"),
         ("12", "cudaMallocAsync"),
+        ("12", "cudaMemPoolSetAttribute"),
+        ("12", "cudaMemPoolGetAttribute"),
         ("12", "cudaMallocFromPoolAsync"),
+        ("12", "cudaMemPoolExportPointer"),
+        ("12", "cudaMemPoolImportPointer"),
+        ("12", "cudaPointerGetAttributes"),
         ("12", "cudaGraphicsResourceGetMappedPointer"),
+        ("12", "cudaGetChannelDesc"),
+        ("12", "cudaGetTextureObjectResourceDesc"),
+        ("12", "cudaGetTextureObjectTextureDesc"),
+        ("12", "cudaGetTextureObjectResourceViewDesc"),
         ("12", "cudaCreateSurfaceObject"),
+        ("12", "cudaGraphKernelNodeGetParams"),
+        ("12", "cudaGraphKernelNodeGetAttribute"),
+        ("12", "cudaGraphMemcpyNodeGetParams"),
+        ("12", "cudaGraphMemsetNodeGetParams"),
+        ("12", "cudaGraphHostNodeGetParams"),
+        ("12", "cudaGraphExternalSemaphoresSignalNodeGetParams"),
+        ("12", "cudaGraphExternalSemaphoresWaitNodeGetParams"),
+        ("12", "cudaGraphMemAllocNodeGetParams"),
+        ("12", "cudaDeviceGetGraphMemAttribute"),
+        ("12", "cudaDeviceSetGraphMemAttribute"),
         ("12", "cudaGraphInstantiate"),
         ("12", "cudaGetDriverEntryPoint"),
         ("13", "cuDeviceGet"),
+        ("13", "cuDeviceGetUuid"),
         ("13", "cuCtxCreate"),
         ("13", "cuCtxGetDevice"),
         ("13", "cuModuleGetGlobal"),
@@ -2904,13 +6596,24 @@ pub mod hip {
         ("13", "cuMemHostGetDevicePointer"),
         ("13", "cuMemAllocManaged"),
         ("13", "cuDeviceGetByPCIBusId"),
+        ("13", "cuIpcGetEventHandle"),
+        ("13", "cuIpcGetMemHandle"),
         ("13", "cuIpcOpenMemHandle"),
+        ("13", "cuArrayGetDescriptor"),
+        ("13", "cuArray3DGetDescriptor"),
         ("13", "cuMemAddressReserve"),
+        ("13", "cuMemMapArrayAsync"),
         ("13", "cuMemImportFromShareableHandle"),
+        ("13", "cuMemGetAllocationPropertiesFromHandle"),
         ("13", "cuMemRetainAllocationHandle"),
         ("13", "cuMemAllocAsync"),
+        ("13", "cuMemPoolSetAttribute"),
+        ("13", "cuMemPoolGetAttribute"),
         ("13", "cuMemAllocFromPoolAsync"),
+        ("13", "cuMemPoolExportPointer"),
         ("13", "cuMemPoolImportPointer"),
+        ("13", "cuPointerGetAttribute"),
+        ("13", "cuPointerSetAttribute"),
         ("13", "cuStreamUpdateCaptureDependencies"),
         ("13", "cuExternalMemoryGetMappedBuffer"),
         ("13", "cuDestroyExternalMemory"),
@@ -2919,18 +6622,37 @@ pub mod hip {
         ("13", "cuDestroyExternalSemaphore"),
         ("13", "cuStreamWaitValue32"),
         ("13", "cuStreamWaitValue64"),
+        ("13", "cuStreamBatchMemOp"),
         ("13", "cuLaunchKernel"),
         ("13", "cuLaunchCooperativeKernel"),
+        ("13", "cuLaunchCooperativeKernelMultiDevice"),
+        ("13", "cuGraphKernelNodeGetParams"),
+        ("13", "cuGraphMemcpyNodeGetParams"),
+        ("13", "cuGraphMemsetNodeGetParams"),
+        ("13", "cuGraphHostNodeGetParams"),
+        ("13", "cuGraphExternalSemaphoresSignalNodeGetParams"),
+        ("13", "cuGraphExternalSemaphoresWaitNodeGetParams"),
+        ("13", "cuGraphBatchMemOpNodeGetParams"),
+        ("13", "cuGraphMemAllocNodeGetParams"),
+        ("13", "cuDeviceGetGraphMemAttribute"),
+        ("13", "cuDeviceSetGraphMemAttribute"),
         ("13", "cuGraphAddDependencies"),
         ("13", "cuGraphRemoveDependencies"),
         ("13", "cuGraphInstantiate"),
         ("13", "cuGraphExecGetFlags"),
+        ("13", "cuGraphKernelNodeGetAttribute"),
         ("13", "cuOccupancyMaxPotentialBlockSize"),
         ("13", "cuOccupancyMaxPotentialBlockSizeWithFlags"),
         ("13", "cuTexRefGetAddress"),
         ("13", "cuTexObjectCreate"),
+        ("13", "cuTexObjectGetResourceDesc"),
+        ("13", "cuTexObjectGetTextureDesc"),
+        ("13", "cuTexObjectGetResourceViewDesc"),
         ("13", "cuGraphicsResourceGetMappedPointer"),
+        ("13", "cudaIpcGetEventHandle"),
+        ("13", "cudaIpcGetMemHandle"),
         ("13", "cudaIpcOpenMemHandle"),
+        ("13", "cudaGetDeviceProperties"),
         ("13", "cudaStreamUpdateCaptureDependencies"),
         ("13", "cudaExternalMemoryGetMappedBuffer"),
         ("13", "cudaDestroyExternalMemory"),
@@ -2939,20 +6661,78 @@ pub mod hip {
         ("13", "cudaDestroyExternalSemaphore"),
         ("13", "cudaLaunchKernel"),
         ("13", "cudaLaunchCooperativeKernel"),
+        ("13", "cudaFuncGetAttributes"),
         ("13", "cudaMallocManaged"),
         ("13", "cudaMalloc"),
         ("13", "cudaMallocHost"),
         ("13", "cudaMallocPitch"),
         ("13", "cudaHostAlloc"),
         ("13", "cudaHostGetDevicePointer"),
+        ("13", "cudaMalloc3D"),
+        ("13", "cudaArrayGetInfo"),
         ("13", "cudaGetSymbolAddress"),
         ("13", "cudaMallocAsync"),
+        ("13", "cudaMemPoolSetAttribute"),
+        ("13", "cudaMemPoolGetAttribute"),
         ("13", "cudaMallocFromPoolAsync"),
+        ("13", "cudaMemPoolExportPointer"),
+        ("13", "cudaMemPoolImportPointer"),
+        ("13", "cudaPointerGetAttributes"),
         ("13", "cudaGraphicsResourceGetMappedPointer"),
+        ("13", "cudaGetChannelDesc"),
+        ("13", "cudaGetTextureObjectResourceDesc"),
+        ("13", "cudaGetTextureObjectTextureDesc"),
+        ("13", "cudaGetTextureObjectResourceViewDesc"),
+        ("13", "cudaGraphKernelNodeGetParams"),
+        ("13", "cudaGraphKernelNodeGetAttribute"),
+        ("13", "cudaGraphMemcpyNodeGetParams"),
+        ("13", "cudaGraphMemsetNodeGetParams"),
+        ("13", "cudaGraphHostNodeGetParams"),
+        ("13", "cudaGraphExternalSemaphoresSignalNodeGetParams"),
+        ("13", "cudaGraphExternalSemaphoresWaitNodeGetParams"),
+        ("13", "cudaGraphMemAllocNodeGetParams"),
+        ("13", "cudaDeviceGetGraphMemAttribute"),
+        ("13", "cudaDeviceSetGraphMemAttribute"),
         ("13", "cudaGraphAddDependencies"),
         ("13", "cudaGraphRemoveDependencies"),
         ("13", "cudaGraphInstantiate"),
         ("13", "cudaGetDriverEntryPoint"),
+        ("12", "cuModuleLoadDataEx"),
+        ("12", "cuMemRangeGetAttribute"),
+        ("12", "cuMemRangeGetAttributes"),
+        ("12", "cuPointerGetAttributes"),
+        ("12", "cuThreadExchangeStreamCaptureMode"),
+        ("12", "cuGraphGetNodes"),
+        ("12", "cuGraphGetRootNodes"),
+        ("12", "cuGraphGetEdges"),
+        ("12", "cuGraphNodeGetDependencies"),
+        ("12", "cuGraphNodeGetDependentNodes"),
+        ("12", "cudaThreadExchangeStreamCaptureMode"),
+        ("12", "cudaMemRangeGetAttribute"),
+        ("12", "cudaMemRangeGetAttributes"),
+        ("12", "cudaGraphGetNodes"),
+        ("12", "cudaGraphGetRootNodes"),
+        ("12", "cudaGraphGetEdges"),
+        ("12", "cudaGraphNodeGetDependencies"),
+        ("12", "cudaGraphNodeGetDependentNodes"),
+        ("13", "cuModuleLoadDataEx"),
+        ("13", "cuMemRangeGetAttribute"),
+        ("13", "cuMemRangeGetAttributes"),
+        ("13", "cuPointerGetAttributes"),
+        ("13", "cuThreadExchangeStreamCaptureMode"),
+        ("13", "cuGraphGetNodes"),
+        ("13", "cuGraphGetRootNodes"),
+        ("13", "cuGraphGetEdges"),
+        ("13", "cuGraphNodeGetDependencies"),
+        ("13", "cuGraphNodeGetDependentNodes"),
+        ("13", "cudaThreadExchangeStreamCaptureMode"),
+        ("13", "cudaMemRangeGetAttribute"),
+        ("13", "cudaMemRangeGetAttributes"),
+        ("13", "cudaGraphGetNodes"),
+        ("13", "cudaGraphGetRootNodes"),
+        ("13", "cudaGraphGetEdges"),
+        ("13", "cudaGraphNodeGetDependencies"),
+        ("13", "cudaGraphNodeGetDependentNodes"),
     ];
 }
 
@@ -2964,6 +6744,7 @@ pub mod hiprtc {
     use hipgen_runtime as rt;
     use pyo3::prelude::*;
 
+    static IMPORTED_0: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUlinkState");
 
     /// CUDA's cuLinkComplete on HIP's hiprtcLinkComplete, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
@@ -3017,12 +6798,58 @@ pub mod hiprtc {
         rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_bin_out)?, rt::obj(py, o_size_out)?])
     }
 
+    /// CUDA's cuLinkCreate on HIP's hiprtcLinkCreate (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
+    #[pyfunction]
+    #[pyo3(name = "cuLinkCreate", signature = (numOptions, options, optionValues), text_signature = "(numOptions, options, optionValues)")]
+    fn v12_cuLinkCreate(py: Python<'_>, numOptions: &Bound<'_, PyAny>, options: &Bound<'_, PyAny>, optionValues: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkCreate");
+        let c0: u32 = rt::arrays::int_of::<u32>(numOptions, "argument 'numOptions'")?;
+        let mut s1: Vec<i32> = rt::arrays::int_list::<i32>(options, "argument 'options'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let (mut s2, k2) = rt::arrays::ptr_list(optionValues, "argument 'optionValues'")?; let c2: usize = rt::arrays::array_addr(&mut s2);
+        let mut s3: usize = Default::default(); let c3: usize = &mut s3 as *mut usize as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, IMPORTED_0.get(py)?.call1((s3 as usize,))?.unbind()])
+    }
+
+    /// CUDA's cuLinkCreate on HIP's hiprtcLinkCreate (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
+    #[pyfunction]
+    #[pyo3(name = "cuLinkCreate", signature = (numOptions, options, optionValues), text_signature = "(numOptions, options, optionValues)")]
+    fn v13_cuLinkCreate(py: Python<'_>, numOptions: &Bound<'_, PyAny>, options: &Bound<'_, PyAny>, optionValues: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkCreate");
+        let c0: u32 = rt::arrays::int_of::<u32>(numOptions, "argument 'numOptions'")?;
+        let mut s1: Vec<i32> = rt::arrays::int_list::<i32>(options, "argument 'options'")?; let c1: usize = rt::arrays::array_addr(&mut s1);
+        let (mut s2, k2) = rt::arrays::ptr_list(optionValues, "argument 'optionValues'")?; let c2: usize = rt::arrays::array_addr(&mut s2);
+        let mut s3: usize = Default::default(); let c3: usize = &mut s3 as *mut usize as usize;
+        // SAFETY: the symbol has the C signature hipgen read from the header.
+        let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
+            unsafe { std::mem::transmute(SYM.get(py)?) };
+        // SAFETY: every pointer argument points at memory held until the call returns; the
+        // closure captures only plain values, so the GIL can be released.
+        let __r = py.allow_threads(move || unsafe { __f(c0, c1, c2, c3) });
+        if __r != 0 {
+            // cuda-python gives None for each output when the call fails.
+            return rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, py.None()]);
+        }
+        rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, IMPORTED_0.get(py)?.call1((s3 as usize,))?.unbind()])
+    }
+
     /// The adapter of CUDA function `name` in cuda-bindings `version`'s conventions, if it is
     /// one of this module's, as a function of `holder`.
     pub fn make(holder: &Bound<'_, PyModule>, version: &str, name: &str) -> PyResult<Option<PyObject>> {
         let f = match (version, name) {
             ("12", "cuLinkComplete") => pyo3::wrap_pyfunction!(v12_cuLinkComplete, holder)?,
             ("13", "cuLinkComplete") => pyo3::wrap_pyfunction!(v13_cuLinkComplete, holder)?,
+            ("12", "cuLinkCreate") => pyo3::wrap_pyfunction!(v12_cuLinkCreate, holder)?,
+            ("13", "cuLinkCreate") => pyo3::wrap_pyfunction!(v13_cuLinkCreate, holder)?,
             _ => return Ok(None),
         };
         Ok(Some(f.into_any().unbind()))
@@ -3032,6 +6859,8 @@ pub mod hiprtc {
     pub const ADAPTERS: &[(&str, &str)] = &[
         ("12", "cuLinkComplete"),
         ("13", "cuLinkComplete"),
+        ("12", "cuLinkCreate"),
+        ("13", "cuLinkCreate"),
     ];
 }
 

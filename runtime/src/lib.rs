@@ -13,13 +13,16 @@ pub mod tables;
 pub mod types;
 
 // The paths generated code and the packages use.
+pub use convert::arrays;
 pub use convert::call;
 pub use convert::cstr::{cstr_class, cstr_result, freed_string_arg, owned_cstr_result};
 pub use convert::extra::KernelExtra;
 pub use convert::kernel_params;
 pub use convert::kernel_params::KernelParams;
 pub use convert::number::CInt;
-pub use convert::pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut, PtrArgWritten};
+pub use convert::pointer::{
+    value_or_pointer, DeviceArray, Pointer, PtrArg, PtrArgMut, PtrArgWritten,
+};
 pub use convert::shared_tuple::shared_tuple;
 pub use convert::sizes::{check_count, check_size, size_at};
 pub use convert::strings::{CStrArg, CStrArrayArg};

@@ -10,8 +10,11 @@
 //! which imports that module's crate-visible items (`TYPES`, `LIB`, struct mirrors). Entries of other shapes (structs in CUDA's
 //! layout, attribute values, direct C calls) stay Python adapters (`cuda/_conventions.py`).
 
+use super::direct::{direct_adapter, DirectModel};
 use crate::generate::Libraries;
-use crate::ir::{AdapterArg, AdapterResult, AliasSet, ApiConventions};
+use crate::ir::{
+    AdapterArg, AdapterResult, AliasKind, AliasModule, AliasSet, ApiConventions, CudaTypes, Library,
+};
 use crate::render::model::{ArgType, FfiType, Output, Param, Prep, Var};
 use crate::render::names::{python_name, rust_name};
 use crate::render::{function_models, FunctionModel};
@@ -38,6 +41,10 @@ struct AdapterModel {
     not_supported: Option<(ImportRef, String)>,
     /// Whether `__zero` (a Python 0) is needed.
     zero: bool,
+    /// Structs made before the call for the HIP function to fill, in order.
+    made: Vec<MadeStruct>,
+    /// 8 zeroed bytes each, which the call writes an attribute's value into.
+    cells: Vec<String>,
     /// The HIP function's parameters (Rust names), bound from CUDA's.
     bind: Vec<(String, AdapterValue)>,
     /// The HIP function's model (conversions, call, status).
@@ -48,10 +55,23 @@ struct AdapterModel {
     results: Vec<AdapterOutput>,
 }
 
+/// A struct the adapter makes for the HIP function to fill, and returns.
+#[derive(Serialize)]
+struct MadeStruct {
+    /// The Rust variable holding it.
+    var: String,
+    /// The class instantiated: CUDA's class where it is HIP's class as cuda-python presents
+    /// it, else HIP's.
+    class: ImportRef,
+    /// HIP's class, which CUDA's must be a subclass of (checked at each call: a wrong class
+    /// would be written with HIP's layout).
+    hip_class: Option<ImportRef>,
+}
+
 /// A lazily imported Python object: a static named `IMPORTED_<n>` (an `rt::Imported`) or
 /// `INT_CLASS_<n>` (an `rt::IntClass`, a class whose instances are made from integers).
 #[derive(Serialize, Clone, Copy)]
-struct ImportRef {
+pub(super) struct ImportRef {
     n: usize,
     int_class: bool,
 }
@@ -70,6 +90,18 @@ enum AdapterValue {
     AnyOrZero { name: String },
     /// Zero, for a HIP parameter CUDA's function lacks.
     Zero { ty: ArgType },
+    /// A struct the adapter made (`MadeStruct`), taken as the HIP parameter of type `ty`.
+    New { var: String, ty: ArgType },
+    /// The address of a cell (`AdapterModel::cells`), as the HIP parameter of type `ty`.
+    Cell { var: String, ty: ArgType },
+    /// A value C reads through a `void *` (an attribute setter's): an integer in the cell
+    /// `cell`, an instance of `views` at its `getPtr()`, else a pointer.
+    ValueOrPointer {
+        name: String,
+        cell: String,
+        views: ImportRef,
+        ty: ArgType,
+    },
 }
 
 /// An output as cuda-python gives it.
@@ -84,6 +116,24 @@ enum AdapterOutput {
     Address { var: Var },
     /// As the HIP function gives it.
     Hip { output: Output },
+    /// A struct the adapter made, as it is.
+    Made { var: String },
+    /// The value a cell holds: read as C type `code` where the attribute (the C value
+    /// `attribute`) is one of `typed`'s, else as CUDA's 64-bit class `class`.
+    Cell {
+        var: String,
+        class: ImportRef,
+        attribute: Option<String>,
+        typed: Vec<(i64, String)>,
+    },
+    /// A HIP struct (one the adapter made, or the HIP function's output) copied into CUDA's
+    /// layout by `present` (the records the cuda package reshapes).
+    Present {
+        present: ImportRef,
+        class: ImportRef,
+        var: Option<String>,
+        output: Option<Output>,
+    },
 }
 
 /// What the template uses of the HIP function's model.
@@ -115,6 +165,8 @@ struct ModuleAdapters {
     /// Lazily imported Python objects.
     imports: Vec<ImportModel>,
     adapters: Vec<AdapterModel>,
+    /// Adapters calling the C function with arguments of their own making.
+    direct: Vec<DirectModel>,
 }
 
 /// Everything `cuda_adapters.rs.j2` needs.
@@ -159,14 +211,26 @@ pub fn render(
             .map(|e| e.hip.as_str())
             .collect();
         let models = function_models(lib, &imports, &spec, "crate::", &names)?;
+        let values = member_values(set, hip_module, lib);
         let mut imported = BTreeMap::new();
         let mut adapters = Vec::new();
+        let mut direct = Vec::new();
         for api in &set.apis {
             for entry in api.adapted.iter().filter(|e| e.hip_module == hip_module) {
                 let Some(hip) = models.get(&entry.hip) else {
                     continue;
                 };
-                if let Some(a) = adapter(api, entry, hip, &mut imported) {
+                let hip_in = HipModule {
+                    aliases: set.modules.iter().find(|m| m.module == hip_module),
+                    lib,
+                    member_values: &values,
+                };
+                if entry.direct.is_some() {
+                    if let Some(d) = direct_adapter(api, entry, hip, &values, &mut imported) {
+                        direct.push(d);
+                        counts.get_mut(&api.version).context("version")?.0 += 1;
+                    }
+                } else if let Some(a) = adapter(api, entry, hip, &hip_in, &mut imported) {
                     adapters.push(a);
                     counts.get_mut(&api.version).context("version")?.0 += 1;
                 }
@@ -179,6 +243,7 @@ pub fn render(
                 .map(|((module, attr), r)| ImportModel { r, module, attr })
                 .collect(),
             adapters,
+            direct,
         });
     }
     let env = crate::render::templates::environment(templates);
@@ -206,9 +271,12 @@ fn zero_of(ty: &ArgType) -> Option<AdapterValue> {
     }
 }
 
+/// The lazily imported objects of one HIP module's adapters, by (module, attribute).
+pub(super) type Imports = BTreeMap<(String, String), ImportRef>;
+
 /// The static holding `module.attr`, registered in `imported`.
-fn import(
-    imported: &mut BTreeMap<(String, String), ImportRef>,
+pub(super) fn import(
+    imported: &mut Imports,
     int_class: bool,
     module: &str,
     attr: &str,
@@ -224,8 +292,10 @@ fn adapter(
     api: &ApiConventions,
     entry: &crate::ir::Adapter,
     hip: &FunctionModel,
-    imported: &mut BTreeMap<(String, String), ImportRef>,
+    hip_in: &HipModule,
+    imported: &mut Imports,
 ) -> Option<AdapterModel> {
+    let (set_module, lib, member_values) = (hip_in.aliases, hip_in.lib, hip_in.member_values);
     if entry.direct.is_some()
         || hip.plain
         || !hip.results.first()?.is_returned_enum()
@@ -233,13 +303,18 @@ fn adapter(
         || entry
             .params
             .iter()
-            .any(|p| p.attribute_value || p.location || p.record.is_some())
+            .any(|p| p.location || p.record.is_some())
     {
         return None;
     }
     let cuda_module = format!("cuda.bindings.{}", entry.module);
+    let hip_module = format!("hip.{}", entry.hip_module);
     // Each CUDA input feeds one HIP parameter, or is dropped (must be null).
     let mut feeds: HashMap<usize, usize> = HashMap::new();
+    let mut made = Vec::new();
+    let mut cells: Vec<String> = Vec::new();
+    let mut value_vars: Vec<String> = Vec::new();
+    let mut made_values = Vec::new();
     for (j, a) in entry.args.iter().enumerate() {
         match a {
             AdapterArg::Input { index } => {
@@ -248,7 +323,46 @@ fn adapter(
                 }
             }
             AdapterArg::Zero => {}
-            AdapterArg::New { .. } | AdapterArg::Value => return None,
+            AdapterArg::New { record } => {
+                let k = made.len();
+                let var = format!("__new{k}");
+                let ty = hip.params.get(j)?.ty.clone();
+                if !matches!(
+                    ty,
+                    ArgType::Any | ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten
+                ) {
+                    return None;
+                }
+                let hip_class = import(imported, false, &hip_module, record);
+                // CUDA's class where it is HIP's as cuda-python presents it: the call fills
+                // the object returned. A reshaped record is made as HIP's, then presented.
+                let cuda = made_record(entry, k)
+                    .filter(|r| !reshaped(&api.types, r))
+                    .filter(|r| presents(set_module, lib, r, record));
+                made.push(match cuda {
+                    Some(r) => MadeStruct {
+                        var: var.clone(),
+                        class: import(imported, false, &cuda_module, r),
+                        hip_class: Some(hip_class),
+                    },
+                    None => MadeStruct {
+                        var: var.clone(),
+                        class: hip_class,
+                        hip_class: None,
+                    },
+                });
+                made_values.push((j, AdapterValue::New { var, ty }));
+            }
+            AdapterArg::Value => {
+                let var = format!("__v{}", cells.len());
+                let ty = hip.params.get(j)?.ty.clone();
+                if !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
+                    return None;
+                }
+                cells.push(var.clone());
+                value_vars.push(var.clone());
+                made_values.push((j, AdapterValue::Cell { var, ty }));
+            }
         }
     }
     let mut zero = false;
@@ -272,7 +386,20 @@ fn adapter(
             continue;
         };
         let ty = &hip.params[j].ty;
-        let (ty, optional, value) = if p.kernel_params {
+        let (ty, optional, value) = if p.attribute_value {
+            if !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
+                return None;
+            }
+            let cell = format!("__v{}", cells.len());
+            cells.push(cell.clone());
+            let value = AdapterValue::ValueOrPointer {
+                name: name.clone(),
+                cell,
+                views: import(imported, false, "cuda._conventions", "CudaIntView"),
+                ty: ty.clone(),
+            };
+            (ArgType::Any, false, value)
+        } else if p.kernel_params {
             if !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
                 return None;
             }
@@ -312,6 +439,9 @@ fn adapter(
             values[j] = Some(zero_of(ty)?);
         }
     }
+    for (j, v) in made_values {
+        values[j] = Some(v);
+    }
     let values: Vec<AdapterValue> = values.into_iter().collect::<Option<_>>()?;
     let bind = hip
         .params
@@ -321,21 +451,69 @@ fn adapter(
         .collect();
     let mut results = Vec::new();
     for r in &entry.results {
-        let AdapterResult::Hip {
-            index,
-            wrap,
-            address,
-            handle,
-            record,
-        } = r
-        else {
-            return None;
+        let (index, wrap, address, handle, record) = match r {
+            AdapterResult::Hip {
+                index,
+                wrap,
+                address,
+                handle,
+                record,
+            } => (index, wrap, address, handle, record),
+            AdapterResult::Made { index, record } => {
+                let var = made.get(*index)?.var.clone();
+                results.push(match record {
+                    Some(r) if reshaped(&api.types, r) => AdapterOutput::Present {
+                        present: import(imported, false, "cuda._structs", "present"),
+                        class: import(imported, false, &cuda_module, r),
+                        var: Some(var),
+                        output: None,
+                    },
+                    _ => AdapterOutput::Made { var },
+                });
+                continue;
+            }
+            AdapterResult::Value { index, attribute } => {
+                let var = value_vars.get(*index)?.clone();
+                // Up to 64 bits, zero-extended, as CUDA's `cuuint64_t`; the attributes the
+                // spec types otherwise (`attribute_types`), as their C type.
+                let class = import(imported, true, "cuda.bindings.driver", "cuuint64_t");
+                let (attribute, typed) = match attribute {
+                    Some((k, enum_name)) => {
+                        let j = *feeds.get(k)?;
+                        let arg = &hip.params.get(j)?.name;
+                        let c = hip.prep.iter().find_map(|p| match p {
+                            Prep::Let { c, value } if value.arg() == arg => Some(c.clone()),
+                            _ => None,
+                        })?;
+                        let mut typed = Vec::new();
+                        for (member, code) in api.attribute_types.get(enum_name)? {
+                            typed.push((*member_values.get(member.as_str())?, code.clone()));
+                        }
+                        (Some(c), typed)
+                    }
+                    None => (None, Vec::new()),
+                };
+                results.push(AdapterOutput::Cell {
+                    var,
+                    class,
+                    attribute,
+                    typed,
+                });
+                continue;
+            }
         };
-        if record.is_some() {
-            return None;
+        let output = hip.results.get(index + 1)?.clone();
+        if let Some(r) = record {
+            // HIP's struct, as cuda-python's class presents it.
+            results.push(AdapterOutput::Present {
+                present: import(imported, false, "cuda._structs", "present"),
+                class: import(imported, false, &cuda_module, r),
+                var: None,
+                output: Some(output),
+            });
+            continue;
         }
         let raw = hip.raw_outs.get(index + 1)?.clone();
-        let output = hip.results.get(index + 1)?.clone();
         results.push(match (wrap, handle, address) {
             (Some(w), _, _) => {
                 // The module cuda-python defines the typedef's class in.
@@ -373,6 +551,8 @@ fn adapter(
         dropped,
         not_supported,
         zero,
+        made,
+        cells,
         bind,
         status: hip.results[0].clone(),
         results,
@@ -387,4 +567,75 @@ fn adapter(
             serialize: hip.serialize,
         },
     })
+}
+
+/// What an adapter needs of its HIP module beyond the function's model.
+struct HipModule<'a> {
+    /// The module's CUDA names.
+    aliases: Option<&'a AliasModule>,
+    /// Its IR.
+    lib: &'a Library,
+    /// The value of each CUDA enum member (`member_values`).
+    member_values: &'a HashMap<&'a str, i64>,
+}
+
+/// Whether cuda-python's class of CUDA record `cuda` is HIP record `hip` as cuda-python
+/// presents it: HIPIFY names `cuda` as a HIP record that is `hip` (by any of its names).
+fn presents(aliases: Option<&AliasModule>, lib: &Library, cuda: &str, hip: &str) -> bool {
+    let find = |n: &str| {
+        lib.records
+            .iter()
+            .position(|r| r.name == n || r.aliases.iter().any(|a| a == n))
+    };
+    let Some(alias) = aliases.and_then(|m| {
+        m.names
+            .iter()
+            .find(|a| a.cuda == cuda && a.kind == AliasKind::Record)
+    }) else {
+        return false;
+    };
+    find(&alias.hip).is_some() && find(&alias.hip) == find(hip)
+}
+
+/// CUDA's name of the struct the `k`-th `AdapterArg::New` of `entry` returns, if it names one.
+fn made_record(entry: &crate::ir::Adapter, k: usize) -> Option<&str> {
+    entry.results.iter().find_map(|r| match r {
+        AdapterResult::Made { index, record } if *index == k => record.as_deref(),
+        _ => None,
+    })
+}
+
+/// Whether CUDA record `name` (any of its names) is one the cuda package gives CUDA's
+/// layout (`CudaTypes::reshaped`).
+fn reshaped(types: &CudaTypes, name: &str) -> bool {
+    let primary = types
+        .records
+        .iter()
+        .find(|r| {
+            r.name == name || r.tag.as_deref() == Some(name) || r.aliases.iter().any(|a| a == name)
+        })
+        .map_or(name, |r| r.name.as_str());
+    types.reshaped.contains_key(primary)
+}
+
+/// The value HIP gives each CUDA enum member of HIP module `lib` (by CUDA's member name).
+fn member_values<'a>(set: &'a AliasSet, module: &str, lib: &'a Library) -> HashMap<&'a str, i64> {
+    let mut out = HashMap::new();
+    for m in set.modules.iter().filter(|m| m.module == module) {
+        for e in &m.members {
+            let Some(hip_enum) = lib
+                .enums
+                .iter()
+                .find(|x| x.name == e.hip_enum || x.aliases.contains(&e.hip_enum))
+            else {
+                continue;
+            };
+            for (cuda, hip) in &e.members {
+                if let Some((_, v)) = hip_enum.members.iter().find(|(n, _)| n == hip) {
+                    out.insert(cuda.as_str(), *v);
+                }
+            }
+        }
+    }
+    out
 }

@@ -7,12 +7,14 @@
 //! - `conventions`: how each CUDA function is called in cuda-python, joined to its HIP
 //!   function: called as it is, adapted (the plan), or not supported.
 //! - `reshape`: which CUDA records the package cannot present as HIP's class.
-//! - `adapters`: the plan rendered as native PyO3 functions beside the HIP modules.
+//! - `adapters`: the plan rendered as native PyO3 functions beside the HIP modules
+//!   (`direct`: those calling the C function with arguments of their own making).
 //! - `stubs`: the `.pyi` stubs of `cuda.bindings.*`.
 
 pub mod adapters;
 pub mod aliases;
 pub mod conventions;
+mod direct;
 pub mod reshape;
 pub mod stubs;
 pub mod types;

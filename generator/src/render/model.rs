@@ -240,6 +240,20 @@ pub(crate) enum InValue {
     },
 }
 
+impl InValue {
+    /// The Rust parameter the value is converted from.
+    pub(crate) fn arg(&self) -> &str {
+        match self {
+            InValue::Address { arg }
+            | InValue::Int { arg }
+            | InValue::Plain { arg }
+            | InValue::Enum { arg, .. }
+            | InValue::Handle { arg, .. }
+            | InValue::Record { arg, .. } => arg,
+        }
+    }
+}
+
 /// Where a C value is held after the call.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case")]

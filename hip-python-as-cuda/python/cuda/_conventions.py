@@ -31,7 +31,7 @@ import keyword
 import numbers
 import os
 
-from . import _direct, _handles, _ints, _native, _structs
+from . import _handles, _ints, _native, _structs
 
 #: Environment variable selecting the cuda-bindings major version whose signatures apply.
 API_VARIABLE = "HIP_PYTHON_CUDA_API"
@@ -310,18 +310,6 @@ def _module_lookup(module: str):
     return lookup
 
 
-_ATTRIBUTE_TYPES: dict[tuple[str, str], _direct.AttributeTypes] = {}
-
-
-def _attribute_types(module: str) -> _direct.AttributeTypes:
-    key = (api_version(), module)
-    types = _ATTRIBUTE_TYPES.get(key)
-    if types is None:
-        table = tables().attribute_types
-        types = _ATTRIBUTE_TYPES[key] = _direct.AttributeTypes(table, _module_lookup(module))
-    return types
-
-
 #: cuda-python module → (location struct, its type enum, the device member, the host member).
 _LOCATION_TYPES = {
     "driver": (
@@ -415,17 +403,9 @@ def adapter(entry: dict):
 
 def python_adapter(entry: dict):
     """Compiles the adapter a table entry describes, in Python."""
-    if entry.get("direct"):
-        from . import _layer
-
-        return _direct.build(
-            entry,
-            status_enum=_layer.status_enum(entry["status_type"]),
-            lookup=_module_lookup(entry["module"]),
-            wrapper=wrapper,
-            attribute_types=_attribute_types(entry["module"]),
-            version=api_version(),
-        )
+    if entry.get("direct") or any(r["from"] == "value" and r.get("attribute") for r in entry["results"]):
+        # Lists, counts in and out, typed attribute values: compiled only (cuda/adapters.rs).
+        raise NotImplementedError(f"{entry['cuda']}: its adapter is compiled only (hip._native.cuda_adapter)")
     hip = getattr(importlib.import_module(f"hip.{entry['hip_module']}"), entry["hip"])
     names = [p["name"] + "_" if keyword.iskeyword(p["name"]) else p["name"] for p in entry["params"]]
     env = {"_hip": hip, "_kp": kernel_params}
@@ -488,14 +468,6 @@ def python_adapter(entry: dict):
                 if r.get("record"):
                     made_struct = f"_present({made_struct}, _CR_{r['record']})"
                 outs.append(made_struct)
-            elif r["from"] == "value" and r.get("attribute"):
-                # Typed as the attribute says (`attribute_types`), else 64 bits.
-                k, enum_name = r["attribute"]
-                env["_typed"] = _direct.typed_value
-                env["_codes"] = _attribute_types(entry["module"]).codes(enum_name)
-                env["_addr"] = ctypes.addressof
-                env["_W_cuuint64_t"] = wrapper("cuuint64_t") or int
-                outs.append(f"_typed(_addr(_v{r['index']}), _codes.get(int({names[k]})), _W_cuuint64_t)")
             elif r["from"] == "value":
                 # Up to 64 bits, zero-extended (an `int` attribute fills the low half).
                 env["_W_cuuint64_t"] = wrapper("cuuint64_t") or int

@@ -1,5 +1,6 @@
 //! Python arguments to C values, and C results to Python objects.
 
+pub mod arrays;
 pub mod attr;
 pub mod buffer;
 pub mod call;

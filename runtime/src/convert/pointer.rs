@@ -681,6 +681,15 @@ fn int_to_addr(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 }
 
 impl PtrArg {
+    /// Memory the caller holds for the call (a cell a generated adapter made).
+    pub fn at(addr: usize) -> PtrArg {
+        PtrArg {
+            addr,
+            len: None,
+            _guard: None,
+        }
+    }
+
     /// Converts `obj`; `writable` asks exported buffers to be writable.
     ///
     /// The common cases come first and cost a type check each: our `Pointer`s, None, ints,
@@ -936,6 +945,36 @@ fn ctypes_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         }
     }
     Ok(None)
+}
+
+/// A `void *` argument through which C reads a value of up to 64 bits: an integer
+/// (`numbers.Integral`, so NumPy's too) is copied into `cell` (its bits, of either sign) and
+/// passed as the cell's address; an instance of `views` (objects standing over memory the
+/// caller holds) as its `getPtr()`; anything else as a pointer argument.
+pub fn value_or_pointer(
+    obj: &Bound<'_, PyAny>,
+    cell: &mut u64,
+    views: &Bound<'_, PyAny>,
+    writable: bool,
+    name: &str,
+) -> PyResult<PtrArg> {
+    if obj.is_instance(views)? {
+        let addr = obj.call_method0(pyo3::intern!(obj.py(), "getPtr"))?;
+        return Ok(PtrArg::at(int_to_addr(&addr)?));
+    }
+    if obj.is_instance_of::<PyInt>() || (!is_ctypes(obj) && is_integral(obj)?) {
+        let v: i128 = obj
+            .call_method0(pyo3::intern!(obj.py(), "__index__"))?
+            .extract()?;
+        if !(-(1i128 << 63)..(1i128 << 64)).contains(&v) {
+            return Err(PyOverflowError::new_err(format!(
+                "argument '{name}' (an attribute value): {v} does not fit in 64 bits"
+            )));
+        }
+        *cell = v as u64;
+        return Ok(PtrArg::at(cell as *mut u64 as usize));
+    }
+    PtrArg::convert(obj, writable)
 }
 
 /// Whether `obj` is an integer (`numbers.Integral`, which NumPy's integer scalars are).
