@@ -7,9 +7,8 @@ Needs hip-python and hip-python-as-cuda built with `./build_pkgs.sh --platform n
 importable (ours shadows NVIDIA's `cuda.bindings`). Each row times a CUDA name of the `cuda`
 package against the HIP call it makes, in the same process: a CUDA name whose convention is
 HIP's is the HIP object (the row shows it), an adapted one is a compiled adapter calling the
-HIP function's C symbol (hipgen's `cuda/adapters.rs`); the Python adapter the same table
-entry gives (`cuda._conventions.python_adapter`) is timed beside it. Prints a Markdown
-table, also written to benches/RESULTS-cuda-conventions.md.
+HIP function's C symbol (hipgen's `cuda/adapters.rs`). Prints a Markdown table, also written
+to benches/RESULTS-cuda-conventions.md.
 """
 
 import ctypes
@@ -36,17 +35,12 @@ def best(*fns, number=100_000, repeat=7):
 
 
 def main():
-    from cuda import _conventions
     from cuda.bindings import driver as cu
     from cuda.bindings import runtime as rt
 
     from hip import hip, hiprtc
 
     assert getattr(rt, "HIP_PYTHON", False), "the cuda package here is not hip-python-as-cuda"
-    adapted = _conventions.tables().adapted
-    py_device_get = _conventions.python_adapter(adapted["cuDeviceGet"])
-    py_ctx_get_device = _conventions.python_adapter(adapted["cuCtxGetDevice"])
-    py_launch = _conventions.python_adapter(adapted["cuLaunchKernel"])
     cu.cuInit(0)
     err, dev = cu.cuDeviceGet(0)
     err, ctx = cu.cuCtxCreate(None, 0, dev)
@@ -82,24 +76,23 @@ def main():
         (
             "cudaGetDevice (convention = HIP's: the HIP object)",
             rt.cudaGetDevice is hip.hipGetDevice,
-            *best(lambda: rt.cudaGetDevice(), lambda: None, lambda: hip.hipGetDevice()),
+            *best(lambda: rt.cudaGetDevice(), lambda: hip.hipGetDevice()),
         ),
         (
             "cuDeviceGet (adapted: returns a CUdevice)",
             False,
-            *best(lambda: cu.cuDeviceGet(0), lambda: py_device_get(0), lambda: hip.hipDeviceGet(0)),
+            *best(lambda: cu.cuDeviceGet(0), lambda: hip.hipDeviceGet(0)),
         ),
         (
             "cuCtxGetDevice (adapted: returns a CUdevice)",
             False,
-            *best(lambda: cu.cuCtxGetDevice(), lambda: py_ctx_get_device(), lambda: hip.hipCtxGetDevice()),
+            *best(lambda: cu.cuCtxGetDevice(), lambda: hip.hipCtxGetDevice()),
         ),
         (
-            "cudaGetDeviceProperties (Python adapter: cuda-python's struct class)",
+            "cudaGetDeviceProperties (adapted: cuda-python's struct class)",
             False,
             *best(
                 lambda: rt.cudaGetDeviceProperties(0),
-                lambda: None,
                 lambda: hip.hipGetDeviceProperties(hip.hipDeviceProp_t(), 0),
                 number=2_000,
             ),
@@ -109,7 +102,6 @@ def main():
             False,
             *launches(
                 lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, 0),
-                lambda: py_launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, 0),
                 lambda: hip.hipModuleLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, None),
             ),
         ),
@@ -118,23 +110,19 @@ def main():
             False,
             *launches(
                 lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, pair, 0),
-                lambda: py_launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, pair, 0),
                 lambda: hip.hipModuleLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, None),
             ),
         ),
     ]
-    # Rows without a Python adapter of their own timed `lambda: None` in its place.
-    rows = [(n, same, a, None if i in (0, 3) else p, b) for i, (n, same, a, p, b) in enumerate(rows)]
     cu.cuCtxDestroy(ctx)
     lines = [
         f"Machine: {props.name.decode()}, Python {platform.python_version()}, {platform.platform()}",
         "",
-        "| CUDA call (cuda package) | CUDA name | its Python adapter | HIP call it makes | ratio |",
-        "| --- | --- | --- | --- | --- |",
+        "| CUDA call (cuda package) | CUDA name | HIP call it makes | ratio |",
+        "| --- | --- | --- | --- |",
         *(
-            f"| {name} | {a:.0f} ns | {'' if p is None else f'{p:.0f} ns'} | {b:.0f} ns "
-            f"| {'same object' if same else f'{a / b:.2f}'} |"
-            for name, same, a, p, b in rows
+            f"| {name} | {a:.0f} ns | {b:.0f} ns | {'same object' if same else f'{a / b:.2f}'} |"
+            for name, same, a, b in rows
         ),
     ]
     text = "\n".join(lines) + "\n"

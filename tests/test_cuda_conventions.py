@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from hip import _native as hip_native
+
 cuda = pytest.importorskip("cuda.bindings.driver")
 from cuda import _conventions  # noqa: E402
 from cuda.bindings import nvrtc  # noqa: E402
@@ -139,28 +141,30 @@ def test_outputs_of_typedef_type_are_wrapped():
         assert type(dev).__name__ == "CUdevice"
 
 
+def _packed(obj):
+    """The 8 bytes per argument a launch passes for `kernelParams` form `obj`."""
+    return hip_native._kernel_param_values(obj, _conventions._address_of_value)
+
+
 def test_kernel_params_forms():
     dptr = cuda.CUdeviceptr(0xABC0)
-    addr, keep = _conventions.kernel_params(
+    args = _packed(
         (
             (1, 2.5, dptr, ctypes.c_float(1.5), 0xDEAD, cudart.cudaError_t.cudaErrorUnknown),
             (ctypes.c_int, ctypes.c_double, None, ctypes.c_float, ctypes.c_void_p, None),
         )
     )
-    args = (ctypes.c_void_p * 6).from_address(addr)
-    assert ctypes.c_int.from_address(args[0]).value == 1
-    assert ctypes.c_double.from_address(args[1]).value == 2.5
-    assert ctypes.c_uint64.from_address(args[2]).value == 0xABC0
-    assert ctypes.c_float.from_address(args[3]).value == 1.5
-    assert ctypes.c_void_p.from_address(args[4]).value == 0xDEAD
-    assert ctypes.c_int.from_address(args[5]).value == int(cudart.cudaError_t.cudaErrorUnknown)
-    assert keep
-    assert _conventions.kernel_params(None) == (0, None)
-    assert _conventions.kernel_params(1234) == (1234, None)
+    assert args[0] & 0xFFFFFFFF == 1
+    assert ctypes.c_double.from_buffer_copy(args[1].to_bytes(8, "little")).value == 2.5
+    assert args[2] == 0xABC0
+    assert ctypes.c_float.from_buffer_copy((args[3] & 0xFFFFFFFF).to_bytes(4, "little")).value == 1.5
+    assert args[4] == 0xDEAD
+    assert args[5] & 0xFFFFFFFF == int(cudart.cudaError_t.cudaErrorUnknown)
+    assert _packed(None) == []
     with pytest.raises(TypeError, match="differ in length"):
-        _conventions.kernel_params(((1, 2), (ctypes.c_int,)))
+        _packed(((1, 2), (ctypes.c_int,)))
     with pytest.raises(TypeError, match="getPtr"):
-        _conventions.kernel_params(((object(),), (None,)))
+        _packed(((object(),), (None,)))
 
 
 def test_launch_takes_cuda_forms():
@@ -314,15 +318,11 @@ def test_kernel_params_storage_forms():
     dim = cudart.dim3(4, 5, 6)
     dim_view = cudart.dim3(_ptr=ctypes.addressof(dim_mem))
     stream = cudart.cudaStream_t(0x5000)
-    addr, keep = _conventions.kernel_params(
-        ((surface, dim, dim_view, stream), (ctypes.c_void_p, None, ctypes.c_void_p, None))
-    )
-    args = (ctypes.c_void_p * 4).from_address(addr)
-    assert ctypes.c_void_p.from_address(args[0]).value == ctypes.addressof(surface_mem)
-    assert list((ctypes.c_uint32 * 3).from_address(args[1])) == [4, 5, 6]
-    assert ctypes.c_void_p.from_address(args[2]).value == ctypes.addressof(dim_mem)
-    assert ctypes.c_void_p.from_address(args[3]).value == 0x5000
-    assert keep
+    args = _packed(((surface, dim, dim_view, stream), (ctypes.c_void_p, None, ctypes.c_void_p, None)))
+    assert args[0] == ctypes.addressof(surface_mem)
+    assert args[1] == 4 | 5 << 32  # the struct's own bytes (its first 8)
+    assert args[2] == ctypes.addressof(dim_mem)
+    assert args[3] == 0x5000
 
 
 def test_cuda_only_structs_have_cuda_layout_and_fields():

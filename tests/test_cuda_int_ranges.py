@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 driver = pytest.importorskip("cuda.bindings.driver")
-from cuda import _conventions, _ints  # noqa: E402
+from cuda import _ints  # noqa: E402
 from cuda.bindings import nvrtc, runtime  # noqa: E402
 
 #: An attribute any device has (cuda-python takes the enum member).
@@ -24,11 +24,6 @@ POINTER_ATTR = driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_CONTEXT
 def launch(params, fn=None):
     """cuLaunchKernel of a null function with `params` (the module's, or `fn`)."""
     return (fn or driver.cuLaunchKernel)(0, 1, 1, 1, 1, 1, 1, 0, 0, params, 0)
-
-
-def python_launch(params):
-    """The same call through the Python adapter (what HIP_PYTHON_CUDA_NATIVE_ADAPTERS=0 runs)."""
-    return launch(params, _conventions.python_adapter(_conventions.tables().adapted["cuLaunchKernel"]))
 
 
 def is_status(result):
@@ -96,12 +91,6 @@ REFUSED = [
     # Memory locations: cuda-python's location struct (or CUDA 12's device), nothing else.
     ("cuMemAdvise object", lambda: driver.cuMemAdvise(0, 0, 1, object()), TypeError, "'location'"),
     (
-        "cuMemAdvise object (Python adapter)",
-        lambda: _conventions.python_adapter(_conventions.tables().adapted["cuMemAdvise"])(0, 0, 1, object()),
-        TypeError,
-        "'location'",
-    ),
-    (
         "cuMemPrefetchAsync object",
         lambda: driver.cuMemPrefetchAsync(0, 0, object(), 0, None),
         TypeError,
@@ -162,16 +151,17 @@ REFUSED = [
         TypeError,
         "'reserved'",
     ),
-    # Kernel arguments: through the module's cuLaunchKernel (NumPy's ints, floats and ints
-    # for pointers go through cuda/_conventions.py there) and the Python adapter.
+    # Kernel arguments, through the module's cuLaunchKernel (the forms the native packing
+    # leaves to cuda/_conventions.py's `_address_of_value` included).
     ("kernel np c_int", lambda: launch(((np.int64(2**40),), (ctypes.c_int,))), OverflowError, "c_int"),
     ("kernel float ptr", lambda: launch(((4096.0,), (None,))), TypeError, "kernelParams"),
-    ("kernel c_int", lambda: python_launch(((2**40,), (ctypes.c_int,))), OverflowError, "c_int"),
-    ("kernel c_uint -1", lambda: python_launch(((-1,), (ctypes.c_uint,))), OverflowError, "c_uint"),
-    ("kernel c_short str", lambda: python_launch((("5",), (ctypes.c_short,))), TypeError, "c_short"),
-    ("kernel ptr 2**70", lambda: python_launch(((2**70,), (None,))), OverflowError, "kernelParams"),
-    ("kernel c_void_p -1", lambda: python_launch(((-1,), (ctypes.c_void_p,))), OverflowError, "kernelParams"),
-    ("kernel array 2**64", lambda: python_launch(2**64), OverflowError, "kernelParams"),
+    ("kernel c_int", lambda: launch(((2**40,), (ctypes.c_int,))), OverflowError, "kernelParams"),
+    # A C int's bits of either sign pass (`c_uint(-1)`, as ctypes makes it); wider ones do not.
+    ("kernel c_uint 2**32", lambda: launch(((2**32,), (ctypes.c_uint,))), OverflowError, "kernelParams"),
+    ("kernel c_short str", lambda: launch((("5",), (ctypes.c_short,))), TypeError, "c_short"),
+    ("kernel ptr 2**70", lambda: launch(((2**70,), (None,))), OverflowError, "kernelParams"),
+    ("kernel c_void_p -1", lambda: launch(((-1,), (ctypes.c_void_p,))), OverflowError, "kernelParams"),
+    ("kernel array 2**64", lambda: launch(2**64), OverflowError, "kernelParams"),
 ]
 
 
@@ -201,8 +191,8 @@ class Color(enum.IntEnum):
         lambda: launch(
             ((np.int32(-(2**31)), Color.RED, 2**31 - 1), (ctypes.c_int, ctypes.c_int, ctypes.c_int))
         ),
-        lambda: python_launch(((np.int32(-1), 2**32 - 1, 2**64 - 1), (ctypes.c_int, ctypes.c_uint, None))),
-        lambda: python_launch(((driver.CUdeviceptr(0x1000), 0), (None, ctypes.c_void_p))),
+        lambda: launch(((np.int32(-1), 2**32 - 1, 2**64 - 1), (ctypes.c_int, ctypes.c_uint, None))),
+        lambda: launch(((driver.CUdeviceptr(0x1000), 0), (None, ctypes.c_void_p))),
     ],
 )
 def test_valid_integers_reach_the_runtime(call):

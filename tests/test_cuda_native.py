@@ -1,6 +1,6 @@
-"""The compiled CUDA adapters (`generator/src/cuda/adapters.rs`, in the hip extension) against
-the Python adapters of `cuda/_conventions.py` they replace: the same parameters, the same
-results from the HIP runtime here, and the same kernel argument packing."""
+"""The compiled CUDA adapters (`generator/src/cuda/adapters.rs`, in the hip extension): every
+adapter of the plan is one, with cuda-python's parameters, the runtime's results here, and
+kernel arguments packed as a kernel reads them."""
 
 import ctypes
 import inspect
@@ -36,27 +36,26 @@ def test_native_adapters_cover_the_common_shapes(version):
     assert len(names) >= 50
     for name in HOT:
         assert name in names, name
-    # Every direct C call is compiled; arguments in CUDA's struct layout stay Python's.
+    # Every shape is compiled: direct C calls, arguments in CUDA's struct layout, locations.
     tables = _conventions._Tables(version)
-    direct = {n for n, e in tables.adapted.items() if e.get("direct")}
-    assert len(direct) >= 15 and direct <= names
-    for name in names:
-        assert not any(p.get("record") for p in tables.adapted[name]["params"]), name
+    for shape in ("direct", "record", "location"):
+        entries = {
+            n for n, e in tables.adapted.items() if e.get(shape) or any(p.get(shape) for p in e["params"])
+        }
+        assert entries <= names, shape
+        # cuda-bindings 12 takes a device where 13 takes a location.
+        assert entries or (shape, version) == ("location", "12"), shape
 
 
 @pytest.mark.parametrize("version", ["12", "13"])
-def test_native_and_python_adapters_take_the_same_parameters(version, monkeypatch):
-    monkeypatch.setenv(_conventions.API_VARIABLE, version)
+def test_every_adapter_is_compiled_with_cudas_parameters(version):
+    tables = _conventions._Tables(version)
+    assert {n for v, n in NATIVE if v == version} == set(tables.adapted)
     for entry in _entries(version):
         native = hip_native.cuda_adapter(version, entry["module"], entry["cuda"])
         assert native.__name__ == entry["cuda"]
         assert native.__module__ == f"cuda.bindings.{entry['module']}"
-        try:
-            python = _conventions.python_adapter(entry)
-        except NotImplementedError:  # compiled only: CUDA's parameter names, in order
-            names = [p["name"] + "_" if keyword.iskeyword(p["name"]) else p["name"] for p in entry["params"]]
-        else:
-            names = list(inspect.signature(python).parameters)
+        names = [p["name"] + "_" if keyword.iskeyword(p["name"]) else p["name"] for p in entry["params"]]
         assert list(inspect.signature(native).parameters) == names, entry["cuda"]
 
 
@@ -69,27 +68,9 @@ def test_module_functions_are_the_native_adapters():
     assert _conventions.hip_function(len) is None
 
 
-def test_the_python_adapters_can_be_asked_for(monkeypatch):
-    entry = _conventions.tables().adapted["cuDeviceGet"]
-    monkeypatch.setenv("HIP_PYTHON_CUDA_NATIVE_ADAPTERS", "0")
-    assert _conventions.adapter(entry).__hip__ is hip.hipDeviceGet
-    monkeypatch.delenv("HIP_PYTHON_CUDA_NATIVE_ADAPTERS")
-    assert type(_conventions.adapter(entry)).__name__ == "builtin_function_or_method"
-
-
-def _both(name):
+def _adapter(name):
     entry = _conventions.tables().adapted[name]
-    module = driver if entry["module"] == "driver" else runtime
-    return getattr(module, name), _conventions.python_adapter(entry)
-
-
-def _same(a, b):
-    assert len(a) == len(b)
-    for x, y in zip(a, b, strict=True):
-        if isinstance(x, int) and isinstance(y, int):
-            assert int(x) == int(y) and type(x) is type(y)
-        else:
-            assert x == y
+    return getattr(driver if entry["module"] == "driver" else runtime, name)
 
 
 @pytest.mark.parametrize(
@@ -110,10 +91,9 @@ def _same(a, b):
         ("cudaMalloc3D", (runtime.cudaExtent(),)),  # a struct made as CUDA's class over HIP's
     ],
 )
-def test_native_and_python_adapters_return_the_same(name, args):
-    native, python = _both(name)
-    got, expected = native(*args), python(*args)
-    _same(got, expected)
+def test_adapters_return_the_runtimes_failure(name, args):
+    got = _adapter(name)(*args)
+    assert type(got) is tuple and len(got) == 1 + len(_conventions.tables().adapted[name]["results"])
     assert int(got[0]) != 0  # no GPU here: the runtime's failure, with None for each output
     assert all(x is None for x in got[1:])
 
@@ -122,12 +102,9 @@ def test_native_and_python_adapters_return_the_same(name, args):
     "name, args",
     [("cuDeviceGet", ("0",)), ("cudaMalloc", ("64",)), ("cuDeviceGet", (0, 1)), ("cuDeviceGet", ())],
 )
-def test_native_adapters_refuse_wrong_arguments_as_python_ones(name, args):
-    native, python = _both(name)
+def test_adapters_refuse_wrong_arguments(name, args):
     with pytest.raises(TypeError):
-        python(*args)
-    with pytest.raises(TypeError):
-        native(*args)
+        _adapter(name)(*args)
 
 
 def check_made_structs(version):
@@ -159,8 +136,8 @@ def test_structs_made_natively_are_of_hips_layout(version):
 
 
 def test_keyword_arguments_use_cuda_names():
-    native, python = _both("cuDeviceGet")
-    _same(native(ordinal=0), python(ordinal=0))
+    native = _adapter("cuDeviceGet")
+    assert native(ordinal=0)[0] == native(0)[0]
     with pytest.raises(TypeError):
         native(device=0)
 
@@ -169,62 +146,43 @@ class _Pair(ctypes.Structure):
     _fields_ = [("a", ctypes.c_int), ("b", ctypes.c_float)]
 
 
-def _python_packing(obj):
-    """The values Python's packing gives, 8 bytes each (what the kernel would read)."""
-    addr, keep = _conventions.kernel_params(obj)
-    n = len(obj[0])
-    pointers = (ctypes.c_void_p * max(n, 1)).from_address(addr)
-    return [ctypes.c_uint64.from_address(pointers[i]).value for i in range(n)], keep
+def _bits(value, ctype) -> int:
+    """The 8 bytes a kernel reads for `value` of `ctype` (zero-extended past its size)."""
+    box = value if isinstance(value, ctype) else ctype(value)
+    data = ctypes.string_at(ctypes.addressof(box), min(ctypes.sizeof(ctype), 8))
+    return int.from_bytes(data.ljust(8, b"\0"), "little")
 
 
-def test_kernel_params_pack_as_pythons():
+def test_kernel_params_pack_as_a_kernel_reads_them():
     device_ptr = driver.CUdeviceptr(0x7000)
-    values = (
-        1,
-        7,
-        -3,
-        -(2**31),
-        1.5,
-        2.25,
-        3,
-        0x1234,
-        None,
-        0xDEAD0000,
-        Pointer(0x1000),
-        ctypes.c_int(7),
-        device_ptr,
-        driver.CUmemorytype.CU_MEMORYTYPE_DEVICE,
-        _Pair(3, 0.5),
-        ctypes.c_double(6.5),
-        hip.dim3(x=4, y=5, z=6),  # a struct with None: its own memory (getPtr), not a pointer
-    )
-    types = (
-        ctypes.c_int,
-        ctypes.c_uint,
-        ctypes.c_short,
-        ctypes.c_int,  # the least a C int holds (tests/test_cuda_int_ranges.py: past it)
-        ctypes.c_float,
-        ctypes.c_double,
-        ctypes.c_double,  # an int given for a double
-        ctypes.c_void_p,
-        ctypes.c_void_p,
-        None,
-        None,
-        ctypes.c_int,
-        ctypes.c_void_p,  # a CUDA integer object: the address of its storage (getPtr), as cuda-python
-        None,
-        _Pair,
-        ctypes.c_double,
-        None,
-    )
-    sizes = [ctypes.sizeof(t) if t is not None else 8 for t in types]
+    member = driver.CUmemorytype.CU_MEMORYTYPE_DEVICE
+    dim = hip.dim3(x=4, y=5, z=6)  # a struct with None: its own memory (getPtr), not a pointer
+    cases = [
+        (1, ctypes.c_int, _bits(1, ctypes.c_int)),
+        (7, ctypes.c_uint, 7),
+        (-3, ctypes.c_short, 0xFFFD),
+        (-(2**31), ctypes.c_int, 0x80000000),  # the least a C int holds (test_cuda_int_ranges.py: past it)
+        (1.5, ctypes.c_float, _bits(1.5, ctypes.c_float)),
+        (2.25, ctypes.c_double, _bits(2.25, ctypes.c_double)),
+        (3, ctypes.c_double, _bits(3.0, ctypes.c_double)),  # an int given for a double
+        (0x1234, ctypes.c_void_p, 0x1234),
+        (None, ctypes.c_void_p, 0),
+        (0xDEAD0000, None, 0xDEAD0000),
+        (Pointer(0x1000), None, 0x1000),
+        (ctypes.c_int(7), ctypes.c_int, 7),
+        (device_ptr, ctypes.c_void_p, device_ptr.getPtr()),  # its storage's address, as cuda-python
+        (member, None, int(member)),
+        (_Pair(3, 0.5), _Pair, _bits(_Pair(3, 0.5), _Pair)),
+        (ctypes.c_double(6.5), ctypes.c_double, _bits(6.5, ctypes.c_double)),
+        (dim, None, 4 | 5 << 32),
+    ]
+    values = tuple(c[0] for c in cases)
+    types = tuple(c[1] for c in cases)
     native = hip_native._kernel_param_values((values, types), _conventions._address_of_value)
-    python, keep = _python_packing((values, types))
-    for i, (n, p, size) in enumerate(zip(native, python, sizes, strict=True)):
+    for i, ((value, ctype, want), got) in enumerate(zip(cases, native, strict=True)):
+        size = ctypes.sizeof(ctype) if ctype is not None and ctype is not _Pair else 8
         mask = (1 << (8 * min(size, 8))) - 1
-        assert n & mask == p & mask, (i, values[i], types[i])
-    assert native[3] & 0xFFFFFFFF == 0x80000000
-    assert native[12] == device_ptr.getPtr() and native[10] == 0x1000
+        assert got & mask == want & mask, (i, value, ctype)
 
 
 def test_kernel_params_pack_cuda_integer_objects_natively():
@@ -236,8 +194,6 @@ def test_kernel_params_pack_cuda_integer_objects_natively():
     values = (driver.CUdeviceptr(0x9000), driver.CUdevice(-1), driver.CUdeviceptr((1 << 64) - 1))
     native = hip_native._kernel_param_values((values, (None,) * 3), no_fallback)
     assert native == [0x9000, (1 << 64) - 1, (1 << 64) - 1]
-    python, _ = _python_packing((values[:1], (None,)))
-    assert native[0] == python[0]
     # Enum members still take the rule for enums (a C int), through the fallback.
     member = driver.CUmemorytype.CU_MEMORYTYPE_DEVICE
     packed = hip_native._kernel_param_values(((member,), (None,)), _conventions._address_of_value)

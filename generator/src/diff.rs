@@ -255,6 +255,7 @@ mod tests {
 
     fn api(version: &str) -> ApiConventions {
         ApiConventions {
+            location_types: Default::default(),
             version: version.into(),
             same: vec!["cuInit".into(), "cuCtxCreate".into()],
             adapted: vec![],

@@ -66,6 +66,16 @@ fn cuda_adapters() -> Vec<(&'static str, &'static str)> {
     hip_bindings::cuda_adapters::adapters()
 }
 
+/// The calling conventions of cuda-bindings `version` the CUDA adapters were made from (JSON),
+/// or None: the plan of this extension's release, which the cuda package reads.
+#[pyfunction]
+fn cuda_conventions(version: &str) -> Option<&'static str> {
+    hip_bindings::cuda_adapters::CONVENTIONS
+        .iter()
+        .find(|(v, _)| *v == version)
+        .map(|(_, json)| *json)
+}
+
 /// The C values cuda-python's `kernelParams` form `obj` stands for, 8 bytes per argument as
 /// the native adapters pack them (for tests); `fallback` packs the forms they do not.
 #[pyfunction]
@@ -88,6 +98,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(platform_reason, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_adapter, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_adapters, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_conventions, m)?)?;
     m.add_function(wrap_pyfunction!(_kernel_param_values, m)?)?;
     m.add("__version__", env!("PACKAGE_VERSION"))?;
     m.add("ROCM_RELEASE", hip_bindings::ROCM_RELEASE)?;

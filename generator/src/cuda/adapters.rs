@@ -45,6 +45,8 @@ struct AdapterModel {
     made: Vec<MadeStruct>,
     /// 8 zeroed bytes each, which the call writes an attribute's value into.
     cells: Vec<String>,
+    /// Arguments in CUDA's layout of a struct, converted to HIP's before the call.
+    converted: Vec<ToHip>,
     /// The HIP function's parameters (Rust names), bound from CUDA's.
     bind: Vec<(String, AdapterValue)>,
     /// The HIP function's model (conversions, call, status).
@@ -66,6 +68,16 @@ struct MadeStruct {
     /// HIP's class, which CUDA's must be a subclass of (checked at each call: a wrong class
     /// would be written with HIP's layout).
     hip_class: Option<ImportRef>,
+}
+
+/// An argument in CUDA's layout of a struct HIP lays out otherwise, converted by `to_hip` into
+/// HIP's class `class` (lists element by element; anything else as it is).
+#[derive(Serialize)]
+struct ToHip {
+    var: String,
+    arg: String,
+    to_hip: ImportRef,
+    class: ImportRef,
 }
 
 /// A lazily imported Python object: a static named `IMPORTED_<n>` (an `rt::Imported`) or
@@ -94,6 +106,17 @@ enum AdapterValue {
     New { var: String, ty: ArgType },
     /// The address of a cell (`AdapterModel::cells`), as the HIP parameter of type `ty`.
     Cell { var: String, ty: ArgType },
+    /// A memory location (cuda-python's struct `cuda`, HIP's `hip`, or a device ordinal) as the
+    /// device ordinal HIP takes: the device's id (`kinds`'s member `device`), -1 for `host`.
+    Location {
+        name: String,
+        py_name: String,
+        cuda: ImportRef,
+        hip: ImportRef,
+        kinds: ImportRef,
+        device: String,
+        host: String,
+    },
     /// A value C reads through a `void *` (an attribute setter's): an integer in the cell
     /// `cell`, an instance of `views` at its `getPtr()`, else a pointer.
     ValueOrPointer {
@@ -171,9 +194,12 @@ struct ModuleAdapters {
 
 /// Everything `cuda_adapters.rs.j2` needs.
 #[derive(Serialize)]
-struct AdaptersFile {
+struct AdaptersFile<'a> {
     command: String,
     modules: Vec<ModuleAdapters>,
+    /// The conventions the adapters were made from, carried beside them: the cuda package
+    /// reads the plan of the release whose adapters the hip extension holds.
+    apis: &'a [ApiConventions],
 }
 
 /// What the native adapters cover, for the generator's report.
@@ -250,6 +276,7 @@ pub fn render(
     let file = AdaptersFile {
         command: command.to_string(),
         modules,
+        apis: &set.apis,
     };
     let code = env
         .get_template("cuda_adapters.rs.j2")?
@@ -303,7 +330,7 @@ fn adapter(
         || entry
             .params
             .iter()
-            .any(|p| p.location || p.record.is_some())
+            .any(|p| p.location && !api.location_types.contains_key(&entry.module))
     {
         return None;
     }
@@ -313,6 +340,7 @@ fn adapter(
     let mut feeds: HashMap<usize, usize> = HashMap::new();
     let mut made = Vec::new();
     let mut cells: Vec<String> = Vec::new();
+    let mut converted: Vec<ToHip> = Vec::new();
     let mut value_vars: Vec<String> = Vec::new();
     let mut made_values = Vec::new();
     for (j, a) in entry.args.iter().enumerate() {
@@ -386,7 +414,48 @@ fn adapter(
             continue;
         };
         let ty = &hip.params[j].ty;
-        let (ty, optional, value) = if p.attribute_value {
+        let (ty, optional, value) = if let Some(record) = &p.record {
+            // CUDA's layout of a struct HIP shapes otherwise: HIP's struct, field by field.
+            if !matches!(
+                ty,
+                ArgType::Any | ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten
+            ) {
+                return None;
+            }
+            let hip_record = hip_record_of(set_module, &api.types, record)?;
+            let var = format!("__h{}", converted.len());
+            converted.push(ToHip {
+                var: var.clone(),
+                arg: name.clone(),
+                to_hip: import(imported, false, "cuda._structs", "to_hip"),
+                class: import(imported, false, &hip_module, hip_record),
+            });
+            let value = AdapterValue::New {
+                var,
+                ty: ty.clone(),
+            };
+            (ArgType::Any, false, value)
+        } else if p.location {
+            // cuda-python's location struct (or CUDA 12's device) where HIP takes a device.
+            let ArgType::CInt {
+                size: 4,
+                signed: true,
+            } = ty
+            else {
+                return None;
+            };
+            let l = api.location_types.get(&entry.module)?;
+            let value = AdapterValue::Location {
+                name: name.clone(),
+                py_name: python_name(&p.name),
+                cuda: import(imported, false, &cuda_module, &l.struct_name),
+                hip: import(imported, false, &hip_module, &l.hip),
+                kinds: import(imported, false, &cuda_module, &l.kind),
+                device: l.device.clone(),
+                host: l.host.clone(),
+            };
+            (ArgType::Any, false, value)
+        } else if p.attribute_value {
             if !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
                 return None;
             }
@@ -553,6 +622,7 @@ fn adapter(
         zero,
         made,
         cells,
+        converted,
         bind,
         status: hip.results[0].clone(),
         results,
@@ -595,6 +665,32 @@ fn presents(aliases: Option<&AliasModule>, lib: &Library, cuda: &str, hip: &str)
         return false;
     };
     find(&alias.hip).is_some() && find(&alias.hip) == find(hip)
+}
+
+/// HIP's name of CUDA record `cuda` in HIPIFY's table: by that name, else by another name of
+/// the same record (a typedef HIPIFY does not list, `CUkernelNodeAttrValue`).
+fn hip_record_of<'a>(
+    aliases: Option<&'a AliasModule>,
+    types: &CudaTypes,
+    cuda: &str,
+) -> Option<&'a str> {
+    let find = |n: &str| {
+        aliases?
+            .names
+            .iter()
+            .find(|a| a.cuda == n && a.kind == AliasKind::Record)
+            .map(|a| a.hip.as_str())
+    };
+    if let Some(h) = find(cuda) {
+        return Some(h);
+    }
+    let r = types.records.iter().find(|r| {
+        r.name == cuda || r.tag.as_deref() == Some(cuda) || r.aliases.iter().any(|a| a == cuda)
+    })?;
+    std::iter::once(r.name.as_str())
+        .chain(r.tag.as_deref())
+        .chain(r.aliases.iter().map(String::as_str))
+        .find_map(find)
 }
 
 /// CUDA's name of the struct the `k`-th `AdapterArg::New` of `entry` returns, if it names one.

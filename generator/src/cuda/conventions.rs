@@ -82,6 +82,9 @@ pub struct ConventionsSpec {
     /// (`CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: i32`), as cuda-python types the values.
     #[serde(default)]
     pub attribute_types: BTreeMap<String, BTreeMap<String, String>>,
+    /// cuda-python module → the struct it gives a memory location in (`locations`).
+    #[serde(default)]
+    pub location_types: BTreeMap<String, crate::ir::LocationType>,
 }
 
 /// Where one API version's headers are.
@@ -769,6 +772,7 @@ fn plan(
         mismatched,
         not_supported: spec.not_supported.clone(),
         attribute_types: spec.attribute_types.clone(),
+        location_types: spec.location_types.clone(),
         types: Default::default(),
     }
 }

@@ -145,9 +145,30 @@ pub struct ApiConventions {
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub attribute_types:
         std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
+    /// cuda-python module → the struct it gives a memory location in, where HIP takes a
+    /// device ordinal.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub location_types: std::collections::BTreeMap<String, LocationType>,
     /// The enums, handles and handle constants CUDA's headers declare.
     #[serde(default)]
     pub types: CudaTypes,
+}
+
+/// A memory location struct of cuda-python (`CUmemLocation`): a device's (its `id`) or the
+/// host's (HIP's `hipCpuDeviceId`, -1) where HIP takes a device ordinal.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LocationType {
+    /// cuda-python's struct.
+    #[serde(rename = "struct")]
+    pub struct_name: String,
+    /// Its `type` field's enum.
+    pub kind: String,
+    /// The member meaning a device.
+    pub device: String,
+    /// The member meaning the host.
+    pub host: String,
+    /// HIP's struct of the same meaning, which is taken too.
+    pub hip: String,
 }
 
 /// The types of CUDA's headers, by cuda-python's names.

@@ -5,12 +5,13 @@ function to the HIP function HIPIFY maps it to (`generator/src/cuda/conventions.
 cuda-python calls a function as HIP's bindings do, the CUDA name is the HIP object. The
 tables hold the rest, which this module turns into Python objects on first use:
 
-- adapters: a function compiled from the table's plan (so keyword arguments use CUDA's
-  parameter names, and no per-call interpretation is left): it passes each argument to its
-  HIP position, makes the structs cuda-python returns (`cudaGetDeviceProperties`), passes
-  zero for HIP parameters CUDA lacks (`hipHostMalloc`'s flags), converts `kernelParams`
-  given in cuda-python's forms, and returns the status and the outputs in CUDA's order,
-  `None` for each output when the status is an error, as cuda-python does;
+- adapters: native functions hipgen compiles into the hip extension from the table's plan
+  (`generator/src/cuda/adapters.rs`, `hip._native.cuda_adapter`): each passes its arguments
+  to their HIP positions (keywords are CUDA's names), makes the structs cuda-python returns
+  (`cudaGetDeviceProperties`), passes zero for HIP parameters CUDA lacks, converts
+  `kernelParams` forms, lists, attribute values and memory locations, and returns the
+  status and the outputs in CUDA's order, `None` for each output when the status is an
+  error, as cuda-python does;
 - stubs: CUDA functions with no HIP equivalent return "not supported" (and `None` for each
   output), as cuda-python's contract is status codes;
 - wrapper types: CUDA's integer typedefs (`CUdevice`, `CUdeviceptr`, `cuuint64_t`) are
@@ -27,8 +28,6 @@ import ctypes
 import enum
 import importlib
 import json
-import keyword
-import numbers
 import os
 
 from . import _handles, _ints, _native, _structs
@@ -54,7 +53,12 @@ class _Tables:
     """One API version's tables, indexed by CUDA name."""
 
     def __init__(self, version: str):
-        data = json.loads(_native.conventions(version))
+        # The plan of the release whose adapters the hip extension holds (hip-python carries
+        # one per ROCm major and loads the one of the runtime), else this package's own.
+        from hip import _native as hip_native
+
+        text = getattr(hip_native, "cuda_conventions", lambda v: None)(version)
+        data = json.loads(text if text is not None else _native.conventions(version))
         self.version = version
         self.adapted = {a["cuda"]: a for a in data["adapted"]}
         self.stubs = {s["cuda"]: s for s in data["stubs"]}
@@ -271,27 +275,6 @@ def _address_of_value(value, ctype, keep):
     return ctypes.addressof(box)
 
 
-def kernel_params(obj):
-    """`kernelParams` in any of cuda-python's forms → (address of a `void *[]`, what to keep)."""
-    if obj is None:
-        return 0, None
-    if isinstance(obj, int):
-        return _ints.address(obj, "kernelParams"), None
-    if isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], tuple) and isinstance(obj[1], tuple):
-        values, types = obj
-        if len(values) != len(types):
-            raise TypeError("kernelParams: the values and types tuples differ in length")
-        keep: list = []
-        array = (ctypes.c_void_p * max(len(values), 1))()
-        for i, (value, ctype) in enumerate(zip(values, types, strict=True)):
-            array[i] = _address_of_value(value, ctype, keep)
-        keep.append(array)
-        return ctypes.addressof(array), keep
-    # Buffers (a NumPy array of argument addresses), ctypes arrays, hip-python pointers: the
-    # HIP function converts them as any pointer.
-    return obj, None
-
-
 # --- adapters and stubs ------------------------------------------------------------------
 
 
@@ -310,199 +293,30 @@ def _module_lookup(module: str):
     return lookup
 
 
-#: cuda-python module → (location struct, its type enum, the device member, the host member).
-_LOCATION_TYPES = {
-    "driver": (
-        "CUmemLocation",
-        "CUmemLocationType",
-        "CU_MEM_LOCATION_TYPE_DEVICE",
-        "CU_MEM_LOCATION_TYPE_HOST",
-    ),
-    "runtime": (
-        "cudaMemLocation",
-        "cudaMemLocationType",
-        "cudaMemLocationTypeDevice",
-        "cudaMemLocationTypeHost",
-    ),
-}
-
-
-def _hip_location() -> type:
-    """HIP's memory location struct (taken where CUDA's is, as the HIP function takes it)."""
-    return importlib.import_module("hip.hip").hipMemLocation
-
-
-def _location_device(module: str):
-    """A converter of a memory location (`CUmemLocation`) to the device ordinal HIP takes:
-    a device's location gives its id, the host's `hipCpuDeviceId` (-1); an integer (CUDA
-    12's device argument) passes as it is. Anything else is a TypeError, as cuda-python's
-    typed parameter refuses it."""
-    lookup = _module_lookup(module)
-    struct, kind, device, host = _LOCATION_TYPES[module]
-
-    def convert(location, name="location"):
-        if location is None or isinstance(location, int):
-            return location
-        cls = lookup(struct)
-        if not isinstance(location, cls | _hip_location()):
-            if hasattr(type(location), "__index__"):  # a NumPy integer: a device
-                return _ints.integer(location, *_ints.CTYPE_BOUNDS[ctypes.c_int], f"argument '{name}'")
-            got = type(location).__name__
-            raise TypeError(f"Argument '{name}' has incorrect type (expected {struct} or int, got {got})")
-        types = lookup(kind)
-        t = int(location.type)
-        if t == int(getattr(types, device)):
-            return int(location.id)
-        if t == int(getattr(types, host)):
-            return -1
-        raise ValueError(f"{kind} {location.type!r}: HIP takes a device or the host here")
-
-    return convert
-
-
 #: The HIP function each native adapter calls (builtin functions take no attributes).
 _HIP_OF: dict[object, object] = {}
 
 
 def hip_function(adapter_fn):
-    """The HIP function an adapter calls (`__hip__` of a Python adapter), or None."""
-    hip = getattr(adapter_fn, "__hip__", None)
-    if hip is None:
-        try:
-            hip = _HIP_OF.get(adapter_fn)
-        except TypeError:  # unhashable: not an adapter
-            return None
-    return hip
-
-
-def _native_adapter(entry: dict):
-    """The compiled adapter of `entry` (hipgen renders the shapes a compiled function can
-    bridge, `generator/src/cuda/adapters.rs`), or None where the adapter is Python's."""
+    """The HIP function an adapter calls, or None."""
     try:
-        from hip import _native as hip_native
-    except ImportError:  # pragma: no cover - hip-python is a dependency
+        return _HIP_OF.get(adapter_fn)
+    except TypeError:  # unhashable: not an adapter
         return None
-    make = getattr(hip_native, "cuda_adapter", None)
-    if make is None:  # an older hip-python
-        return None
-    fn = make(api_version(), entry["module"], entry["cuda"])
-    if fn is not None:
-        _HIP_OF[fn] = getattr(importlib.import_module(f"hip.{entry['hip_module']}"), entry["hip"], None)
-    return fn
 
 
 def adapter(entry: dict):
-    """The adapter a table entry describes: the compiled one, else one compiled here
-    (`HIP_PYTHON_CUDA_NATIVE_ADAPTERS=0` asks for the Python ones, to compare)."""
-    if os.environ.get("HIP_PYTHON_CUDA_NATIVE_ADAPTERS", "1") != "0":
-        fn = _native_adapter(entry)
-        if fn is not None:
-            return fn
-    return python_adapter(entry)
+    """The compiled adapter a table entry describes (hipgen renders every shape the plan has:
+    `generator/src/cuda/adapters.rs`)."""
+    from hip import _native as hip_native
 
-
-def python_adapter(entry: dict):
-    """Compiles the adapter a table entry describes, in Python."""
-    if entry.get("direct") or any(r["from"] == "value" and r.get("attribute") for r in entry["results"]):
-        # Lists, counts in and out, typed attribute values: compiled only (cuda/adapters.rs).
-        raise NotImplementedError(f"{entry['cuda']}: its adapter is compiled only (hip._native.cuda_adapter)")
-    hip = getattr(importlib.import_module(f"hip.{entry['hip_module']}"), entry["hip"])
-    names = [p["name"] + "_" if keyword.iskeyword(p["name"]) else p["name"] for p in entry["params"]]
-    env = {"_hip": hip, "_kp": kernel_params}
-    lines = []
-    for i, p in enumerate(entry["params"]):
-        if p.get("kernel_params"):
-            lines.append(f"    {names[i]}, _keep{i} = _kp({names[i]})")
-        elif p.get("integer"):
-            lines.append(f"    if {names[i]} is None:\n        {names[i]} = 0")
-        elif p.get("attribute_value"):
-            # cuda-python passes the value; C takes its address.
-            env["_box"] = _attribute_value
-            lines.append(f"    {names[i]} = _box({names[i]})")
-        elif p.get("location"):
-            env[f"_loc{i}"] = _location_device(entry["module"])
-            lines.append(f"    {names[i]} = _loc{i}({names[i]}, {p['name']!r})")
-        if p.get("record"):
-            # CUDA's layout of a struct HIP shapes otherwise: HIP's struct, field by field.
-            env["_to_hip"] = _structs.to_hip
-            env[f"_HR{i}"] = _hip_record(p["record"], entry["hip_module"])
-            lines.append(f"    {names[i]} = _to_hip({names[i]}, _HR{i})")
-    status_type = entry["status_type"]
-    fail = "(_ns," + " None," * len(entry["results"]) + ")"
-    if entry["dropped"]:
-        env["_ns"] = _status(status_type, tables().not_supported[status_type])
-        for k in entry["dropped"]:
-            lines.append(
-                f"    if {names[k]} is not None and not (isinstance({names[k]}, int) and {names[k]} == 0):"
-            )
-            lines.append(f"        return {fail}")
-    args = []
-    made = 0
-    values = 0
-    for a in entry["args"]:
-        if a["from"] == "input":
-            args.append(names[a["index"]])
-        elif a["from"] == "value":
-            env["_u64"] = ctypes.c_uint64
-            lines.append(f"    _v{values} = _u64(0)")
-            args.append(f"_v{values}")
-            values += 1
-        elif a["from"] == "new":
-            cls_name = f"_R{made}"
-            env[cls_name] = getattr(importlib.import_module(f"hip.{entry['hip_module']}"), a["record"])
-            lines.append(f"    _m{made} = {cls_name}()")
-            args.append(f"_m{made}")
-            made += 1
-        else:
-            args.append("0")
-    lines.append(f"    _r = _hip({', '.join(args)})")
-    if entry["results"]:
-        outs = []
-        for r in entry["results"]:
-            if r.get("record"):
-                # cuda-python's class of the struct (HIP's object, or CUDA's layout).
-                env["_present"] = _structs.present
-                env[f"_CR_{r['record']}"] = _module_lookup(entry["module"])(r["record"])
-            if r["from"] == "made":
-                made_struct = f"_m{r['index']}"
-                if r.get("record"):
-                    made_struct = f"_present({made_struct}, _CR_{r['record']})"
-                outs.append(made_struct)
-            elif r["from"] == "value":
-                # Up to 64 bits, zero-extended (an `int` attribute fills the low half).
-                env["_W_cuuint64_t"] = wrapper("cuuint64_t") or int
-                env["_new_int"] = int.__new__
-                outs.append(f"_new_int(_W_cuuint64_t, _v{r['index']}.value)")
-            elif r.get("address"):
-                outs.append(f"_int(_r[{r['index'] + 1}])")
-            elif r.get("handle"):
-                # CUDA's handle class (cuda-python's repr), over the same pointer.
-                env[f"_H_{r['handle']}"] = _module_lookup(entry["module"])(r["handle"])
-                outs.append(f"_H_{r['handle']}(_int(_r[{r['index'] + 1}]))")
-            elif r.get("wrap"):
-                # A value C wrote into this type is in its range: made without the check.
-                env[f"_W_{r['wrap']}"] = wrapper(r["wrap"])
-                env["_new_int"] = int.__new__
-                outs.append(f"_new_int(_W_{r['wrap']}, _int(_r[{r['index'] + 1}]))")
-            elif r.get("record"):
-                outs.append(f"_present(_r[{r['index'] + 1}], _CR_{r['record']})")
-            else:
-                outs.append(f"_r[{r['index'] + 1}]")
-        env["_int"] = _as_int
-        lines.append("    if _r[0]:")
-        lines.append("        return (_r[0]," + " None," * len(outs) + ")")
-        lines.append(f"    return (_r[0], {', '.join(outs)})")
-    else:
-        lines.append("    return (_r[0],)")
-    source = f"def {entry['cuda']}({', '.join(names)}):\n" + "\n".join(lines) + "\n"
-    exec(compile(source, f"<cuda adapter {entry['cuda']}>", "exec"), env)  # noqa: S102 (generated from the tables)
-    fn = env[entry["cuda"]]
-    fn.__doc__ = (
-        f"CUDA's {entry['cuda']} on HIP's {entry['hip']}, with cuda-python's calling convention "
-        f"(cuda-bindings {api_version()})."
-    )
-    fn.__module__ = f"cuda.bindings.{entry['module']}"
-    fn.__hip__ = hip  # the HIP function called (not __wrapped__: inspect would show its signature)
+    fn = hip_native.cuda_adapter(api_version(), entry["module"], entry["cuda"])
+    if fn is None:
+        raise ImportError(
+            f"{entry['cuda']}: the hip extension has no compiled adapter of it (cuda-bindings "
+            f"{api_version()}): install the hip-python release this hip-python-as-cuda was built with"
+        )
+    _HIP_OF[fn] = getattr(importlib.import_module(f"hip.{entry['hip_module']}"), entry["hip"], None)
     return fn
 
 
@@ -522,23 +336,6 @@ def _hip_record(cuda_name: str, hip_module: str) -> type:
     if entry is None:
         raise LookupError(f"HIPIFY's table has no HIP struct for {cuda_name}")
     return getattr(importlib.import_module(f"hip.{entry[0]}"), entry[1])
-
-
-def _attribute_value(value):
-    """An attribute's value as C takes it (an address): an integer in memory of its own
-    (64 bits; an `int` attribute reads the low half), anything pointer-like as it is."""
-    if isinstance(value, CudaIntView):
-        return value.getPtr()
-    if isinstance(value, numbers.Integral):
-        # NumPy's integers too: a value, not an address (HIP reads `__index__` objects so).
-        value = _ints.integer(value, -(1 << 63), (1 << 64) - 1, "attribute value")
-        return (ctypes.c_int64 if value < 0 else ctypes.c_uint64)(value)
-    return value
-
-
-def _as_int(value) -> int:
-    """An output's integer value (HIP pointers are objects with `__int__`)."""
-    return value if isinstance(value, int) else int(value)
 
 
 def stub(entry: dict):

@@ -103,7 +103,7 @@ impl KernelParams {
             return Ok(Self::at(0));
         }
         if obj.is_instance_of::<PyInt>() {
-            return Ok(Self::at(PtrArg::convert(obj, false)?.addr()));
+            return Ok(Self::at(address(obj)? as usize));
         }
         if let Ok(pair) = obj.downcast::<PyTuple>() {
             if pair.len() == 2 {
@@ -247,7 +247,7 @@ fn int_in_range(value: &Bound<'_, PyAny>, size: usize) -> PyResult<u64> {
         return address(value);
     }
     Err(pyo3::exceptions::PyOverflowError::new_err(format!(
-        "kernel argument {} does not fit a {size}-byte integer",
+        "kernelParams: {} does not fit a {size}-byte integer",
         value.repr()?
     )))
 }
@@ -256,7 +256,7 @@ fn int_in_range(value: &Bound<'_, PyAny>, size: usize) -> PyResult<u64> {
 fn address(value: &Bound<'_, PyAny>) -> PyResult<u64> {
     value.extract::<u64>().map_err(|_| {
         pyo3::exceptions::PyOverflowError::new_err(format!(
-            "kernel argument {} is no address (0 to 2**64 - 1)",
+            "kernelParams: {} is no address (0 to 2**64 - 1)",
             value.repr().map(|r| r.to_string()).unwrap_or_default()
         ))
     })
