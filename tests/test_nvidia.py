@@ -361,3 +361,40 @@ print(seen, asked.value)
     for name in ("hipGetErrorString", "hipGetErrorName", "hiprtcGetErrorString"):
         line = next(x for x in nvidia_detail.splitlines() if f"hipgen_{name}(" in x and "{" in x)
         assert "hipgen_lookup(hipgen_seen, a0" in line, line
+
+
+STAND_IN_POINTER_ATTRIBUTES = r"""
+extern "C" {
+int seen[4] = {-1, -1, -1, -1};
+int cuPointerGetAttributes(unsigned n, const int *attributes, void **data, unsigned long long ptr) {
+  for (unsigned i = 0; i < n && i < 4; ++i) {
+    seen[i] = attributes[i];
+    *static_cast<unsigned long long *>(data[i]) = 100 + i;
+  }
+  return 0;
+}
+}
+"""
+
+
+def test_an_array_of_enums_reaches_cuda_whole(shim, tmp_path):
+    """`hipDrvPointerGetAttributes(n, attributes, data, ptr)` hands CUDA the whole attribute
+    array: enums whose values are CUDA's pass as they are (a one-value temporary, for enums
+    of other values, is only for a pointer to one value). A stand-in for CUDA's function
+    records what it was given; the GPU suite runs the real one."""
+    stand_in = tmp_path / "libcuda_standin.so"
+    src = tmp_path / "standin.cpp"
+    src.write_text(STAND_IN_POINTER_ATTRIBUTES)
+    subprocess.run(["g++", "-shared", "-fPIC", "-w", str(src), "-o", str(stand_in)], check=True)
+    code = f"""
+import ctypes
+cuda = ctypes.CDLL({str(stand_in)!r}, mode=ctypes.RTLD_GLOBAL)
+shim = ctypes.CDLL({str(shim.with_name("libhip_nvidia_cu13.so"))!r})
+attributes = (ctypes.c_int * 3)(9, 3, 2)  # device ordinal, device pointer, memory type
+values = (ctypes.c_uint64 * 3)()
+data = (ctypes.c_void_p * 3)(*[ctypes.addressof(values) + 8 * i for i in range(3)])
+status = shim.hipDrvPointerGetAttributes(3, attributes, data, ctypes.c_void_p(0x1000))
+print(status, list((ctypes.c_int * 4).in_dll(cuda, "seen")), list(values))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "0 [9, 3, 2, -1] [100, 101, 102]"

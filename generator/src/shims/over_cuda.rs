@@ -199,9 +199,10 @@ fn copyable_records(libs: &[&Library]) -> BTreeMap<String, Option<Vec<FieldDecl>
     }
 }
 
-/// Whether struct pointer parameter `name` of `f` points at one struct, not an array of
-/// them: only one struct may pass as a member copy. An array has a count beside it
-/// (`numExtSems`, `count`) and says so in its name (`paramsArray`, `desc_list`).
+/// Whether pointer parameter `name` of `f` points at one value, not an array: only one
+/// struct may pass as a member copy. An array has a count beside it (`numExtSems`, `count`)
+/// and says so in its name (`paramsArray`, `desc_list`), or the count names it
+/// (`numAttributes` for `attributes`: `count_of`).
 fn single_struct(f: &crate::ir::Function, name: &str) -> bool {
     let counted = f.params.iter().any(|p| {
         let n = p.name.to_ascii_lowercase();
@@ -209,7 +210,17 @@ fn single_struct(f: &crate::ir::Function, name: &str) -> bool {
             && (n.starts_with("num") || n.contains("count") || n == "n")
     });
     let n = name.to_ascii_lowercase();
-    !(counted && (n.contains("array") || n.contains("list")))
+    count_of(f, name).is_none() && !(counted && (n.contains("array") || n.contains("list")))
+}
+
+/// The integer parameter of `f` that counts array parameter `name` by naming it
+/// (`numOptions` for `options`), if any: such an array of enums of other values than CUDA's
+/// is converted element by element (`hipgen::arr`).
+fn count_of(f: &crate::ir::Function, name: &str) -> Option<usize> {
+    let want = format!("num{}", name.to_ascii_lowercase());
+    f.params
+        .iter()
+        .position(|p| matches!(p.ty, CType::Int { .. }) && p.name.to_ascii_lowercase() == want)
 }
 
 /// The translation between one HIP enum and one CUDA enum.
@@ -248,6 +259,8 @@ struct Wrapper {
     /// Per parameter: whether a struct pointer points at one struct, so a struct of another
     /// layout than CUDA's may pass as a copy, member by member.
     single: Vec<bool>,
+    /// Per parameter: the parameter counting it, for an array a count names.
+    count: Vec<Option<usize>>,
     /// The C++ return type of a function that returns a value, not the status
     /// (`hipGetErrorString`'s `const char *`): CUDA's result converts to it.
     value: Option<String>,
@@ -568,6 +581,7 @@ pub fn generate(
             params,
             cuda: String::new(),
             single: f.params.iter().map(|p| single_struct(f, &p.name)).collect(),
+            count: f.params.iter().map(|p| count_of(f, &p.name)).collect(),
             lookup: value.is_some() && f.is_enum_lookup(),
             value,
             order: Vec::new(),
