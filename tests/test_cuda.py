@@ -11,7 +11,7 @@ import cuda.bindings.nvrtc
 import cuda.bindings.runtime
 import numpy as np
 import pytest
-from cuda import _conventions, _layer, _nvrtc, _structs, cudart, nvrtc
+from cuda import _conventions, _layer, _nvrtc, _plan, _structs, cudart, nvrtc
 from cuda import cuda as driver
 
 from conftest import REPO, SESSION_RELEASE
@@ -111,12 +111,12 @@ def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
             assert adapted is expected, name
         elif isinstance(ours, type) and issubclass(ours, _conventions.CudaInt):
             # CUDA's integer typedefs are classes of their own, as in cuda-python.
-            assert name in _conventions.tables().wrappers, name
+            assert name in _plan.tables().wrappers, name
         elif kind == "enum":
             assert ours.__hip_enum__ is expected, name
         elif isinstance(ours, type) and issubclass(ours, _structs.CudaStruct):
             # A struct HIP's class lacks field names of: CUDA's layout (generator/src/cuda/reshape.rs).
-            assert ours.__name__ in _conventions.tables().reshaped, name
+            assert ours.__name__ in _plan.tables().reshaped, name
         elif "__hip_class__" in getattr(ours, "__dict__", {}):
             # A handle or a struct: HIP's class, printed as cuda-python prints it.
             assert ours.__hip_class__ is expected and issubclass(ours, expected), name
@@ -310,6 +310,12 @@ def test_option_translation():
     assert out == [b"-ffp-contract=fast"] and dropped == ["-arch compute_70"]
     out, _ = _nvrtc.translate_options([b"--gpu-architecture=gfx942"], None)
     assert out == [b"--offload-arch=gfx942"]
+    # Each kind of the spec's rows (generator/specs/cuda.yaml `nvrtc_options`).
+    given = [b"--pre-include=a.h", b"-G", b"--ftz=false", b"-rdc", b"-Xptxas", b"-O3", b"--undefine-macro=X"]
+    out, dropped = _nvrtc.translate_options(given, None)
+    want = [b"-include", b"a.h", b"-g", b"-fno-gpu-flush-denormals-to-zero", b"-fgpu-rdc", b"-O3", b"-UX"]
+    assert out == want
+    assert dropped == ["-Xptxas"]
     with pytest.raises(TypeError):
         _nvrtc.translate_options([3], None)
 

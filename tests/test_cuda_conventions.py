@@ -14,7 +14,7 @@ import pytest
 from hip import _native as hip_native
 
 cuda = pytest.importorskip("cuda.bindings.driver")
-from cuda import _conventions  # noqa: E402
+from cuda import _conventions, _plan  # noqa: E402
 from cuda.bindings import nvrtc  # noqa: E402
 from cuda.bindings import runtime as cudart  # noqa: E402
 
@@ -46,10 +46,10 @@ def test_void_pointer_outputs_are_ints():
     # cuda-python returns `void **` outputs as int addresses (ctypes.c_void_p(p),
     # Struct.from_address(p) take them); HIP's bindings return pointer objects.
     for name in ("cudaMalloc", "cudaHostAlloc", "cudaMallocHost", "cudaMallocManaged"):
-        (result,) = _conventions.tables().adapted[name]["results"]
+        (result,) = _plan.tables().adapted[name]["results"]
         assert result.get("address"), name
         assert _conventions.hip_function(getattr(cudart, name)) is not None
-    assert "address" not in _conventions.tables().adapted["cuMemAlloc"]["results"][0]  # a CUdeviceptr
+    assert "address" not in _plan.tables().adapted["cuMemAlloc"]["results"][0]  # a CUdeviceptr
 
 
 def test_struct_output_is_returned():
@@ -69,7 +69,7 @@ def test_hip_parameter_cuda_lacks_is_zero():
 
 
 def test_api_13_is_default_and_12_selectable():
-    assert _conventions.api_version() == "13"
+    assert _plan.api_version() == "13"
     assert params(cuda.cuCtxCreate) == ["ctxCreateParams", "flags", "dev"]
     code = SIGNATURE.format("cuCtxCreate")
     assert len(eval(in_api("12", code))) == 2  # HIP's own names: no adapter for names alone
@@ -143,7 +143,7 @@ def test_outputs_of_typedef_type_are_wrapped():
 
 def _packed(obj):
     """The 8 bytes per argument a launch passes for `kernelParams` form `obj`."""
-    return hip_native._kernel_param_values(obj, _conventions._address_of_value)
+    return hip_native._kernel_param_values(obj, _conventions.CudaIntView)
 
 
 def test_kernel_params_forms():
@@ -212,7 +212,7 @@ def test_cubin_is_the_code_object():
 
 def test_cuda_only_enum_has_cuda_values():
     # HIP has no counterpart of CUdevResourceType: the class holds CUDA's members and values.
-    members = dict(_conventions.enum_members("CUdevResourceType"))
+    members = dict(_plan.enum_members("CUdevResourceType"))
     assert members, "CUDA 13's cuda.h declares CUdevResourceType"
     cls = cuda.CUdevResourceType
     assert {m.name: int(m) for m in cls} == {n: v for n, v in members.items() if n in cls.__members__}
@@ -526,7 +526,7 @@ def test_char_arrays_are_bytes_set_from_either_sign():
 
 
 def test_structs_hip_lacks_names_of_have_cudas_layout():
-    tables = _conventions.tables()
+    tables = _plan.tables()
     assert "CUlaunchAttributeValue" in tables.reshaped
     value = cuda.CUlaunchAttributeValue()
     value.clusterDim.x, value.clusterDim.y, value.clusterDim.z = 9, 8, 7

@@ -151,8 +151,8 @@ REFUSED = [
         TypeError,
         "'reserved'",
     ),
-    # Kernel arguments, through the module's cuLaunchKernel (the forms the native packing
-    # leaves to cuda/_conventions.py's `_address_of_value` included).
+    # Kernel arguments, through the module's cuLaunchKernel (every form is packed natively:
+    # runtime/src/convert/kernel_params.rs).
     ("kernel np c_int", lambda: launch(((np.int64(2**40),), (ctypes.c_int,))), OverflowError, "c_int"),
     ("kernel float ptr", lambda: launch(((4096.0,), (None,))), TypeError, "kernelParams"),
     ("kernel c_int", lambda: launch(((2**40,), (ctypes.c_int,))), OverflowError, "kernelParams"),

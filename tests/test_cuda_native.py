@@ -10,8 +10,9 @@ import pathlib
 import subprocess
 import sys
 
+import numpy as np
 import pytest
-from cuda import _conventions
+from cuda import _conventions, _plan
 from cuda.bindings import driver, runtime
 
 from hip import _native as hip_native
@@ -26,7 +27,7 @@ HOT = ("cuDeviceGet", "cuCtxGetDevice", "cuLaunchKernel", "cudaLaunchKernel", "c
 
 
 def _entries(version):
-    tables = _conventions._Tables(version)
+    tables = _plan._Tables(version)
     return [e for e in tables.adapted.values() if (version, e["cuda"]) in NATIVE]
 
 
@@ -37,7 +38,7 @@ def test_native_adapters_cover_the_common_shapes(version):
     for name in HOT:
         assert name in names, name
     # Every shape is compiled: direct C calls, arguments in CUDA's struct layout, locations.
-    tables = _conventions._Tables(version)
+    tables = _plan._Tables(version)
     for shape in ("direct", "record", "location"):
         entries = {
             n for n, e in tables.adapted.items() if e.get(shape) or any(p.get(shape) for p in e["params"])
@@ -49,7 +50,7 @@ def test_native_adapters_cover_the_common_shapes(version):
 
 @pytest.mark.parametrize("version", ["12", "13"])
 def test_every_adapter_is_compiled_with_cudas_parameters(version):
-    tables = _conventions._Tables(version)
+    tables = _plan._Tables(version)
     assert {n for v, n in NATIVE if v == version} == set(tables.adapted)
     for entry in _entries(version):
         native = hip_native.cuda_adapter(version, entry["module"], entry["cuda"])
@@ -69,7 +70,7 @@ def test_module_functions_are_the_native_adapters():
 
 
 def _adapter(name):
-    entry = _conventions.tables().adapted[name]
+    entry = _plan.tables().adapted[name]
     return getattr(driver if entry["module"] == "driver" else runtime, name)
 
 
@@ -93,7 +94,7 @@ def _adapter(name):
 )
 def test_adapters_return_the_runtimes_failure(name, args):
     got = _adapter(name)(*args)
-    assert type(got) is tuple and len(got) == 1 + len(_conventions.tables().adapted[name]["results"])
+    assert type(got) is tuple and len(got) == 1 + len(_plan.tables().adapted[name]["results"])
     assert int(got[0]) != 0  # no GPU here: the runtime's failure, with None for each output
     assert all(x is None for x in got[1:])
 
@@ -131,7 +132,7 @@ def test_structs_made_natively_are_of_hips_layout(version):
         f"import sys; sys.path.insert(0, {str(HERE)!r}); "
         f"import test_cuda_native as t; t.check_made_structs({version!r})"
     )
-    env = dict(os.environ, **{_conventions.API_VARIABLE: version})
+    env = dict(os.environ, **{_plan.API_VARIABLE: version})
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
 
 
@@ -178,40 +179,76 @@ def test_kernel_params_pack_as_a_kernel_reads_them():
     ]
     values = tuple(c[0] for c in cases)
     types = tuple(c[1] for c in cases)
-    native = hip_native._kernel_param_values((values, types), _conventions._address_of_value)
+    native = hip_native._kernel_param_values((values, types))
     for i, ((value, ctype, want), got) in enumerate(zip(cases, native, strict=True)):
         size = ctypes.sizeof(ctype) if ctype is not None and ctype is not _Pair else 8
         mask = (1 << (8 * min(size, 8))) - 1
         assert got & mask == want & mask, (i, value, ctype)
 
 
-def test_kernel_params_pack_cuda_integer_objects_natively():
-    # A CUDA integer object with type None is what its getPtr() cell holds: its value, packed
-    # here without a call into Python (no fallback given, so one would fail).
-    def no_fallback(*args):
-        raise AssertionError(f"fallback called for {args!r}")
-
+def test_kernel_params_pack_cuda_integer_objects_as_their_cells_hold_them():
+    # A CUDA integer object with type None is what its getPtr() cell holds: its value.
     values = (driver.CUdeviceptr(0x9000), driver.CUdevice(-1), driver.CUdeviceptr((1 << 64) - 1))
-    native = hip_native._kernel_param_values((values, (None,) * 3), no_fallback)
+    native = hip_native._kernel_param_values((values, (None,) * 3))
     assert native == [0x9000, (1 << 64) - 1, (1 << 64) - 1]
-    # Enum members still take the rule for enums (a C int), through the fallback.
+    # Enum members take the rule for enums: a C int.
     member = driver.CUmemorytype.CU_MEMORYTYPE_DEVICE
-    packed = hip_native._kernel_param_values(((member,), (None,)), _conventions._address_of_value)
+    packed = hip_native._kernel_param_values(((member,), (None,)))
     assert packed[0] & 0xFFFFFFFF == int(member)
-    with pytest.raises(AssertionError, match="fallback called"):
-        hip_native._kernel_param_values(((member,), (None,)), no_fallback)
+
+
+def test_kernel_params_as_cuda_pythons_struct_test_gives_them():
+    # cuda-python's test_kernelParams_types_cuda: an enum member, an address, CUDA's integer
+    # object and one over host memory, a struct and one over host memory.
+    surface_cell = ctypes.c_uint64(0)
+    dim_cell = (ctypes.c_uint32 * 3)()
+    values = (
+        runtime.cudaError_t.cudaErrorUnknown,
+        0x5000,
+        runtime.cudaSurfaceObject_t(248),
+        runtime.cudaSurfaceObject_t(_ptr=ctypes.addressof(surface_cell)),
+        runtime.dim3(x=1, y=2, z=3),
+        runtime.dim3(_ptr=ctypes.addressof(dim_cell)),
+    )
+    types = (None, ctypes.c_void_p, None, ctypes.c_void_p, None, ctypes.c_void_p)
+    got = hip_native._kernel_param_values((values, types), _conventions.CudaIntView)
+    assert got[0] & 0xFFFFFFFF == int(runtime.cudaError_t.cudaErrorUnknown)
+    assert got[1] == 0x5000
+    assert got[2] == 248
+    assert got[3] == ctypes.addressof(surface_cell)  # the kernel writes through it
+    assert got[4] == 1 | 2 << 32  # the struct's bytes, read where it lives
+    assert got[5] == ctypes.addressof(dim_cell)
+
+
+def test_kernel_params_rare_ctypes_forms():
+    # Types the slots do not hold are made as ctypes makes them and read from there.
+    values = (True, b"A", ctypes.c_int(-2), np.int16(-5), np.float32(0.5))
+    types = (ctypes.c_bool, ctypes.c_char, ctypes.c_long, ctypes.c_short, ctypes.c_double)
+    got = hip_native._kernel_param_values((values, types))
+    assert got[0] & 0xFF == 1
+    assert got[1] & 0xFF == ord("A")
+    assert got[2] == (1 << 64) - 2  # a c_int's value given for a c_long
+    assert got[3] & 0xFFFF == 0xFFFB
+    assert got[4] == _bits(0.5, ctypes.c_double)
+    # A ctypes pointer given for void *: the address it holds; an object with __int__
+    # (our handles) with None: its value.
+    buf = ctypes.create_string_buffer(8)
+    ptr = ctypes.cast(buf, ctypes.c_void_p)
+    got = hip_native._kernel_param_values(((ptr, Pointer(0x40)), (ctypes.c_void_p, None)))
+    assert got == [ctypes.addressof(buf), 0x40]
 
 
 def test_kernel_params_other_forms():
-    fallback = _conventions._address_of_value
-    assert hip_native._kernel_param_values(None, fallback) == []
-    assert hip_native._kernel_param_values(((), ()), fallback) == []
+    assert hip_native._kernel_param_values(None) == []
+    assert hip_native._kernel_param_values(((), ())) == []
     with pytest.raises(TypeError, match="differ in length"):
-        hip_native._kernel_param_values(((1, 2), (ctypes.c_int,)), fallback)
-    with pytest.raises(TypeError):
-        hip_native._kernel_param_values(((object(),), (None,)), fallback)
-    with pytest.raises(TypeError):
-        hip_native._kernel_param_values(((1,), ("int",)), fallback)
+        hip_native._kernel_param_values(((1, 2), (ctypes.c_int,)))
+    with pytest.raises(TypeError, match="with type None must have getPtr"):
+        hip_native._kernel_param_values(((object(),), (None,)))
+    with pytest.raises(TypeError, match="unsupported type"):
+        hip_native._kernel_param_values(((1,), ("int",)))
+    with pytest.raises(TypeError, match="unsupported type"):
+        hip_native._kernel_param_values(((1,), (int,)))
 
 
 def test_launch_converts_kernel_params_before_the_runtime_answers():

@@ -56,109 +56,108 @@ pub mod hip {
     use pyo3::prelude::*;
 
     static IMPORTED_19: rt::Imported = rt::Imported::new("cuda._conventions", "CudaIntView");
-    static IMPORTED_30: rt::Imported = rt::Imported::new("cuda._conventions", "_address_of_value");
     static IMPORTED_1: rt::Imported = rt::Imported::new("cuda._structs", "present");
     static IMPORTED_8: rt::Imported = rt::Imported::new("cuda._structs", "to_hip");
     static IMPORTED_13: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY3D_DESCRIPTOR");
     static IMPORTED_11: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY_DESCRIPTOR");
-    static IMPORTED_43: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS");
-    static IMPORTED_45: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_WAIT_NODE_PARAMS");
-    static IMPORTED_41: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_HOST_NODE_PARAMS");
-    static IMPORTED_35: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_KERNEL_NODE_PARAMS");
-    static IMPORTED_32: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_LAUNCH_PARAMS");
-    static IMPORTED_37: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D");
-    static IMPORTED_39: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMSET_NODE_PARAMS");
-    static IMPORTED_47: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEM_ALLOC_NODE_PARAMS");
-    static IMPORTED_53: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_DESC");
-    static IMPORTED_57: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_VIEW_DESC");
-    static IMPORTED_55: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_TEXTURE_DESC");
+    static IMPORTED_42: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS");
+    static IMPORTED_44: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_WAIT_NODE_PARAMS");
+    static IMPORTED_40: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_HOST_NODE_PARAMS");
+    static IMPORTED_34: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_KERNEL_NODE_PARAMS");
+    static IMPORTED_31: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_LAUNCH_PARAMS");
+    static IMPORTED_36: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D");
+    static IMPORTED_38: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMSET_NODE_PARAMS");
+    static IMPORTED_46: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEM_ALLOC_NODE_PARAMS");
+    static IMPORTED_52: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_DESC");
+    static IMPORTED_56: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_VIEW_DESC");
+    static IMPORTED_54: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_TEXTURE_DESC");
     static IMPORTED_17: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUarrayMapInfo");
-    static IMPORTED_95: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
+    static IMPORTED_94: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
     static INT_CLASS_0: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdevice");
     static INT_CLASS_4: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdeviceptr");
-    static IMPORTED_99: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphEdgeData");
-    static IMPORTED_48: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
-    static IMPORTED_34: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
+    static IMPORTED_98: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphEdgeData");
+    static IMPORTED_47: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
+    static IMPORTED_33: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
     static IMPORTED_6: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcEventHandle");
     static IMPORTED_7: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcMemHandle");
-    static IMPORTED_50: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUkernelNodeAttrValue");
+    static IMPORTED_49: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUkernelNodeAttrValue");
     static IMPORTED_18: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemAllocationProp");
     static INT_CLASS_15: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUmemGenericAllocationHandle");
-    static IMPORTED_97: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocation");
-    static IMPORTED_98: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocationType");
+    static IMPORTED_96: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocation");
+    static IMPORTED_97: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocationType");
     static IMPORTED_24: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemPoolPtrExportData");
     static IMPORTED_22: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemoryPool");
     static IMPORTED_3: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmodule");
     static IMPORTED_27: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUresult");
     static IMPORTED_25: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamCaptureMode");
-    static INT_CLASS_51: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
+    static INT_CLASS_50: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
     static IMPORTED_2: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUuuid");
     static INT_CLASS_20: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "cuuint64_t");
-    static IMPORTED_71: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaChannelFormatDesc");
-    static IMPORTED_61: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaDeviceProp");
-    static IMPORTED_63: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
-    static IMPORTED_73: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExtent");
-    static IMPORTED_90: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreSignalNodeParams");
-    static IMPORTED_91: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreWaitNodeParams");
-    static IMPORTED_67: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaFuncAttributes");
-    static IMPORTED_103: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphEdgeData");
-    static IMPORTED_94: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
-    static IMPORTED_92: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
-    static IMPORTED_89: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaHostNodeParams");
-    static IMPORTED_58: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcEventHandle_t");
-    static IMPORTED_59: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcMemHandle_t");
-    static IMPORTED_86: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaKernelNodeParams");
-    static IMPORTED_65: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchParams");
-    static IMPORTED_93: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemAllocNodeParams");
-    static IMPORTED_100: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocation");
-    static IMPORTED_101: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocationType");
-    static IMPORTED_75: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPoolPtrExportData");
-    static IMPORTED_74: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPool_t");
-    static IMPORTED_87: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DParms");
-    static IMPORTED_88: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemsetParams");
-    static IMPORTED_69: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPitchedPtr");
-    static IMPORTED_77: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPointerAttributes");
-    static IMPORTED_81: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceDesc");
-    static IMPORTED_84: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceViewDesc");
-    static IMPORTED_62: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaStreamCaptureMode");
-    static INT_CLASS_85: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
-    static IMPORTED_82: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaTextureDesc");
-    static INT_CLASS_79: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaTextureObject_t");
+    static IMPORTED_70: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaChannelFormatDesc");
+    static IMPORTED_60: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaDeviceProp");
+    static IMPORTED_62: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
+    static IMPORTED_72: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExtent");
+    static IMPORTED_89: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreSignalNodeParams");
+    static IMPORTED_90: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreWaitNodeParams");
+    static IMPORTED_66: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaFuncAttributes");
+    static IMPORTED_102: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphEdgeData");
+    static IMPORTED_93: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
+    static IMPORTED_91: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
+    static IMPORTED_88: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaHostNodeParams");
+    static IMPORTED_57: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcEventHandle_t");
+    static IMPORTED_58: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcMemHandle_t");
+    static IMPORTED_85: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaKernelNodeParams");
+    static IMPORTED_64: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchParams");
+    static IMPORTED_92: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemAllocNodeParams");
+    static IMPORTED_99: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocation");
+    static IMPORTED_100: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocationType");
+    static IMPORTED_74: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPoolPtrExportData");
+    static IMPORTED_73: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPool_t");
+    static IMPORTED_86: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DParms");
+    static IMPORTED_87: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemsetParams");
+    static IMPORTED_68: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPitchedPtr");
+    static IMPORTED_76: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPointerAttributes");
+    static IMPORTED_80: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceDesc");
+    static IMPORTED_83: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceViewDesc");
+    static IMPORTED_61: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaStreamCaptureMode");
+    static INT_CLASS_84: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
+    static IMPORTED_81: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaTextureDesc");
+    static INT_CLASS_78: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaTextureObject_t");
     static IMPORTED_12: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY3D_DESCRIPTOR");
     static IMPORTED_10: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY_DESCRIPTOR");
     static IMPORTED_9: rt::Imported = rt::Imported::new("hip.hip", "HIP_MEMCPY3D");
-    static IMPORTED_52: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_DESC_st");
-    static IMPORTED_56: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_VIEW_DESC_st");
-    static IMPORTED_54: rt::Imported = rt::Imported::new("hip.hip", "HIP_TEXTURE_DESC_st");
+    static IMPORTED_51: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_DESC_st");
+    static IMPORTED_55: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_VIEW_DESC_st");
+    static IMPORTED_53: rt::Imported = rt::Imported::new("hip.hip", "HIP_TEXTURE_DESC_st");
     static IMPORTED_16: rt::Imported = rt::Imported::new("hip.hip", "hipArrayMapInfo");
-    static IMPORTED_70: rt::Imported = rt::Imported::new("hip.hip", "hipChannelFormatDesc");
-    static IMPORTED_60: rt::Imported = rt::Imported::new("hip.hip", "hipDeviceProp_t");
-    static IMPORTED_72: rt::Imported = rt::Imported::new("hip.hip", "hipExtent");
+    static IMPORTED_69: rt::Imported = rt::Imported::new("hip.hip", "hipChannelFormatDesc");
+    static IMPORTED_59: rt::Imported = rt::Imported::new("hip.hip", "hipDeviceProp_t");
+    static IMPORTED_71: rt::Imported = rt::Imported::new("hip.hip", "hipExtent");
     static IMPORTED_26: rt::Imported = rt::Imported::new("hip.hip", "hipExternalMemoryBufferDesc");
-    static IMPORTED_42: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalNodeParams");
+    static IMPORTED_41: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalNodeParams");
     static IMPORTED_28: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalParams");
-    static IMPORTED_44: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitNodeParams");
+    static IMPORTED_43: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitNodeParams");
     static IMPORTED_29: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitParams");
-    static IMPORTED_66: rt::Imported = rt::Imported::new("hip.hip", "hipFuncAttributes");
-    static IMPORTED_31: rt::Imported = rt::Imported::new("hip.hip", "hipFunctionLaunchParams_t");
-    static IMPORTED_40: rt::Imported = rt::Imported::new("hip.hip", "hipHostNodeParams");
+    static IMPORTED_65: rt::Imported = rt::Imported::new("hip.hip", "hipFuncAttributes");
+    static IMPORTED_30: rt::Imported = rt::Imported::new("hip.hip", "hipFunctionLaunchParams_t");
+    static IMPORTED_39: rt::Imported = rt::Imported::new("hip.hip", "hipHostNodeParams");
     static IMPORTED_5: rt::Imported = rt::Imported::new("hip.hip", "hipIpcEventHandle_st");
-    static IMPORTED_49: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeAttrValue");
-    static IMPORTED_33: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeParams");
-    static IMPORTED_64: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchParams_t");
-    static IMPORTED_102: rt::Imported = rt::Imported::new("hip.hip", "hipMemAccessDesc");
-    static IMPORTED_46: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocNodeParams");
+    static IMPORTED_48: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeAttrValue");
+    static IMPORTED_32: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeParams");
+    static IMPORTED_63: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchParams_t");
+    static IMPORTED_101: rt::Imported = rt::Imported::new("hip.hip", "hipMemAccessDesc");
+    static IMPORTED_45: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocNodeParams");
     static IMPORTED_14: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocationProp");
-    static IMPORTED_96: rt::Imported = rt::Imported::new("hip.hip", "hipMemLocation");
+    static IMPORTED_95: rt::Imported = rt::Imported::new("hip.hip", "hipMemLocation");
     static IMPORTED_21: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolProps");
     static IMPORTED_23: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolPtrExportData");
-    static IMPORTED_36: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DParms");
-    static IMPORTED_38: rt::Imported = rt::Imported::new("hip.hip", "hipMemsetParams");
-    static IMPORTED_68: rt::Imported = rt::Imported::new("hip.hip", "hipPitchedPtr");
-    static IMPORTED_76: rt::Imported = rt::Imported::new("hip.hip", "hipPointerAttribute_t");
-    static IMPORTED_80: rt::Imported = rt::Imported::new("hip.hip", "hipResourceDesc");
-    static IMPORTED_83: rt::Imported = rt::Imported::new("hip.hip", "hipResourceViewDesc");
-    static IMPORTED_78: rt::Imported = rt::Imported::new("hip.hip", "hipTextureDesc");
+    static IMPORTED_35: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DParms");
+    static IMPORTED_37: rt::Imported = rt::Imported::new("hip.hip", "hipMemsetParams");
+    static IMPORTED_67: rt::Imported = rt::Imported::new("hip.hip", "hipPitchedPtr");
+    static IMPORTED_75: rt::Imported = rt::Imported::new("hip.hip", "hipPointerAttribute_t");
+    static IMPORTED_79: rt::Imported = rt::Imported::new("hip.hip", "hipResourceDesc");
+    static IMPORTED_82: rt::Imported = rt::Imported::new("hip.hip", "hipResourceViewDesc");
+    static IMPORTED_77: rt::Imported = rt::Imported::new("hip.hip", "hipTextureDesc");
 
     /// CUDA's cuDeviceGet on HIP's hipDeviceGet, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
@@ -1146,7 +1145,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v12_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_30.get(py)?.clone()))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?, extra,);
         let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1175,7 +1174,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v12_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_30.get(py)?.clone()))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?,);
         let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1203,9 +1202,9 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v12_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_32.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_31.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_31.get(py)?)));
+        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_30.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_30.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(147, launchParamsList, true)?;
@@ -1229,7 +1228,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddKernelNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v12_cuGraphAddKernelNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -1249,7 +1248,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_34.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_33.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1257,7 +1256,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
     fn v12_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_33.get(py)?.call0()?;
+        let __new0 = IMPORTED_32.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, true)?;
@@ -1271,7 +1270,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_35.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_34.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetParams on HIP's hipGraphKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1279,7 +1278,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetParams", signature = (hNode, nodeParams))]
     fn v12_cuGraphKernelNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
         let (node, pNodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, false)?;
@@ -1301,7 +1300,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemcpyNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemcpyNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_36.get(py)?.call0()?;
+        let __new0 = IMPORTED_35.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(85, pNodeParams, true)?;
@@ -1315,7 +1314,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_37.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_36.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeSetParams on HIP's hipGraphMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1345,9 +1344,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_39.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        let __new0 = IMPORTED_38.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -1370,9 +1369,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
     fn v12_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_41.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
+        let __new0 = IMPORTED_40.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -1395,9 +1394,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v12_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_43.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
+        let __new0 = IMPORTED_42.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -1420,9 +1419,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v12_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_45.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
+        let __new0 = IMPORTED_44.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -1445,9 +1444,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_47.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_46.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_46.get(py)?)));
+        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -1528,7 +1527,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_48.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecKernelNodeSetParams on HIP's hipGraphExecKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1536,7 +1535,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecKernelNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v12_cuGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
         let (hGraphExec, node, pNodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_hGraphExec = TYPES.handle_arg(190, hGraphExec)?;
         let a_node = TYPES.handle_arg(189, node)?;
@@ -1559,7 +1558,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v12_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_49.get(py)?.call0()?;
+        let __new0 = IMPORTED_48.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -1574,7 +1573,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_50.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_49.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1582,7 +1581,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v12_cuGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_49.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_48.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -1698,7 +1697,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_51.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_50.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -1707,9 +1706,9 @@ pub mod hip {
     fn v12_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_53.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_52.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_52.get(py)?)));
+        let __new0 = IMPORTED_52.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_51.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_51.get(py)?)));
         }
         let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
@@ -1733,9 +1732,9 @@ pub mod hip {
     fn v12_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_55.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_54.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_54.get(py)?)));
+        let __new0 = IMPORTED_54.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_53.get(py)?)));
         }
         let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(66, pTexDesc, true)?;
@@ -1759,9 +1758,9 @@ pub mod hip {
     fn v12_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_57.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_56.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_56.get(py)?)));
+        let __new0 = IMPORTED_56.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_55.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_55.get(py)?)));
         }
         let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(81, pResViewDesc, true)?;
@@ -1807,7 +1806,7 @@ pub mod hip {
     #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
     fn v12_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
-        let __new0 = IMPORTED_58.get(py)?.call0()?;
+        let __new0 = IMPORTED_57.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_5.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
         }
@@ -1845,7 +1844,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_59.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_58.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -1875,7 +1874,7 @@ pub mod hip {
     #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
     fn v12_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDeviceProperties");
-        let __new0 = IMPORTED_60.get(py)?.call0()?;
+        let __new0 = IMPORTED_59.get(py)?.call0()?;
         let (prop, deviceId,) = (&__new0, device,);
         let p_prop = TYPES.record_ptr_arg(57, prop, true)?;
         let a_prop = p_prop.addr();
@@ -1889,7 +1888,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_61.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_60.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaChooseDevice on HIP's hipChooseDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -1897,7 +1896,7 @@ pub mod hip {
     #[pyo3(name = "cudaChooseDevice", signature = (prop))]
     fn v12_cudaChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDevice");
-        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_60.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_59.get(py)?))?;
         let (prop,) = (&__h0,);
         let mut o_device: i32 = Default::default();
         let a_device = &mut o_device as *mut i32 as usize;
@@ -1920,7 +1919,7 @@ pub mod hip {
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v12_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -1945,7 +1944,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v12_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -1966,7 +1965,7 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_28.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
@@ -1992,7 +1991,7 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_29.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
@@ -2018,7 +2017,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v12_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -2039,7 +2038,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_30.get(py)?.clone()))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(145, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(145, dimBlocks)?;
@@ -2063,7 +2062,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_30.get(py)?.clone()))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(145, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(145, blockDimX)?;
@@ -2087,9 +2086,9 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v12_cudaLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_65.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_64.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_64.get(py)?)));
+        let __new0 = IMPORTED_64.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_63.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_63.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(146, launchParamsList, true)?;
@@ -2113,7 +2112,7 @@ pub mod hip {
     #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
     fn v12_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
-        let __new0 = IMPORTED_66.get(py)?.call0()?;
+        let __new0 = IMPORTED_65.get(py)?.call0()?;
         let (attr, func,) = (&__new0, func,);
         let p_attr = TYPES.record_ptr_arg(140, attr, true)?;
         let a_attr = p_attr.addr();
@@ -2127,7 +2126,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_67.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_66.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 12).
@@ -2268,9 +2267,9 @@ pub mod hip {
     #[pyo3(name = "cudaMalloc3D", signature = (extent))]
     fn v12_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
-        let __new0 = IMPORTED_69.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_68.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_68.get(py)?)));
+        let __new0 = IMPORTED_68.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_67.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_67.get(py)?)));
         }
         let (pitchedDevPtr, extent,) = (&__new0, extent,);
         let p_pitchedDevPtr = TYPES.record_ptr_arg(82, pitchedDevPtr, true)?;
@@ -2293,13 +2292,13 @@ pub mod hip {
     #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
     fn v12_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
-        let __new0 = IMPORTED_71.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_70.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_70.get(py)?)));
+        let __new0 = IMPORTED_70.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_69.get(py)?)));
         }
-        let __new1 = IMPORTED_73.get(py)?.call0()?;
-        if !__new1.is_instance(IMPORTED_72.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_72.get(py)?)));
+        let __new1 = IMPORTED_72.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_71.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_71.get(py)?)));
         }
         let (desc, extent, array,) = (&__new0, &__new1, array,);
         let p_desc = TYPES.record_ptr_arg(60, desc, true)?;
@@ -2429,7 +2428,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_74.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_73.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -2460,7 +2459,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
     fn v12_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        let __new0 = IMPORTED_74.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_23.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
         }
@@ -2485,7 +2484,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
     fn v12_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
-        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        let __new0 = IMPORTED_74.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_23.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
         }
@@ -2512,9 +2511,9 @@ pub mod hip {
     #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
     fn v12_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
-        let __new0 = IMPORTED_77.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_76.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaPointerGetAttributes", __new0.get_type(), IMPORTED_76.get(py)?)));
+        let __new0 = IMPORTED_76.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_75.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaPointerGetAttributes", __new0.get_type(), IMPORTED_75.get(py)?)));
         }
         let (attributes, ptr,) = (&__new0, ptr,);
         let p_attributes = TYPES.record_ptr_arg(58, attributes, true)?;
@@ -2560,9 +2559,9 @@ pub mod hip {
     #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
     fn v12_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
-        let __new0 = IMPORTED_71.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_70.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_70.get(py)?)));
+        let __new0 = IMPORTED_70.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_69.get(py)?)));
         }
         let (desc, array,) = (&__new0, array,);
         let p_desc = TYPES.record_ptr_arg(60, desc, true)?;
@@ -2585,7 +2584,7 @@ pub mod hip {
     #[pyo3(name = "cudaCreateTextureObject", signature = (pResDesc, pTexDesc, pResViewDesc))]
     fn v12_cudaCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_78.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_77.get(py)?))?;
         let (pResDesc, pTexDesc, pResViewDesc,) = (pResDesc, &__h0, pResViewDesc,);
         let mut o_pTexObject: usize = Default::default();
         let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
@@ -2604,7 +2603,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_79.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_78.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -2613,9 +2612,9 @@ pub mod hip {
     fn v12_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_81.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_80.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceDesc", __new0.get_type(), IMPORTED_80.get(py)?)));
+        let __new0 = IMPORTED_80.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_79.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceDesc", __new0.get_type(), IMPORTED_79.get(py)?)));
         }
         let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(67, pResDesc, true)?;
@@ -2639,7 +2638,7 @@ pub mod hip {
     fn v12_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_78.get(py)?.call0()?;
+        let __new0 = IMPORTED_77.get(py)?.call0()?;
         let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(136, pTexDesc, true)?;
         let a_pTexDesc = p_pTexDesc.addr();
@@ -2653,7 +2652,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_82.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_81.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -2662,9 +2661,9 @@ pub mod hip {
     fn v12_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_84.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_83.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceViewDesc", __new0.get_type(), IMPORTED_83.get(py)?)));
+        let __new0 = IMPORTED_83.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_82.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceViewDesc", __new0.get_type(), IMPORTED_82.get(py)?)));
         }
         let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(80, pResViewDesc, true)?;
@@ -2701,7 +2700,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_85.make(py, o_pSurfObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_84.make(py, o_pSurfObject as i128)?])
     }
 
     /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2709,9 +2708,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
     fn v12_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_86.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_33.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_33.get(py)?)));
+        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_32.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_32.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -2734,7 +2733,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v12_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_49.get(py)?.call0()?;
+        let __new0 = IMPORTED_48.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -2757,9 +2756,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_87.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
+        let __new0 = IMPORTED_86.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -2782,9 +2781,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_88.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        let __new0 = IMPORTED_87.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -2807,9 +2806,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
     fn v12_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_89.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
+        let __new0 = IMPORTED_88.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -2832,9 +2831,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v12_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_90.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
+        let __new0 = IMPORTED_89.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -2857,9 +2856,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v12_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_91.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
+        let __new0 = IMPORTED_90.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -2882,7 +2881,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddMemAllocNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v12_cudaGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_46.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_45.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -2902,7 +2901,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_92.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_91.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2910,7 +2909,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        let __new0 = IMPORTED_45.get(py)?.call0()?;
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(166, pNodeParams, true)?;
@@ -2924,7 +2923,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_93.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_92.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -2990,7 +2989,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_94.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_93.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuDeviceGet on HIP's hipDeviceGet, with cuda-python's calling convention (cuda-bindings 13).
@@ -3055,7 +3054,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_95.get(py)?.call1((o_ctx,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_94.get(py)?.call1((o_ctx,))?.unbind()])
     }
 
     /// CUDA's cuCtxGetDevice on HIP's hipCtxGetDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -3521,7 +3520,7 @@ pub mod hip {
     #[pyo3(name = "cuMemGetAccess", signature = (location, ptr))]
     fn v13_cuMemGetAccess(py: Python<'_>, location: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_96.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_95.get(py)?))?;
         let (location, ptr,) = (&__h0, ptr,);
         let mut o_flags: u64 = Default::default();
         let a_flags = &mut o_flags as *mut u64 as usize;
@@ -3701,7 +3700,7 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolGetAccess", signature = (memPool, location))]
     fn v13_cuMemPoolGetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_96.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_95.get(py)?))?;
         let (mem_pool, location,) = (memPool, &__h0,);
         let mut o_flags: u32 = Default::default();
         let a_flags = &mut o_flags as *mut u32 as usize;
@@ -3842,7 +3841,7 @@ pub mod hip {
     fn v13_cuMemPrefetchAsync(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: &Bound<'_, PyAny>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
         if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
-        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_97.get(py)?, IMPORTED_96.get(py)?, IMPORTED_98.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?), hStream,);
+        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_96.get(py)?, IMPORTED_95.get(py)?, IMPORTED_97.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?), hStream,);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_device = device.0;
@@ -3864,7 +3863,7 @@ pub mod hip {
     #[pyo3(name = "cuMemAdvise", signature = (devPtr, count, advice, location))]
     fn v13_cuMemAdvise(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
-        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_97.get(py)?, IMPORTED_96.get(py)?, IMPORTED_98.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?),);
+        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_96.get(py)?, IMPORTED_95.get(py)?, IMPORTED_97.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?),);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_advice = rt::narrow::<u32>(TYPES.enum_arg(21, advice)?)?;
@@ -3924,7 +3923,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_34.get(py)?.call1((o_dependencies,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_33.get(py)?.call1((o_dependencies,))?.unbind()])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -4098,7 +4097,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v13_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_30.get(py)?.clone()))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?, extra,);
         let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -4127,7 +4126,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v13_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_30.get(py)?.clone()))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?,);
         let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -4155,9 +4154,9 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v13_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_32.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_31.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_31.get(py)?)));
+        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_30.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_30.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(147, launchParamsList, true)?;
@@ -4181,7 +4180,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddKernelNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v13_cuGraphAddKernelNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -4201,7 +4200,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_34.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_33.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4209,7 +4208,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
     fn v13_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_33.get(py)?.call0()?;
+        let __new0 = IMPORTED_32.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, true)?;
@@ -4223,7 +4222,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_35.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_34.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetParams on HIP's hipGraphKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4231,7 +4230,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetParams", signature = (hNode, nodeParams))]
     fn v13_cuGraphKernelNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
         let (node, pNodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, false)?;
@@ -4253,7 +4252,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemcpyNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemcpyNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_36.get(py)?.call0()?;
+        let __new0 = IMPORTED_35.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(85, pNodeParams, true)?;
@@ -4267,7 +4266,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_37.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_36.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeSetParams on HIP's hipGraphMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4297,9 +4296,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_39.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        let __new0 = IMPORTED_38.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -4322,9 +4321,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
     fn v13_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_41.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
+        let __new0 = IMPORTED_40.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -4347,9 +4346,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v13_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_43.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
+        let __new0 = IMPORTED_42.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -4372,9 +4371,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v13_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_45.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
+        let __new0 = IMPORTED_44.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -4397,9 +4396,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_47.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_46.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_46.get(py)?)));
+        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -4534,7 +4533,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_48.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecKernelNodeSetParams on HIP's hipGraphExecKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4542,7 +4541,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecKernelNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v13_cuGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
         let (hGraphExec, node, pNodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_hGraphExec = TYPES.handle_arg(190, hGraphExec)?;
         let a_node = TYPES.handle_arg(189, node)?;
@@ -4565,7 +4564,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v13_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_49.get(py)?.call0()?;
+        let __new0 = IMPORTED_48.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -4580,7 +4579,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_50.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_49.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -4588,7 +4587,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v13_cuGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_49.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_48.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -4704,7 +4703,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_51.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_50.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -4713,9 +4712,9 @@ pub mod hip {
     fn v13_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_53.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_52.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_52.get(py)?)));
+        let __new0 = IMPORTED_52.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_51.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_51.get(py)?)));
         }
         let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
@@ -4739,9 +4738,9 @@ pub mod hip {
     fn v13_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_55.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_54.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_54.get(py)?)));
+        let __new0 = IMPORTED_54.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_53.get(py)?)));
         }
         let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(66, pTexDesc, true)?;
@@ -4765,9 +4764,9 @@ pub mod hip {
     fn v13_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_57.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_56.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_56.get(py)?)));
+        let __new0 = IMPORTED_56.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_55.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_55.get(py)?)));
         }
         let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(81, pResViewDesc, true)?;
@@ -4813,7 +4812,7 @@ pub mod hip {
     #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
     fn v13_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
-        let __new0 = IMPORTED_58.get(py)?.call0()?;
+        let __new0 = IMPORTED_57.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_5.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
         }
@@ -4851,7 +4850,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_59.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_58.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 13).
@@ -4881,7 +4880,7 @@ pub mod hip {
     #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
     fn v13_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDeviceProperties");
-        let __new0 = IMPORTED_60.get(py)?.call0()?;
+        let __new0 = IMPORTED_59.get(py)?.call0()?;
         let (prop, deviceId,) = (&__new0, device,);
         let p_prop = TYPES.record_ptr_arg(57, prop, true)?;
         let a_prop = p_prop.addr();
@@ -4895,7 +4894,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_61.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_60.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaChooseDevice on HIP's hipChooseDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -4903,7 +4902,7 @@ pub mod hip {
     #[pyo3(name = "cudaChooseDevice", signature = (prop))]
     fn v13_cudaChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDevice");
-        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_60.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_59.get(py)?))?;
         let (prop,) = (&__h0,);
         let mut o_device: i32 = Default::default();
         let a_device = &mut o_device as *mut i32 as usize;
@@ -4926,7 +4925,7 @@ pub mod hip {
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v13_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let __h0 = IMPORTED_8.get(py)?.call1((bufferDesc, IMPORTED_26.get(py)?))?;
         let (extMem, bufferDesc,) = (&__zero, &__h0,);
@@ -4952,7 +4951,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v13_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -4973,7 +4972,7 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_28.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
@@ -4999,7 +4998,7 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_29.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
@@ -5025,7 +5024,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v13_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -5046,7 +5045,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_30.get(py)?.clone()))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(145, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(145, dimBlocks)?;
@@ -5070,7 +5069,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_30.get(py)?.clone()))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(145, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(145, blockDimX)?;
@@ -5094,7 +5093,7 @@ pub mod hip {
     #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
     fn v13_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
-        let __new0 = IMPORTED_66.get(py)?.call0()?;
+        let __new0 = IMPORTED_65.get(py)?.call0()?;
         let (attr, func,) = (&__new0, func,);
         let p_attr = TYPES.record_ptr_arg(140, attr, true)?;
         let a_attr = p_attr.addr();
@@ -5108,7 +5107,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_67.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_66.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 13).
@@ -5249,9 +5248,9 @@ pub mod hip {
     #[pyo3(name = "cudaMalloc3D", signature = (extent))]
     fn v13_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
-        let __new0 = IMPORTED_69.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_68.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_68.get(py)?)));
+        let __new0 = IMPORTED_68.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_67.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_67.get(py)?)));
         }
         let (pitchedDevPtr, extent,) = (&__new0, extent,);
         let p_pitchedDevPtr = TYPES.record_ptr_arg(82, pitchedDevPtr, true)?;
@@ -5274,13 +5273,13 @@ pub mod hip {
     #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
     fn v13_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
-        let __new0 = IMPORTED_71.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_70.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_70.get(py)?)));
+        let __new0 = IMPORTED_70.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_69.get(py)?)));
         }
-        let __new1 = IMPORTED_73.get(py)?.call0()?;
-        if !__new1.is_instance(IMPORTED_72.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_72.get(py)?)));
+        let __new1 = IMPORTED_72.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_71.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_71.get(py)?)));
         }
         let (desc, extent, array,) = (&__new0, &__new1, array,);
         let p_desc = TYPES.record_ptr_arg(60, desc, true)?;
@@ -5329,8 +5328,8 @@ pub mod hip {
     #[pyo3(name = "cudaMemPrefetchAsync", signature = (devPtr, count, location, flags, stream))]
     fn v13_cudaMemPrefetchAsync(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
-        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
-        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_100.get(py)?, IMPORTED_96.get(py)?, IMPORTED_101.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?), stream,);
+        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_99.get(py)?, IMPORTED_95.get(py)?, IMPORTED_100.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?), stream,);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_device = device.0;
@@ -5352,7 +5351,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemAdvise", signature = (devPtr, count, advice, location))]
     fn v13_cudaMemAdvise(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
-        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_100.get(py)?, IMPORTED_96.get(py)?, IMPORTED_101.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?),);
+        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_99.get(py)?, IMPORTED_95.get(py)?, IMPORTED_100.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?),);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_advice = rt::narrow::<u32>(TYPES.enum_arg(21, advice)?)?;
@@ -5440,7 +5439,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolSetAccess", signature = (memPool, descList, count))]
     fn v13_cudaMemPoolSetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, descList: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((descList, IMPORTED_102.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((descList, IMPORTED_101.get(py)?))?;
         let (mem_pool, desc_list, count,) = (memPool, &__h0, count,);
         let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
         let p_desc_list = TYPES.record_ptr_arg(142, desc_list, false)?;
@@ -5463,7 +5462,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolGetAccess", signature = (memPool, location))]
     fn v13_cudaMemPoolGetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_96.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_95.get(py)?))?;
         let (mem_pool, location,) = (memPool, &__h0,);
         let mut o_flags: u32 = Default::default();
         let a_flags = &mut o_flags as *mut u32 as usize;
@@ -5502,7 +5501,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_74.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_73.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5533,7 +5532,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
     fn v13_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        let __new0 = IMPORTED_74.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_23.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
         }
@@ -5558,7 +5557,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
     fn v13_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
-        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        let __new0 = IMPORTED_74.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_23.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
         }
@@ -5585,7 +5584,7 @@ pub mod hip {
     #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
     fn v13_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
-        let __new0 = IMPORTED_76.get(py)?.call0()?;
+        let __new0 = IMPORTED_75.get(py)?.call0()?;
         let (attributes, ptr,) = (&__new0, ptr,);
         let p_attributes = TYPES.record_ptr_arg(58, attributes, true)?;
         let a_attributes = p_attributes.addr();
@@ -5599,7 +5598,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_77.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_76.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
@@ -5630,9 +5629,9 @@ pub mod hip {
     #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
     fn v13_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
-        let __new0 = IMPORTED_71.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_70.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_70.get(py)?)));
+        let __new0 = IMPORTED_70.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_69.get(py)?)));
         }
         let (desc, array,) = (&__new0, array,);
         let p_desc = TYPES.record_ptr_arg(60, desc, true)?;
@@ -5655,9 +5654,9 @@ pub mod hip {
     #[pyo3(name = "cudaCreateTextureObject", signature = (pResDesc, pTexDesc, pResViewDesc))]
     fn v13_cudaCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_80.get(py)?))?;
-        let __h1 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_78.get(py)?))?;
-        let __h2 = IMPORTED_8.get(py)?.call1((pResViewDesc, IMPORTED_83.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_79.get(py)?))?;
+        let __h1 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_77.get(py)?))?;
+        let __h2 = IMPORTED_8.get(py)?.call1((pResViewDesc, IMPORTED_82.get(py)?))?;
         let (pResDesc, pTexDesc, pResViewDesc,) = (&__h0, &__h1, &__h2,);
         let mut o_pTexObject: usize = Default::default();
         let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
@@ -5676,7 +5675,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_79.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_78.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -5685,7 +5684,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_80.get(py)?.call0()?;
+        let __new0 = IMPORTED_79.get(py)?.call0()?;
         let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(67, pResDesc, true)?;
         let a_pResDesc = p_pResDesc.addr();
@@ -5699,7 +5698,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_81.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_80.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectTextureDesc on HIP's hipGetTextureObjectTextureDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -5708,7 +5707,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_78.get(py)?.call0()?;
+        let __new0 = IMPORTED_77.get(py)?.call0()?;
         let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(136, pTexDesc, true)?;
         let a_pTexDesc = p_pTexDesc.addr();
@@ -5722,7 +5721,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_82.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_81.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -5731,7 +5730,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_83.get(py)?.call0()?;
+        let __new0 = IMPORTED_82.get(py)?.call0()?;
         let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(80, pResViewDesc, true)?;
         let a_pResViewDesc = p_pResViewDesc.addr();
@@ -5745,7 +5744,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_84.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_83.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaCreateSurfaceObject on HIP's hipCreateSurfaceObject, with cuda-python's calling convention (cuda-bindings 13).
@@ -5753,7 +5752,7 @@ pub mod hip {
     #[pyo3(name = "cudaCreateSurfaceObject", signature = (pResDesc))]
     fn v13_cudaCreateSurfaceObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateSurfaceObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_80.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_79.get(py)?))?;
         let (pResDesc,) = (&__h0,);
         let mut o_pSurfObject: usize = Default::default();
         let a_pSurfObject = &mut o_pSurfObject as *mut usize as usize;
@@ -5768,7 +5767,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_85.make(py, o_pSurfObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_84.make(py, o_pSurfObject as i128)?])
     }
 
     /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5776,9 +5775,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
     fn v13_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_86.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_33.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_33.get(py)?)));
+        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_32.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_32.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -5801,7 +5800,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v13_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_49.get(py)?.call0()?;
+        let __new0 = IMPORTED_48.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -5824,9 +5823,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_87.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
+        let __new0 = IMPORTED_86.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -5849,9 +5848,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_88.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        let __new0 = IMPORTED_87.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -5874,9 +5873,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
     fn v13_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_89.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
+        let __new0 = IMPORTED_88.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -5899,9 +5898,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v13_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_90.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
+        let __new0 = IMPORTED_89.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -5924,9 +5923,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v13_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_91.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
+        let __new0 = IMPORTED_90.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -5949,7 +5948,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddMemAllocNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v13_cudaGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_46.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_45.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -5969,7 +5968,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_92.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_91.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5977,7 +5976,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        let __new0 = IMPORTED_45.get(py)?.call0()?;
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(166, pNodeParams, true)?;
@@ -5991,7 +5990,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_93.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_92.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6043,7 +6042,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(188, graph)?;
         let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
@@ -6070,7 +6069,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphRemoveDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(188, graph)?;
         let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
@@ -6111,7 +6110,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_94.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_93.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuModuleLoadDataEx on HIP's hipModuleLoadDataEx (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6245,7 +6244,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6268,7 +6267,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6292,7 +6291,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6315,7 +6314,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6338,7 +6337,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6357,7 +6356,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_62.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_61.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6427,7 +6426,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6450,7 +6449,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6474,7 +6473,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6497,7 +6496,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6520,7 +6519,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuModuleLoadDataEx on HIP's hipModuleLoadDataEx (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6654,7 +6653,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6677,7 +6676,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6701,7 +6700,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_99.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_98.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6724,7 +6723,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_99.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_98.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6747,7 +6746,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_34.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_99.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_98.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6766,7 +6765,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_62.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_61.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6836,7 +6835,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6859,7 +6858,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6883,7 +6882,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_103.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_102.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6906,7 +6905,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_103.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_102.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6929,7 +6928,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_92.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_103.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_102.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// The adapter of CUDA function `name` in cuda-bindings `version`'s conventions, if it is

@@ -56,114 +56,113 @@ pub mod hip {
     use pyo3::prelude::*;
 
     static IMPORTED_19: rt::Imported = rt::Imported::new("cuda._conventions", "CudaIntView");
-    static IMPORTED_29: rt::Imported = rt::Imported::new("cuda._conventions", "_address_of_value");
     static IMPORTED_1: rt::Imported = rt::Imported::new("cuda._structs", "present");
     static IMPORTED_8: rt::Imported = rt::Imported::new("cuda._structs", "to_hip");
     static IMPORTED_13: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY3D_DESCRIPTOR");
     static IMPORTED_11: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY_DESCRIPTOR");
-    static IMPORTED_45: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_BATCH_MEM_OP_NODE_PARAMS");
-    static IMPORTED_41: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS");
-    static IMPORTED_43: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_WAIT_NODE_PARAMS");
-    static IMPORTED_39: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_HOST_NODE_PARAMS");
-    static IMPORTED_34: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_KERNEL_NODE_PARAMS");
-    static IMPORTED_31: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_LAUNCH_PARAMS");
-    static IMPORTED_35: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D");
-    static IMPORTED_37: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMSET_NODE_PARAMS");
-    static IMPORTED_47: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEM_ALLOC_NODE_PARAMS");
-    static IMPORTED_55: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_DESC");
-    static IMPORTED_59: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_VIEW_DESC");
-    static IMPORTED_57: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_TEXTURE_DESC");
+    static IMPORTED_44: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_BATCH_MEM_OP_NODE_PARAMS");
+    static IMPORTED_40: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS");
+    static IMPORTED_42: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_WAIT_NODE_PARAMS");
+    static IMPORTED_38: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_HOST_NODE_PARAMS");
+    static IMPORTED_33: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_KERNEL_NODE_PARAMS");
+    static IMPORTED_30: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_LAUNCH_PARAMS");
+    static IMPORTED_34: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D");
+    static IMPORTED_36: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMSET_NODE_PARAMS");
+    static IMPORTED_46: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEM_ALLOC_NODE_PARAMS");
+    static IMPORTED_54: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_DESC");
+    static IMPORTED_58: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_VIEW_DESC");
+    static IMPORTED_56: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_TEXTURE_DESC");
     static IMPORTED_17: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUarrayMapInfo");
-    static IMPORTED_100: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
+    static IMPORTED_99: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
     static INT_CLASS_0: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdevice");
     static INT_CLASS_4: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdeviceptr");
-    static IMPORTED_104: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphEdgeData");
-    static IMPORTED_48: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
-    static IMPORTED_33: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
+    static IMPORTED_103: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphEdgeData");
+    static IMPORTED_47: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
+    static IMPORTED_32: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
     static IMPORTED_6: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcEventHandle");
     static IMPORTED_7: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcMemHandle");
-    static IMPORTED_51: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUkernelNodeAttrValue");
+    static IMPORTED_50: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUkernelNodeAttrValue");
     static IMPORTED_18: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemAllocationProp");
     static INT_CLASS_15: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUmemGenericAllocationHandle");
-    static IMPORTED_102: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocation");
-    static IMPORTED_103: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocationType");
+    static IMPORTED_101: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocation");
+    static IMPORTED_102: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocationType");
     static IMPORTED_24: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemPoolPtrExportData");
     static IMPORTED_22: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemoryPool");
     static IMPORTED_3: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmodule");
     static IMPORTED_26: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUresult");
     static IMPORTED_28: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamBatchMemOpParams");
     static IMPORTED_25: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamCaptureMode");
-    static INT_CLASS_53: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
+    static INT_CLASS_52: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
     static IMPORTED_2: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUuuid");
     static INT_CLASS_20: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "cuuint64_t");
-    static IMPORTED_73: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaChannelFormatDesc");
-    static IMPORTED_63: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaDeviceProp");
-    static IMPORTED_65: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
-    static IMPORTED_75: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExtent");
-    static IMPORTED_95: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreSignalNodeParams");
-    static IMPORTED_96: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreWaitNodeParams");
-    static IMPORTED_69: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaFuncAttributes");
-    static IMPORTED_108: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphEdgeData");
-    static IMPORTED_99: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
-    static IMPORTED_97: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
-    static IMPORTED_94: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaHostNodeParams");
-    static IMPORTED_60: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcEventHandle_t");
-    static IMPORTED_61: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcMemHandle_t");
-    static IMPORTED_88: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaKernelNodeParams");
-    static IMPORTED_89: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchAttributeValue");
-    static IMPORTED_67: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchParams");
-    static IMPORTED_98: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemAllocNodeParams");
-    static IMPORTED_105: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocation");
-    static IMPORTED_106: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocationType");
-    static IMPORTED_77: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPoolPtrExportData");
-    static IMPORTED_76: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPool_t");
-    static IMPORTED_92: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DParms");
-    static IMPORTED_93: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemsetParams");
-    static IMPORTED_71: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPitchedPtr");
-    static IMPORTED_79: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPointerAttributes");
-    static IMPORTED_83: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceDesc");
-    static IMPORTED_86: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceViewDesc");
-    static IMPORTED_64: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaStreamCaptureMode");
-    static INT_CLASS_87: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
-    static IMPORTED_84: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaTextureDesc");
-    static INT_CLASS_81: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaTextureObject_t");
+    static IMPORTED_72: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaChannelFormatDesc");
+    static IMPORTED_62: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaDeviceProp");
+    static IMPORTED_64: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
+    static IMPORTED_74: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExtent");
+    static IMPORTED_94: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreSignalNodeParams");
+    static IMPORTED_95: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreWaitNodeParams");
+    static IMPORTED_68: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaFuncAttributes");
+    static IMPORTED_107: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphEdgeData");
+    static IMPORTED_98: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
+    static IMPORTED_96: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
+    static IMPORTED_93: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaHostNodeParams");
+    static IMPORTED_59: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcEventHandle_t");
+    static IMPORTED_60: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcMemHandle_t");
+    static IMPORTED_87: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaKernelNodeParams");
+    static IMPORTED_88: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchAttributeValue");
+    static IMPORTED_66: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchParams");
+    static IMPORTED_97: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemAllocNodeParams");
+    static IMPORTED_104: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocation");
+    static IMPORTED_105: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocationType");
+    static IMPORTED_76: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPoolPtrExportData");
+    static IMPORTED_75: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPool_t");
+    static IMPORTED_91: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DParms");
+    static IMPORTED_92: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemsetParams");
+    static IMPORTED_70: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPitchedPtr");
+    static IMPORTED_78: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPointerAttributes");
+    static IMPORTED_82: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceDesc");
+    static IMPORTED_85: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceViewDesc");
+    static IMPORTED_63: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaStreamCaptureMode");
+    static INT_CLASS_86: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
+    static IMPORTED_83: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaTextureDesc");
+    static INT_CLASS_80: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaTextureObject_t");
     static IMPORTED_12: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY3D_DESCRIPTOR");
     static IMPORTED_10: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY_DESCRIPTOR");
     static IMPORTED_9: rt::Imported = rt::Imported::new("hip.hip", "HIP_MEMCPY3D");
-    static IMPORTED_54: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_DESC_st");
-    static IMPORTED_58: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_VIEW_DESC_st");
-    static IMPORTED_56: rt::Imported = rt::Imported::new("hip.hip", "HIP_TEXTURE_DESC_st");
+    static IMPORTED_53: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_DESC_st");
+    static IMPORTED_57: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_VIEW_DESC_st");
+    static IMPORTED_55: rt::Imported = rt::Imported::new("hip.hip", "HIP_TEXTURE_DESC_st");
     static IMPORTED_16: rt::Imported = rt::Imported::new("hip.hip", "hipArrayMapInfo");
-    static IMPORTED_44: rt::Imported = rt::Imported::new("hip.hip", "hipBatchMemOpNodeParams");
-    static IMPORTED_72: rt::Imported = rt::Imported::new("hip.hip", "hipChannelFormatDesc");
-    static IMPORTED_62: rt::Imported = rt::Imported::new("hip.hip", "hipDeviceProp_t");
-    static IMPORTED_74: rt::Imported = rt::Imported::new("hip.hip", "hipExtent");
-    static IMPORTED_40: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalNodeParams");
-    static IMPORTED_42: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitNodeParams");
-    static IMPORTED_68: rt::Imported = rt::Imported::new("hip.hip", "hipFuncAttributes");
-    static IMPORTED_30: rt::Imported = rt::Imported::new("hip.hip", "hipFunctionLaunchParams_t");
-    static IMPORTED_49: rt::Imported = rt::Imported::new("hip.hip", "hipGraphInstantiateParams");
-    static IMPORTED_52: rt::Imported = rt::Imported::new("hip.hip", "hipGraphNodeParams");
-    static IMPORTED_38: rt::Imported = rt::Imported::new("hip.hip", "hipHostNodeParams");
+    static IMPORTED_43: rt::Imported = rt::Imported::new("hip.hip", "hipBatchMemOpNodeParams");
+    static IMPORTED_71: rt::Imported = rt::Imported::new("hip.hip", "hipChannelFormatDesc");
+    static IMPORTED_61: rt::Imported = rt::Imported::new("hip.hip", "hipDeviceProp_t");
+    static IMPORTED_73: rt::Imported = rt::Imported::new("hip.hip", "hipExtent");
+    static IMPORTED_39: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalNodeParams");
+    static IMPORTED_41: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitNodeParams");
+    static IMPORTED_67: rt::Imported = rt::Imported::new("hip.hip", "hipFuncAttributes");
+    static IMPORTED_29: rt::Imported = rt::Imported::new("hip.hip", "hipFunctionLaunchParams_t");
+    static IMPORTED_48: rt::Imported = rt::Imported::new("hip.hip", "hipGraphInstantiateParams");
+    static IMPORTED_51: rt::Imported = rt::Imported::new("hip.hip", "hipGraphNodeParams");
+    static IMPORTED_37: rt::Imported = rt::Imported::new("hip.hip", "hipHostNodeParams");
     static IMPORTED_5: rt::Imported = rt::Imported::new("hip.hip", "hipIpcEventHandle_st");
-    static IMPORTED_50: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeAttrValue");
-    static IMPORTED_32: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeParams");
-    static IMPORTED_90: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchAttributeValue");
-    static IMPORTED_66: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchParams_t");
-    static IMPORTED_107: rt::Imported = rt::Imported::new("hip.hip", "hipMemAccessDesc");
-    static IMPORTED_46: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocNodeParams");
+    static IMPORTED_49: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeAttrValue");
+    static IMPORTED_31: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeParams");
+    static IMPORTED_89: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchAttributeValue");
+    static IMPORTED_65: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchParams_t");
+    static IMPORTED_106: rt::Imported = rt::Imported::new("hip.hip", "hipMemAccessDesc");
+    static IMPORTED_45: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocNodeParams");
     static IMPORTED_14: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocationProp");
-    static IMPORTED_101: rt::Imported = rt::Imported::new("hip.hip", "hipMemLocation");
+    static IMPORTED_100: rt::Imported = rt::Imported::new("hip.hip", "hipMemLocation");
     static IMPORTED_21: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolProps");
     static IMPORTED_23: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolPtrExportData");
-    static IMPORTED_91: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DParms");
-    static IMPORTED_36: rt::Imported = rt::Imported::new("hip.hip", "hipMemsetParams");
-    static IMPORTED_70: rt::Imported = rt::Imported::new("hip.hip", "hipPitchedPtr");
-    static IMPORTED_78: rt::Imported = rt::Imported::new("hip.hip", "hipPointerAttribute_t");
-    static IMPORTED_82: rt::Imported = rt::Imported::new("hip.hip", "hipResourceDesc");
-    static IMPORTED_85: rt::Imported = rt::Imported::new("hip.hip", "hipResourceViewDesc");
+    static IMPORTED_90: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DParms");
+    static IMPORTED_35: rt::Imported = rt::Imported::new("hip.hip", "hipMemsetParams");
+    static IMPORTED_69: rt::Imported = rt::Imported::new("hip.hip", "hipPitchedPtr");
+    static IMPORTED_77: rt::Imported = rt::Imported::new("hip.hip", "hipPointerAttribute_t");
+    static IMPORTED_81: rt::Imported = rt::Imported::new("hip.hip", "hipResourceDesc");
+    static IMPORTED_84: rt::Imported = rt::Imported::new("hip.hip", "hipResourceViewDesc");
     static IMPORTED_27: rt::Imported = rt::Imported::new("hip.hip", "hipStreamBatchMemOpParams_union");
-    static IMPORTED_80: rt::Imported = rt::Imported::new("hip.hip", "hipTextureDesc");
+    static IMPORTED_79: rt::Imported = rt::Imported::new("hip.hip", "hipTextureDesc");
 
     /// CUDA's cuDeviceGet on HIP's hipDeviceGet, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
@@ -1173,7 +1172,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v12_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_29.get(py)?.clone()))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?, extra,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1202,7 +1201,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v12_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_29.get(py)?.clone()))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1230,9 +1229,9 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v12_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_30.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_30.get(py)?)));
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_29.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_29.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(161, launchParamsList, true)?;
@@ -1256,7 +1255,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddKernelNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v12_cuGraphAddKernelNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -1276,7 +1275,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_33.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1284,7 +1283,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
     fn v12_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_32.get(py)?.call0()?;
+        let __new0 = IMPORTED_31.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, true)?;
@@ -1298,7 +1297,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_34.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_33.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetParams on HIP's hipGraphKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1306,7 +1305,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetParams", signature = (hNode, nodeParams))]
     fn v12_cuGraphKernelNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (node, pNodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
@@ -1349,7 +1348,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_33.get(py)?.call1((o_phGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_phGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeGetParams on HIP's hipDrvGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1371,7 +1370,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_35.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_34.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeSetParams on HIP's hipDrvGraphMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1401,9 +1400,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_37.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
+        let __new0 = IMPORTED_36.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -1426,9 +1425,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
     fn v12_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_39.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        let __new0 = IMPORTED_38.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -1451,9 +1450,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v12_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_41.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
+        let __new0 = IMPORTED_40.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -1476,9 +1475,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v12_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_43.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
+        let __new0 = IMPORTED_42.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -1501,9 +1500,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphBatchMemOpNodeGetParams", signature = (hNode))]
     fn v12_cuGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeGetParams");
-        let __new0 = IMPORTED_45.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
+        let __new0 = IMPORTED_44.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
         }
         let (hNode, nodeParams_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -1526,9 +1525,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_47.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_46.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_46.get(py)?)));
+        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -1609,7 +1608,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_48.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphInstantiateWithParams on HIP's hipGraphInstantiateWithParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1617,7 +1616,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphInstantiateWithParams", signature = (hGraph, instantiateParams))]
     fn v12_cuGraphInstantiateWithParams(py: Python<'_>, hGraph: &Bound<'_, PyAny>, instantiateParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((instantiateParams, IMPORTED_49.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((instantiateParams, IMPORTED_48.get(py)?))?;
         let (graph, instantiateParams,) = (hGraph, &__h0,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
@@ -1633,7 +1632,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_48.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecGetFlags on HIP's hipGraphExecGetFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -1662,7 +1661,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecKernelNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v12_cuGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (hGraphExec, node, pNodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_hGraphExec = TYPES.handle_arg(219, hGraphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -1709,7 +1708,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v12_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_50.get(py)?.call0()?;
+        let __new0 = IMPORTED_49.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -1724,7 +1723,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_51.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_50.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1732,7 +1731,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v12_cuGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_50.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_49.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -1755,7 +1754,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v12_cuGraphAddNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -1775,7 +1774,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_33.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1783,7 +1782,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphNodeSetParams", signature = (hNode, nodeParams))]
     fn v12_cuGraphNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (node, nodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
@@ -1805,7 +1804,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v12_cuGraphExecNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (graphExec, node, nodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_graphExec = TYPES.handle_arg(219, graphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -1921,7 +1920,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_53.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_52.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -1930,9 +1929,9 @@ pub mod hip {
     fn v12_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_55.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_54.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_54.get(py)?)));
+        let __new0 = IMPORTED_54.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_53.get(py)?)));
         }
         let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(79, pResDesc, true)?;
@@ -1956,9 +1955,9 @@ pub mod hip {
     fn v12_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_57.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_56.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_56.get(py)?)));
+        let __new0 = IMPORTED_56.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_55.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_55.get(py)?)));
         }
         let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(72, pTexDesc, true)?;
@@ -1982,9 +1981,9 @@ pub mod hip {
     fn v12_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_59.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_58.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_58.get(py)?)));
+        let __new0 = IMPORTED_58.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_57.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_57.get(py)?)));
         }
         let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(87, pResViewDesc, true)?;
@@ -2030,7 +2029,7 @@ pub mod hip {
     #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
     fn v12_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
-        let __new0 = IMPORTED_60.get(py)?.call0()?;
+        let __new0 = IMPORTED_59.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_5.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
         }
@@ -2068,7 +2067,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_61.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_60.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -2098,7 +2097,7 @@ pub mod hip {
     #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
     fn v12_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDevicePropertiesR0600");
-        let __new0 = IMPORTED_62.get(py)?.call0()?;
+        let __new0 = IMPORTED_61.get(py)?.call0()?;
         let (prop, deviceId,) = (&__new0, device,);
         let p_prop = TYPES.record_ptr_arg(65, prop, true)?;
         let a_prop = p_prop.addr();
@@ -2112,7 +2111,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_63.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_62.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaChooseDevice on HIP's hipChooseDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -2120,7 +2119,7 @@ pub mod hip {
     #[pyo3(name = "cudaChooseDevice", signature = (prop))]
     fn v12_cudaChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDeviceR0600");
-        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_62.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_61.get(py)?))?;
         let (prop,) = (&__h0,);
         let mut o_device: i32 = Default::default();
         let a_device = &mut o_device as *mut i32 as usize;
@@ -2143,7 +2142,7 @@ pub mod hip {
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v12_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -2168,7 +2167,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v12_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -2189,7 +2188,7 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -2214,7 +2213,7 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -2239,7 +2238,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v12_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -2260,7 +2259,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_29.get(py)?.clone()))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
@@ -2284,7 +2283,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_29.get(py)?.clone()))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(159, blockDimX)?;
@@ -2308,9 +2307,9 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v12_cudaLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_67.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_66.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_66.get(py)?)));
+        let __new0 = IMPORTED_66.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_65.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_65.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(160, launchParamsList, true)?;
@@ -2334,7 +2333,7 @@ pub mod hip {
     #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
     fn v12_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
-        let __new0 = IMPORTED_68.get(py)?.call0()?;
+        let __new0 = IMPORTED_67.get(py)?.call0()?;
         let (attr, func,) = (&__new0, func,);
         let p_attr = TYPES.record_ptr_arg(146, attr, true)?;
         let a_attr = p_attr.addr();
@@ -2348,7 +2347,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_69.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_68.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 12).
@@ -2489,9 +2488,9 @@ pub mod hip {
     #[pyo3(name = "cudaMalloc3D", signature = (extent))]
     fn v12_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
-        let __new0 = IMPORTED_71.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_70.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_70.get(py)?)));
+        let __new0 = IMPORTED_70.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_69.get(py)?)));
         }
         let (pitchedDevPtr, extent,) = (&__new0, extent,);
         let p_pitchedDevPtr = TYPES.record_ptr_arg(88, pitchedDevPtr, true)?;
@@ -2514,13 +2513,13 @@ pub mod hip {
     #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
     fn v12_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
-        let __new0 = IMPORTED_73.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_72.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_72.get(py)?)));
+        let __new0 = IMPORTED_72.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_71.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_71.get(py)?)));
         }
-        let __new1 = IMPORTED_75.get(py)?.call0()?;
-        if !__new1.is_instance(IMPORTED_74.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_74.get(py)?)));
+        let __new1 = IMPORTED_74.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_73.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_73.get(py)?)));
         }
         let (desc, extent, array,) = (&__new0, &__new1, array,);
         let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
@@ -2649,7 +2648,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_76.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_75.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -2680,7 +2679,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
     fn v12_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_77.get(py)?.call0()?;
+        let __new0 = IMPORTED_76.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_23.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
         }
@@ -2705,7 +2704,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
     fn v12_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
-        let __new0 = IMPORTED_77.get(py)?.call0()?;
+        let __new0 = IMPORTED_76.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_23.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
         }
@@ -2732,9 +2731,9 @@ pub mod hip {
     #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
     fn v12_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
-        let __new0 = IMPORTED_79.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_78.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaPointerGetAttributes", __new0.get_type(), IMPORTED_78.get(py)?)));
+        let __new0 = IMPORTED_78.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_77.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaPointerGetAttributes", __new0.get_type(), IMPORTED_77.get(py)?)));
         }
         let (attributes, ptr,) = (&__new0, ptr,);
         let p_attributes = TYPES.record_ptr_arg(66, attributes, true)?;
@@ -2780,9 +2779,9 @@ pub mod hip {
     #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
     fn v12_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
-        let __new0 = IMPORTED_73.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_72.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_72.get(py)?)));
+        let __new0 = IMPORTED_72.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_71.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_71.get(py)?)));
         }
         let (desc, array,) = (&__new0, array,);
         let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
@@ -2805,7 +2804,7 @@ pub mod hip {
     #[pyo3(name = "cudaCreateTextureObject", signature = (pResDesc, pTexDesc, pResViewDesc))]
     fn v12_cudaCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_80.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_79.get(py)?))?;
         let (pResDesc, pTexDesc, pResViewDesc,) = (pResDesc, &__h0, pResViewDesc,);
         let mut o_pTexObject: usize = Default::default();
         let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
@@ -2824,7 +2823,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_81.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_80.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -2833,9 +2832,9 @@ pub mod hip {
     fn v12_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_83.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_82.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceDesc", __new0.get_type(), IMPORTED_82.get(py)?)));
+        let __new0 = IMPORTED_82.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_81.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceDesc", __new0.get_type(), IMPORTED_81.get(py)?)));
         }
         let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
@@ -2859,7 +2858,7 @@ pub mod hip {
     fn v12_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_80.get(py)?.call0()?;
+        let __new0 = IMPORTED_79.get(py)?.call0()?;
         let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(142, pTexDesc, true)?;
         let a_pTexDesc = p_pTexDesc.addr();
@@ -2873,7 +2872,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_84.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_83.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -2882,9 +2881,9 @@ pub mod hip {
     fn v12_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_86.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_85.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceViewDesc", __new0.get_type(), IMPORTED_85.get(py)?)));
+        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_84.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceViewDesc", __new0.get_type(), IMPORTED_84.get(py)?)));
         }
         let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(86, pResViewDesc, true)?;
@@ -2921,7 +2920,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_87.make(py, o_pSurfObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_86.make(py, o_pSurfObject as i128)?])
     }
 
     /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2929,9 +2928,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
     fn v12_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_88.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_32.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_32.get(py)?)));
+        let __new0 = IMPORTED_87.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_31.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_31.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -2954,7 +2953,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v12_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_50.get(py)?.call0()?;
+        let __new0 = IMPORTED_49.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -2969,7 +2968,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_89.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_88.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -2977,7 +2976,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v12_cudaGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_90.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_89.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -3000,9 +2999,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_92.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_91.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_91.get(py)?)));
+        let __new0 = IMPORTED_91.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_90.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_90.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -3025,9 +3024,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_93.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
+        let __new0 = IMPORTED_92.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -3050,9 +3049,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
     fn v12_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_94.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        let __new0 = IMPORTED_93.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -3075,9 +3074,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v12_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_95.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
+        let __new0 = IMPORTED_94.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -3100,9 +3099,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v12_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_96.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
+        let __new0 = IMPORTED_95.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -3125,7 +3124,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddMemAllocNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v12_cudaGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_46.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_45.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -3145,7 +3144,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_97.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_96.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -3153,7 +3152,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        let __new0 = IMPORTED_45.get(py)?.call0()?;
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
@@ -3167,7 +3166,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_98.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_97.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -3233,7 +3232,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_99.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_98.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cudaGraphAddNode on HIP's hipGraphAddNode, with cuda-python's calling convention (cuda-bindings 12).
@@ -3241,7 +3240,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v12_cudaGraphAddNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -3261,7 +3260,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_97.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_96.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -3269,7 +3268,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphNodeSetParams", signature = (node, nodeParams))]
     fn v12_cudaGraphNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (node, nodeParams,) = (node, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
@@ -3291,7 +3290,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExecNodeSetParams", signature = (graphExec, node, nodeParams))]
     fn v12_cudaGraphExecNodeSetParams(py: Python<'_>, graphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (graphExec, node, nodeParams,) = (graphExec, node, &__h0,);
         let a_graphExec = TYPES.handle_arg(219, graphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -3395,7 +3394,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_100.get(py)?.call1((o_ctx,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_99.get(py)?.call1((o_ctx,))?.unbind()])
     }
 
     /// CUDA's cuCtxGetDevice on HIP's hipCtxGetDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -3859,7 +3858,7 @@ pub mod hip {
     #[pyo3(name = "cuMemGetAccess", signature = (location, ptr))]
     fn v13_cuMemGetAccess(py: Python<'_>, location: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_101.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_100.get(py)?))?;
         let (location, ptr,) = (&__h0, ptr,);
         let mut o_flags: u64 = Default::default();
         let a_flags = &mut o_flags as *mut u64 as usize;
@@ -4039,7 +4038,7 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolGetAccess", signature = (memPool, location))]
     fn v13_cuMemPoolGetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_101.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_100.get(py)?))?;
         let (mem_pool, location,) = (memPool, &__h0,);
         let mut o_flags: u32 = Default::default();
         let a_flags = &mut o_flags as *mut u32 as usize;
@@ -4180,7 +4179,7 @@ pub mod hip {
     fn v13_cuMemPrefetchAsync(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: &Bound<'_, PyAny>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
         if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
-        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_102.get(py)?, IMPORTED_101.get(py)?, IMPORTED_103.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?), hStream,);
+        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_101.get(py)?, IMPORTED_100.get(py)?, IMPORTED_102.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?), hStream,);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_device = device.0;
@@ -4202,7 +4201,7 @@ pub mod hip {
     #[pyo3(name = "cuMemAdvise", signature = (devPtr, count, advice, location))]
     fn v13_cuMemAdvise(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
-        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_102.get(py)?, IMPORTED_101.get(py)?, IMPORTED_103.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?),);
+        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_101.get(py)?, IMPORTED_100.get(py)?, IMPORTED_102.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?),);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_advice = rt::narrow::<u32>(TYPES.enum_arg(29, advice)?)?;
@@ -4262,7 +4261,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_33.get(py)?.call1((o_dependencies,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_dependencies,))?.unbind()])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -4457,7 +4456,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v13_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_29.get(py)?.clone()))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?, extra,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -4486,7 +4485,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v13_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, || Ok(IMPORTED_29.get(py)?.clone()))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -4514,9 +4513,9 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v13_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_30.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_30.get(py)?)));
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_29.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_29.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(161, launchParamsList, true)?;
@@ -4540,7 +4539,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddKernelNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v13_cuGraphAddKernelNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -4560,7 +4559,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_33.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4568,7 +4567,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
     fn v13_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_32.get(py)?.call0()?;
+        let __new0 = IMPORTED_31.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, true)?;
@@ -4582,7 +4581,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_34.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_33.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetParams on HIP's hipGraphKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4590,7 +4589,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetParams", signature = (hNode, nodeParams))]
     fn v13_cuGraphKernelNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (node, pNodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
@@ -4633,7 +4632,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_33.get(py)?.call1((o_phGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_phGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeGetParams on HIP's hipDrvGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4655,7 +4654,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_35.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_34.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeSetParams on HIP's hipDrvGraphMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4685,9 +4684,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_37.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
+        let __new0 = IMPORTED_36.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -4710,9 +4709,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
     fn v13_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_39.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        let __new0 = IMPORTED_38.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -4735,9 +4734,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v13_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_41.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
+        let __new0 = IMPORTED_40.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -4760,9 +4759,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v13_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_43.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
+        let __new0 = IMPORTED_42.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -4785,9 +4784,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphBatchMemOpNodeGetParams", signature = (hNode))]
     fn v13_cuGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeGetParams");
-        let __new0 = IMPORTED_45.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
+        let __new0 = IMPORTED_44.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
         }
         let (hNode, nodeParams_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -4810,9 +4809,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_47.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_46.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_46.get(py)?)));
+        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -4947,7 +4946,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_48.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphInstantiateWithParams on HIP's hipGraphInstantiateWithParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4955,7 +4954,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphInstantiateWithParams", signature = (hGraph, instantiateParams))]
     fn v13_cuGraphInstantiateWithParams(py: Python<'_>, hGraph: &Bound<'_, PyAny>, instantiateParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((instantiateParams, IMPORTED_49.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((instantiateParams, IMPORTED_48.get(py)?))?;
         let (graph, instantiateParams,) = (hGraph, &__h0,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
@@ -4971,7 +4970,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_48.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecGetFlags on HIP's hipGraphExecGetFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -5000,7 +4999,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecKernelNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v13_cuGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (hGraphExec, node, pNodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_hGraphExec = TYPES.handle_arg(219, hGraphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -5047,7 +5046,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v13_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_50.get(py)?.call0()?;
+        let __new0 = IMPORTED_49.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -5062,7 +5061,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_51.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_50.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -5070,7 +5069,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v13_cuGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_50.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_49.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -5094,7 +5093,7 @@ pub mod hip {
     fn v13_cuGraphAddNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
         if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -5114,7 +5113,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_33.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5122,7 +5121,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphNodeSetParams", signature = (hNode, nodeParams))]
     fn v13_cuGraphNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (node, nodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
@@ -5144,7 +5143,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v13_cuGraphExecNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (graphExec, node, nodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_graphExec = TYPES.handle_arg(219, graphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -5260,7 +5259,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_53.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_52.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -5269,9 +5268,9 @@ pub mod hip {
     fn v13_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_55.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_54.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_54.get(py)?)));
+        let __new0 = IMPORTED_54.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_53.get(py)?)));
         }
         let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(79, pResDesc, true)?;
@@ -5295,9 +5294,9 @@ pub mod hip {
     fn v13_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_57.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_56.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_56.get(py)?)));
+        let __new0 = IMPORTED_56.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_55.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_55.get(py)?)));
         }
         let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(72, pTexDesc, true)?;
@@ -5321,9 +5320,9 @@ pub mod hip {
     fn v13_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_59.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_58.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_58.get(py)?)));
+        let __new0 = IMPORTED_58.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_57.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_57.get(py)?)));
         }
         let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(87, pResViewDesc, true)?;
@@ -5369,7 +5368,7 @@ pub mod hip {
     #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
     fn v13_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
-        let __new0 = IMPORTED_60.get(py)?.call0()?;
+        let __new0 = IMPORTED_59.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_5.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
         }
@@ -5407,7 +5406,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_61.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_60.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 13).
@@ -5437,7 +5436,7 @@ pub mod hip {
     #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
     fn v13_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDevicePropertiesR0600");
-        let __new0 = IMPORTED_62.get(py)?.call0()?;
+        let __new0 = IMPORTED_61.get(py)?.call0()?;
         let (prop, deviceId,) = (&__new0, device,);
         let p_prop = TYPES.record_ptr_arg(65, prop, true)?;
         let a_prop = p_prop.addr();
@@ -5451,7 +5450,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_63.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_62.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaChooseDevice on HIP's hipChooseDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -5459,7 +5458,7 @@ pub mod hip {
     #[pyo3(name = "cudaChooseDevice", signature = (prop))]
     fn v13_cudaChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDeviceR0600");
-        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_62.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_61.get(py)?))?;
         let (prop,) = (&__h0,);
         let mut o_device: i32 = Default::default();
         let a_device = &mut o_device as *mut i32 as usize;
@@ -5482,7 +5481,7 @@ pub mod hip {
     #[pyo3(name = "cudaStreamUpdateCaptureDependencies", signature = (stream, dependencyData, numDependencies, flags))]
     fn v13_cudaStreamUpdateCaptureDependencies(py: Python<'_>, stream: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let (stream, numDependencies, flags,) = (stream, numDependencies, flags,);
         let a_stream = TYPES.handle_arg(210, stream)?;
         let mut o_dependencies: usize = Default::default();
@@ -5498,7 +5497,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_97.get(py)?.call1((o_dependencies,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_96.get(py)?.call1((o_dependencies,))?.unbind()])
     }
 
     /// CUDA's cudaExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -5506,7 +5505,7 @@ pub mod hip {
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v13_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -5531,7 +5530,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v13_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -5552,7 +5551,7 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -5577,7 +5576,7 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -5602,7 +5601,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v13_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -5623,7 +5622,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_29.get(py)?.clone()))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
@@ -5647,7 +5646,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, || Ok(IMPORTED_29.get(py)?.clone()))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(159, blockDimX)?;
@@ -5671,7 +5670,7 @@ pub mod hip {
     #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
     fn v13_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
-        let __new0 = IMPORTED_68.get(py)?.call0()?;
+        let __new0 = IMPORTED_67.get(py)?.call0()?;
         let (attr, func,) = (&__new0, func,);
         let p_attr = TYPES.record_ptr_arg(146, attr, true)?;
         let a_attr = p_attr.addr();
@@ -5685,7 +5684,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_69.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_68.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 13).
@@ -5826,9 +5825,9 @@ pub mod hip {
     #[pyo3(name = "cudaMalloc3D", signature = (extent))]
     fn v13_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
-        let __new0 = IMPORTED_71.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_70.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_70.get(py)?)));
+        let __new0 = IMPORTED_70.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_69.get(py)?)));
         }
         let (pitchedDevPtr, extent,) = (&__new0, extent,);
         let p_pitchedDevPtr = TYPES.record_ptr_arg(88, pitchedDevPtr, true)?;
@@ -5851,13 +5850,13 @@ pub mod hip {
     #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
     fn v13_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
-        let __new0 = IMPORTED_73.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_72.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_72.get(py)?)));
+        let __new0 = IMPORTED_72.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_71.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_71.get(py)?)));
         }
-        let __new1 = IMPORTED_75.get(py)?.call0()?;
-        if !__new1.is_instance(IMPORTED_74.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_74.get(py)?)));
+        let __new1 = IMPORTED_74.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_73.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_73.get(py)?)));
         }
         let (desc, extent, array,) = (&__new0, &__new1, array,);
         let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
@@ -5905,8 +5904,8 @@ pub mod hip {
     #[pyo3(name = "cudaMemPrefetchAsync", signature = (devPtr, count, location, flags, stream))]
     fn v13_cudaMemPrefetchAsync(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
-        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
-        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_105.get(py)?, IMPORTED_101.get(py)?, IMPORTED_106.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?), stream,);
+        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_104.get(py)?, IMPORTED_100.get(py)?, IMPORTED_105.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?), stream,);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_device = device.0;
@@ -5928,7 +5927,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemAdvise", signature = (devPtr, count, advice, location))]
     fn v13_cudaMemAdvise(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
-        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_105.get(py)?, IMPORTED_101.get(py)?, IMPORTED_106.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?),);
+        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_104.get(py)?, IMPORTED_100.get(py)?, IMPORTED_105.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?),);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_advice = rt::narrow::<u32>(TYPES.enum_arg(29, advice)?)?;
@@ -6016,7 +6015,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolSetAccess", signature = (memPool, descList, count))]
     fn v13_cudaMemPoolSetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, descList: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((descList, IMPORTED_107.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((descList, IMPORTED_106.get(py)?))?;
         let (mem_pool, desc_list, count,) = (memPool, &__h0, count,);
         let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
         let p_desc_list = TYPES.record_ptr_arg(156, desc_list, false)?;
@@ -6039,7 +6038,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolGetAccess", signature = (memPool, location))]
     fn v13_cudaMemPoolGetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_101.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_100.get(py)?))?;
         let (mem_pool, location,) = (memPool, &__h0,);
         let mut o_flags: u32 = Default::default();
         let a_flags = &mut o_flags as *mut u32 as usize;
@@ -6078,7 +6077,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_76.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_75.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6109,7 +6108,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
     fn v13_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_77.get(py)?.call0()?;
+        let __new0 = IMPORTED_76.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_23.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
         }
@@ -6134,7 +6133,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
     fn v13_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
-        let __new0 = IMPORTED_77.get(py)?.call0()?;
+        let __new0 = IMPORTED_76.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_23.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
         }
@@ -6161,7 +6160,7 @@ pub mod hip {
     #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
     fn v13_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
-        let __new0 = IMPORTED_78.get(py)?.call0()?;
+        let __new0 = IMPORTED_77.get(py)?.call0()?;
         let (attributes, ptr,) = (&__new0, ptr,);
         let p_attributes = TYPES.record_ptr_arg(66, attributes, true)?;
         let a_attributes = p_attributes.addr();
@@ -6175,7 +6174,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_79.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_78.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
@@ -6206,9 +6205,9 @@ pub mod hip {
     #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
     fn v13_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
-        let __new0 = IMPORTED_73.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_72.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_72.get(py)?)));
+        let __new0 = IMPORTED_72.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_71.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_71.get(py)?)));
         }
         let (desc, array,) = (&__new0, array,);
         let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
@@ -6231,9 +6230,9 @@ pub mod hip {
     #[pyo3(name = "cudaCreateTextureObject", signature = (pResDesc, pTexDesc, pResViewDesc))]
     fn v13_cudaCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_82.get(py)?))?;
-        let __h1 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_80.get(py)?))?;
-        let __h2 = IMPORTED_8.get(py)?.call1((pResViewDesc, IMPORTED_85.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_81.get(py)?))?;
+        let __h1 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_79.get(py)?))?;
+        let __h2 = IMPORTED_8.get(py)?.call1((pResViewDesc, IMPORTED_84.get(py)?))?;
         let (pResDesc, pTexDesc, pResViewDesc,) = (&__h0, &__h1, &__h2,);
         let mut o_pTexObject: usize = Default::default();
         let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
@@ -6252,7 +6251,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_81.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_80.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -6261,7 +6260,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_82.get(py)?.call0()?;
+        let __new0 = IMPORTED_81.get(py)?.call0()?;
         let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
         let a_pResDesc = p_pResDesc.addr();
@@ -6275,7 +6274,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_83.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_82.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectTextureDesc on HIP's hipGetTextureObjectTextureDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -6284,7 +6283,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_80.get(py)?.call0()?;
+        let __new0 = IMPORTED_79.get(py)?.call0()?;
         let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(142, pTexDesc, true)?;
         let a_pTexDesc = p_pTexDesc.addr();
@@ -6298,7 +6297,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_84.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_83.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -6307,7 +6306,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        let __new0 = IMPORTED_84.get(py)?.call0()?;
         let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(86, pResViewDesc, true)?;
         let a_pResViewDesc = p_pResViewDesc.addr();
@@ -6321,7 +6320,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_86.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_85.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaCreateSurfaceObject on HIP's hipCreateSurfaceObject, with cuda-python's calling convention (cuda-bindings 13).
@@ -6329,7 +6328,7 @@ pub mod hip {
     #[pyo3(name = "cudaCreateSurfaceObject", signature = (pResDesc))]
     fn v13_cudaCreateSurfaceObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateSurfaceObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_82.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_81.get(py)?))?;
         let (pResDesc,) = (&__h0,);
         let mut o_pSurfObject: usize = Default::default();
         let a_pSurfObject = &mut o_pSurfObject as *mut usize as usize;
@@ -6344,7 +6343,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_87.make(py, o_pSurfObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_86.make(py, o_pSurfObject as i128)?])
     }
 
     /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -6352,9 +6351,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
     fn v13_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_88.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_32.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_32.get(py)?)));
+        let __new0 = IMPORTED_87.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_31.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_31.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -6377,7 +6376,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v13_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_50.get(py)?.call0()?;
+        let __new0 = IMPORTED_49.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -6392,7 +6391,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_89.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_88.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6400,7 +6399,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v13_cudaGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_90.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_89.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -6423,9 +6422,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_92.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_91.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_91.get(py)?)));
+        let __new0 = IMPORTED_91.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_90.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_90.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -6448,9 +6447,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_93.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
+        let __new0 = IMPORTED_92.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -6473,9 +6472,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
     fn v13_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_94.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
+        let __new0 = IMPORTED_93.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -6498,9 +6497,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v13_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_95.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
+        let __new0 = IMPORTED_94.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -6523,9 +6522,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v13_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_96.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
+        let __new0 = IMPORTED_95.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -6548,7 +6547,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddMemAllocNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v13_cudaGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_46.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_45.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -6568,7 +6567,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_97.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_96.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -6576,7 +6575,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_46.get(py)?.call0()?;
+        let __new0 = IMPORTED_45.get(py)?.call0()?;
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
@@ -6590,7 +6589,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_98.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_97.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6642,7 +6641,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
@@ -6669,7 +6668,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphRemoveDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
@@ -6710,7 +6709,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_99.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_98.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cudaGraphAddNode on HIP's hipGraphAddNode, with cuda-python's calling convention (cuda-bindings 13).
@@ -6718,8 +6717,8 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddNode", signature = (graph, pDependencies, dependencyData, numDependencies, nodeParams))]
     fn v13_cudaGraphAddNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_65.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -6739,7 +6738,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_97.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_96.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -6747,7 +6746,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphNodeSetParams", signature = (node, nodeParams))]
     fn v13_cudaGraphNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (node, nodeParams,) = (node, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
@@ -6769,7 +6768,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExecNodeSetParams", signature = (graphExec, node, nodeParams))]
     fn v13_cudaGraphExecNodeSetParams(py: Python<'_>, graphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
         let (graphExec, node, nodeParams,) = (graphExec, node, &__h0,);
         let a_graphExec = TYPES.handle_arg(219, graphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -6942,7 +6941,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6965,7 +6964,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6989,7 +6988,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7012,7 +7011,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7035,7 +7034,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7054,7 +7053,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_64.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_63.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7124,7 +7123,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7147,7 +7146,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7171,7 +7170,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7194,7 +7193,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7217,7 +7216,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuModuleLoadDataEx on HIP's hipModuleLoadDataEx (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7351,7 +7350,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7374,7 +7373,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7398,7 +7397,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_104.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_103.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7421,7 +7420,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_104.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_103.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7444,7 +7443,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_104.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_103.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7463,7 +7462,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_64.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_63.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7533,7 +7532,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7556,7 +7555,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7580,7 +7579,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_108.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_107.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7603,7 +7602,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_108.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_107.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7626,7 +7625,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_97.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_108.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_107.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// The adapter of CUDA function `name` in cuda-bindings `version`'s conventions, if it is

@@ -1,7 +1,9 @@
 //! The `cuda._native` extension: the generated CUDA→HIP alias tables, handed to the Python
 //! layer (`cuda/_layer.py`) that turns them into module attributes on first access.
 
-use hip_bindings::cuda::{CONVENTIONS, MODULES, OVERRIDES, PYTHON_MODULES, RELEASE, SOURCE};
+use hip_bindings::cuda::{
+    CONVENTIONS, MODULES, NVRTC_OPTIONS, OVERRIDES, PYTHON_MODULES, RELEASE, SOURCE,
+};
 use hipgen_runtime::aliases::AliasModule;
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
@@ -60,6 +62,17 @@ fn overrides<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// `{spelling: (kind, becomes, becomes when false)}`: NVRTC's options as hiprtc takes them
+/// (the spec's `nvrtc_options`).
+#[pyfunction]
+fn nvrtc_options<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, kind, to, off) in NVRTC_OPTIONS {
+        d.set_item(*name, (*kind, to.to_vec(), off.to_vec()))?;
+    }
+    Ok(d)
+}
+
 /// The cuda-bindings major versions whose calling conventions the tables hold.
 #[pyfunction]
 fn api_versions() -> Vec<&'static str> {
@@ -88,6 +101,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(members, m)?)?;
     m.add_function(wrap_pyfunction!(python_modules, m)?)?;
     m.add_function(wrap_pyfunction!(overrides, m)?)?;
+    m.add_function(wrap_pyfunction!(nvrtc_options, m)?)?;
     m.add_function(wrap_pyfunction!(api_versions, m)?)?;
     m.add_function(wrap_pyfunction!(conventions, m)?)?;
     Ok(())

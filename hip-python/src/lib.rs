@@ -77,13 +77,14 @@ fn cuda_conventions(version: &str) -> Option<&'static str> {
 }
 
 /// The C values cuda-python's `kernelParams` form `obj` stands for, 8 bytes per argument as
-/// the native adapters pack them (for tests); `fallback` packs the forms they do not.
+/// the native adapters pack them (for tests); `views` as the adapters give it.
 #[pyfunction]
-fn _kernel_param_values<'py>(
-    obj: &Bound<'py, PyAny>,
-    fallback: Bound<'py, PyAny>,
+#[pyo3(signature = (obj, views=None))]
+fn _kernel_param_values(
+    obj: &Bound<'_, PyAny>,
+    views: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<u64>> {
-    hipgen_runtime::kernel_params::packed_values(obj, || Ok(fallback.clone()))
+    hipgen_runtime::kernel_params::packed_values(obj, views)
 }
 
 /// The extension module: runtime classes, then each generated module published as

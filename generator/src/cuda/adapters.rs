@@ -7,8 +7,8 @@
 //! costs about what the HIP call costs.
 //!
 //! The code goes into `cuda_adapters.rs` beside the HIP modules, one submodule per HIP module,
-//! which imports that module's crate-visible items (`TYPES`, `LIB`, struct mirrors). Entries of other shapes (structs in CUDA's
-//! layout, attribute values, direct C calls) stay Python adapters (`cuda/_conventions.py`).
+//! which imports that module's crate-visible items (`TYPES`, `LIB`, struct mirrors). Every
+//! entry of the plan is one of these (direct C calls: `direct.rs`); none is Python.
 
 use super::direct::{direct_adapter, DirectModel};
 use crate::generate::Libraries;
@@ -94,8 +94,9 @@ pub(super) struct ImportRef {
 enum AdapterValue {
     /// A CUDA parameter as it is.
     Arg { name: String },
-    /// `kernelParams` in any of cuda-python's forms, unusual values through `fallback`.
-    KernelParams { name: String, fallback: ImportRef },
+    /// `kernelParams` in any of cuda-python's forms (the runtime's `KernelParams`); `views`
+    /// is the class of CUDA's integer objects over the caller's memory.
+    KernelParams { name: String, views: ImportRef },
     /// An integer parameter where None means 0.
     IntOrZero { name: String },
     /// A parameter converted in the body, where None means 0.
@@ -472,10 +473,9 @@ fn adapter(
             if !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
                 return None;
             }
-            let fallback = import(imported, false, "cuda._conventions", "_address_of_value");
             let value = AdapterValue::KernelParams {
                 name: name.clone(),
-                fallback,
+                views: import(imported, false, "cuda._conventions", "CudaIntView"),
             };
             (ArgType::Any, false, value)
         } else if p.integer && matches!(ty, ArgType::CInt { .. }) {

@@ -42,6 +42,65 @@ pub struct AliasSpec {
     /// conventions they describe.
     #[serde(default)]
     pub stubs: Option<StubsSpec>,
+    /// NVRTC's options and what hiprtc is given for each.
+    #[serde(default)]
+    pub nvrtc_options: Option<NvrtcOptionsSpec>,
+}
+
+/// NVRTC's options as hiprtc takes them (`cuda._nvrtc.nvrtcCompileProgram` on AMD).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NvrtcOptionsSpec {
+    /// The spellings of the GPU architecture option, which becomes `--offload-arch`.
+    pub arch: Vec<String>,
+    /// Options hiprtc knows otherwise.
+    #[serde(default)]
+    pub translate: Vec<NvrtcTranslation>,
+    /// Options for NVIDIA's code generator or diagnostics alone: dropped with a warning.
+    #[serde(default)]
+    pub drop: Vec<String>,
+}
+
+/// One NVRTC option (all its spellings) and the hiprtc options it becomes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NvrtcTranslation {
+    /// Its spellings (`--fmad`, `-fmad`).
+    pub names: Vec<String>,
+    /// What it becomes; `{value}` is its value.
+    #[serde(default)]
+    pub to: Vec<String>,
+    /// What it becomes when its value is true (or absent) and when false, for a switch.
+    #[serde(default)]
+    pub on: Option<Vec<String>>,
+    /// See `on`.
+    #[serde(default)]
+    pub off: Option<Vec<String>>,
+}
+
+impl NvrtcOptionsSpec {
+    /// One table row per spelling.
+    fn rows(&self) -> Vec<crate::ir::NvrtcOption> {
+        use crate::ir::NvrtcOption;
+        let row = |name: &String, kind: &str, to: &[String], off: &[String]| NvrtcOption {
+            name: name.clone(),
+            kind: kind.to_string(),
+            to: to.to_vec(),
+            off: off.to_vec(),
+        };
+        let mut rows: Vec<NvrtcOption> =
+            self.arch.iter().map(|n| row(n, "arch", &[], &[])).collect();
+        for t in &self.translate {
+            for n in &t.names {
+                rows.push(match (&t.on, &t.off) {
+                    (Some(on), Some(off)) => row(n, "switch", on, off),
+                    _ => row(n, "to", &t.to, &[]),
+                });
+            }
+        }
+        rows.extend(self.drop.iter().map(|n| row(n, "drop", &[], &[])));
+        rows
+    }
 }
 
 /// The CUDA→HIP table to read.
@@ -243,6 +302,11 @@ pub fn resolve(
             .iter()
             .flat_map(|(module, names)| names.iter().map(|n| (n.clone(), module.clone())))
             .collect(),
+        nvrtc_options: spec
+            .nvrtc_options
+            .as_ref()
+            .map(NvrtcOptionsSpec::rows)
+            .unwrap_or_default(),
     })
 }
 
@@ -358,6 +422,7 @@ sub simpleSubstitutions {
             conventions: None,
             python_modules: Vec::new(),
             overrides: BTreeMap::new(),
+            nvrtc_options: None,
             stubs: None,
         };
         let set = resolve(

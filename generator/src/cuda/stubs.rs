@@ -186,7 +186,7 @@ fn module(
             enums.insert(e.name.clone(), e.members.iter().cloned().collect());
         }
     }
-    // CUDA's members HIP has no counterpart of belong to the class too (`_layer._enum_class`).
+    // CUDA's members HIP has no counterpart of belong to the class too (`_enums.enum_class`).
     for e in &conv.types.enums {
         if let Some(members) = enums.get_mut(&e.name) {
             for (n, v) in &e.members {

@@ -28,6 +28,25 @@ pub struct AliasSet {
     /// CUDA name → the hand-written module whose function it is wherever a module has it.
     #[serde(default)]
     pub overrides: BTreeMap<String, String>,
+    /// NVRTC's options as hiprtc takes them, one row per spelling.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nvrtc_options: Vec<NvrtcOption>,
+}
+
+/// One spelling of an NVRTC option and what hiprtc is given for it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct NvrtcOption {
+    /// The spelling (`--fmad`).
+    pub name: String,
+    /// `arch` (becomes `--offload-arch`), `to` (becomes `to`, `{value}` its value), `switch`
+    /// (`to` when its value is true or absent, else `off`) or `drop` (dropped with a warning).
+    pub kind: String,
+    /// What it becomes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to: Vec<String>,
+    /// What a switch becomes when false.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub off: Vec<String>,
 }
 
 /// One Python module of the alias package (`cuda.bindings.driver`), as the spec's

@@ -12,8 +12,8 @@ pub mod types;
 pub use alias::{
     Adapter, AdapterArg, AdapterResult, Alias, AliasKind, AliasModule, AliasSet, ApiConventions,
     CudaEnumDecl, CudaField, CudaFieldType, CudaHandle, CudaParam, CudaRecord, CudaTypes,
-    DirectArg, DirectCall, DirectResult, EnumMembers, HandleConstant, LocationType, PythonModule,
-    Stub, WrapperType,
+    DirectArg, DirectCall, DirectResult, EnumMembers, HandleConstant, LocationType, NvrtcOption,
+    PythonModule, Stub, WrapperType,
 };
 pub use comment::Doc;
 pub use constant::{ConstValue, Constant, TypedConstant};

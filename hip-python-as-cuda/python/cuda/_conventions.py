@@ -25,77 +25,12 @@ cuda-bindings 12 and 13 differ (`cuCtxCreate`, `cuMemAdvise`, `cudaMemAdvise`, .
 from __future__ import annotations
 
 import ctypes
-import enum
 import importlib
-import json
-import os
 
-from . import _handles, _ints, _native, _structs
+from . import _enums, _handles, _ints, _plan, _structs
 
-#: Environment variable selecting the cuda-bindings major version whose signatures apply.
-API_VARIABLE = "HIP_PYTHON_CUDA_API"
-DEFAULT_API = "13"
-
-_TABLES: dict[str, _Tables] = {}
+#: CUDA's integer typedef classes, by name.
 _WRAPPERS: dict[str, type] = {}
-
-
-def api_version() -> str:
-    """The cuda-bindings major version whose signatures the CUDA modules follow."""
-    value = os.environ.get(API_VARIABLE, DEFAULT_API).strip()
-    known = _native.api_versions()
-    if value not in known:
-        raise ValueError(f"environment variable {API_VARIABLE}={value!r}: must be one of {', '.join(known)}")
-    return value
-
-
-class _Tables:
-    """One API version's tables, indexed by CUDA name."""
-
-    def __init__(self, version: str):
-        # The plan of the release whose adapters the hip extension holds (hip-python carries
-        # one per ROCm major and loads the one of the runtime), else this package's own.
-        from hip import _native as hip_native
-
-        text = getattr(hip_native, "cuda_conventions", lambda v: None)(version)
-        data = json.loads(text if text is not None else _native.conventions(version))
-        self.version = version
-        self.adapted = {a["cuda"]: a for a in data["adapted"]}
-        self.stubs = {s["cuda"]: s for s in data["stubs"]}
-        self.wrappers = {w["name"]: w for w in data["wrappers"]}
-        self.not_supported = data["not_supported"]
-        self.attribute_types = data.get("attribute_types", {})
-        types = data["types"]
-        self.enums = {e["name"]: e for e in types["enums"]}
-        self.handles = {h["name"]: h for h in types["handles"]}
-        self.handle_constants = {c["name"]: c for c in types["handle_constants"]}
-        self.records = {r["name"]: r for r in types["records"]}
-        #: Records HIP's class of which lacks field names of CUDA's: CUDA's layout here.
-        self.reshaped = types.get("reshaped", {})
-        # cuda-python names a record by its tag too (`CUmemDecompressParams_st`).
-        self.record_names = {r["name"]: r for r in types["records"] if not r.get("anonymous")}
-        self.record_names.update({r["tag"]: r for r in types["records"] if r.get("tag")})
-        self.record_names.update({a: r for r in types["records"] for a in r.get("aliases", ())})
-
-    def names(self, module: str) -> list[str]:
-        """The names this version adds to cuda-python module `module`."""
-        out = [n for n, s in self.stubs.items() if s["module"] == module]
-        if module == "driver":
-            out += [n for n in self.wrappers if not n.startswith("cuda")]
-        elif module == "runtime":
-            out += [n for n in self.wrappers if n.startswith("cuda")]
-        for table in (self.enums, self.handles, self.handle_constants, self.record_names):
-            out += [n for n, e in table.items() if e["module"] == module]
-        return out
-
-
-def tables() -> _Tables:
-    version = api_version()
-    t = _TABLES.get(version)
-    if t is None:
-        t = _TABLES[version] = _Tables(version)
-    return t
-
 
 # --- wrapper types -----------------------------------------------------------------------
 
@@ -184,7 +119,7 @@ def wrapper(name: str) -> type | None:
     """The class of CUDA integer typedef `name`, or None when it is not one."""
     cls = _WRAPPERS.get(name)
     if cls is None:
-        w = tables().wrappers.get(name)
+        w = _plan.tables().wrappers.get(name)
         if w is None:
             return None
         ctype = _CTYPES.get((w["size"], w["signed"]), ctypes.c_uint64)
@@ -204,93 +139,11 @@ def wrapper(name: str) -> type | None:
     return cls
 
 
-# --- kernel arguments --------------------------------------------------------------------
-
-_KERNEL_CTYPES = (
-    ctypes.c_bool,
-    ctypes.c_char,
-    ctypes.c_wchar,
-    ctypes.c_byte,
-    ctypes.c_ubyte,
-    ctypes.c_short,
-    ctypes.c_ushort,
-    ctypes.c_int,
-    ctypes.c_uint,
-    ctypes.c_long,
-    ctypes.c_ulong,
-    ctypes.c_longlong,
-    ctypes.c_ulonglong,
-    ctypes.c_size_t,
-    ctypes.c_float,
-    ctypes.c_double,
-    ctypes.c_void_p,
-)
-
-
-def _address_of_value(value, ctype, keep):
-    """The address of a C object holding `value` as `ctype` (None: the value's own)."""
-    if ctype is None:
-        get = getattr(value, "getPtr", None)
-        if callable(get):
-            return int(get())
-        if isinstance(value, ctypes.Structure | ctypes.Union | ctypes._SimpleCData):
-            return ctypes.addressof(value)
-        if isinstance(value, enum.Enum):
-            box = ctypes.c_int(_ints.integer(value.value, *_ints.CTYPE_BOUNDS[ctypes.c_int], "kernelParams"))
-        elif isinstance(value, int) or hasattr(value, "__int__"):
-            # A HIP pointer or handle value (hip-python's objects are ints or convert to one).
-            box = ctypes.c_void_p(_ints.address(value, "kernelParams"))
-        else:
-            raise TypeError(
-                f"kernelParams: a value of type {type(value).__name__} with type None must have getPtr(), "
-                "be a ctypes object or an integer"
-            )
-    elif ctype is ctypes.c_void_p:
-        # The pointer itself: a ctypes pointer's value; a CUDA typedef object's storage, as
-        # for cuda-python's classes (`cudaSurfaceObject_t(_ptr=host_memory)`); a plain int;
-        # a HIP pointer, handle or struct: its address.
-        if value is None:
-            value = 0  # NULL, as ctypes.c_void_p(None)
-        elif isinstance(value, ctypes.c_void_p):
-            value = value.value or 0
-        elif isinstance(value, CudaInt):
-            value = value.getPtr()
-        box = ctypes.c_void_p(_ints.address(value, "kernelParams"))
-    elif ctype in _KERNEL_CTYPES:
-        if isinstance(value, ctype):
-            box = value
-        else:
-            if isinstance(value, ctypes._SimpleCData):
-                value = value.value
-            limits = _ints.CTYPE_BOUNDS.get(ctype)
-            if limits is not None:
-                # ctypes would keep the low bits of a value that does not fit.
-                value = _ints.integer(value, *limits, f"kernelParams ({ctype.__name__})", truncate=False)
-            box = ctype(value)
-    elif isinstance(ctype, type) and issubclass(ctype, ctypes.Structure | ctypes.Union):
-        box = value if isinstance(value, ctype) else ctype(value)
-    else:
-        raise TypeError(f"kernelParams: unsupported type {ctype!r}")
-    keep.append(box)
-    return ctypes.addressof(box)
-
-
 # --- adapters and stubs ------------------------------------------------------------------
 
 
 def _status(type_name: str, member: str):
-    from . import _layer
-
-    return getattr(_layer.status_enum(type_name), member)
-
-
-def _module_lookup(module: str):
-    """Resolves a name of cuda-python module `module` (`driver`, `runtime`)."""
-
-    def lookup(name):
-        return getattr(importlib.import_module(f"cuda.bindings.{module}"), name)
-
-    return lookup
+    return getattr(_enums.status_enum(type_name), member)
 
 
 #: The HIP function each native adapter calls (builtin functions take no attributes).
@@ -310,28 +163,29 @@ def adapter(entry: dict):
     `generator/src/cuda/adapters.rs`)."""
     from hip import _native as hip_native
 
-    fn = hip_native.cuda_adapter(api_version(), entry["module"], entry["cuda"])
+    fn = hip_native.cuda_adapter(_plan.api_version(), entry["module"], entry["cuda"])
     if fn is None:
         raise ImportError(
             f"{entry['cuda']}: the hip extension has no compiled adapter of it (cuda-bindings "
-            f"{api_version()}): install the hip-python release this hip-python-as-cuda was built with"
+            f"{_plan.api_version()}): install the hip-python release this hip-python-as-cuda was built with"
         )
     _HIP_OF[fn] = getattr(importlib.import_module(f"hip.{entry['hip_module']}"), entry["hip"], None)
     return fn
 
 
-def _hip_record(cuda_name: str, hip_module: str) -> type:
+def _hip_record(cuda_name: str, hip_module: str, lookup_in) -> type:
     """HIP's class of CUDA record `cuda_name` (HIPIFY's table)."""
-    from . import _layer
-
-    entry = _layer._table(hip_module).get(cuda_name)
+    entry = _plan.names(hip_module).get(cuda_name)
     if entry is None:
         # A typedef HIPIFY does not list (CUkernelNodeAttrValue, in HIPIFY 7.2) names the record
         # its CUDA class was made for (CUlaunchAttributeValue), which HIPIFY may list.
         for module in ("driver", "runtime"):
-            cls = getattr(importlib.import_module(f"cuda.bindings.{module}"), cuda_name, None)
+            try:
+                cls = lookup_in(module, cuda_name)
+            except AttributeError:
+                continue
             if isinstance(cls, type) and cls.__name__ != cuda_name:
-                entry = _layer._table(hip_module).get(cls.__name__)
+                entry = _plan.names(hip_module).get(cls.__name__)
                 break
     if entry is None:
         raise LookupError(f"HIPIFY's table has no HIP struct for {cuda_name}")
@@ -361,31 +215,24 @@ def stub(entry: dict):
 _TYPES: dict[tuple[str, str], object] = {}
 
 
-def enum_members(name: str) -> list[tuple[str, int]]:
-    """CUDA enum `name`'s (member, CUDA value) pairs in this API version, if CUDA declares it."""
-    e = tables().enums.get(name)
-    return [tuple(m) for m in e["members"]] if e else []
-
-
-def cuda_type(name: str, module: str, lookup):
+def cuda_type(name: str, module: str, lookup_in):
     """A CUDA enum, handle type or handle constant HIP has no counterpart of, or None.
 
     Enums get CUDA's values (HIP functions take none of them: the functions using them are
     not-supported stubs); handles are pointer classes as HIP's are (`int()`, `==`, `hash`,
-    `getPtr()`); a constant is its handle class's instance, `lookup` giving the class.
+    `getPtr()`); a constant is its handle class's instance. `lookup_in(module, name)` resolves
+    the names they use in a cuda-python module (the layer above: `cuda._layer`).
     """
-    key = (api_version(), name)
+    key = (_plan.api_version(), name)
     if key in _TYPES:
         return _TYPES[key]
-    t = tables()
+    t = _plan.tables()
     value = None
     e = t.enums.get(name)
     h = t.handles.get(name)
     c = t.handle_constants.get(name)
     if e is not None and e["module"] == module:
-        from . import _layer
-
-        value = _layer.cuda_only_enum(name, [tuple(m) for m in e["members"]])
+        value = _enums.cuda_only_enum(name, [tuple(m) for m in e["members"]])
     elif h is not None and h["module"] == module:
         from hip._util.types import Pointer
 
@@ -393,9 +240,9 @@ def cuda_type(name: str, module: str, lookup):
             name, Pointer, f"cuda.bindings.{module}", f"CUDA's {name} handle (no HIP counterpart)."
         )
     elif c is not None and c["module"] == module:
-        value = lookup(c["handle"])(c["value"])
+        value = lookup_in(module, c["handle"])(c["value"])
     elif name in t.record_names and t.record_names[name]["module"] == module:
-        value = _record_class(t.record_names[name]["name"], lookup)
+        value = _record_class(t.record_names[name]["name"], lookup_in)
     if value is not None:
         _TYPES[key] = value
     return value
@@ -406,35 +253,42 @@ def cuda_type(name: str, module: str, lookup):
 _MADE: dict[tuple[str, str, str], object] = {}
 
 
+def made_type(name: str):
+    """The class of CUDA type `name` this API version has made so far, or None."""
+    return _TYPES.get((_plan.api_version(), name))
+
+
 def _find_record(name: str):
     """CUDA's description of record `name` (any of its names), or None."""
-    t = tables()
+    t = _plan.tables()
     return t.records.get(name) or t.record_names.get(name)
 
 
-def _record_class(name: str, lookup) -> type:
+def _record_class(name: str, lookup_in) -> type:
     """The class of CUDA record `name` in CUDA's layout (anonymous members' records
-    included); `lookup` resolves the names its fields use in the record's module."""
-    key = (api_version(), name)
+    included); the names its fields use resolve in the record's module (`lookup_in`)."""
+    key = (_plan.api_version(), name)
     cls = _TYPES.get(key)
     if cls is not None:
         return cls
-    t = tables()
+    t = _plan.tables()
     record = t.records[name]
+
     # The names its fields use resolve in the record's own module (a driver struct may hold
     # one of the runtime's).
-    lookup = _module_lookup(record["module"])
+    def lookup(n):
+        return lookup_in(record["module"], n)
 
     def find(n):
         # A named type through the module; a struct there over HIP's class only where HIP
         # lays it out as CUDA does (these bytes are CUDA's layout); else CUDA's layout here.
         r = _find_record(n)
         if r is not None and r.get("anonymous"):
-            return _record_class(r["name"], lookup)
+            return _record_class(r["name"], lookup_in)
         cls = lookup(n)
         hip = getattr(cls, "__hip_class__", None)
         if r is not None and hip is not None and not _structs.same_layout(r, hip):
-            return _record_class(r["name"], lookup)
+            return _record_class(r["name"], lookup_in)
         return cls
 
     def size(n):
@@ -447,17 +301,17 @@ def _record_class(name: str, lookup) -> type:
     return cls
 
 
-def record_class(name: str, hip_cls: type, lookup) -> type:
+def record_class(name: str, hip_cls: type, lookup_in) -> type:
     """CUDA's class of record `name`, which HIP has as `hip_cls`: CUDA's layout where HIP's
     class lacks some of its field names (`reshaped`), else HIP's class as cuda-python
     presents it. One class per record, whichever of its names reaches it."""
-    record = tables().record_names.get(name)
+    record = _plan.tables().record_names.get(name)
     if record is None or not isinstance(hip_cls, type):
         return hip_cls
     primary = record["name"]
-    if primary in tables().reshaped:
-        return _record_class(primary, lookup)
-    key = (api_version(), primary)
+    if primary in _plan.tables().reshaped:
+        return _record_class(primary, lookup_in)
+    key = (_plan.api_version(), primary)
     cls = _TYPES.get(key)
     if cls is None:
         hip_module = hip_cls.__module__.rpartition(".")[2]
@@ -467,15 +321,15 @@ def record_class(name: str, hip_cls: type, lookup) -> type:
             record["module"],
             record,
             _find_record,
-            _module_lookup(record["module"]),
-            lambda n: _hip_record(n, hip_module),
+            lambda n: lookup_in(record["module"], n),
+            lambda n: _hip_record(n, hip_module, lookup_in),
         )
     return cls
 
 
 def resolve(name: str, module: str):
     """The object the conventions give CUDA name `name` in `module`, or None."""
-    t = tables()
+    t = _plan.tables()
     key = (t.version, module, name)
     made = _MADE.get(key)
     if made is not None:

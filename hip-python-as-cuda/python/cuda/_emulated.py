@@ -16,11 +16,10 @@ them releases the GIL itself):
 from __future__ import annotations
 
 import ctypes
-import importlib
 
 from hip import hip
 
-from . import _ints
+from . import _conventions, _ints
 
 __all__ = ["cudaMemcpy3DPeer", "cudaMemcpy3DPeerAsync", "cudaMemcpyArrayToArray"]
 
@@ -29,16 +28,13 @@ _ERR = hip.hipError_t
 _SHARED_3D = ("srcArray", "srcPos", "srcPtr", "dstArray", "dstPos", "dstPtr", "extent")
 
 
-def _peer_params_class() -> type:
-    return importlib.import_module("cuda.bindings.runtime").cudaMemcpy3DPeerParms
-
-
 def memcpy3d_params(p) -> hip.hipMemcpy3DParms:
     """HIP's 3D copy parameters for CUDA's peer copy parameters `p`."""
-    cls = _peer_params_class()
-    if not isinstance(p, cls):
+    # The class exists once `cuda.bindings.runtime` made it, as it must have to make `p`.
+    cls = _conventions.made_type("cudaMemcpy3DPeerParms")
+    if cls is None or not isinstance(p, cls):
         got = type(p).__name__
-        raise TypeError(f"Argument 'p' is not instance of type (expected {cls.__name__}, got {got})")
+        raise TypeError(f"Argument 'p' is not instance of type (expected cudaMemcpy3DPeerParms, got {got})")
     q = hip.hipMemcpy3DParms()
     for name in _SHARED_3D:
         setattr(q, name, getattr(p, name))

@@ -22,7 +22,7 @@ import os
 import warnings
 from typing import Any
 
-from . import _ints, _layer
+from . import _enums, _ints, _native, _plan
 
 __all__ = [
     "NvrtcOptionWarning",
@@ -47,102 +47,9 @@ def _on(value: str) -> bool:
     return value.strip().lower() in ("true", "1", "yes", "")
 
 
-#: NVRTC options (both spellings) with a hiprtc equivalent: value → hiprtc options.
-_TRANSLATED = {
-    "--fmad": lambda v: ["-ffp-contract=fast" if _on(v) else "-ffp-contract=off"],
-    "-fmad": lambda v: ["-ffp-contract=fast" if _on(v) else "-ffp-contract=off"],
-    "--use_fast_math": lambda v: ["-ffast-math"],
-    "-use_fast_math": lambda v: ["-ffast-math"],
-    "--ftz": lambda v: ["-fgpu-flush-denormals-to-zero" if _on(v) else "-fno-gpu-flush-denormals-to-zero"],
-    "-ftz": lambda v: ["-fgpu-flush-denormals-to-zero" if _on(v) else "-fno-gpu-flush-denormals-to-zero"],
-    "--relocatable-device-code": lambda v: ["-fgpu-rdc" if _on(v) else "-fno-gpu-rdc"],
-    "-rdc": lambda v: ["-fgpu-rdc" if _on(v) else "-fno-gpu-rdc"],
-    "--device-debug": lambda v: ["-g"],
-    "-G": lambda v: ["-g"],
-    "--generate-line-info": lambda v: ["-gline-tables-only"],
-    "-lineinfo": lambda v: ["-gline-tables-only"],
-    "--std": lambda v: [f"-std={v}"],
-    "-std": lambda v: [f"-std={v}"],
-    "--define-macro": lambda v: [f"-D{v}"],
-    "--undefine-macro": lambda v: [f"-U{v}"],
-    "--include-path": lambda v: [f"-I{v}"],
-    "--pre-include": lambda v: ["-include", v],
-    "--disable-warnings": lambda v: ["-w"],
-}
-
-#: NVRTC options that tune NVIDIA's code generator or diagnostics only.
-_DROPPED = {
-    "--prec-div",
-    "-prec-div",
-    "--prec-sqrt",
-    "-prec-sqrt",
-    "--maxrregcount",
-    "-maxrregcount",
-    "--ptxas-options",
-    "-Xptxas",
-    "--extra-device-vectorization",
-    "-extra-device-vectorization",
-    "--restrict",
-    "-restrict",
-    "--device-as-default-execution-space",
-    "-default-device",
-    "--dopt",
-    "-dopt",
-    "--dlink-time-opt",
-    "-dlto",
-    "--optimization-info",
-    "-opt-info",
-    "--display-error-number",
-    "-err-no",
-    "--no-display-error-number",
-    "-no-err-no",
-    "--diag-error",
-    "-diag-error",
-    "--diag-suppress",
-    "-diag-suppress",
-    "--diag-warn",
-    "-diag-warn",
-    "--split-compile",
-    "-split-compile",
-    "--fdevice-syntax-only",
-    "-fdevice-syntax-only",
-    "--minimal",
-    "-minimal",
-    "--device-stack-protector",
-    "-device-stack-protector",
-    "--builtin-move-forward",
-    "-builtin-move-forward",
-    "--builtin-initializer-list",
-    "-builtin-initializer-list",
-    "--time",
-    "-time",
-    "--fdevice-time-trace",
-    "-fdevice-time-trace",
-    "--modify-stack-limit",
-    "-modify-stack-limit",
-    "--no-source-include",
-    "-no-source-include",
-    "--device-int128",
-    "-device-int128",
-    "--ofast-compile",
-    "-Ofc",
-    "--pch",
-    "-pch",
-    "--create-pch",
-    "-create-pch",
-    "--use-pch",
-    "-use-pch",
-    "--pch-dir",
-    "-pch-dir",
-    "--pch-verbose",
-    "-pch-verbose",
-    "--pch-messages",
-    "-pch-messages",
-    "--instantiate-templates-in-pch",
-    "-instantiate-templates-in-pch",
-}
-
-_ARCH = ("--gpu-architecture", "-arch")
+#: NVRTC option spelling → (kind, becomes, becomes when false): the spec's `nvrtc_options`
+#: (generator/specs/cuda.yaml), kind `arch`, `to`, `switch` or `drop`.
+_OPTIONS: dict[str, tuple[str, list[str], list[str]]] = _native.nvrtc_options()
 
 
 def device_arch() -> str | None:
@@ -185,7 +92,8 @@ def translate_options(options, arch: str | None) -> tuple[list[bytes], list[str]
     items = iter([_text(o) for o in options])
     for opt in items:
         name, eq, value = opt.partition("=")
-        if name in _ARCH:
+        kind, to, off = _OPTIONS.get(name, (None, (), ()))
+        if kind == "arch":
             if not eq:
                 value = next(items, "")
                 opt = f"{opt} {value}"
@@ -195,9 +103,11 @@ def translate_options(options, arch: str | None) -> tuple[list[bytes], list[str]
                 out.append(f"--offload-arch={target}")
             else:
                 dropped.append(opt)
-        elif name in _TRANSLATED:
-            out.extend(_TRANSLATED[name](value))
-        elif name in _DROPPED:
+        elif kind == "switch":
+            out.extend(to if _on(value) else off)
+        elif kind == "to":
+            out.extend(t.replace("{value}", value) for t in to)
+        elif kind == "drop":
             dropped.append(opt)
         else:
             out.append(opt)
@@ -226,7 +136,7 @@ def nvrtcCompileProgram(prog: Any, numOptions: int, options: Any) -> tuple[Any, 
     if dropped:
         reason = (
             f"no AMD GPU target is known (set {ARCH_VARIABLE}, e.g. gfx90a)"
-            if any(d.partition("=")[0].split(" ")[0] in _ARCH for d in dropped)
+            if any(_OPTIONS.get(d.partition("=")[0].split(" ")[0], ("",))[0] == "arch" for d in dropped)
             else "hiprtc has no equivalent"
         )
         warnings.warn(
@@ -264,14 +174,14 @@ def _fill(cuda_name: str, size_name: str, prog: Any, buf: Any) -> Any:
 
 
 def _hip_function(cuda_name: str) -> Any:
-    _, hip_name, _ = _layer._table("hiprtc")[cuda_name]
+    _, hip_name, _ = _plan.names("hiprtc")[cuda_name]
     return getattr(importlib.import_module("hip.hiprtc"), hip_name)
 
 
 def nvrtcGetErrorString(result: Any) -> tuple[Any, bytes]:
     """hiprtcGetErrorString's text, after the success status cuda-python puts first."""
     (text,) = _hip_function("nvrtcGetErrorString")(result)
-    return (_layer.status_enum("nvrtcResult").NVRTC_SUCCESS, text)
+    return (_enums.status_enum("nvrtcResult").NVRTC_SUCCESS, text)
 
 
 def nvrtcGetPTX(prog: Any, ptx: Any) -> tuple[Any, ...]:

@@ -1,13 +1,13 @@
 //! Kernel arguments given as cuda-python gives `kernelParams`, made into the `void *[]` C
 //! takes: None (no arguments), an int (the address of such an array), a pair of tuples
-//! `((values...), (types...))` whose types are ctypes scalar classes or None (the value is a
+//! `((values...), (types...))` whose types are ctypes classes or None (the value is a
 //! pointer or an object with `getPtr()`), or anything pointer-like (a NumPy array of
 //! addresses), which converts as any pointer argument.
 //!
-//! Values of the common forms (ints and floats with ctypes scalar types; ints, CUDA's integer
-//! objects and our pointer objects with None) are packed here; any other pair is handed to a Python function given by
-//! the caller (`fallback(value, type, keep)` returning the address of the value's C object,
-//! keeping what it made alive in `keep`), so the rules for the rare forms live in one place.
+//! Every form is packed here, the one place that knows them: numbers go into an 8-byte slot
+//! of the array C reads; a ctypes object of the argument's own type is passed by its own
+//! storage; other values of a ctypes type (`c_bool`, a `Structure`) are made into one, kept
+//! alive until the call returns.
 
 use crate::convert::pointer::{DeviceArray, Pointer, PtrArg};
 use pyo3::exceptions::PyTypeError;
@@ -72,7 +72,7 @@ pub struct KernelParams {
     addr: usize,
     /// The values packed here (one 8-byte slot each), then the argument addresses C reads.
     _buf: Vec<u64>,
-    /// What the Python fallback made (ctypes objects), kept alive.
+    /// The ctypes objects made for arguments, kept alive.
     _keep: Option<Py<PyList>>,
     /// A pointer-like argument's conversion (a buffer export).
     _ptr: Option<PtrArg>,
@@ -94,10 +94,12 @@ impl KernelParams {
         }
     }
 
-    /// Converts `obj`; `fallback` gives the Python function for the forms not packed here.
-    pub fn convert<'py>(
-        obj: &Bound<'py, PyAny>,
-        fallback: impl Fn() -> PyResult<Bound<'py, PyAny>>,
+    /// Converts `obj`; `views` is the class of objects standing over memory the caller holds
+    /// (CUDA's integer typedefs made with `_ptr=`), which a `c_void_p` argument passes by
+    /// `getPtr()` as CUDA's integer objects are passed.
+    pub fn convert(
+        obj: &Bound<'_, PyAny>,
+        views: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<KernelParams> {
         if obj.is_none() {
             return Ok(Self::at(0));
@@ -111,7 +113,7 @@ impl KernelParams {
                 if let (Ok(values), Ok(types)) =
                     (values.downcast::<PyTuple>(), types.downcast::<PyTuple>())
                 {
-                    return Self::pack(values, types, fallback);
+                    return Self::pack(values, types, views);
                 }
             }
         }
@@ -124,7 +126,7 @@ impl KernelParams {
     fn pack<'py>(
         values: &Bound<'py, PyTuple>,
         types: &Bound<'py, PyTuple>,
-        fallback: impl Fn() -> PyResult<Bound<'py, PyAny>>,
+        views: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<KernelParams> {
         let py = values.py();
         let n = values.len();
@@ -143,16 +145,21 @@ impl KernelParams {
         let base = buf.as_mut_ptr();
         let mut keep: Option<Bound<'py, PyList>> = None;
         for (i, (value, ty)) in values.iter().zip(types.iter()).enumerate() {
-            let addr = if let Some(bits) = packed(&value, &ty, table)? {
-                // SAFETY: `i < n` is in the value half of `buf`.
-                unsafe { base.add(i).write(bits) };
-                base.wrapping_add(i) as usize
-            } else {
-                let keep = match &keep {
-                    Some(k) => k,
-                    None => keep.insert(PyList::empty(py)),
-                };
-                fallback()?.call1((&value, &ty, keep))?.extract()?
+            let slot = match packed(&value, &ty, table)? {
+                Some(bits) => Slot::Value(bits),
+                None => other(&value, &ty, table, views)?,
+            };
+            let addr = match slot {
+                Slot::Value(bits) => {
+                    // SAFETY: `i < n` is in the value half of `buf`.
+                    unsafe { base.add(i).write(bits) };
+                    base.wrapping_add(i) as usize
+                }
+                Slot::At(addr) => addr,
+                Slot::Kept(obj, addr) => {
+                    keep.get_or_insert_with(|| PyList::empty(py)).append(obj)?;
+                    addr
+                }
             };
             // SAFETY: `half + i < 2 * half` is in the address half of `buf`.
             unsafe { base.add(half + i).write(addr as u64) };
@@ -184,7 +191,7 @@ fn packed(
         // An int subclass that is no enum member: a CUDA typedef object (`CUdeviceptr`),
         // whose `getPtr()` is a cell holding its value (signed types' negative values as
         // their two's complement), which is what the kernel receives. Enum members (a C
-        // `int`) go to the fallback.
+        // `int`) are `other`'s.
         if value.is_instance_of::<PyInt>() {
             let (_, enum_base) = crate::types::registry::enum_classes(value.py())?;
             if !crate::types::registry::is_subtype(value, enum_base.bind(value.py())) {
@@ -193,7 +200,7 @@ fn packed(
             return Ok(None);
         }
         // Only our own classes, whose `getPtr()` is that slot: structs (and subclasses
-        // written in Python) give other addresses, so the fallback asks them.
+        // written in Python) give other addresses, which `other` asks them for.
         let ty = value.get_type();
         if ty.is(value.py().get_type::<Pointer>()) || ty.is(value.py().get_type::<DeviceArray>()) {
             let p = value.downcast::<Pointer>()?;
@@ -225,6 +232,201 @@ fn packed(
         Scalar::Ptr if value.is_none() => Some(0),
         _ => None,
     })
+}
+
+/// Where an argument's C value is, for the forms `packed` leaves.
+enum Slot<'py> {
+    /// These bits, in the argument's 8-byte slot.
+    Value(u64),
+    /// At this address, which the caller's object keeps alive (`getPtr()`, a ctypes object
+    /// of the argument's type).
+    At(usize),
+    /// At this address, inside this ctypes object made for the call.
+    Kept(Bound<'py, PyAny>, usize),
+}
+
+/// The ctypes names the rarer forms need.
+struct Ctypes {
+    addressof: PyObject,
+    simple: Py<PyType>,
+    structure: Py<PyType>,
+    union: Py<PyType>,
+}
+
+static CTYPES: GILOnceCell<Ctypes> = GILOnceCell::new();
+
+fn ctypes(py: Python<'_>) -> PyResult<&Ctypes> {
+    CTYPES.get_or_try_init(py, || {
+        let m = py.import("ctypes")?;
+        let ty = |n: &str| -> PyResult<Py<PyType>> {
+            Ok(m.getattr(n)?.downcast_into::<PyType>()?.unbind())
+        };
+        Ok(Ctypes {
+            addressof: m.getattr("addressof")?.unbind(),
+            simple: ty("_SimpleCData")?,
+            structure: ty("Structure")?,
+            union: ty("Union")?,
+        })
+    })
+}
+
+/// Whether `value` is a ctypes scalar, structure or union (what `ctypes.addressof` takes as
+/// a value; its class's metaclass alone does not tell, as enums have one of their own).
+fn is_ctypes_value(value: &Bound<'_, PyAny>, ct: &Ctypes) -> bool {
+    let ty = value.get_type();
+    derives(&ty, &ct.simple) || derives(&ty, &ct.structure) || derives(&ty, &ct.union)
+}
+
+/// Whether class `ty` derives from `base`.
+fn derives(ty: &Bound<'_, PyType>, base: &Py<PyType>) -> bool {
+    // SAFETY: two live type objects.
+    unsafe { pyo3::ffi::PyType_IsSubtype(ty.as_type_ptr(), base.bind(ty.py()).as_type_ptr()) != 0 }
+}
+
+/// The forms `packed` leaves, as cuda-python takes them:
+/// - type None: an object with `getPtr()` is at that address; a ctypes object at its own;
+///   an enum member is a C `int`; anything else that converts to an int (our pointer and
+///   handle objects) is that address;
+/// - `c_void_p`: a ctypes pointer's value, a CUDA integer object's `getPtr()`, an address;
+/// - another ctypes scalar type: an instance of it by its own storage, else the value (a
+///   ctypes scalar's `.value`, NumPy's numbers) converted, integers range-checked as above;
+/// - a ctypes `Structure` or `Union`: an instance by its own storage, else `type(value)`.
+fn other<'py>(
+    value: &Bound<'py, PyAny>,
+    ty: &Bound<'py, PyAny>,
+    table: &[(Py<PyType>, Scalar)],
+    views: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Slot<'py>> {
+    let py = value.py();
+    let ct = ctypes(py)?;
+    let addressof = |obj: &Bound<'py, PyAny>| -> PyResult<usize> {
+        ct.addressof.bind(py).call1((obj,))?.extract()
+    };
+    if ty.is_none() {
+        if let Ok(get) = value.getattr(pyo3::intern!(py, "getPtr")) {
+            if get.is_callable() {
+                return Ok(Slot::At(pointer_int(&get.call0()?)?));
+            }
+        }
+        if is_ctypes_value(value, ct) {
+            return Ok(Slot::At(addressof(value)?));
+        }
+        let (_, enum_base) = crate::types::registry::enum_classes(py)?;
+        if crate::types::registry::is_subtype(value, enum_base.bind(py)) {
+            let v = value.getattr(pyo3::intern!(py, "value"))?;
+            return Ok(Slot::Value(int_of(&v, 4, "c_int")?));
+        }
+        return match pointer_int(value) {
+            Ok(addr) => Ok(Slot::Value(addr as u64)),
+            Err(e) if e.is_instance_of::<PyTypeError>(py) => Err(PyTypeError::new_err(format!(
+                "kernelParams: a value of type {} with type None must have getPtr(), be a \
+                 ctypes object or an integer",
+                value.get_type().name()?
+            ))),
+            Err(e) => Err(e),
+        };
+    }
+    let Ok(cls) = ty.downcast::<PyType>() else {
+        return Err(unsupported(ty));
+    };
+    let scalar = table
+        .iter()
+        .find(|(c, _)| c.bind(py).is(cls))
+        .map(|(_, k)| *k);
+    if scalar == Some(Scalar::Ptr) {
+        let addr = if let Some(addr) = crate::convert::pointer::ctypes_value(value)? {
+            addr
+        } else if views.is_some_and(|v| crate::types::registry::is_subtype(value, v))
+            || (!value.is_exact_instance_of::<PyInt>() && value.is_instance_of::<PyInt>())
+        {
+            // A CUDA integer object, or one over the caller's memory: the kernel gets the
+            // address of its storage.
+            match value.getattr(pyo3::intern!(py, "getPtr")) {
+                Ok(get) if get.is_callable() => pointer_int(&get.call0()?)?,
+                _ => pointer_int(value)?,
+            }
+        } else {
+            pointer_int(value)?
+        };
+        return Ok(Slot::Value(addr as u64));
+    }
+    let simple = derives(cls, &ct.simple);
+    if !(simple || derives(cls, &ct.structure) || derives(cls, &ct.union)) {
+        return Err(unsupported(ty));
+    }
+    if crate::types::registry::is_subtype(value, cls) {
+        return Ok(Slot::At(addressof(value)?)); // its own storage, as C would see it
+    }
+    let mut value = value.clone();
+    if simple && crate::types::registry::is_subtype(&value, ct.simple.bind(py)) {
+        value = value.getattr(pyo3::intern!(py, "value"))?;
+    }
+    if let Some(Scalar::Int(size)) = scalar {
+        // No float, as ctypes' integer types take none; the range as for plain ints.
+        let name = cls.name()?.to_string();
+        return Ok(Slot::Value(int_of(&value, size, &name)?));
+    }
+    let made = cls.call1((&value,))?;
+    let addr = addressof(&made)?;
+    Ok(Slot::Kept(made, addr))
+}
+
+/// An integer argument of a C integer type of `size` bytes: an int or an object with
+/// `__index__` (NumPy's), no float.
+fn int_of(value: &Bound<'_, PyAny>, size: usize, ctype: &str) -> PyResult<u64> {
+    // SAFETY: a type-slot check on a live object.
+    if !value.is_instance_of::<PyInt>()
+        && unsafe { crate::convert::number::index_check(value.as_ptr()) } == 0
+    {
+        return Err(PyTypeError::new_err(format!(
+            "kernelParams ({ctype}): '{}' object cannot be interpreted as an integer",
+            value.get_type().name()?
+        )));
+    }
+    // SAFETY: `value` is a live object with `__index__`.
+    let int = unsafe {
+        Bound::from_owned_ptr_or_err(value.py(), pyo3::ffi::PyNumber_Index(value.as_ptr()))?
+    };
+    int_in_range(&int, size).map_err(|e| {
+        let py = value.py();
+        match e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
+            true => {
+                pyo3::exceptions::PyOverflowError::new_err(format!("({ctype}) {}", e.value(py)))
+            }
+            false => e,
+        }
+    })
+}
+
+/// An address from an int, an object with `__index__`, or one with `__int__` that is no
+/// float (our pointer and handle objects): 0 to 2**64 - 1.
+fn pointer_int(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let py = value.py();
+    // SAFETY: a type-slot check on a live object.
+    let int = if value.is_instance_of::<PyInt>()
+        || unsafe { crate::convert::number::index_check(value.as_ptr()) } != 0
+    {
+        // SAFETY: `value` is a live object with `__index__`.
+        unsafe { Bound::from_owned_ptr_or_err(py, pyo3::ffi::PyNumber_Index(value.as_ptr()))? }
+    } else if !value.is_instance_of::<PyFloat>()
+        && value.get_type().hasattr(pyo3::intern!(py, "__int__"))?
+    {
+        value.call_method0(pyo3::intern!(py, "__int__"))?
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "kernelParams: expected an address, got '{}'",
+            value.get_type().name()?
+        )));
+    };
+    Ok(address(&int)? as usize)
+}
+
+/// The error for a type entry that is neither None nor a ctypes class.
+fn unsupported(ty: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "kernelParams: unsupported type {}",
+        ty.repr().map(|r| r.to_string()).unwrap_or_default()
+    ))
 }
 
 /// A Python int that fits `size` bytes as a signed or an unsigned integer, as its two's
@@ -264,11 +466,11 @@ fn address(value: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 /// The C values `kernelParams` stands for, 8 bytes per argument (for tests: what the kernel
 /// would read).
-pub fn packed_values<'py>(
-    obj: &Bound<'py, PyAny>,
-    fallback: impl Fn() -> PyResult<Bound<'py, PyAny>>,
+pub fn packed_values(
+    obj: &Bound<'_, PyAny>,
+    views: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<u64>> {
-    let k = KernelParams::convert(obj, fallback)?;
+    let k = KernelParams::convert(obj, views)?;
     let n = match obj.downcast::<PyTuple>() {
         Ok(t) if t.len() == 2 => t.get_item(0)?.len()?,
         _ => return Ok(Vec::new()),

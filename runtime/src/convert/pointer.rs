@@ -924,7 +924,7 @@ fn byref_address(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
 
 /// The pointer value a ctypes object stands for, when it is one (`c_void_p`, `c_char_p`,
 /// `POINTER(T)` instances, function pointers); None for ctypes values passed by address.
-fn ctypes_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+pub(crate) fn ctypes_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     let py = obj.py();
     let ct = ctypes_classes(py)?;
     // Subtype checks in C: `isinstance` with a ctypes class looks up `__instancecheck__` on

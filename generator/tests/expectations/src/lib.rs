@@ -1,0 +1,9 @@
+//! The generator's expected outputs compiled, as rust-bindgen compiles its expectations: a
+//! template change that renders code the runtime does not accept fails `cargo check` here,
+//! not only the text comparison of `cargo test -p hipgen` (`HIPGEN_BLESS=1` rewrites them).
+
+/// The demo fixture header's module (`generator/tests/fixtures/include/demo/demo.h`).
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "../demo.rs"]
+pub mod demo;
