@@ -24,6 +24,8 @@ pub mod cuda_adapters {
     pub fn adapters() -> Vec<(&'static str, &'static str)> {
         Vec::new()
     }
+    /// No conventions plan: the cuda package reads its own.
+    pub static CONVENTIONS: &[(&str, &str)] = &[];
 }
 ";
 

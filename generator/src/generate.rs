@@ -267,3 +267,53 @@ fn write_cuda_stubs(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The CUDA half of a fixture release (`generator/tests/fixtures/cuda`: the demo library,
+    /// a HIPIFY-style table and a CUDA header) rendered as the expected files in
+    /// `generator/tests/expectations/cuda/` (`HIPGEN_BLESS=1` rewrites them): the alias
+    /// tables, the native adapters, the cuda stubs and the manifest, without ROCm or CUDA.
+    #[test]
+    fn cuda_half_renders_as_expected() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let fixtures = root.join("tests/fixtures");
+        let specs = fixtures.join("cuda/specs");
+        let release = Release::load(&specs, "0.0.0").unwrap();
+        let out = std::env::temp_dir().join(format!("hipgen-cuda-half-{}", std::process::id()));
+        let inputs = Inputs {
+            include: &fixtures.join("include"),
+            cuda_headers: &fixtures.join("cuda"),
+            specs: &specs,
+            templates: &root.join("../templates"),
+        };
+        generate(&release, None, &inputs, &out).unwrap();
+        let dir = out.join("rocm-0.0.0");
+        let expected = root.join("tests/expectations/cuda");
+        let mut files = Vec::new();
+        for rel in [
+            "cuda.rs",
+            "cuda_adapters.rs",
+            "manifest.json",
+            "stubs/cuda/bindings/driver.pyi",
+        ] {
+            files.push((rel, std::fs::read_to_string(dir.join(rel)).unwrap()));
+        }
+        std::fs::remove_dir_all(&out).unwrap();
+        for (rel, text) in files {
+            let path = expected.join(rel.replace('/', "_"));
+            if std::env::var_os("HIPGEN_BLESS").is_some() {
+                std::fs::create_dir_all(&expected).unwrap();
+                std::fs::write(&path, &text).unwrap();
+            }
+            let want = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                text == want,
+                "{rel} differs from {} (HIPGEN_BLESS=1 rewrites it)",
+                path.display()
+            );
+        }
+    }
+}

@@ -404,3 +404,12 @@ def demoLink(progs: ihipProgram_t | _PointerLike, numProgs: SupportsIndex, names
     Returns: a tuple of 1 item(s):
         demoStatus_t: status
     """
+
+def demoLaunchParams(stream: ihipStream_t | _PointerLike, kernelParams: _PointerLike) -> tuple[demoStatus_t]:
+    """Args:
+        stream
+        kernelParams
+
+    Returns: a tuple of 1 item(s):
+        demoStatus_t: status
+    """

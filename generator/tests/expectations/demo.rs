@@ -681,6 +681,24 @@ fn demoLink(py: Python<'_>, progs: &Bound<'_, PyAny>, numProgs: rt::CInt<i32>, n
     let __r = py.allow_threads(move || unsafe { __f(a_progs, a_numProgs, a_names, a_paths) });
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
+rt::function!(F_demoLaunchParams, C_demoLaunchParams, c"demoLaunchParams", "demoLaunchParams",
+    c"demoLaunchParams(stream, kernelParams)\n--\n\nArgs:\n    stream\n    kernelParams\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+    ["stream", "kernelParams"],
+    |py, [x0, x1]| demoLaunchParams(py, &x0, rt::call::extract(x1, "kernelParams")?));
+
+fn demoLaunchParams(py: Python<'_>, stream: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoLaunchParams");
+    let a_stream = TYPES.handle_arg(11, stream)?;
+    let a_kernelParams = kernelParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_stream, a_kernelParams) });
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+}
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library
 /// loads and exports it. Nothing is called.
@@ -732,6 +750,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_demoReadItem.add_to(m, PYTHON_MODULE)?;
     F_demoProgramCreateIn.add_to(m, PYTHON_MODULE)?;
     F_demoLink.add_to(m, PYTHON_MODULE)?;
+    F_demoLaunchParams.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("DEMO_ANON_A", 3i64)?;
@@ -786,6 +805,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("demoReadItem", "demoReadItem"),
     ("demoProgramCreateIn", "demoProgramCreateIn"),
     ("demoLink", "demoLink"),
+    ("demoLaunchParams", "demoLaunchParams"),
 ];
 
 /// The Python module this code is published as.

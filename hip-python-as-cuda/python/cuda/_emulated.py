@@ -15,8 +15,6 @@ them releases the GIL itself):
 
 from __future__ import annotations
 
-import ctypes
-
 from hip import hip
 
 from . import _conventions, _ints
@@ -83,7 +81,7 @@ def row_segments(count: int, dst: tuple[int, int, int], src: tuple[int, int, int
 
 def _size(value, name: str) -> int:
     """A `size_t` argument (the HIP calls get values computed from it, not it)."""
-    return _ints.integer(value, *_ints.CTYPE_BOUNDS[ctypes.c_size_t], f"argument '{name}'")
+    return _ints.integer(value, *_ints.SIZE_T, f"argument '{name}'")
 
 
 def _array(value, name: str) -> None:
@@ -101,7 +99,7 @@ def cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffset
     if kind is None:
         kind = hip.hipMemcpyKind.hipMemcpyDeviceToDevice
     else:
-        kind = _ints.integer(kind, *_ints.CTYPE_BOUNDS[ctypes.c_int], "argument 'kind'")
+        kind = _ints.integer(kind, *_ints.C_INT, "argument 'kind'")
         try:
             kind = hip.hipMemcpyKind(kind)
         except ValueError:

@@ -15,7 +15,6 @@ OverflowError. Both name what was being converted (`argument 'numOptions'`).
 
 from __future__ import annotations
 
-import ctypes
 import numbers
 import operator
 
@@ -26,24 +25,10 @@ def bounds(size: int, signed: bool) -> tuple[int, int]:
     return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
 
 
-#: The range of each ctypes integer type (aliases such as `c_size_t` are the same classes).
-CTYPE_BOUNDS = {
-    t: bounds(ctypes.sizeof(t), t(-1).value == -1)
-    for t in (
-        ctypes.c_byte,
-        ctypes.c_ubyte,
-        ctypes.c_short,
-        ctypes.c_ushort,
-        ctypes.c_int,
-        ctypes.c_uint,
-        ctypes.c_long,
-        ctypes.c_ulong,
-        ctypes.c_longlong,
-        ctypes.c_ulonglong,
-    )
-}
-
-ADDRESS = bounds(ctypes.sizeof(ctypes.c_void_p), False)
+#: The C types the package checks values against (LP64: the platforms CUDA and ROCm run on).
+C_INT = bounds(4, True)
+SIZE_T = bounds(8, False)
+ADDRESS = bounds(8, False)
 
 
 def _prefix(what: str | None) -> str:

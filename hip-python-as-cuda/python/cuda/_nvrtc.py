@@ -121,7 +121,7 @@ def nvrtcCompileProgram(prog: Any, numOptions: int, options: Any) -> tuple[Any, 
 
     Returns a tuple of 1 item: the hiprtcResult (`nvrtcResult` members compare equal).
     """
-    count = _ints.integer(numOptions, *_ints.CTYPE_BOUNDS[ctypes.c_int], "argument 'numOptions'")
+    count = _ints.integer(numOptions, *_ints.C_INT, "argument 'numOptions'")
     # cuda-python takes None or a list or tuple of bytes, checked before the call.
     given = [] if options is None else _ints.sequence(options, "argument 'options'")
     for option in given:

@@ -7,3 +7,15 @@
 #[rustfmt::skip]
 #[path = "../demo.rs"]
 pub mod demo;
+
+/// The CUDA names of the demo module (`generator/tests/fixtures/cuda`).
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "../cuda/cuda.rs"]
+pub mod cuda;
+
+/// The native CUDA adapters over the demo module.
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "../cuda/cuda_adapters.rs"]
+pub mod cuda_adapters;
