@@ -506,10 +506,12 @@ def test_structs_hip_has_print_and_list_as_cuda_pythons():
     params = cuda.CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS()
     assert isinstance(params, hip.hipExternalSemaphoreSignalParams)  # HIP's functions take it
     assert isinstance(hip.hipExternalSemaphoreSignalParams(), cuda.CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS)
-    lines = repr(params).splitlines()
-    assert lines[:4] == ["params :", "    fence :", "        value : 0", "    nvSciSync :"]
-    assert "        fence : 0x0" in lines  # a void * prints as hex
-    assert lines[-2] == "flags : 0" and lines[-1] == "reserved : [0" + ", 0" * 15 + "]"
+    # As cuda-bindings 13 prints it: a void * as hex, `reserved` fields (of the union in
+    # nvSciSync too) left out.
+    assert (
+        repr(params).split()
+        == ("params : fence : value : 0 nvSciSync : fence : 0x0 keyedMutex : key : 0 flags : 0").split()
+    )
     desc = cudart.cudaChannelFormatDesc()
     assert [a for a in dir(desc) if not a.startswith("_")] == ["f", "getPtr", "w", "x", "y", "z"]
 

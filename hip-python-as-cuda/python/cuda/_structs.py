@@ -396,10 +396,13 @@ def _text(value, ty: dict, find_record, lookup) -> str:
 
 
 def cuda_repr(obj, record: dict, find_record, lookup) -> str:
-    """cuda-python's repr of a struct: `field : value` lines, nested structs indented."""
+    """cuda-python's repr of a struct: `field : value` lines, nested structs indented; fields
+    named `reserved` (padding for CUDA's future use) are left out, as cuda-python leaves them."""
     lines = []
     for f in record.get("fields", ()):
         name = f["name"]
+        if name == "reserved":
+            continue
         try:
             text = _text(getattr(obj, name), f["ty"], find_record, lookup)
         except Exception as e:  # a field this class cannot read shows why
