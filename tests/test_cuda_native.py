@@ -3,6 +3,7 @@ adapter of the plan is one, with cuda-python's parameters, the runtime's results
 kernel arguments packed as a kernel reads them."""
 
 import ctypes
+import decimal
 import inspect
 import keyword
 import os
@@ -249,6 +250,12 @@ def test_kernel_params_other_forms():
         hip_native._kernel_param_values(((1,), ("int",)))
     with pytest.raises(TypeError, match="unsupported type"):
         hip_native._kernel_param_values(((1,), (int,)))
+    # A number that is no integer is no address, though it has __int__.
+    for number in (np.float32(2.7), decimal.Decimal("3.9"), 4096.0):
+        with pytest.raises(TypeError):
+            hip_native._kernel_param_values(((number,), (None,)))
+        with pytest.raises(TypeError):
+            hip_native._kernel_param_values(((number,), (ctypes.c_void_p,)))
 
 
 def test_launch_converts_kernel_params_before_the_runtime_answers():

@@ -79,8 +79,8 @@ pub struct NvrtcTranslation {
 }
 
 impl NvrtcOptionsSpec {
-    /// One table row per spelling.
-    fn rows(&self) -> Vec<crate::ir::NvrtcOption> {
+    /// One table row per spelling; a switch needs both `on` and `off`.
+    fn rows(&self) -> Result<Vec<crate::ir::NvrtcOption>> {
         use crate::ir::NvrtcOption;
         let row = |name: &String, kind: &str, to: &[String], off: &[String]| NvrtcOption {
             name: name.clone(),
@@ -93,13 +93,17 @@ impl NvrtcOptionsSpec {
         for t in &self.translate {
             for n in &t.names {
                 rows.push(match (&t.on, &t.off) {
-                    (Some(on), Some(off)) => row(n, "switch", on, off),
-                    _ => row(n, "to", &t.to, &[]),
+                    (Some(on), Some(off)) if t.to.is_empty() => row(n, "switch", on, off),
+                    (None, None) if !t.to.is_empty() => row(n, "to", &t.to, &[]),
+                    _ => anyhow::bail!(
+                        "nvrtc_options: {n} needs `to`, or `on` and `off` (a switch), not both \
+                         or neither (`drop` lists what is dropped)"
+                    ),
                 });
             }
         }
         rows.extend(self.drop.iter().map(|n| row(n, "drop", &[], &[])));
-        rows
+        Ok(rows)
     }
 }
 
@@ -302,11 +306,10 @@ pub fn resolve(
             .iter()
             .flat_map(|(module, names)| names.iter().map(|n| (n.clone(), module.clone())))
             .collect(),
-        nvrtc_options: spec
-            .nvrtc_options
-            .as_ref()
-            .map(NvrtcOptionsSpec::rows)
-            .unwrap_or_default(),
+        nvrtc_options: match &spec.nvrtc_options {
+            Some(o) => o.rows()?,
+            None => Vec::new(),
+        },
     })
 }
 

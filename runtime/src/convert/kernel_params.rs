@@ -399,7 +399,7 @@ fn int_of(value: &Bound<'_, PyAny>, size: usize, ctype: &str) -> PyResult<u64> {
 }
 
 /// An address from an int, an object with `__index__`, or one with `__int__` that is no
-/// float (our pointer and handle objects): 0 to 2**64 - 1.
+/// number (our pointer and handle objects): 0 to 2**64 - 1.
 fn pointer_int(value: &Bound<'_, PyAny>) -> PyResult<usize> {
     let py = value.py();
     // SAFETY: a type-slot check on a live object.
@@ -408,9 +408,7 @@ fn pointer_int(value: &Bound<'_, PyAny>) -> PyResult<usize> {
     {
         // SAFETY: `value` is a live object with `__index__`.
         unsafe { Bound::from_owned_ptr_or_err(py, pyo3::ffi::PyNumber_Index(value.as_ptr()))? }
-    } else if !value.is_instance_of::<PyFloat>()
-        && value.get_type().hasattr(pyo3::intern!(py, "__int__"))?
-    {
+    } else if value.get_type().hasattr(pyo3::intern!(py, "__int__"))? && !is_number(value)? {
         value.call_method0(pyo3::intern!(py, "__int__"))?
     } else {
         return Err(PyTypeError::new_err(format!(
@@ -419,6 +417,21 @@ fn pointer_int(value: &Bound<'_, PyAny>) -> PyResult<usize> {
         )));
     };
     Ok(address(&int)? as usize)
+}
+
+/// `numbers.Number`: a number without `__index__` (a float, NumPy's floats, `Decimal`) is no
+/// address, though it has `__int__`.
+static NUMBER: GILOnceCell<PyObject> = GILOnceCell::new();
+
+fn is_number(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let py = value.py();
+    if value.is_instance_of::<PyFloat>() {
+        return Ok(true);
+    }
+    let number = NUMBER.get_or_try_init(py, || -> PyResult<PyObject> {
+        Ok(py.import("numbers")?.getattr("Number")?.unbind())
+    })?;
+    value.is_instance(number.bind(py))
 }
 
 /// The error for a type entry that is neither None nor a ctypes class.
