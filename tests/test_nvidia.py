@@ -398,3 +398,45 @@ print(status, list((ctypes.c_int * 4).in_dll(cuda, "seen")), list(values))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "0 [9, 3, 2, -1] [100, 101, 102]"
+
+
+STAND_IN_DEMO_MODES = r"""
+extern "C" {
+int seen[4] = {-1, -1, -1, -1};
+int cuDemoSetModes(int *modes, int n) {
+  for (int i = 0; i < n && i < 4; ++i) seen[i] = modes[i];
+  return 0;
+}
+}
+"""
+
+
+def test_the_expected_demo_shim_converts_an_enum_array_element_by_element(tmp_path):
+    """The generator's expected shim of the demo library over the CUDA fixture
+    (generator/tests/expectations/shim/demo_cuda.cpp, `cargo test -p hipgen` keeps it the
+    generator's output) compiled and called: `demoSetModes` hands CUDA every mode in CUDA's
+    numbering (HIP's demoModeB, 2, is the fixture's CU_DEMO_MODE_C, 3), leaves the caller's
+    array as it was, and fails a value CUDA has no counterpart of with the invalid status
+    (demoErrorBad, 7) without calling CUDA."""
+    fixtures = REPO / "generator" / "tests" / "fixtures" / "cuda" / "headers"
+    source = REPO / "generator" / "tests" / "expectations" / "shim" / "demo_cuda.cpp"
+    stand_in = tmp_path / "libcudemo.so"
+    (tmp_path / "standin.cpp").write_text(STAND_IN_DEMO_MODES)
+    subprocess.run(
+        ["g++", "-shared", "-fPIC", "-w", str(tmp_path / "standin.cpp"), "-o", str(stand_in)], check=True
+    )
+    shim = tmp_path / "libdemo_shim.so"
+    gxx = ["g++", "-std=c++17", "-shared", "-fPIC", "-w", f"-I{fixtures}", str(source), "-o", str(shim)]
+    subprocess.run(gxx, check=True)
+    code = f"""
+import ctypes
+cuda = ctypes.CDLL({str(stand_in)!r}, mode=ctypes.RTLD_GLOBAL)
+shim = ctypes.CDLL({str(shim)!r})
+seen = (ctypes.c_int * 4).in_dll(cuda, "seen")
+modes = (ctypes.c_int * 3)(1, 2, 1)
+print(shim.demoSetModes(modes, 3), list(seen), list(modes))
+seen[0] = -1
+print(shim.demoSetModes((ctypes.c_int * 2)(1, 5), 2), seen[0])
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["0 [1, 3, 1, -1] [1, 2, 1]", "7 -1"]

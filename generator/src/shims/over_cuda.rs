@@ -724,6 +724,61 @@ pub fn generate(
 mod tests {
     use super::*;
 
+    /// The demo library's shim over the CUDA fixture (`generator/tests/fixtures/cuda`: its
+    /// header and HIPIFY-style table), against `generator/tests/expectations/shim/`
+    /// (`HIPGEN_BLESS=1` rewrites it): the C++ source, what it exports and what it leaves out
+    /// and why, without CUDA installed.
+    #[test]
+    fn demo_shim_renders_as_expected() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let fixtures = root.join("tests/fixtures");
+        let spec = crate::spec::Spec::load(&fixtures.join("demo.yaml")).unwrap();
+        let mut lib =
+            crate::parse::parse_library(&spec, &fixtures.join("include"), "0.0.0").unwrap();
+        crate::bind::apply(&spec, &mut lib).unwrap();
+        let cuda: CudaLibrarySpec = serde_yaml::from_str(
+            "headers: [cudemo.h]\n\
+             status: {unsupported: demoErrorBad, invalid: demoErrorBad, unknown: demoErrorBad}",
+        )
+        .unwrap();
+        let hipify = std::fs::read_to_string(fixtures.join("cuda/hipify-perl")).unwrap();
+        let table =
+            crate::cuda::aliases::read_hipify(&hipify, &["simpleSubstitutions".into()]).unwrap();
+        let includes = [fixtures.join("cuda/headers")];
+        let files = ShimFiles {
+            cuda_includes: &includes,
+            templates: &root.join("../templates"),
+        };
+        let shim = generate(
+            &lib,
+            &[],
+            &cuda,
+            "demoStatus_t",
+            &table,
+            &BTreeSet::new(),
+            &files,
+        )
+        .unwrap();
+        let mut report = format!("exported: {}\n", shim.exported.join(", "));
+        for (name, why) in &shim.left_out {
+            report += &format!("left out: {name}: {why}\n");
+        }
+        let expected = root.join("tests/expectations/shim");
+        for (file, text) in [("demo_cuda.cpp", &shim.source), ("demo_cuda.txt", &report)] {
+            let path = expected.join(file);
+            if std::env::var_os("HIPGEN_BLESS").is_some() {
+                std::fs::create_dir_all(&expected).unwrap();
+                std::fs::write(&path, text).unwrap();
+            }
+            let want = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                *text == want,
+                "{file} differs from {} (HIPGEN_BLESS=1 rewrites it)",
+                path.display()
+            );
+        }
+    }
+
     fn int(size: u8, signed: bool) -> CType {
         CType::Int {
             size,

@@ -413,3 +413,12 @@ def demoLaunchParams(stream: ihipStream_t | _PointerLike, kernelParams: _Pointer
     Returns: a tuple of 1 item(s):
         demoStatus_t: status
     """
+
+def demoSetModes(modes: _PointerLike, numModes: SupportsIndex) -> tuple[demoStatus_t]:
+    """Args:
+        modes
+        numModes
+
+    Returns: a tuple of 1 item(s):
+        demoStatus_t: status
+    """

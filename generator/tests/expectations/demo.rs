@@ -699,6 +699,25 @@ fn demoLaunchParams(py: Python<'_>, stream: &Bound<'_, PyAny>, kernelParams: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_kernelParams) });
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
+rt::function!(F_demoSetModes, C_demoSetModes, c"demoSetModes", "demoSetModes",
+    c"demoSetModes(modes, numModes)\n--\n\nArgs:\n    modes\n    numModes\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+    ["modes", "numModes"],
+    |py, [x0, x1]| demoSetModes(py, &x0, rt::call::extract(x1, "numModes")?));
+
+fn demoSetModes(py: Python<'_>, modes: &Bound<'_, PyAny>, numModes: rt::CInt<i32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoSetModes");
+    let p_modes = rt::typed_ptr_arg(modes, None, 4, true)?;
+    let a_modes = p_modes.addr();
+    let a_numModes = numModes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_modes, a_numModes) });
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+}
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library
 /// loads and exports it. Nothing is called.
@@ -751,6 +770,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_demoProgramCreateIn.add_to(m, PYTHON_MODULE)?;
     F_demoLink.add_to(m, PYTHON_MODULE)?;
     F_demoLaunchParams.add_to(m, PYTHON_MODULE)?;
+    F_demoSetModes.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("DEMO_ANON_A", 3i64)?;
@@ -806,6 +826,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("demoProgramCreateIn", "demoProgramCreateIn"),
     ("demoLink", "demoLink"),
     ("demoLaunchParams", "demoLaunchParams"),
+    ("demoSetModes", "demoSetModes"),
 ];
 
 /// The Python module this code is published as.

@@ -14,7 +14,7 @@ demo: ModuleType
 
 class CUdemoMode(enum.IntEnum):
     CU_DEMO_MODE_A = 1
-    CU_DEMO_MODE_C = 3
+    CU_DEMO_MODE_C = 2
     demoModeA = 1
     demoModeB = 2
 HIP_PYTHON_CUdemoMode_HALLUCINATE: bool
@@ -70,6 +70,9 @@ def cuDemoMalloc(bytesize: Any) -> tuple[Any, Any]:
 
 def cuDemoOnlyCuda(mode: Any) -> tuple[Any]:
     """Not supported by HIP: returns CUDEMO_ERROR_NOT_SUPPORTED (no HIP function)."""
+
+def cuDemoSetModes(modes: Any, numModes: Any) -> tuple[Any]:
+    """HIP's demoSetModes."""
 
 def cuDemoSomethingHipLacks(flags: Any) -> tuple[Any, Any]:
     """Not supported by HIP: returns CUDEMO_ERROR_NOT_SUPPORTED (no HIP function)."""
