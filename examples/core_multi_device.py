@@ -13,7 +13,7 @@ template <typename T> __global__ void saxpy(T a, const T* x, T* y, size_t n) {
     if (i < n) y[i] = a * x[i] + y[i];
 }"""
 n = 1 << 22
-results = {}
+results: dict[int, bool] = {}
 
 
 def work(device: int) -> None:
