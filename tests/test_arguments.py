@@ -300,3 +300,20 @@ def test_list_adapter_as_argument():
     opts = ListOfBytes([b"--offload-arch=gfx90a"])
     assert hiprtc.hiprtcCompileProgram(prog, 1, opts) == (hiprtc.hiprtcResult.HIPRTC_SUCCESS,)
     hiprtc.hiprtcDestroyProgram(prog)
+
+
+def test_an_enum_class_stands_for_hips_once_registered():
+    # A package's own enum class (the cuda package's `cudaError_t`) is taken where HIP's is
+    # once it registers so; an attribute naming HIP's class is not enough.
+    import enum
+
+    from hip import _native
+
+    class Status(enum.IntEnum):
+        INVALID_VALUE = 1
+
+    Status.__hip_enum__ = hip.hipError_t
+    with pytest.raises(TypeError):
+        hip.hipGetErrorString(Status.INVALID_VALUE)
+    _native.register_enum_stand_in(Status, hip.hipError_t)
+    assert hip.hipGetErrorString(Status.INVALID_VALUE) == hip.hipGetErrorString(hip.hipError_t(1))

@@ -38,7 +38,7 @@ pub use types::registry::{TypeRegistry, TypeSlot};
 pub use types::typed_ptr::{handle_arg, typed_ptr_arg, HandleRef};
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyTuple, PyType};
 use pyo3::BoundObject;
 
 /// A result tuple from already converted items.
@@ -103,7 +103,16 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CStr", cstr_class(m.py())?)?;
     m.add("HipLoadError", m.py().get_type::<HipLoadError>())?;
     m.add_function(pyo3::wrap_pyfunction!(convert::extra::pack_kernel_args, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(register_enum_stand_in, m)?)?;
     Ok(())
+}
+
+/// Makes enum class `foreign` stand for the bindings' enum class `ours`: the functions that
+/// take `ours` take `foreign`'s members too, by value. What a package built on the bindings
+/// calls for its own enums (the `cuda` package's `cudaMemcpyKind` for `hipMemcpyKind`).
+#[pyfunction]
+fn register_enum_stand_in(foreign: &Bound<'_, PyType>, ours: &Bound<'_, PyType>) {
+    types::registry::register_enum_stand_in(foreign, ours)
 }
 
 /// Registers `module` in `sys.modules` under `qualified`, so `import hip.hip` finds it.

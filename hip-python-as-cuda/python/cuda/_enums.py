@@ -109,6 +109,8 @@ def enum_class(cuda_name: str, hip_module: str, hip_enum: str) -> type:
         have.add(cuda_member)
     cls = _CudaEnum(cuda_name, members, module=_plan.home(cuda_name), qualname=cuda_name)
     cls.__hip_enum__ = hip_cls
+    # HIP's functions take its members where they take HIP's enum.
+    importlib.import_module("hip._native").register_enum_stand_in(cls, hip_cls)
     cls.__doc__ = f"CUDA's {cuda_name}: the members of HIP's {hip_module}.{hip_enum}, under both names."
     flag(cuda_name)  # an invalid environment value fails here, not at first invention
     _ENUMS[cuda_name] = cls

@@ -63,6 +63,31 @@ fn refused_by_type(obj: &Bound<'_, PyAny>, def: &'static TypeDef) -> PyErr {
 
 /// Messages of refused enum arguments ([`refused_by_type`]), direct-mapped by enum and type.
 /// A kept message holds its type, so no other type can take that address while it is kept.
+/// Enum classes standing for one of the bindings' under other names, each with the class it
+/// stands for: what a package built on the bindings registered (`register_enum_stand_in`).
+static STAND_INS: GILProtected<RefCell<Vec<StandIn>>> = GILProtected::new(RefCell::new(Vec::new()));
+
+/// (the standing-in enum class, the bindings' enum class it stands for).
+type StandIn = (Py<PyType>, Py<PyType>);
+
+/// Registers enum class `foreign` as standing for the bindings' enum class `ours`: its members
+/// are taken wherever `ours` is, by value (the `cuda` package's `cudaMemcpyKind` for
+/// `hipMemcpyKind`). Registering a class again replaces what it stands for.
+pub fn register_enum_stand_in(foreign: &Bound<'_, PyType>, ours: &Bound<'_, PyType>) {
+    let py = foreign.py();
+    let mut all = STAND_INS.get(py).borrow_mut();
+    all.retain(|(f, _)| !f.bind(py).is(foreign));
+    all.push((foreign.clone().unbind(), ours.clone().unbind()));
+}
+
+/// The class `foreign` was registered as standing for, if any.
+fn stand_in_for(py: Python<'_>, foreign: &Bound<'_, PyType>) -> Option<Py<PyType>> {
+    let all = STAND_INS.get(py).borrow();
+    all.iter()
+        .find(|(f, _)| f.bind(py).is(foreign))
+        .map(|(_, ours)| ours.clone_ref(py))
+}
+
 static REFUSALS: GILProtected<RefCell<Vec<Option<Refusal>>>> =
     GILProtected::new(RefCell::new(Vec::new()));
 
@@ -97,8 +122,9 @@ pub struct TypeSlot {
     class: GILOnceCell<Py<PyType>>,
     /// For enums: value → member, first declared name wins.
     members: GILOnceCell<MemberTable>,
-    /// For enums: the first other enum class found standing for this one (`__hip_enum__`),
-    /// so its members pass by type identity from then on (~40 ns of every such argument).
+    /// For enums: the first other enum class found standing for this one
+    /// ([`register_enum_stand_in`]), so its members pass by type identity from then on
+    /// (~40 ns of every such argument).
     stand_in: GILOnceCell<Py<PyType>>,
     /// For handles: the last instance a function returned, used again for the next one where
     /// nothing else holds it any more (a one-object free list: a query called in a loop,
@@ -414,9 +440,8 @@ impl TypeRegistry {
         };
         if is_subtype(obj, enum_base.bind(py)) {
             // An enum class standing for this one under other names (the `cuda` package's
-            // `cudaMemcpyKind` for `hipMemcpyKind`) says so in `__hip_enum__`. Asked only of
-            // enums: a failed attribute lookup builds an AttributeError (microseconds).
-            if let Ok(stands_for) = obj.get_type().getattr(pyo3::intern!(py, "__hip_enum__")) {
+            // `cudaMemcpyKind` for `hipMemcpyKind`), as the package that made it registered.
+            if let Some(stands_for) = stand_in_for(py, &obj.get_type()) {
                 if stands_for.is(&class) {
                     let v = obj.extract()?;
                     // Remembered only for int enums (read as ints on the fast path).
