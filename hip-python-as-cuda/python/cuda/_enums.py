@@ -127,6 +127,11 @@ def cuda_only_enum(cuda_name: str, members: list[tuple[str, int]]) -> type:
     return cls
 
 
+def set_flag(cuda_enum: str, on: bool) -> None:
+    """Sets the hallucination switch of a CUDA enum, whichever module it is set through."""
+    _HALLUCINATE[cuda_enum] = bool(on)
+
+
 def flag(cuda_enum: str) -> bool:
     """The hallucination switch of a CUDA enum, from the environment on first use."""
     if cuda_enum not in _HALLUCINATE:

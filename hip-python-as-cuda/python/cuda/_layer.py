@@ -200,7 +200,7 @@ class CudaModule(types.ModuleType):
             object.__setattr__(self, name, value)
         else:
             # One switch per CUDA enum, whichever module it is set through.
-            _enums._HALLUCINATE[cuda_enum] = bool(value)
+            _enums.set_flag(cuda_enum, value)
 
     def _resolves(self, name):
         """Whether `name` resolves here (resolving it, as `import *` would)."""

@@ -9,7 +9,7 @@
 //! storage; other values of a ctypes type (`c_bool`, a `Structure`) are made into one, kept
 //! alive until the call returns.
 
-use crate::convert::pointer::{DeviceArray, Pointer, PtrArg};
+use crate::convert::pointer::{ctypes_classes, CtypesClasses, DeviceArray, Pointer, PtrArg};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -245,34 +245,9 @@ enum Slot<'py> {
     Kept(Bound<'py, PyAny>, usize),
 }
 
-/// The ctypes names the rarer forms need.
-struct Ctypes {
-    addressof: PyObject,
-    simple: Py<PyType>,
-    structure: Py<PyType>,
-    union: Py<PyType>,
-}
-
-static CTYPES: GILOnceCell<Ctypes> = GILOnceCell::new();
-
-fn ctypes(py: Python<'_>) -> PyResult<&Ctypes> {
-    CTYPES.get_or_try_init(py, || {
-        let m = py.import("ctypes")?;
-        let ty = |n: &str| -> PyResult<Py<PyType>> {
-            Ok(m.getattr(n)?.downcast_into::<PyType>()?.unbind())
-        };
-        Ok(Ctypes {
-            addressof: m.getattr("addressof")?.unbind(),
-            simple: ty("_SimpleCData")?,
-            structure: ty("Structure")?,
-            union: ty("Union")?,
-        })
-    })
-}
-
 /// Whether `value` is a ctypes scalar, structure or union (what `ctypes.addressof` takes as
 /// a value; its class's metaclass alone does not tell, as enums have one of their own).
-fn is_ctypes_value(value: &Bound<'_, PyAny>, ct: &Ctypes) -> bool {
+fn is_ctypes_value(value: &Bound<'_, PyAny>, ct: &CtypesClasses) -> bool {
     let ty = value.get_type();
     derives(&ty, &ct.simple) || derives(&ty, &ct.structure) || derives(&ty, &ct.union)
 }
@@ -298,7 +273,7 @@ fn other<'py>(
     views: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Slot<'py>> {
     let py = value.py();
-    let ct = ctypes(py)?;
+    let ct = ctypes_classes(py)?;
     let addressof = |obj: &Bound<'py, PyAny>| -> PyResult<usize> {
         ct.addressof.bind(py).call1((obj,))?.extract()
     };

@@ -594,10 +594,17 @@ pub struct PtrArg {
     _guard: Option<BufferGuard>,
 }
 
-/// `ctypes` classes needed to read addresses out of `ctypes` objects.
-struct CtypesClasses {
+/// `ctypes` classes needed to read addresses out of `ctypes` objects (and, for kernel
+/// arguments, to tell and make its values).
+pub(crate) struct CtypesClasses {
     /// `ctypes._SimpleCData`.
-    simple: Py<PyType>,
+    pub(crate) simple: Py<PyType>,
+    /// `ctypes.Structure`.
+    pub(crate) structure: Py<PyType>,
+    /// `ctypes.Union`.
+    pub(crate) union: Py<PyType>,
+    /// `ctypes.addressof`.
+    pub(crate) addressof: PyObject,
     /// `ctypes._Pointer`.
     pointer: Py<PyType>,
     /// `ctypes._CFuncPtr`.
@@ -617,7 +624,7 @@ static CTYPES: GILOnceCell<CtypesClasses> = GILOnceCell::new();
 static INTEGRAL: GILOnceCell<PyObject> = GILOnceCell::new();
 
 /// The `ctypes` classes, importing `ctypes` on first use.
-fn ctypes_classes(py: Python<'_>) -> PyResult<&CtypesClasses> {
+pub(crate) fn ctypes_classes(py: Python<'_>) -> PyResult<&CtypesClasses> {
     CTYPES.get_or_try_init(py, || {
         let m = py.import("ctypes")?;
         let ty = |n: &str| -> PyResult<Py<PyType>> {
@@ -625,6 +632,9 @@ fn ctypes_classes(py: Python<'_>) -> PyResult<&CtypesClasses> {
         };
         Ok(CtypesClasses {
             simple: ty("_SimpleCData")?,
+            structure: ty("Structure")?,
+            union: ty("Union")?,
+            addressof: m.getattr("addressof")?.unbind(),
             pointer: ty("_Pointer")?,
             funcptr: ty("_CFuncPtr")?,
             c_void_p: m.getattr("c_void_p")?.unbind(),

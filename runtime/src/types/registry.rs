@@ -61,8 +61,6 @@ fn refused_by_type(obj: &Bound<'_, PyAny>, def: &'static TypeDef) -> PyErr {
     PyTypeError::new_err(msg)
 }
 
-/// Messages of refused enum arguments ([`refused_by_type`]), direct-mapped by enum and type.
-/// A kept message holds its type, so no other type can take that address while it is kept.
 /// Enum classes standing for one of the bindings' under other names, each with the class it
 /// stands for: what a package built on the bindings registered (`register_enum_stand_in`).
 static STAND_INS: GILProtected<RefCell<Vec<StandIn>>> = GILProtected::new(RefCell::new(Vec::new()));
@@ -88,6 +86,8 @@ fn stand_in_for(py: Python<'_>, foreign: &Bound<'_, PyType>) -> Option<Py<PyType
         .map(|(_, ours)| ours.clone_ref(py))
 }
 
+/// Messages of refused enum arguments ([`refused_by_type`]), direct-mapped by enum and type.
+/// A kept message holds its type, so no other type can take that address while it is kept.
 static REFUSALS: GILProtected<RefCell<Vec<Option<Refusal>>>> =
     GILProtected::new(RefCell::new(Vec::new()));
 
