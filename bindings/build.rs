@@ -26,6 +26,10 @@ pub mod cuda_adapters {
     }
     /// No conventions plan: the cuda package reads its own.
     pub static CONVENTIONS: &[(&str, &str)] = &[];
+    /// No record tables.
+    pub fn types(_: &str, _: &str) -> Option<&'static hipgen_runtime::NamedTypes> {
+        None
+    }
 }
 ";
 

@@ -76,6 +76,14 @@ fn cuda_conventions(version: &str) -> Option<&'static str> {
         .map(|(_, json)| *json)
 }
 
+/// The table of CUDA's records of cuda-bindings `version` whose type names resolve in
+/// `layout` (`cuda`, or `hip`: the classes HIP's functions take), or None.
+#[pyfunction]
+fn cuda_types(version: &str, layout: &str) -> Option<hipgen_runtime::TypeTable> {
+    hip_bindings::cuda_adapters::types(version, layout)
+        .map(|table| hipgen_runtime::TypeTable { table })
+}
+
 /// The C values cuda-python's `kernelParams` form `obj` stands for, 8 bytes per argument as
 /// the native adapters pack them (for tests); `views` as the adapters give it.
 #[pyfunction]
@@ -100,6 +108,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cuda_adapter, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_adapters, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_conventions, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_types, m)?)?;
     m.add_function(wrap_pyfunction!(_kernel_param_values, m)?)?;
     m.add("__version__", env!("PACKAGE_VERSION"))?;
     m.add("ROCM_RELEASE", hip_bindings::ROCM_RELEASE)?;

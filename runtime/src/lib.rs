@@ -32,6 +32,7 @@ pub use tables::{
     RecordDef, TypeDef, VersionCheck,
 };
 pub use types::life;
+pub use types::named::{NamedTypes, TypeTable};
 pub use types::record::Struct;
 pub use types::reexport;
 pub use types::registry::{TypeRegistry, TypeSlot};
@@ -104,7 +105,17 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HipLoadError", m.py().get_type::<HipLoadError>())?;
     m.add_function(pyo3::wrap_pyfunction!(convert::extra::pack_kernel_args, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(register_enum_stand_in, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(copy_fields, m)?)?;
     Ok(())
+}
+
+/// Copies the fields of record `src` into record `dst` by name, where the two are one C
+/// struct as two headers lay it out (HIP's and CUDA's); with `strict`, a field `dst` lacks
+/// must be zero in `src` (see `types::copy`).
+#[pyfunction]
+#[pyo3(signature = (dst, src, strict = false))]
+fn copy_fields(dst: &Bound<'_, PyAny>, src: &Bound<'_, PyAny>, strict: bool) -> PyResult<()> {
+    types::copy::copy_fields(dst, src, strict)
 }
 
 /// Makes enum class `foreign` stand for the bindings' enum class `ours`: the functions that

@@ -201,6 +201,15 @@ struct AdaptersFile<'a> {
     /// The conventions the adapters were made from, carried beside them: the cuda package
     /// reads the plan of the release whose adapters the hip extension holds.
     apis: &'a [ApiConventions],
+    /// Per API version, CUDA's records as a runtime type table (`records.rs`).
+    tables: Vec<RecordTable>,
+}
+
+/// One API version's record table.
+#[derive(Serialize)]
+struct RecordTable {
+    version: String,
+    types: Vec<crate::render::model::TypeDefModel>,
 }
 
 /// What the native adapters cover, for the generator's report.
@@ -278,6 +287,16 @@ pub fn render(
         command: command.to_string(),
         modules,
         apis: &set.apis,
+        tables: set
+            .apis
+            .iter()
+            .map(|api| {
+                Ok(RecordTable {
+                    version: api.version.clone(),
+                    types: super::records::table(&api.types)?,
+                })
+            })
+            .collect::<Result<_>>()?,
     };
     let code = env
         .get_template("cuda_adapters.rs.j2")?

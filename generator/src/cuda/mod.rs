@@ -15,6 +15,7 @@ pub mod adapters;
 pub mod aliases;
 pub mod conventions;
 mod direct;
+pub mod records;
 pub mod reshape;
 pub mod stubs;
 pub mod types;

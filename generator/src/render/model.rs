@@ -458,7 +458,7 @@ pub(crate) enum TypeDefModel {
 }
 
 /// A field of a record's type-table entry.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, Clone)]
 pub(crate) struct FieldModel {
     pub(crate) name: String,
     /// Byte offset.
@@ -470,14 +470,14 @@ pub(crate) struct FieldModel {
 }
 
 /// How a field is read and written: `base` inside `arrays` (outermost first).
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, Clone)]
 pub(crate) struct FieldKindModel {
     pub(crate) arrays: Vec<ArrayLevel>,
     pub(crate) base: FieldBase,
 }
 
 /// One array dimension of a field.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, Clone)]
 pub(crate) struct ArrayLevel {
     pub(crate) len: u64,
     /// Bytes per element.
@@ -485,7 +485,7 @@ pub(crate) struct ArrayLevel {
 }
 
 /// The innermost kind of a field.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, Clone)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub(crate) enum FieldBase {
     Bool,
@@ -514,7 +514,15 @@ pub(crate) enum FieldBase {
     Chars {
         len: u64,
     },
+    /// A char array as cuda-python reads it (`rt::FieldKind::Text`).
+    Text {
+        len: u64,
+    },
     Pointer,
+    /// A pointer read as an integer; a list sets a `T *` one (`rt::FieldKind::Address`).
+    Address {
+        elem: Option<Box<FieldBase>>,
+    },
 }
 
 /// The NVIDIA platform's provider of a library.

@@ -264,6 +264,56 @@ def _find_record(name: str):
     return t.records.get(name) or t.record_names.get(name)
 
 
+def _module_of(name: str) -> str:
+    """The cuda-python module a CUDA type name belongs to."""
+    return "runtime" if name.startswith("cuda") or name == "dim3" else "driver"
+
+
+def _lookup(name: str, lookup_in):
+    """CUDA type `name` in its cuda-python module, else in the other one."""
+    first = _module_of(name)
+    try:
+        return lookup_in(first, name)
+    except AttributeError:
+        return lookup_in("runtime" if first == "driver" else "driver", name)
+
+
+def _table(layout: str, lookup_in):
+    """The record table of this API version whose names resolve in `layout`: `cuda`, CUDA's
+    layout (a struct over HIP's class only where HIP lays it out as CUDA does); `hip`, the
+    classes HIP's functions take."""
+    from hip import _native as hip_native
+
+    table = hip_native.cuda_types(_plan.api_version(), layout)
+    if table is None:
+        raise ImportError(
+            f"the hip extension has no CUDA record table of cuda-bindings {_plan.api_version()}: "
+            "install the hip-python release this hip-python-as-cuda was built with"
+        )
+
+    def in_cuda_layout(n):
+        r = _find_record(n)
+        if r is not None and r.get("anonymous"):
+            return _record_class(r["name"], lookup_in)
+        cls = _lookup(n, lookup_in)
+        hip = getattr(cls, "__hip_class__", None)
+        if r is not None and hip is not None and not _structs.same_layout(r, hip):
+            return _record_class(r["name"], lookup_in)
+        return cls
+
+    def in_hip_layout(n):
+        cls = in_cuda_layout(n)
+        if isinstance(cls, type) and issubclass(cls, _structs.CudaStruct):
+            try:
+                return _hip_record(n, "hip", lookup_in)
+            except LookupError:  # HIP has none: CUDA's layout
+                pass
+        return cls
+
+    table.install(in_cuda_layout if layout == "cuda" else in_hip_layout, _structs.converted)
+    return table
+
+
 def _record_class(name: str, lookup_in) -> type:
     """The class of CUDA record `name` in CUDA's layout (anonymous members' records
     included); the names its fields use resolve in the record's module (`lookup_in`)."""
@@ -271,33 +321,14 @@ def _record_class(name: str, lookup_in) -> type:
     cls = _TYPES.get(key)
     if cls is not None:
         return cls
-    t = _plan.tables()
-    record = t.records[name]
-
-    # The names its fields use resolve in the record's own module (a driver struct may hold
-    # one of the runtime's).
-    def lookup(n):
-        return lookup_in(record["module"], n)
-
-    def find(n):
-        # A named type through the module; a struct there over HIP's class only where HIP
-        # lays it out as CUDA does (these bytes are CUDA's layout); else CUDA's layout here.
-        r = _find_record(n)
-        if r is not None and r.get("anonymous"):
-            return _record_class(r["name"], lookup_in)
-        cls = lookup(n)
-        hip = getattr(cls, "__hip_class__", None)
-        if r is not None and hip is not None and not _structs.same_layout(r, hip):
-            return _record_class(r["name"], lookup_in)
-        return cls
-
-    def size(n):
-        cls = find(n)
-        if isinstance(cls, type) and issubclass(cls, _structs.CudaStruct):
-            return cls._size
-        return cls().c_sizeof()  # HIP's struct class
-
-    cls = _TYPES[key] = _structs.make_class(record, record["module"], find, size, _find_record)
+    record = _plan.tables().records[name]
+    cls = _TYPES[key] = _structs.make_class(
+        record,
+        record["module"],
+        _table("cuda", lookup_in),
+        lambda n: lookup_in(record["module"], n),
+        _find_record,
+    )
     return cls
 
 
@@ -314,7 +345,6 @@ def record_class(name: str, hip_cls: type, lookup_in) -> type:
     key = (_plan.api_version(), primary)
     cls = _TYPES.get(key)
     if cls is None:
-        hip_module = hip_cls.__module__.rpartition(".")[2]
         cls = _TYPES[key] = _structs.presentation_class(
             primary,
             hip_cls,
@@ -322,7 +352,7 @@ def record_class(name: str, hip_cls: type, lookup_in) -> type:
             record,
             _find_record,
             lambda n: lookup_in(record["module"], n),
-            lambda n: _hip_record(n, hip_module, lookup_in),
+            _table("hip", lookup_in),
         )
     return cls
 

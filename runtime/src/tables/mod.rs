@@ -143,6 +143,15 @@ pub enum FieldKind {
     Pointer,
     /// `char[N]`, shown as `bytes`.
     Chars(usize),
+    /// `char[N]` as cuda-python shows it: the text before a NUL where only NULs follow it,
+    /// else all `N` bytes (a UUID, a LUID); set from bytes, a str, or integers in -128..255.
+    Text(usize),
+    /// A pointer shown as an integer address; where `elem` is given (a `T *` field), a list
+    /// or tuple of values sets it to a C array of them, which the record keeps.
+    Address {
+        /// What one element of the array is.
+        elem: Option<&'static FieldKind>,
+    },
     /// `T[N]`, shown as a list.
     Array {
         /// Element kind.

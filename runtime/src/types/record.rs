@@ -24,6 +24,34 @@ pub trait FieldTypes: Sync {
     ) -> PyResult<PyObject>;
     /// The table entry of type `idx`.
     fn def(&self, idx: usize) -> &'static TypeDef;
+    /// The object whose address holds a value of record `idx` for a field or an array
+    /// element, and how many bytes of it the record takes: the value itself here; a
+    /// registry whose classes a package resolves converts another shape of the record.
+    /// A new record of class `idx` holding a copy of the bytes at `addr`, where this
+    /// registry reads an array's records as copies (cuda-python's do); None: as views.
+    fn record_copy(
+        &'static self,
+        _py: Python<'_>,
+        _idx: usize,
+        _addr: usize,
+    ) -> PyResult<Option<PyObject>> {
+        Ok(None)
+    }
+    fn record_value<'py>(
+        &'static self,
+        idx: usize,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        match self.def(idx) {
+            TypeDef::Record(r) => Ok((value.clone(), r.size)),
+            _ => Err(PyTypeError::new_err("not a record")),
+        }
+    }
+}
+
+/// `sizeof` the record class `cls` lays out.
+pub(crate) fn class_size(cls: &Bound<'_, PyType>) -> PyResult<usize> {
+    Ok(layout_of(cls)?.get().def.size)
 }
 
 /// The layout of one record class, stored on the class as `_hipgen_layout_`.
@@ -45,7 +73,7 @@ pub struct Field {
 }
 
 /// The address of a struct instance.
-fn addr_of(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+pub(crate) fn addr_of(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     let addr = match as_pointer(obj) {
         Some(p) => p.get().addr(),
         None => obj.downcast::<Pointer>()?.get().addr(), // the TypeError
@@ -93,14 +121,71 @@ impl Field {
     /// Writes the field of `obj`.
     fn __set__(&self, obj: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let base = addr_of(obj)?;
-        write_field(self.registry, self.def, base, value)
-            .map_err(|e| annotate(obj.py(), e, self.def.name))
+        let kept = write_field(self.registry, self.def, base, value)
+            .map_err(|e| annotate(obj.py(), e, self.def.name))?;
+        if matches!(self.def.kind, FieldKind::Address { .. }) {
+            let packed = value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>();
+            keep(obj, base + self.def.offset, kept, packed)
+                .map_err(|e| annotate(obj.py(), e, self.def.name))?;
+        }
+        Ok(())
+    }
+}
+
+/// Keeps `kept` (what a pointer field was given, or the C array a list was packed into; None
+/// for an address) alive as long as
+/// the record `obj` belongs to, under the address of the pointer to it. It is kept by the
+/// outermost record of a chain of nested views, in its `_hipgen_refs` slot (classes over
+/// tables of `Address` fields declare it), else by `obj` itself; where neither can, a C array
+/// made here (`packed`) is refused, and what the caller gave is the caller's to keep.
+fn keep(obj: &Bound<'_, PyAny>, at: usize, kept: Option<PyObject>, packed: bool) -> PyResult<()> {
+    let py = obj.py();
+    let mut root = obj.clone();
+    while let Some(owner) = root
+        .downcast::<Pointer>()
+        .ok()
+        .and_then(|p| p.get().owner.as_ref().map(|o| o.bind(py).clone()))
+        .filter(|o| o.is_instance_of::<Struct>())
+    {
+        root = owner;
+    }
+    let refs_name = pyo3::intern!(py, "_hipgen_refs");
+    for holder in [&root, obj] {
+        let refs = match holder.getattr(refs_name) {
+            Ok(d) => d.downcast_into::<PyDict>()?,
+            Err(_) if kept.is_none() => continue,
+            Err(_) => {
+                let d = PyDict::new(py);
+                if holder.setattr(refs_name, &d).is_err() {
+                    continue;
+                }
+                d
+            }
+        };
+        match kept {
+            Some(k) => refs.set_item(at, k)?,
+            None => {
+                let _ = refs.del_item(at);
+            }
+        }
+        return Ok(());
+    }
+    match kept {
+        Some(_) if packed => Err(PyTypeError::new_err(
+            "this record cannot keep a list's C array alive: give an address",
+        )),
+        _ => Ok(()),
     }
 }
 
 /// Prefixes an error with the field's name.
-fn annotate(py: Python<'_>, e: PyErr, field: &str) -> PyErr {
-    let msg = format!("field '{field}': {}", e.value(py));
+pub(crate) fn annotate(py: Python<'_>, e: PyErr, field: &str) -> PyErr {
+    annotate_as(py, e, &format!("field '{field}'"))
+}
+
+/// Prefixes an error with what it is about, keeping its type.
+fn annotate_as(py: Python<'_>, e: PyErr, what: &str) -> PyErr {
+    let msg = format!("{what}: {}", e.value(py));
     if e.is_instance_of::<PyOverflowError>(py) {
         PyOverflowError::new_err(msg)
     } else if e.is_instance_of::<PyValueError>(py) {
@@ -201,7 +286,7 @@ unsafe fn write_bits(addr: usize, shift: u8, width: u8, v: i128) {
 }
 
 /// Reads a field of the record at `base`.
-fn read_field(
+pub(crate) fn read_field(
     py: Python<'_>,
     reg: &'static dyn FieldTypes,
     f: &FieldDef,
@@ -276,23 +361,40 @@ fn read_kind(
             let end = bytes.iter().position(|b| *b == 0).unwrap_or(*len);
             PyBytes::new(py, &bytes[..end]).into_any().unbind()
         }
+        FieldKind::Text(len) => {
+            let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, *len) };
+            PyBytes::new(py, text_of(bytes)).into_any().unbind()
+        }
+        FieldKind::Address { .. } => unsafe { (addr as *const usize).read_unaligned() }
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
         FieldKind::Array { elem, len, stride } => {
             let items = PyList::empty(py);
             for i in 0..*len {
-                items.append(read_kind(py, reg, elem, addr + i * stride, owner)?)?;
+                let at = addr + i * stride;
+                let copy = match elem {
+                    FieldKind::Record(ty) => reg.record_copy(py, *ty, at)?,
+                    _ => None,
+                };
+                match copy {
+                    Some(c) => items.append(c)?,
+                    None => items.append(read_kind(py, reg, elem, at, owner)?)?,
+                }
             }
             items.into_any().unbind()
         }
     })
 }
 
-/// Writes a field of the record at `base`.
-fn write_field(
+/// Writes a field of the record at `base`; returns what the record must keep alive for it (the
+/// C array a list given to an `Address` field was packed into).
+pub(crate) fn write_field(
     reg: &'static dyn FieldTypes,
     f: &FieldDef,
     base: usize,
     value: &Bound<'_, PyAny>,
-) -> PyResult<()> {
+) -> PyResult<Option<PyObject>> {
     let addr = base + f.offset;
     if let Some((shift, width)) = f.bits {
         let v = match &f.kind {
@@ -303,9 +405,142 @@ fn write_field(
         };
         // SAFETY: the field lies inside the record's memory.
         unsafe { write_bits(addr, shift, width, v) };
-        return Ok(());
+        return Ok(None);
     }
-    write_kind(reg, &f.kind, addr, value)
+    if let FieldKind::Address { elem } = &f.kind {
+        let list = value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>();
+        if let (Some(elem), true) = (elem, list) {
+            let packed = pack(reg, elem, value)?;
+            let at = packed.downcast::<PyByteArray>()?.data() as usize;
+            // SAFETY: the field lies inside the record's memory.
+            unsafe { (addr as *mut usize).write_unaligned(at) };
+            return Ok(Some(packed.unbind()));
+        }
+        write_kind(reg, &f.kind, addr, value)?;
+        // The object whose memory C will read (a NumPy array given as `dstHost`) lives as
+        // long as the record; an address is the caller's to keep.
+        let plain = value.is_none() || value.is_instance_of::<PyInt>();
+        return Ok((!plain).then(|| value.clone().unbind()));
+    }
+    write_kind(reg, &f.kind, addr, value)?;
+    Ok(None)
+}
+
+/// The bytes of one element of `kind` in a C array, and the object to copy them from where
+/// the element is a record.
+fn elem_size(reg: &'static dyn FieldTypes, kind: &FieldKind) -> PyResult<usize> {
+    Ok(match kind {
+        FieldKind::Int { size, .. } | FieldKind::Float { size } | FieldKind::Enum { size, .. } => {
+            *size as usize
+        }
+        FieldKind::Bool => 1,
+        FieldKind::Handle(_) | FieldKind::Pointer | FieldKind::Address { .. } => {
+            std::mem::size_of::<usize>()
+        }
+        FieldKind::Chars(len) | FieldKind::Text(len) => *len,
+        FieldKind::Array { len, stride, .. } => len * stride,
+        FieldKind::Record(ty) => match reg.def(*ty) {
+            TypeDef::Record(r) => r.size,
+            _ => return Err(PyTypeError::new_err("not a record")),
+        },
+    })
+}
+
+/// A C array of `values` (cuda-python's list for a `T *` field), each written as a field of
+/// `elem` is: a copy, so changing a value later changes nothing. A bytearray, freed with it.
+fn pack<'py>(
+    reg: &'static dyn FieldTypes,
+    elem: &FieldKind,
+    values: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = values.py();
+    let items: Vec<Bound<'py, PyAny>> = values.try_iter()?.collect::<PyResult<_>>()?;
+    let element = |i: usize, e: PyErr| annotate_as(py, e, &format!("element {i}"));
+    // Records: each value as the registry passes it (converted where it is another shape),
+    // the size the class it resolves to lays out.
+    let mut records = Vec::new();
+    let stride = match elem {
+        FieldKind::Record(ty) => {
+            let mut size = elem_size(reg, elem)?;
+            for (i, v) in items.iter().enumerate() {
+                let (obj, n) = reg.record_value(*ty, v).map_err(|e| element(i, e))?;
+                size = n;
+                records.push(obj);
+            }
+            size
+        }
+        _ => elem_size(reg, elem)?,
+    };
+    let buf = PyByteArray::new(py, &vec![0u8; (stride * items.len()).max(1)]);
+    let base = buf.data() as usize;
+    for (i, v) in items.iter().enumerate() {
+        let at = base + i * stride;
+        match records.get(i) {
+            Some(obj) => copy_record(obj, at, stride).map_err(|e| element(i, e))?,
+            None => write_kind(reg, elem, at, v).map_err(|e| element(i, e))?,
+        }
+    }
+    Ok(buf.into_any())
+}
+
+/// Copies `size` bytes of the record `obj` (any pointer-like object) to `to`.
+fn copy_record(obj: &Bound<'_, PyAny>, to: usize, size: usize) -> PyResult<()> {
+    if let Ok(cls) = obj
+        .get_type()
+        .getattr(pyo3::intern!(obj.py(), "_hipgen_layout_"))
+    {
+        let have = cls.downcast::<Layout>()?.get().def.size;
+        if have < size {
+            return Err(PyTypeError::new_err(format!(
+                "a {} ({have} bytes) is no record of {size} bytes",
+                obj.get_type().name()?
+            )));
+        }
+    }
+    let src = PtrArg::convert(obj, false)?.addr;
+    if src == 0 {
+        return Err(PyValueError::new_err("expected a record, got NULL"));
+    }
+    // SAFETY: `src` holds at least `size` bytes (a record of that size, or memory the caller
+    // gave as one); `to` is the field's or the array's memory.
+    unsafe { std::ptr::copy(src as *const u8, to as *mut u8, size) };
+    Ok(())
+}
+
+/// The bytes of a `char` array as cuda-python shows them: the text before a NUL where only
+/// NULs follow, else all of them.
+fn text_of(bytes: &[u8]) -> &[u8] {
+    match bytes.iter().position(|b| *b == 0) {
+        Some(end) if end > 0 && bytes[end..].iter().all(|b| *b == 0) => &bytes[..end],
+        _ => bytes,
+    }
+}
+
+/// The bytes a `char` array is set to from bytes, a str, or integers in -128..255.
+fn text_value(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(s) = value.downcast::<PyString>() {
+        return Ok(s.to_cow()?.as_bytes().to_vec());
+    }
+    if let Ok(b) = value.downcast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    if let Ok(b) = value.downcast::<PyByteArray>() {
+        return Ok(b.to_vec());
+    }
+    if value.hasattr(pyo3::intern!(value.py(), "tobytes"))? {
+        return value.call_method0("tobytes")?.extract(); // a memoryview
+    }
+    let mut out = Vec::new();
+    for (i, v) in value.try_iter()?.enumerate() {
+        let v = int_in_range(&v?, 16, true)
+            .ok()
+            .filter(|v| (-128..=255).contains(v))
+            .ok_or_else(|| {
+                PyOverflowError::new_err(format!("element {i} (a char) is not in -128..255"))
+            })?;
+        out.push(v as u8);
+    }
+    Ok(out)
 }
 
 /// Writes a value of `kind` at `addr`.
@@ -343,24 +578,17 @@ fn write_kind(
             unsafe { write_int(addr, *size, v) }
         }
         FieldKind::Record(ty) => {
-            let TypeDef::Record(r) = reg.def(*ty) else {
-                return Err(PyTypeError::new_err("not a record"));
-            };
-            let src = PtrArg::convert(value, false)?.addr;
-            if src == 0 {
-                return Err(PyValueError::new_err(format!(
-                    "expected a {} instance, got NULL",
-                    r.name
-                )));
-            }
-            unsafe { std::ptr::copy(src as *const u8, addr as *mut u8, r.size) }
+            let (obj, size) = reg.record_value(*ty, value)?;
+            copy_record(&obj, addr, size)?
         }
-        FieldKind::Handle(_) | FieldKind::Pointer => {
+        FieldKind::Handle(_) | FieldKind::Pointer | FieldKind::Address { .. } => {
             let v = PtrArg::convert(value, false)?.addr;
             unsafe { (addr as *mut usize).write_unaligned(v) }
         }
-        FieldKind::Chars(len) => {
-            let bytes: Vec<u8> = if let Ok(s) = value.downcast::<PyString>() {
+        FieldKind::Chars(len) | FieldKind::Text(len) => {
+            let bytes: Vec<u8> = if matches!(kind, FieldKind::Text(_)) {
+                text_value(value)?
+            } else if let Ok(s) = value.downcast::<PyString>() {
                 s.to_cow()?.as_bytes().to_vec()
             } else {
                 value.extract()?
@@ -397,7 +625,7 @@ fn write_kind(
 pub struct Struct;
 
 /// The layout stored on a record class.
-fn layout_of<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, Layout>> {
+pub(crate) fn layout_of<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, Layout>> {
     cls.getattr("_hipgen_layout_")?
         .downcast_into::<Layout>()
         .map_err(|_| PyTypeError::new_err("not a generated struct class"))
@@ -467,8 +695,19 @@ impl Struct {
                 args.len()
             )));
         }
+        // The C arrays lists given to pointer fields were packed into, by the field's address:
+        // the new record's owner keeps them (`keep` for fields set later).
+        let kept = PyDict::new(py);
+        let set = |f: &FieldDef, v: &Bound<'_, PyAny>| -> PyResult<()> {
+            let k =
+                write_field(layout.registry, f, base, v).map_err(|e| annotate(py, e, f.name))?;
+            if let Some(k) = k {
+                kept.set_item(base + f.offset, k)?;
+            }
+            Ok(())
+        };
         for (f, v) in def.fields.iter().zip(args.iter()) {
-            write_field(layout.registry, f, base, &v).map_err(|e| annotate(py, e, f.name))?;
+            set(f, &v)?;
         }
         if let Some(kw) = kwargs {
             for (k, v) in kw.iter() {
@@ -483,8 +722,7 @@ impl Struct {
                             "argument '{name}' has already been given as positional argument"
                         )))
                     }
-                    Some(i) => write_field(layout.registry, &def.fields[i], base, &v)
-                        .map_err(|e| annotate(py, e, &name))?,
+                    Some(i) => set(&def.fields[i], &v)?,
                     None => {
                         return Err(PyKeyError::new_err(format!(
                             "'{name}' is not a field of {}; fields: {}",
@@ -499,10 +737,14 @@ impl Struct {
                 }
             }
         }
-        Ok(
-            PyClassInitializer::from(Pointer::owned(base, Some(storage.into_any().unbind())))
-                .add_subclass(Struct),
-        )
+        let owner = if kept.is_empty() {
+            storage.into_any().unbind()
+        } else {
+            PyTuple::new(py, [storage.into_any(), kept.into_any()])?
+                .into_any()
+                .unbind()
+        };
+        Ok(PyClassInitializer::from(Pointer::owned(base, Some(owner))).add_subclass(Struct))
     }
 
     /// A view of the struct at any pointer-like object's address (no copy).

@@ -135,6 +135,39 @@ pub static CONVENTIONS: &[(&str, &str)] = &[
     ("13", r##"{"version":"13","same":["cuDemoCount","cuDemoStreamCreate","cuDemoSetModes"],"adapted":[{"cuda":"cuDemoMalloc","module":"driver","status_type":"CUdemoresult","hip_module":"demo","hip":"demoMalloc","params":[{"name":"bytesize"}],"args":[{"from":"input","index":0}],"results":[{"from":"hip","index":0,"wrap":"CUdemodeviceptr"}],"dropped":[]},{"cuda":"cuDemoLaunch","module":"driver","status_type":"CUdemoresult","hip_module":"demo","hip":"demoLaunchParams","params":[{"name":"hStream"},{"name":"kernelParams","kernel_params":true}],"args":[{"from":"input","index":0},{"from":"input","index":1}],"results":[],"dropped":[]}],"stubs":[{"cuda":"cuDemoSomethingHipLacks","module":"driver","status_type":"CUdemoresult","status":"CUDEMO_ERROR_NOT_SUPPORTED","params":["flags"],"outputs":1,"why":"no HIP function"},{"cuda":"cuDemoOnlyCuda","module":"driver","status_type":"CUdemoresult","status":"CUDEMO_ERROR_NOT_SUPPORTED","params":["mode"],"outputs":0,"why":"no HIP function"}],"wrappers":[{"name":"CUdemodeviceptr","size":8,"signed":false}],"mismatched":[],"not_supported":{"CUdemoresult":"CUDEMO_ERROR_NOT_SUPPORTED"},"types":{"enums":[{"name":"CUdemoMode","module":"driver","members":[["CU_DEMO_MODE_A",1],["CU_DEMO_MODE_C",3]]},{"name":"CUdemoresult","module":"driver","members":[["CUDEMO_SUCCESS",0],["CUDEMO_ERROR_BAD",7],["CUDEMO_ERROR_NOT_SUPPORTED",801]]}],"handles":[{"name":"CUdemostream","module":"driver"}],"handle_constants":[],"records":[{"name":"CUdemoDim3","tag":"CUdemoDim3_st","module":"driver","size":12,"fields":[{"name":"x","offset":0,"ty":{"kind":"int","size":4,"signed":false}},{"name":"y","offset":4,"ty":{"kind":"int","size":4,"signed":false}},{"name":"z","offset":8,"ty":{"kind":"int","size":4,"signed":false}}]},{"name":"CUdemoOnly","tag":"CUdemoOnly_st","module":"driver","size":16,"fields":[{"name":"a","offset":0,"ty":{"kind":"int","size":4,"signed":true}},{"name":"b","offset":8,"ty":{"kind":"float","size":8}}]}]}}"##),
 ];
 
+/// CUDA's records in cuda-bindings 13's headers, and the names their fields use.
+pub mod types_v13 {
+    use hipgen_runtime as rt;
+    use pyo3::prelude::*;
+    use pyo3::sync::GILOnceCell;
+    use pyo3::types::PyType;
+
+    const N: usize = 2;
+
+    static DEFS: [rt::TypeDef; N] = [
+        rt::TypeDef::Record(rt::RecordDef { name: "CUdemoDim3", aliases: &[], size: 12, fields: &[rt::FieldDef { name: "x", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "y", offset: 4, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "z", offset: 8, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }], doc: "CUDA's CUdemoDim3 (12 bytes, CUDA's layout)." }),
+        rt::TypeDef::Record(rt::RecordDef { name: "CUdemoOnly", aliases: &[], size: 16, fields: &[rt::FieldDef { name: "a", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "b", offset: 8, bits: None, kind: rt::FieldKind::Float { size: 8 }, default: None }], doc: "CUDA's CUdemoOnly (16 bytes, CUDA's layout)." }),
+    ];
+
+    static CLASSES: [GILOnceCell<Py<PyType>>; N] = [const { GILOnceCell::new() }; N];
+    static CLASSES_HIP: [GILOnceCell<Py<PyType>>; N] = [const { GILOnceCell::new() }; N];
+
+    /// The table whose names resolve to the classes of CUDA's layout.
+    pub static CUDA: rt::NamedTypes = rt::NamedTypes::new(&DEFS, &CLASSES);
+    /// The same table, its names resolving to the classes HIP's functions take.
+    pub static HIP: rt::NamedTypes = rt::NamedTypes::new(&DEFS, &CLASSES_HIP);
+}
+
+/// The record table of cuda-bindings `version` whose names resolve in `layout` (`cuda`:
+/// CUDA's; `hip`: HIP's, for classes over HIP's records), or None.
+pub fn types(version: &str, layout: &str) -> Option<&'static hipgen_runtime::NamedTypes> {
+    match (version, layout) {
+        ("13", "cuda") => Some(&types_v13::CUDA),
+        ("13", "hip") => Some(&types_v13::HIP),
+        _ => None,
+    }
+}
+
 /// (cuda-bindings version, CUDA name) of every native adapter of the enabled modules.
 pub fn adapters() -> Vec<(&'static str, &'static str)> {
     // Filled only by the modules whose features are on (a build may enable none).
