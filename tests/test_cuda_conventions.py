@@ -143,7 +143,7 @@ def test_outputs_of_typedef_type_are_wrapped():
 
 def _packed(obj):
     """The 8 bytes per argument a launch passes for `kernelParams` form `obj`."""
-    return hip_native._kernel_param_values(obj, _conventions.CudaIntView)
+    return hip_native._kernel_param_values(obj)
 
 
 def test_kernel_params_forms():

@@ -212,7 +212,7 @@ def test_kernel_params_as_cuda_pythons_struct_test_gives_them():
         runtime.dim3(_ptr=ctypes.addressof(dim_cell)),
     )
     types = (None, ctypes.c_void_p, None, ctypes.c_void_p, None, ctypes.c_void_p)
-    got = hip_native._kernel_param_values((values, types), _conventions.CudaIntView)
+    got = hip_native._kernel_param_values((values, types))
     assert got[0] & 0xFFFFFFFF == int(runtime.cudaError_t.cudaErrorUnknown)
     assert got[1] == 0x5000
     assert got[2] == 248

@@ -55,109 +55,108 @@ pub mod hip {
     use hipgen_runtime as rt;
     use pyo3::prelude::*;
 
-    static IMPORTED_19: rt::Imported = rt::Imported::new("cuda._conventions", "CudaIntView");
     static IMPORTED_1: rt::Imported = rt::Imported::new("cuda._structs", "present");
     static IMPORTED_8: rt::Imported = rt::Imported::new("cuda._structs", "to_hip");
     static IMPORTED_13: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY3D_DESCRIPTOR");
     static IMPORTED_11: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY_DESCRIPTOR");
-    static IMPORTED_42: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS");
-    static IMPORTED_44: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_WAIT_NODE_PARAMS");
-    static IMPORTED_40: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_HOST_NODE_PARAMS");
-    static IMPORTED_34: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_KERNEL_NODE_PARAMS");
-    static IMPORTED_31: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_LAUNCH_PARAMS");
-    static IMPORTED_36: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D");
-    static IMPORTED_38: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMSET_NODE_PARAMS");
-    static IMPORTED_46: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEM_ALLOC_NODE_PARAMS");
-    static IMPORTED_52: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_DESC");
-    static IMPORTED_56: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_VIEW_DESC");
-    static IMPORTED_54: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_TEXTURE_DESC");
+    static IMPORTED_41: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS");
+    static IMPORTED_43: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_WAIT_NODE_PARAMS");
+    static IMPORTED_39: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_HOST_NODE_PARAMS");
+    static IMPORTED_33: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_KERNEL_NODE_PARAMS");
+    static IMPORTED_30: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_LAUNCH_PARAMS");
+    static IMPORTED_35: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D");
+    static IMPORTED_37: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMSET_NODE_PARAMS");
+    static IMPORTED_45: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEM_ALLOC_NODE_PARAMS");
+    static IMPORTED_51: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_DESC");
+    static IMPORTED_55: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_VIEW_DESC");
+    static IMPORTED_53: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_TEXTURE_DESC");
     static IMPORTED_17: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUarrayMapInfo");
-    static IMPORTED_94: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
+    static IMPORTED_93: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
     static INT_CLASS_0: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdevice");
     static INT_CLASS_4: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdeviceptr");
-    static IMPORTED_98: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphEdgeData");
-    static IMPORTED_47: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
-    static IMPORTED_33: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
+    static IMPORTED_97: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphEdgeData");
+    static IMPORTED_46: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
+    static IMPORTED_32: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
     static IMPORTED_6: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcEventHandle");
     static IMPORTED_7: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcMemHandle");
-    static IMPORTED_49: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUkernelNodeAttrValue");
+    static IMPORTED_48: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUkernelNodeAttrValue");
     static IMPORTED_18: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemAllocationProp");
     static INT_CLASS_15: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUmemGenericAllocationHandle");
-    static IMPORTED_96: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocation");
-    static IMPORTED_97: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocationType");
-    static IMPORTED_24: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemPoolPtrExportData");
-    static IMPORTED_22: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemoryPool");
+    static IMPORTED_95: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocation");
+    static IMPORTED_96: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocationType");
+    static IMPORTED_23: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemPoolPtrExportData");
+    static IMPORTED_21: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemoryPool");
     static IMPORTED_3: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmodule");
-    static IMPORTED_27: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUresult");
-    static IMPORTED_25: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamCaptureMode");
-    static INT_CLASS_50: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
+    static IMPORTED_26: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUresult");
+    static IMPORTED_24: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamCaptureMode");
+    static INT_CLASS_49: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
     static IMPORTED_2: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUuuid");
-    static INT_CLASS_20: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "cuuint64_t");
-    static IMPORTED_70: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaChannelFormatDesc");
-    static IMPORTED_60: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaDeviceProp");
-    static IMPORTED_62: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
-    static IMPORTED_72: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExtent");
-    static IMPORTED_89: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreSignalNodeParams");
-    static IMPORTED_90: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreWaitNodeParams");
-    static IMPORTED_66: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaFuncAttributes");
-    static IMPORTED_102: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphEdgeData");
-    static IMPORTED_93: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
-    static IMPORTED_91: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
-    static IMPORTED_88: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaHostNodeParams");
-    static IMPORTED_57: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcEventHandle_t");
-    static IMPORTED_58: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcMemHandle_t");
-    static IMPORTED_85: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaKernelNodeParams");
-    static IMPORTED_64: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchParams");
-    static IMPORTED_92: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemAllocNodeParams");
-    static IMPORTED_99: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocation");
-    static IMPORTED_100: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocationType");
-    static IMPORTED_74: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPoolPtrExportData");
-    static IMPORTED_73: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPool_t");
-    static IMPORTED_86: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DParms");
-    static IMPORTED_87: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemsetParams");
-    static IMPORTED_68: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPitchedPtr");
-    static IMPORTED_76: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPointerAttributes");
-    static IMPORTED_80: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceDesc");
-    static IMPORTED_83: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceViewDesc");
-    static IMPORTED_61: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaStreamCaptureMode");
-    static INT_CLASS_84: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
-    static IMPORTED_81: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaTextureDesc");
-    static INT_CLASS_78: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaTextureObject_t");
+    static INT_CLASS_19: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "cuuint64_t");
+    static IMPORTED_69: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaChannelFormatDesc");
+    static IMPORTED_59: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaDeviceProp");
+    static IMPORTED_61: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
+    static IMPORTED_71: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExtent");
+    static IMPORTED_88: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreSignalNodeParams");
+    static IMPORTED_89: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreWaitNodeParams");
+    static IMPORTED_65: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaFuncAttributes");
+    static IMPORTED_101: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphEdgeData");
+    static IMPORTED_92: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
+    static IMPORTED_90: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
+    static IMPORTED_87: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaHostNodeParams");
+    static IMPORTED_56: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcEventHandle_t");
+    static IMPORTED_57: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcMemHandle_t");
+    static IMPORTED_84: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaKernelNodeParams");
+    static IMPORTED_63: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchParams");
+    static IMPORTED_91: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemAllocNodeParams");
+    static IMPORTED_98: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocation");
+    static IMPORTED_99: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocationType");
+    static IMPORTED_73: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPoolPtrExportData");
+    static IMPORTED_72: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPool_t");
+    static IMPORTED_85: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DParms");
+    static IMPORTED_86: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemsetParams");
+    static IMPORTED_67: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPitchedPtr");
+    static IMPORTED_75: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPointerAttributes");
+    static IMPORTED_79: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceDesc");
+    static IMPORTED_82: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceViewDesc");
+    static IMPORTED_60: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaStreamCaptureMode");
+    static INT_CLASS_83: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
+    static IMPORTED_80: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaTextureDesc");
+    static INT_CLASS_77: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaTextureObject_t");
     static IMPORTED_12: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY3D_DESCRIPTOR");
     static IMPORTED_10: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY_DESCRIPTOR");
     static IMPORTED_9: rt::Imported = rt::Imported::new("hip.hip", "HIP_MEMCPY3D");
-    static IMPORTED_51: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_DESC_st");
-    static IMPORTED_55: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_VIEW_DESC_st");
-    static IMPORTED_53: rt::Imported = rt::Imported::new("hip.hip", "HIP_TEXTURE_DESC_st");
+    static IMPORTED_50: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_DESC_st");
+    static IMPORTED_54: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_VIEW_DESC_st");
+    static IMPORTED_52: rt::Imported = rt::Imported::new("hip.hip", "HIP_TEXTURE_DESC_st");
     static IMPORTED_16: rt::Imported = rt::Imported::new("hip.hip", "hipArrayMapInfo");
-    static IMPORTED_69: rt::Imported = rt::Imported::new("hip.hip", "hipChannelFormatDesc");
-    static IMPORTED_59: rt::Imported = rt::Imported::new("hip.hip", "hipDeviceProp_t");
-    static IMPORTED_71: rt::Imported = rt::Imported::new("hip.hip", "hipExtent");
-    static IMPORTED_26: rt::Imported = rt::Imported::new("hip.hip", "hipExternalMemoryBufferDesc");
-    static IMPORTED_41: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalNodeParams");
-    static IMPORTED_28: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalParams");
-    static IMPORTED_43: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitNodeParams");
-    static IMPORTED_29: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitParams");
-    static IMPORTED_65: rt::Imported = rt::Imported::new("hip.hip", "hipFuncAttributes");
-    static IMPORTED_30: rt::Imported = rt::Imported::new("hip.hip", "hipFunctionLaunchParams_t");
-    static IMPORTED_39: rt::Imported = rt::Imported::new("hip.hip", "hipHostNodeParams");
+    static IMPORTED_68: rt::Imported = rt::Imported::new("hip.hip", "hipChannelFormatDesc");
+    static IMPORTED_58: rt::Imported = rt::Imported::new("hip.hip", "hipDeviceProp_t");
+    static IMPORTED_70: rt::Imported = rt::Imported::new("hip.hip", "hipExtent");
+    static IMPORTED_25: rt::Imported = rt::Imported::new("hip.hip", "hipExternalMemoryBufferDesc");
+    static IMPORTED_40: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalNodeParams");
+    static IMPORTED_27: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalParams");
+    static IMPORTED_42: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitNodeParams");
+    static IMPORTED_28: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitParams");
+    static IMPORTED_64: rt::Imported = rt::Imported::new("hip.hip", "hipFuncAttributes");
+    static IMPORTED_29: rt::Imported = rt::Imported::new("hip.hip", "hipFunctionLaunchParams_t");
+    static IMPORTED_38: rt::Imported = rt::Imported::new("hip.hip", "hipHostNodeParams");
     static IMPORTED_5: rt::Imported = rt::Imported::new("hip.hip", "hipIpcEventHandle_st");
-    static IMPORTED_48: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeAttrValue");
-    static IMPORTED_32: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeParams");
-    static IMPORTED_63: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchParams_t");
-    static IMPORTED_101: rt::Imported = rt::Imported::new("hip.hip", "hipMemAccessDesc");
-    static IMPORTED_45: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocNodeParams");
+    static IMPORTED_47: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeAttrValue");
+    static IMPORTED_31: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeParams");
+    static IMPORTED_62: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchParams_t");
+    static IMPORTED_100: rt::Imported = rt::Imported::new("hip.hip", "hipMemAccessDesc");
+    static IMPORTED_44: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocNodeParams");
     static IMPORTED_14: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocationProp");
-    static IMPORTED_95: rt::Imported = rt::Imported::new("hip.hip", "hipMemLocation");
-    static IMPORTED_21: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolProps");
-    static IMPORTED_23: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolPtrExportData");
-    static IMPORTED_35: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DParms");
-    static IMPORTED_37: rt::Imported = rt::Imported::new("hip.hip", "hipMemsetParams");
-    static IMPORTED_67: rt::Imported = rt::Imported::new("hip.hip", "hipPitchedPtr");
-    static IMPORTED_75: rt::Imported = rt::Imported::new("hip.hip", "hipPointerAttribute_t");
-    static IMPORTED_79: rt::Imported = rt::Imported::new("hip.hip", "hipResourceDesc");
-    static IMPORTED_82: rt::Imported = rt::Imported::new("hip.hip", "hipResourceViewDesc");
-    static IMPORTED_77: rt::Imported = rt::Imported::new("hip.hip", "hipTextureDesc");
+    static IMPORTED_94: rt::Imported = rt::Imported::new("hip.hip", "hipMemLocation");
+    static IMPORTED_20: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolProps");
+    static IMPORTED_22: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolPtrExportData");
+    static IMPORTED_34: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DParms");
+    static IMPORTED_36: rt::Imported = rt::Imported::new("hip.hip", "hipMemsetParams");
+    static IMPORTED_66: rt::Imported = rt::Imported::new("hip.hip", "hipPitchedPtr");
+    static IMPORTED_74: rt::Imported = rt::Imported::new("hip.hip", "hipPointerAttribute_t");
+    static IMPORTED_78: rt::Imported = rt::Imported::new("hip.hip", "hipResourceDesc");
+    static IMPORTED_81: rt::Imported = rt::Imported::new("hip.hip", "hipResourceViewDesc");
+    static IMPORTED_76: rt::Imported = rt::Imported::new("hip.hip", "hipTextureDesc");
 
     /// CUDA's cuDeviceGet on HIP's hipDeviceGet, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
@@ -798,7 +797,7 @@ pub mod hip {
     fn v12_cuMemPoolSetAttribute(py: Python<'_>, pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(24, attr)?)?;
         let a_value = value.addr();
@@ -833,7 +832,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuMemPoolCreate on HIP's hipMemPoolCreate, with cuda-python's calling convention (cuda-bindings 12).
@@ -841,7 +840,7 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolCreate", signature = (poolProps))]
     fn v12_cuMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_21.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_20.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -856,7 +855,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_22.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_21.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -887,9 +886,9 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolExportPointer", signature = (ptr))]
     fn v12_cuMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_24.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_23.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(144, export_data, true)?;
@@ -949,7 +948,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_20.make(py, __v0 as i128)? }])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_19.make(py, __v0 as i128)? }])
     }
 
     /// CUDA's cuPointerSetAttribute on HIP's hipPointerSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -958,7 +957,7 @@ pub mod hip {
     fn v12_cuPointerSetAttribute(py: Python<'_>, value: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerSetAttribute");
         let mut __v0: u64 = 0;
-        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, false, "value")?, attribute, ptr,);
+        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, false, "value")?, attribute, ptr,);
         let a_value = value.addr();
         let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(14, attribute)?)?;
         let a_ptr = ptr.addr();
@@ -979,9 +978,9 @@ pub mod hip {
     #[pyo3(name = "cuExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v12_cuExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __h0 = IMPORTED_8.get(py)?.call1((bufferDesc, IMPORTED_26.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((bufferDesc, IMPORTED_25.get(py)?))?;
         let (extMem, bufferDesc,) = (&__zero, &__h0,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
@@ -1005,7 +1004,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalMemory", signature = (extMem))]
     fn v12_cuDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -1026,9 +1025,9 @@ pub mod hip {
     #[pyo3(name = "cuSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_28.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_27.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
         let p_paramsArray = TYPES.record_ptr_arg(155, paramsArray, false)?;
@@ -1052,9 +1051,9 @@ pub mod hip {
     #[pyo3(name = "cuWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_29.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_28.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
         let p_paramsArray = TYPES.record_ptr_arg(159, paramsArray, false)?;
@@ -1078,7 +1077,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalSemaphore", signature = (extSem))]
     fn v12_cuDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -1145,7 +1144,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v12_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?, extra,);
         let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1174,7 +1173,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v12_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?,);
         let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1202,9 +1201,9 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v12_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_30.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_30.get(py)?)));
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_29.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_29.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(147, launchParamsList, true)?;
@@ -1228,7 +1227,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddKernelNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v12_cuGraphAddKernelNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -1248,7 +1247,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_33.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_32.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1256,7 +1255,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
     fn v12_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_32.get(py)?.call0()?;
+        let __new0 = IMPORTED_31.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, true)?;
@@ -1270,7 +1269,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_34.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_33.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetParams on HIP's hipGraphKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1278,7 +1277,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetParams", signature = (hNode, nodeParams))]
     fn v12_cuGraphKernelNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (node, pNodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, false)?;
@@ -1300,7 +1299,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemcpyNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemcpyNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_35.get(py)?.call0()?;
+        let __new0 = IMPORTED_34.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(85, pNodeParams, true)?;
@@ -1314,7 +1313,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_36.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_35.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeSetParams on HIP's hipGraphMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1344,9 +1343,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_38.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
+        let __new0 = IMPORTED_37.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -1369,9 +1368,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
     fn v12_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_40.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
+        let __new0 = IMPORTED_39.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -1394,9 +1393,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v12_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_42.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
+        let __new0 = IMPORTED_41.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -1419,9 +1418,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v12_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_44.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
+        let __new0 = IMPORTED_43.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -1444,9 +1443,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_46.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
+        let __new0 = IMPORTED_45.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -1483,7 +1482,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1492,7 +1491,7 @@ pub mod hip {
     fn v12_cuDeviceSetGraphMemAttribute(py: Python<'_>, device: Option<rt::CInt<i32>>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(44, attr)?)?;
         let a_value = value.addr();
@@ -1527,7 +1526,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_46.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecKernelNodeSetParams on HIP's hipGraphExecKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1535,7 +1534,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecKernelNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v12_cuGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (hGraphExec, node, pNodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_hGraphExec = TYPES.handle_arg(190, hGraphExec)?;
         let a_node = TYPES.handle_arg(189, node)?;
@@ -1558,7 +1557,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v12_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_48.get(py)?.call0()?;
+        let __new0 = IMPORTED_47.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -1573,7 +1572,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_49.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_48.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1581,7 +1580,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v12_cuGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_48.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_47.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -1604,7 +1603,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
     fn v12_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -1630,7 +1629,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
     fn v12_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -1697,7 +1696,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_50.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_49.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -1706,9 +1705,9 @@ pub mod hip {
     fn v12_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_52.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_51.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_51.get(py)?)));
+        let __new0 = IMPORTED_51.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_50.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_50.get(py)?)));
         }
         let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
@@ -1732,9 +1731,9 @@ pub mod hip {
     fn v12_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_54.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_53.get(py)?)));
+        let __new0 = IMPORTED_53.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_52.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_52.get(py)?)));
         }
         let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(66, pTexDesc, true)?;
@@ -1758,9 +1757,9 @@ pub mod hip {
     fn v12_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_56.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_55.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_55.get(py)?)));
+        let __new0 = IMPORTED_55.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_54.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_54.get(py)?)));
         }
         let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(81, pResViewDesc, true)?;
@@ -1806,7 +1805,7 @@ pub mod hip {
     #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
     fn v12_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
-        let __new0 = IMPORTED_57.get(py)?.call0()?;
+        let __new0 = IMPORTED_56.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_5.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
         }
@@ -1844,7 +1843,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_58.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_57.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -1874,7 +1873,7 @@ pub mod hip {
     #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
     fn v12_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDeviceProperties");
-        let __new0 = IMPORTED_59.get(py)?.call0()?;
+        let __new0 = IMPORTED_58.get(py)?.call0()?;
         let (prop, deviceId,) = (&__new0, device,);
         let p_prop = TYPES.record_ptr_arg(57, prop, true)?;
         let a_prop = p_prop.addr();
@@ -1888,7 +1887,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_60.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_59.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaChooseDevice on HIP's hipChooseDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -1896,7 +1895,7 @@ pub mod hip {
     #[pyo3(name = "cudaChooseDevice", signature = (prop))]
     fn v12_cudaChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDevice");
-        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_59.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_58.get(py)?))?;
         let (prop,) = (&__h0,);
         let mut o_device: i32 = Default::default();
         let a_device = &mut o_device as *mut i32 as usize;
@@ -1919,7 +1918,7 @@ pub mod hip {
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v12_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -1944,7 +1943,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v12_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -1965,9 +1964,9 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_28.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_27.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
         let p_paramsArray = TYPES.record_ptr_arg(155, paramsArray, false)?;
@@ -1991,9 +1990,9 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_29.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_28.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
         let p_paramsArray = TYPES.record_ptr_arg(159, paramsArray, false)?;
@@ -2017,7 +2016,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v12_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -2038,7 +2037,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(145, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(145, dimBlocks)?;
@@ -2062,7 +2061,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(145, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(145, blockDimX)?;
@@ -2086,9 +2085,9 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v12_cudaLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_64.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_63.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_63.get(py)?)));
+        let __new0 = IMPORTED_63.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_62.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_62.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(146, launchParamsList, true)?;
@@ -2112,7 +2111,7 @@ pub mod hip {
     #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
     fn v12_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
-        let __new0 = IMPORTED_65.get(py)?.call0()?;
+        let __new0 = IMPORTED_64.get(py)?.call0()?;
         let (attr, func,) = (&__new0, func,);
         let p_attr = TYPES.record_ptr_arg(140, attr, true)?;
         let a_attr = p_attr.addr();
@@ -2126,7 +2125,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_66.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_65.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 12).
@@ -2267,9 +2266,9 @@ pub mod hip {
     #[pyo3(name = "cudaMalloc3D", signature = (extent))]
     fn v12_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
-        let __new0 = IMPORTED_68.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_67.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_67.get(py)?)));
+        let __new0 = IMPORTED_67.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_66.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_66.get(py)?)));
         }
         let (pitchedDevPtr, extent,) = (&__new0, extent,);
         let p_pitchedDevPtr = TYPES.record_ptr_arg(82, pitchedDevPtr, true)?;
@@ -2292,13 +2291,13 @@ pub mod hip {
     #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
     fn v12_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
-        let __new0 = IMPORTED_70.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_69.get(py)?)));
+        let __new0 = IMPORTED_69.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_68.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_68.get(py)?)));
         }
-        let __new1 = IMPORTED_72.get(py)?.call0()?;
-        if !__new1.is_instance(IMPORTED_71.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_71.get(py)?)));
+        let __new1 = IMPORTED_71.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_70.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_70.get(py)?)));
         }
         let (desc, extent, array,) = (&__new0, &__new1, array,);
         let p_desc = TYPES.record_ptr_arg(60, desc, true)?;
@@ -2370,7 +2369,7 @@ pub mod hip {
     fn v12_cudaMemPoolSetAttribute(py: Python<'_>, memPool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(24, attr)?)?;
         let a_value = value.addr();
@@ -2405,7 +2404,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaMemPoolCreate on HIP's hipMemPoolCreate, with cuda-python's calling convention (cuda-bindings 12).
@@ -2413,7 +2412,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolCreate", signature = (poolProps))]
     fn v12_cudaMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_21.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_20.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -2428,7 +2427,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_73.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_72.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -2459,9 +2458,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
     fn v12_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_74.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_73.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(144, export_data, true)?;
@@ -2484,9 +2483,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
     fn v12_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
-        let __new0 = IMPORTED_74.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_73.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (mem_pool, export_data,) = (memPool, &__new0,);
         let mut o_dev_ptr: usize = Default::default();
@@ -2511,9 +2510,9 @@ pub mod hip {
     #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
     fn v12_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
-        let __new0 = IMPORTED_76.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_75.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaPointerGetAttributes", __new0.get_type(), IMPORTED_75.get(py)?)));
+        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_74.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaPointerGetAttributes", __new0.get_type(), IMPORTED_74.get(py)?)));
         }
         let (attributes, ptr,) = (&__new0, ptr,);
         let p_attributes = TYPES.record_ptr_arg(58, attributes, true)?;
@@ -2559,9 +2558,9 @@ pub mod hip {
     #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
     fn v12_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
-        let __new0 = IMPORTED_70.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_69.get(py)?)));
+        let __new0 = IMPORTED_69.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_68.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_68.get(py)?)));
         }
         let (desc, array,) = (&__new0, array,);
         let p_desc = TYPES.record_ptr_arg(60, desc, true)?;
@@ -2584,7 +2583,7 @@ pub mod hip {
     #[pyo3(name = "cudaCreateTextureObject", signature = (pResDesc, pTexDesc, pResViewDesc))]
     fn v12_cudaCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_77.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_76.get(py)?))?;
         let (pResDesc, pTexDesc, pResViewDesc,) = (pResDesc, &__h0, pResViewDesc,);
         let mut o_pTexObject: usize = Default::default();
         let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
@@ -2603,7 +2602,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_78.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_77.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -2612,9 +2611,9 @@ pub mod hip {
     fn v12_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_80.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_79.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceDesc", __new0.get_type(), IMPORTED_79.get(py)?)));
+        let __new0 = IMPORTED_79.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_78.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceDesc", __new0.get_type(), IMPORTED_78.get(py)?)));
         }
         let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(67, pResDesc, true)?;
@@ -2638,7 +2637,7 @@ pub mod hip {
     fn v12_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_77.get(py)?.call0()?;
+        let __new0 = IMPORTED_76.get(py)?.call0()?;
         let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(136, pTexDesc, true)?;
         let a_pTexDesc = p_pTexDesc.addr();
@@ -2652,7 +2651,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_81.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_80.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -2661,9 +2660,9 @@ pub mod hip {
     fn v12_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_83.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_82.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceViewDesc", __new0.get_type(), IMPORTED_82.get(py)?)));
+        let __new0 = IMPORTED_82.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_81.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceViewDesc", __new0.get_type(), IMPORTED_81.get(py)?)));
         }
         let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(80, pResViewDesc, true)?;
@@ -2700,7 +2699,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_84.make(py, o_pSurfObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_83.make(py, o_pSurfObject as i128)?])
     }
 
     /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2708,9 +2707,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
     fn v12_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_85.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_32.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_32.get(py)?)));
+        let __new0 = IMPORTED_84.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_31.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_31.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -2733,7 +2732,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v12_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_48.get(py)?.call0()?;
+        let __new0 = IMPORTED_47.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -2756,9 +2755,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_86.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
+        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_34.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_34.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -2781,9 +2780,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_87.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
+        let __new0 = IMPORTED_86.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -2806,9 +2805,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
     fn v12_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_88.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
+        let __new0 = IMPORTED_87.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -2831,9 +2830,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v12_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_89.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
+        let __new0 = IMPORTED_88.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -2856,9 +2855,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v12_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_90.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
+        let __new0 = IMPORTED_89.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -2881,7 +2880,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddMemAllocNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v12_cudaGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_45.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_44.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -2901,7 +2900,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_91.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_90.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2909,7 +2908,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_45.get(py)?.call0()?;
+        let __new0 = IMPORTED_44.get(py)?.call0()?;
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(166, pNodeParams, true)?;
@@ -2923,7 +2922,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_92.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_91.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -2945,7 +2944,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -2954,7 +2953,7 @@ pub mod hip {
     fn v12_cudaDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(44, attr)?)?;
         let a_value = value.addr();
@@ -2989,7 +2988,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_93.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_92.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuDeviceGet on HIP's hipDeviceGet, with cuda-python's calling convention (cuda-bindings 13).
@@ -3039,7 +3038,7 @@ pub mod hip {
     #[pyo3(name = "cuCtxCreate", signature = (ctxCreateParams, flags, dev))]
     fn v13_cuCtxCreate(py: Python<'_>, ctxCreateParams: &Bound<'_, PyAny>, flags: rt::CInt<u32>, dev: Option<rt::CInt<i32>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxCreate");
-        if !rt::is_null_input(ctxCreateParams)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(ctxCreateParams)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let (flags, device,) = (flags, dev.unwrap_or(rt::CInt(0)),);
         let mut o_ctx: usize = Default::default();
         let a_ctx = &mut o_ctx as *mut usize as usize;
@@ -3054,7 +3053,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_94.get(py)?.call1((o_ctx,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_93.get(py)?.call1((o_ctx,))?.unbind()])
     }
 
     /// CUDA's cuCtxGetDevice on HIP's hipCtxGetDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -3520,7 +3519,7 @@ pub mod hip {
     #[pyo3(name = "cuMemGetAccess", signature = (location, ptr))]
     fn v13_cuMemGetAccess(py: Python<'_>, location: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_95.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_94.get(py)?))?;
         let (location, ptr,) = (&__h0, ptr,);
         let mut o_flags: u64 = Default::default();
         let a_flags = &mut o_flags as *mut u64 as usize;
@@ -3657,7 +3656,7 @@ pub mod hip {
     fn v13_cuMemPoolSetAttribute(py: Python<'_>, pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(24, attr)?)?;
         let a_value = value.addr();
@@ -3692,7 +3691,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuMemPoolGetAccess on HIP's hipMemPoolGetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -3700,7 +3699,7 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolGetAccess", signature = (memPool, location))]
     fn v13_cuMemPoolGetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_95.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_94.get(py)?))?;
         let (mem_pool, location,) = (memPool, &__h0,);
         let mut o_flags: u32 = Default::default();
         let a_flags = &mut o_flags as *mut u32 as usize;
@@ -3724,7 +3723,7 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolCreate", signature = (poolProps))]
     fn v13_cuMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_21.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_20.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -3739,7 +3738,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_22.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_21.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -3770,9 +3769,9 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolExportPointer", signature = (ptr))]
     fn v13_cuMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_24.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_23.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(144, export_data, true)?;
@@ -3832,7 +3831,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_20.make(py, __v0 as i128)? }])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_19.make(py, __v0 as i128)? }])
     }
 
     /// CUDA's cuMemPrefetchAsync on HIP's hipMemPrefetchAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -3840,8 +3839,8 @@ pub mod hip {
     #[pyo3(name = "cuMemPrefetchAsync", signature = (devPtr, count, location, flags, hStream))]
     fn v13_cuMemPrefetchAsync(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: &Bound<'_, PyAny>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
-        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
-        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_96.get(py)?, IMPORTED_95.get(py)?, IMPORTED_97.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?), hStream,);
+        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_95.get(py)?, IMPORTED_94.get(py)?, IMPORTED_96.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?), hStream,);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_device = device.0;
@@ -3863,7 +3862,7 @@ pub mod hip {
     #[pyo3(name = "cuMemAdvise", signature = (devPtr, count, advice, location))]
     fn v13_cuMemAdvise(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
-        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_96.get(py)?, IMPORTED_95.get(py)?, IMPORTED_97.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?),);
+        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_95.get(py)?, IMPORTED_94.get(py)?, IMPORTED_96.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?),);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_advice = rt::narrow::<u32>(TYPES.enum_arg(21, advice)?)?;
@@ -3886,7 +3885,7 @@ pub mod hip {
     fn v13_cuPointerSetAttribute(py: Python<'_>, value: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerSetAttribute");
         let mut __v0: u64 = 0;
-        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, false, "value")?, attribute, ptr,);
+        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, false, "value")?, attribute, ptr,);
         let a_value = value.addr();
         let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(14, attribute)?)?;
         let a_ptr = ptr.addr();
@@ -3907,7 +3906,7 @@ pub mod hip {
     #[pyo3(name = "cuStreamUpdateCaptureDependencies", signature = (hStream, dependencyData, numDependencies, flags))]
     fn v13_cuStreamUpdateCaptureDependencies(py: Python<'_>, hStream: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let (stream, numDependencies, flags,) = (hStream, numDependencies, flags,);
         let a_stream = TYPES.handle_arg(182, stream)?;
         let mut o_dependencies: usize = Default::default();
@@ -3923,7 +3922,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_33.get(py)?.call1((o_dependencies,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_32.get(py)?.call1((o_dependencies,))?.unbind()])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -3931,9 +3930,9 @@ pub mod hip {
     #[pyo3(name = "cuExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v13_cuExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __h0 = IMPORTED_8.get(py)?.call1((bufferDesc, IMPORTED_26.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((bufferDesc, IMPORTED_25.get(py)?))?;
         let (extMem, bufferDesc,) = (&__zero, &__h0,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
@@ -3957,7 +3956,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalMemory", signature = (extMem))]
     fn v13_cuDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -3978,9 +3977,9 @@ pub mod hip {
     #[pyo3(name = "cuSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_28.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_27.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
         let p_paramsArray = TYPES.record_ptr_arg(155, paramsArray, false)?;
@@ -4004,9 +4003,9 @@ pub mod hip {
     #[pyo3(name = "cuWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_29.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_28.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
         let p_paramsArray = TYPES.record_ptr_arg(159, paramsArray, false)?;
@@ -4030,7 +4029,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalSemaphore", signature = (extSem))]
     fn v13_cuDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -4097,7 +4096,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v13_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?, extra,);
         let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -4126,7 +4125,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v13_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?,);
         let a_f = TYPES.handle_arg(184, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -4154,9 +4153,9 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v13_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_30.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_30.get(py)?)));
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_29.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_29.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(147, launchParamsList, true)?;
@@ -4180,7 +4179,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddKernelNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v13_cuGraphAddKernelNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -4200,7 +4199,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_33.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_32.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4208,7 +4207,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
     fn v13_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_32.get(py)?.call0()?;
+        let __new0 = IMPORTED_31.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, true)?;
@@ -4222,7 +4221,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_34.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_33.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetParams on HIP's hipGraphKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4230,7 +4229,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetParams", signature = (hNode, nodeParams))]
     fn v13_cuGraphKernelNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (node, pNodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, false)?;
@@ -4252,7 +4251,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemcpyNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemcpyNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_35.get(py)?.call0()?;
+        let __new0 = IMPORTED_34.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(85, pNodeParams, true)?;
@@ -4266,7 +4265,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_36.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_35.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeSetParams on HIP's hipGraphMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4296,9 +4295,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_38.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
+        let __new0 = IMPORTED_37.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -4321,9 +4320,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
     fn v13_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_40.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
+        let __new0 = IMPORTED_39.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -4346,9 +4345,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v13_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_42.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
+        let __new0 = IMPORTED_41.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -4371,9 +4370,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v13_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_44.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
+        let __new0 = IMPORTED_43.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -4396,9 +4395,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_46.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
+        let __new0 = IMPORTED_45.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -4435,7 +4434,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -4444,7 +4443,7 @@ pub mod hip {
     fn v13_cuDeviceSetGraphMemAttribute(py: Python<'_>, device: Option<rt::CInt<i32>>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(44, attr)?)?;
         let a_value = value.addr();
@@ -4465,7 +4464,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
     fn v13_cuGraphAddDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(188, graph)?;
         let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
@@ -4492,7 +4491,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphRemoveDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
     fn v13_cuGraphRemoveDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(188, graph)?;
         let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
@@ -4533,7 +4532,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_46.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecKernelNodeSetParams on HIP's hipGraphExecKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4541,7 +4540,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecKernelNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v13_cuGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_32.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
         let (hGraphExec, node, pNodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_hGraphExec = TYPES.handle_arg(190, hGraphExec)?;
         let a_node = TYPES.handle_arg(189, node)?;
@@ -4564,7 +4563,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v13_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_48.get(py)?.call0()?;
+        let __new0 = IMPORTED_47.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -4579,7 +4578,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_49.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_48.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -4587,7 +4586,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v13_cuGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_48.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_47.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -4610,7 +4609,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
     fn v13_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -4636,7 +4635,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
     fn v13_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_27.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -4703,7 +4702,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_50.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_49.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -4712,9 +4711,9 @@ pub mod hip {
     fn v13_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_52.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_51.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_51.get(py)?)));
+        let __new0 = IMPORTED_51.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_50.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_50.get(py)?)));
         }
         let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
@@ -4738,9 +4737,9 @@ pub mod hip {
     fn v13_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_54.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_53.get(py)?)));
+        let __new0 = IMPORTED_53.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_52.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_52.get(py)?)));
         }
         let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(66, pTexDesc, true)?;
@@ -4764,9 +4763,9 @@ pub mod hip {
     fn v13_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_56.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_55.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_55.get(py)?)));
+        let __new0 = IMPORTED_55.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_54.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_54.get(py)?)));
         }
         let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(81, pResViewDesc, true)?;
@@ -4812,7 +4811,7 @@ pub mod hip {
     #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
     fn v13_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
-        let __new0 = IMPORTED_57.get(py)?.call0()?;
+        let __new0 = IMPORTED_56.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_5.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
         }
@@ -4850,7 +4849,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_58.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_57.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 13).
@@ -4880,7 +4879,7 @@ pub mod hip {
     #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
     fn v13_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDeviceProperties");
-        let __new0 = IMPORTED_59.get(py)?.call0()?;
+        let __new0 = IMPORTED_58.get(py)?.call0()?;
         let (prop, deviceId,) = (&__new0, device,);
         let p_prop = TYPES.record_ptr_arg(57, prop, true)?;
         let a_prop = p_prop.addr();
@@ -4894,7 +4893,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_60.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_59.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaChooseDevice on HIP's hipChooseDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -4902,7 +4901,7 @@ pub mod hip {
     #[pyo3(name = "cudaChooseDevice", signature = (prop))]
     fn v13_cudaChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDevice");
-        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_59.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_58.get(py)?))?;
         let (prop,) = (&__h0,);
         let mut o_device: i32 = Default::default();
         let a_device = &mut o_device as *mut i32 as usize;
@@ -4925,9 +4924,9 @@ pub mod hip {
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v13_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __h0 = IMPORTED_8.get(py)?.call1((bufferDesc, IMPORTED_26.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((bufferDesc, IMPORTED_25.get(py)?))?;
         let (extMem, bufferDesc,) = (&__zero, &__h0,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
@@ -4951,7 +4950,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v13_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -4972,9 +4971,9 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_28.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_27.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
         let p_paramsArray = TYPES.record_ptr_arg(155, paramsArray, false)?;
@@ -4998,9 +4997,9 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_29.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((paramsArray, IMPORTED_28.get(py)?))?;
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, &__h0, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
         let p_paramsArray = TYPES.record_ptr_arg(159, paramsArray, false)?;
@@ -5024,7 +5023,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v13_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -5045,7 +5044,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(145, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(145, dimBlocks)?;
@@ -5069,7 +5068,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(145, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(145, blockDimX)?;
@@ -5093,7 +5092,7 @@ pub mod hip {
     #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
     fn v13_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
-        let __new0 = IMPORTED_65.get(py)?.call0()?;
+        let __new0 = IMPORTED_64.get(py)?.call0()?;
         let (attr, func,) = (&__new0, func,);
         let p_attr = TYPES.record_ptr_arg(140, attr, true)?;
         let a_attr = p_attr.addr();
@@ -5107,7 +5106,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_66.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_65.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 13).
@@ -5248,9 +5247,9 @@ pub mod hip {
     #[pyo3(name = "cudaMalloc3D", signature = (extent))]
     fn v13_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
-        let __new0 = IMPORTED_68.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_67.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_67.get(py)?)));
+        let __new0 = IMPORTED_67.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_66.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_66.get(py)?)));
         }
         let (pitchedDevPtr, extent,) = (&__new0, extent,);
         let p_pitchedDevPtr = TYPES.record_ptr_arg(82, pitchedDevPtr, true)?;
@@ -5273,13 +5272,13 @@ pub mod hip {
     #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
     fn v13_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
-        let __new0 = IMPORTED_70.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_69.get(py)?)));
+        let __new0 = IMPORTED_69.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_68.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_68.get(py)?)));
         }
-        let __new1 = IMPORTED_72.get(py)?.call0()?;
-        if !__new1.is_instance(IMPORTED_71.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_71.get(py)?)));
+        let __new1 = IMPORTED_71.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_70.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_70.get(py)?)));
         }
         let (desc, extent, array,) = (&__new0, &__new1, array,);
         let p_desc = TYPES.record_ptr_arg(60, desc, true)?;
@@ -5328,8 +5327,8 @@ pub mod hip {
     #[pyo3(name = "cudaMemPrefetchAsync", signature = (devPtr, count, location, flags, stream))]
     fn v13_cudaMemPrefetchAsync(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
-        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
-        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_99.get(py)?, IMPORTED_95.get(py)?, IMPORTED_100.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?), stream,);
+        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_98.get(py)?, IMPORTED_94.get(py)?, IMPORTED_99.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?), stream,);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_device = device.0;
@@ -5351,7 +5350,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemAdvise", signature = (devPtr, count, advice, location))]
     fn v13_cudaMemAdvise(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
-        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_99.get(py)?, IMPORTED_95.get(py)?, IMPORTED_100.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?),);
+        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_98.get(py)?, IMPORTED_94.get(py)?, IMPORTED_99.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?),);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_advice = rt::narrow::<u32>(TYPES.enum_arg(21, advice)?)?;
@@ -5396,7 +5395,7 @@ pub mod hip {
     fn v13_cudaMemPoolSetAttribute(py: Python<'_>, memPool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(24, attr)?)?;
         let a_value = value.addr();
@@ -5431,7 +5430,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaMemPoolSetAccess on HIP's hipMemPoolSetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -5439,7 +5438,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolSetAccess", signature = (memPool, descList, count))]
     fn v13_cudaMemPoolSetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, descList: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((descList, IMPORTED_101.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((descList, IMPORTED_100.get(py)?))?;
         let (mem_pool, desc_list, count,) = (memPool, &__h0, count,);
         let a_mem_pool = TYPES.handle_arg(185, mem_pool)?;
         let p_desc_list = TYPES.record_ptr_arg(142, desc_list, false)?;
@@ -5462,7 +5461,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolGetAccess", signature = (memPool, location))]
     fn v13_cudaMemPoolGetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_95.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_94.get(py)?))?;
         let (mem_pool, location,) = (memPool, &__h0,);
         let mut o_flags: u32 = Default::default();
         let a_flags = &mut o_flags as *mut u32 as usize;
@@ -5486,7 +5485,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolCreate", signature = (poolProps))]
     fn v13_cudaMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_21.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_20.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -5501,7 +5500,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_73.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_72.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5532,9 +5531,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
     fn v13_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_74.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_73.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(144, export_data, true)?;
@@ -5557,9 +5556,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
     fn v13_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
-        let __new0 = IMPORTED_74.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_73.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (mem_pool, export_data,) = (memPool, &__new0,);
         let mut o_dev_ptr: usize = Default::default();
@@ -5584,7 +5583,7 @@ pub mod hip {
     #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
     fn v13_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
-        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        let __new0 = IMPORTED_74.get(py)?.call0()?;
         let (attributes, ptr,) = (&__new0, ptr,);
         let p_attributes = TYPES.record_ptr_arg(58, attributes, true)?;
         let a_attributes = p_attributes.addr();
@@ -5598,7 +5597,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_76.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_75.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
@@ -5629,9 +5628,9 @@ pub mod hip {
     #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
     fn v13_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
-        let __new0 = IMPORTED_70.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_69.get(py)?)));
+        let __new0 = IMPORTED_69.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_68.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_68.get(py)?)));
         }
         let (desc, array,) = (&__new0, array,);
         let p_desc = TYPES.record_ptr_arg(60, desc, true)?;
@@ -5654,9 +5653,9 @@ pub mod hip {
     #[pyo3(name = "cudaCreateTextureObject", signature = (pResDesc, pTexDesc, pResViewDesc))]
     fn v13_cudaCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_79.get(py)?))?;
-        let __h1 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_77.get(py)?))?;
-        let __h2 = IMPORTED_8.get(py)?.call1((pResViewDesc, IMPORTED_82.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_78.get(py)?))?;
+        let __h1 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_76.get(py)?))?;
+        let __h2 = IMPORTED_8.get(py)?.call1((pResViewDesc, IMPORTED_81.get(py)?))?;
         let (pResDesc, pTexDesc, pResViewDesc,) = (&__h0, &__h1, &__h2,);
         let mut o_pTexObject: usize = Default::default();
         let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
@@ -5675,7 +5674,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_78.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_77.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -5684,7 +5683,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_79.get(py)?.call0()?;
+        let __new0 = IMPORTED_78.get(py)?.call0()?;
         let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(67, pResDesc, true)?;
         let a_pResDesc = p_pResDesc.addr();
@@ -5698,7 +5697,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_80.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_79.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectTextureDesc on HIP's hipGetTextureObjectTextureDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -5707,7 +5706,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_77.get(py)?.call0()?;
+        let __new0 = IMPORTED_76.get(py)?.call0()?;
         let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(136, pTexDesc, true)?;
         let a_pTexDesc = p_pTexDesc.addr();
@@ -5721,7 +5720,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_81.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_80.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -5730,7 +5729,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_82.get(py)?.call0()?;
+        let __new0 = IMPORTED_81.get(py)?.call0()?;
         let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(80, pResViewDesc, true)?;
         let a_pResViewDesc = p_pResViewDesc.addr();
@@ -5744,7 +5743,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_83.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_82.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaCreateSurfaceObject on HIP's hipCreateSurfaceObject, with cuda-python's calling convention (cuda-bindings 13).
@@ -5752,7 +5751,7 @@ pub mod hip {
     #[pyo3(name = "cudaCreateSurfaceObject", signature = (pResDesc))]
     fn v13_cudaCreateSurfaceObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateSurfaceObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_79.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_78.get(py)?))?;
         let (pResDesc,) = (&__h0,);
         let mut o_pSurfObject: usize = Default::default();
         let a_pSurfObject = &mut o_pSurfObject as *mut usize as usize;
@@ -5767,7 +5766,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_84.make(py, o_pSurfObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_83.make(py, o_pSurfObject as i128)?])
     }
 
     /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5775,9 +5774,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
     fn v13_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_85.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_32.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_32.get(py)?)));
+        let __new0 = IMPORTED_84.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_31.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_31.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -5800,7 +5799,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v13_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_48.get(py)?.call0()?;
+        let __new0 = IMPORTED_47.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -5823,9 +5822,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_86.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
+        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_34.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_34.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -5848,9 +5847,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_87.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
+        let __new0 = IMPORTED_86.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -5873,9 +5872,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
     fn v13_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_88.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
+        let __new0 = IMPORTED_87.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
@@ -5898,9 +5897,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v13_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_89.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
+        let __new0 = IMPORTED_88.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -5923,9 +5922,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v13_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_90.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
+        let __new0 = IMPORTED_89.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(189, hNode)?;
@@ -5948,7 +5947,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddMemAllocNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v13_cudaGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_45.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_44.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -5968,7 +5967,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_91.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_90.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5976,7 +5975,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_45.get(py)?.call0()?;
+        let __new0 = IMPORTED_44.get(py)?.call0()?;
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(189, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(166, pNodeParams, true)?;
@@ -5990,7 +5989,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_92.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_91.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6012,7 +6011,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6021,7 +6020,7 @@ pub mod hip {
     fn v13_cudaDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(44, attr)?)?;
         let a_value = value.addr();
@@ -6042,7 +6041,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(188, graph)?;
         let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
@@ -6069,7 +6068,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphRemoveDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_62.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_61.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(188, graph)?;
         let mut h_from = TYPES.handle_ref(189, from_, false, false)?;
@@ -6110,7 +6109,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_93.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, IMPORTED_92.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuModuleLoadDataEx on HIP's hipModuleLoadDataEx (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6202,7 +6201,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_20.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_19.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
     }
 
     /// CUDA's cuThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6221,7 +6220,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_25.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_24.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cuGraphGetNodes on HIP's hipGraphGetNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6244,7 +6243,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6267,7 +6266,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6291,7 +6290,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6314,7 +6313,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6337,7 +6336,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6356,7 +6355,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_61.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_60.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6426,7 +6425,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6449,7 +6448,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6473,7 +6472,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6496,7 +6495,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6519,7 +6518,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuModuleLoadDataEx on HIP's hipModuleLoadDataEx (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6611,7 +6610,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_20.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_19.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
     }
 
     /// CUDA's cuThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6630,7 +6629,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_25.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_24.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cuGraphGetNodes on HIP's hipGraphGetNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6653,7 +6652,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6676,7 +6675,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6700,7 +6699,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_98.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_97.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6723,7 +6722,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_98.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_97.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6746,7 +6745,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_33.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_98.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_97.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6765,7 +6764,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_61.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_60.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6835,7 +6834,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6858,7 +6857,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6882,7 +6881,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_102.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_101.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6905,7 +6904,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_102.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_101.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -6928,7 +6927,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_91.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_102.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_90.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_101.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// The adapter of CUDA function `name` in cuda-bindings `version`'s conventions, if it is

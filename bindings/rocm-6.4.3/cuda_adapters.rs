@@ -55,114 +55,113 @@ pub mod hip {
     use hipgen_runtime as rt;
     use pyo3::prelude::*;
 
-    static IMPORTED_19: rt::Imported = rt::Imported::new("cuda._conventions", "CudaIntView");
     static IMPORTED_1: rt::Imported = rt::Imported::new("cuda._structs", "present");
     static IMPORTED_8: rt::Imported = rt::Imported::new("cuda._structs", "to_hip");
     static IMPORTED_13: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY3D_DESCRIPTOR");
     static IMPORTED_11: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY_DESCRIPTOR");
-    static IMPORTED_44: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_BATCH_MEM_OP_NODE_PARAMS");
-    static IMPORTED_40: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS");
-    static IMPORTED_42: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_WAIT_NODE_PARAMS");
-    static IMPORTED_38: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_HOST_NODE_PARAMS");
-    static IMPORTED_33: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_KERNEL_NODE_PARAMS");
-    static IMPORTED_30: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_LAUNCH_PARAMS");
-    static IMPORTED_34: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D");
-    static IMPORTED_36: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMSET_NODE_PARAMS");
-    static IMPORTED_46: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEM_ALLOC_NODE_PARAMS");
-    static IMPORTED_54: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_DESC");
-    static IMPORTED_58: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_VIEW_DESC");
-    static IMPORTED_56: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_TEXTURE_DESC");
+    static IMPORTED_43: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_BATCH_MEM_OP_NODE_PARAMS");
+    static IMPORTED_39: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS");
+    static IMPORTED_41: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_WAIT_NODE_PARAMS");
+    static IMPORTED_37: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_HOST_NODE_PARAMS");
+    static IMPORTED_32: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_KERNEL_NODE_PARAMS");
+    static IMPORTED_29: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_LAUNCH_PARAMS");
+    static IMPORTED_33: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D");
+    static IMPORTED_35: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMSET_NODE_PARAMS");
+    static IMPORTED_45: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEM_ALLOC_NODE_PARAMS");
+    static IMPORTED_53: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_DESC");
+    static IMPORTED_57: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_VIEW_DESC");
+    static IMPORTED_55: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_TEXTURE_DESC");
     static IMPORTED_17: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUarrayMapInfo");
-    static IMPORTED_99: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
+    static IMPORTED_98: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
     static INT_CLASS_0: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdevice");
     static INT_CLASS_4: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdeviceptr");
-    static IMPORTED_103: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphEdgeData");
-    static IMPORTED_47: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
-    static IMPORTED_32: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
+    static IMPORTED_102: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphEdgeData");
+    static IMPORTED_46: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
+    static IMPORTED_31: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
     static IMPORTED_6: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcEventHandle");
     static IMPORTED_7: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcMemHandle");
-    static IMPORTED_50: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUkernelNodeAttrValue");
+    static IMPORTED_49: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUkernelNodeAttrValue");
     static IMPORTED_18: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemAllocationProp");
     static INT_CLASS_15: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUmemGenericAllocationHandle");
-    static IMPORTED_101: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocation");
-    static IMPORTED_102: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocationType");
-    static IMPORTED_24: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemPoolPtrExportData");
-    static IMPORTED_22: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemoryPool");
+    static IMPORTED_100: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocation");
+    static IMPORTED_101: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocationType");
+    static IMPORTED_23: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemPoolPtrExportData");
+    static IMPORTED_21: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemoryPool");
     static IMPORTED_3: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmodule");
-    static IMPORTED_26: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUresult");
-    static IMPORTED_28: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamBatchMemOpParams");
-    static IMPORTED_25: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamCaptureMode");
-    static INT_CLASS_52: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
+    static IMPORTED_25: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUresult");
+    static IMPORTED_27: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamBatchMemOpParams");
+    static IMPORTED_24: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamCaptureMode");
+    static INT_CLASS_51: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
     static IMPORTED_2: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUuuid");
-    static INT_CLASS_20: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "cuuint64_t");
-    static IMPORTED_72: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaChannelFormatDesc");
-    static IMPORTED_62: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaDeviceProp");
-    static IMPORTED_64: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
-    static IMPORTED_74: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExtent");
-    static IMPORTED_94: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreSignalNodeParams");
-    static IMPORTED_95: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreWaitNodeParams");
-    static IMPORTED_68: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaFuncAttributes");
-    static IMPORTED_107: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphEdgeData");
-    static IMPORTED_98: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
-    static IMPORTED_96: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
-    static IMPORTED_93: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaHostNodeParams");
-    static IMPORTED_59: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcEventHandle_t");
-    static IMPORTED_60: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcMemHandle_t");
-    static IMPORTED_87: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaKernelNodeParams");
-    static IMPORTED_88: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchAttributeValue");
-    static IMPORTED_66: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchParams");
-    static IMPORTED_97: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemAllocNodeParams");
-    static IMPORTED_104: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocation");
-    static IMPORTED_105: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocationType");
-    static IMPORTED_76: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPoolPtrExportData");
-    static IMPORTED_75: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPool_t");
-    static IMPORTED_91: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DParms");
-    static IMPORTED_92: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemsetParams");
-    static IMPORTED_70: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPitchedPtr");
-    static IMPORTED_78: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPointerAttributes");
-    static IMPORTED_82: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceDesc");
-    static IMPORTED_85: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceViewDesc");
-    static IMPORTED_63: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaStreamCaptureMode");
-    static INT_CLASS_86: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
-    static IMPORTED_83: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaTextureDesc");
-    static INT_CLASS_80: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaTextureObject_t");
+    static INT_CLASS_19: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "cuuint64_t");
+    static IMPORTED_71: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaChannelFormatDesc");
+    static IMPORTED_61: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaDeviceProp");
+    static IMPORTED_63: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
+    static IMPORTED_73: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExtent");
+    static IMPORTED_93: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreSignalNodeParams");
+    static IMPORTED_94: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreWaitNodeParams");
+    static IMPORTED_67: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaFuncAttributes");
+    static IMPORTED_106: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphEdgeData");
+    static IMPORTED_97: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
+    static IMPORTED_95: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
+    static IMPORTED_92: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaHostNodeParams");
+    static IMPORTED_58: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcEventHandle_t");
+    static IMPORTED_59: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcMemHandle_t");
+    static IMPORTED_86: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaKernelNodeParams");
+    static IMPORTED_87: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchAttributeValue");
+    static IMPORTED_65: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchParams");
+    static IMPORTED_96: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemAllocNodeParams");
+    static IMPORTED_103: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocation");
+    static IMPORTED_104: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocationType");
+    static IMPORTED_75: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPoolPtrExportData");
+    static IMPORTED_74: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPool_t");
+    static IMPORTED_90: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DParms");
+    static IMPORTED_91: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemsetParams");
+    static IMPORTED_69: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPitchedPtr");
+    static IMPORTED_77: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPointerAttributes");
+    static IMPORTED_81: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceDesc");
+    static IMPORTED_84: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceViewDesc");
+    static IMPORTED_62: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaStreamCaptureMode");
+    static INT_CLASS_85: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
+    static IMPORTED_82: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaTextureDesc");
+    static INT_CLASS_79: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaTextureObject_t");
     static IMPORTED_12: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY3D_DESCRIPTOR");
     static IMPORTED_10: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY_DESCRIPTOR");
     static IMPORTED_9: rt::Imported = rt::Imported::new("hip.hip", "HIP_MEMCPY3D");
-    static IMPORTED_53: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_DESC_st");
-    static IMPORTED_57: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_VIEW_DESC_st");
-    static IMPORTED_55: rt::Imported = rt::Imported::new("hip.hip", "HIP_TEXTURE_DESC_st");
+    static IMPORTED_52: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_DESC_st");
+    static IMPORTED_56: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_VIEW_DESC_st");
+    static IMPORTED_54: rt::Imported = rt::Imported::new("hip.hip", "HIP_TEXTURE_DESC_st");
     static IMPORTED_16: rt::Imported = rt::Imported::new("hip.hip", "hipArrayMapInfo");
-    static IMPORTED_43: rt::Imported = rt::Imported::new("hip.hip", "hipBatchMemOpNodeParams");
-    static IMPORTED_71: rt::Imported = rt::Imported::new("hip.hip", "hipChannelFormatDesc");
-    static IMPORTED_61: rt::Imported = rt::Imported::new("hip.hip", "hipDeviceProp_t");
-    static IMPORTED_73: rt::Imported = rt::Imported::new("hip.hip", "hipExtent");
-    static IMPORTED_39: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalNodeParams");
-    static IMPORTED_41: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitNodeParams");
-    static IMPORTED_67: rt::Imported = rt::Imported::new("hip.hip", "hipFuncAttributes");
-    static IMPORTED_29: rt::Imported = rt::Imported::new("hip.hip", "hipFunctionLaunchParams_t");
-    static IMPORTED_48: rt::Imported = rt::Imported::new("hip.hip", "hipGraphInstantiateParams");
-    static IMPORTED_51: rt::Imported = rt::Imported::new("hip.hip", "hipGraphNodeParams");
-    static IMPORTED_37: rt::Imported = rt::Imported::new("hip.hip", "hipHostNodeParams");
+    static IMPORTED_42: rt::Imported = rt::Imported::new("hip.hip", "hipBatchMemOpNodeParams");
+    static IMPORTED_70: rt::Imported = rt::Imported::new("hip.hip", "hipChannelFormatDesc");
+    static IMPORTED_60: rt::Imported = rt::Imported::new("hip.hip", "hipDeviceProp_t");
+    static IMPORTED_72: rt::Imported = rt::Imported::new("hip.hip", "hipExtent");
+    static IMPORTED_38: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalNodeParams");
+    static IMPORTED_40: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitNodeParams");
+    static IMPORTED_66: rt::Imported = rt::Imported::new("hip.hip", "hipFuncAttributes");
+    static IMPORTED_28: rt::Imported = rt::Imported::new("hip.hip", "hipFunctionLaunchParams_t");
+    static IMPORTED_47: rt::Imported = rt::Imported::new("hip.hip", "hipGraphInstantiateParams");
+    static IMPORTED_50: rt::Imported = rt::Imported::new("hip.hip", "hipGraphNodeParams");
+    static IMPORTED_36: rt::Imported = rt::Imported::new("hip.hip", "hipHostNodeParams");
     static IMPORTED_5: rt::Imported = rt::Imported::new("hip.hip", "hipIpcEventHandle_st");
-    static IMPORTED_49: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeAttrValue");
-    static IMPORTED_31: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeParams");
-    static IMPORTED_89: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchAttributeValue");
-    static IMPORTED_65: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchParams_t");
-    static IMPORTED_106: rt::Imported = rt::Imported::new("hip.hip", "hipMemAccessDesc");
-    static IMPORTED_45: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocNodeParams");
+    static IMPORTED_48: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeAttrValue");
+    static IMPORTED_30: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeParams");
+    static IMPORTED_88: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchAttributeValue");
+    static IMPORTED_64: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchParams_t");
+    static IMPORTED_105: rt::Imported = rt::Imported::new("hip.hip", "hipMemAccessDesc");
+    static IMPORTED_44: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocNodeParams");
     static IMPORTED_14: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocationProp");
-    static IMPORTED_100: rt::Imported = rt::Imported::new("hip.hip", "hipMemLocation");
-    static IMPORTED_21: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolProps");
-    static IMPORTED_23: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolPtrExportData");
-    static IMPORTED_90: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DParms");
-    static IMPORTED_35: rt::Imported = rt::Imported::new("hip.hip", "hipMemsetParams");
-    static IMPORTED_69: rt::Imported = rt::Imported::new("hip.hip", "hipPitchedPtr");
-    static IMPORTED_77: rt::Imported = rt::Imported::new("hip.hip", "hipPointerAttribute_t");
-    static IMPORTED_81: rt::Imported = rt::Imported::new("hip.hip", "hipResourceDesc");
-    static IMPORTED_84: rt::Imported = rt::Imported::new("hip.hip", "hipResourceViewDesc");
-    static IMPORTED_27: rt::Imported = rt::Imported::new("hip.hip", "hipStreamBatchMemOpParams_union");
-    static IMPORTED_79: rt::Imported = rt::Imported::new("hip.hip", "hipTextureDesc");
+    static IMPORTED_99: rt::Imported = rt::Imported::new("hip.hip", "hipMemLocation");
+    static IMPORTED_20: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolProps");
+    static IMPORTED_22: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolPtrExportData");
+    static IMPORTED_89: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DParms");
+    static IMPORTED_34: rt::Imported = rt::Imported::new("hip.hip", "hipMemsetParams");
+    static IMPORTED_68: rt::Imported = rt::Imported::new("hip.hip", "hipPitchedPtr");
+    static IMPORTED_76: rt::Imported = rt::Imported::new("hip.hip", "hipPointerAttribute_t");
+    static IMPORTED_80: rt::Imported = rt::Imported::new("hip.hip", "hipResourceDesc");
+    static IMPORTED_83: rt::Imported = rt::Imported::new("hip.hip", "hipResourceViewDesc");
+    static IMPORTED_26: rt::Imported = rt::Imported::new("hip.hip", "hipStreamBatchMemOpParams_union");
+    static IMPORTED_78: rt::Imported = rt::Imported::new("hip.hip", "hipTextureDesc");
 
     /// CUDA's cuDeviceGet on HIP's hipDeviceGet, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
@@ -801,7 +800,7 @@ pub mod hip {
     fn v12_cuMemPoolSetAttribute(py: Python<'_>, pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
         let a_value = value.addr();
@@ -836,7 +835,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuMemPoolCreate on HIP's hipMemPoolCreate, with cuda-python's calling convention (cuda-bindings 12).
@@ -844,7 +843,7 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolCreate", signature = (poolProps))]
     fn v12_cuMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_21.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_20.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -859,7 +858,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_22.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_21.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -890,9 +889,9 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolExportPointer", signature = (ptr))]
     fn v12_cuMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_24.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_23.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
@@ -952,7 +951,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_20.make(py, __v0 as i128)? }])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_19.make(py, __v0 as i128)? }])
     }
 
     /// CUDA's cuPointerSetAttribute on HIP's hipPointerSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -961,7 +960,7 @@ pub mod hip {
     fn v12_cuPointerSetAttribute(py: Python<'_>, value: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerSetAttribute");
         let mut __v0: u64 = 0;
-        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, false, "value")?, attribute, ptr,);
+        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, false, "value")?, attribute, ptr,);
         let a_value = value.addr();
         let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(21, attribute)?)?;
         let a_ptr = ptr.addr();
@@ -982,7 +981,7 @@ pub mod hip {
     #[pyo3(name = "cuExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v12_cuExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -1007,7 +1006,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalMemory", signature = (extMem))]
     fn v12_cuDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -1028,7 +1027,7 @@ pub mod hip {
     #[pyo3(name = "cuSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -1053,7 +1052,7 @@ pub mod hip {
     #[pyo3(name = "cuWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -1078,7 +1077,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalSemaphore", signature = (extSem))]
     fn v12_cuDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -1145,9 +1144,9 @@ pub mod hip {
     #[pyo3(name = "cuStreamBatchMemOp", signature = (stream, count, flags))]
     fn v12_cuStreamBatchMemOp(py: Python<'_>, stream: &Bound<'_, PyAny>, count: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBatchMemOp");
-        let __new0 = IMPORTED_28.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_27.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuStreamBatchMemOp", __new0.get_type(), IMPORTED_27.get(py)?)));
+        let __new0 = IMPORTED_27.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_26.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuStreamBatchMemOp", __new0.get_type(), IMPORTED_26.get(py)?)));
         }
         let (stream, count, paramArray, flags,) = (stream, count, &__new0, flags,);
         let a_stream = TYPES.handle_arg(210, stream)?;
@@ -1172,7 +1171,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v12_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?, extra,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1201,7 +1200,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v12_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1229,9 +1228,9 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v12_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_30.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_29.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_29.get(py)?)));
+        let __new0 = IMPORTED_29.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_28.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_28.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(161, launchParamsList, true)?;
@@ -1255,7 +1254,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddKernelNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v12_cuGraphAddKernelNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_30.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -1275,7 +1274,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_31.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1283,7 +1282,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
     fn v12_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, true)?;
@@ -1297,7 +1296,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_33.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_32.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetParams on HIP's hipGraphKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1305,7 +1304,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetParams", signature = (hNode, nodeParams))]
     fn v12_cuGraphKernelNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_30.get(py)?))?;
         let (node, pNodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
@@ -1348,7 +1347,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_phGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_31.get(py)?.call1((o_phGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeGetParams on HIP's hipDrvGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1370,7 +1369,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_34.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_33.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeSetParams on HIP's hipDrvGraphMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1400,9 +1399,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_36.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
+        let __new0 = IMPORTED_35.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_34.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_34.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -1425,9 +1424,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
     fn v12_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_38.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
+        let __new0 = IMPORTED_37.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -1450,9 +1449,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v12_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_40.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
+        let __new0 = IMPORTED_39.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -1475,9 +1474,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v12_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_42.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
+        let __new0 = IMPORTED_41.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -1500,9 +1499,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphBatchMemOpNodeGetParams", signature = (hNode))]
     fn v12_cuGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeGetParams");
-        let __new0 = IMPORTED_44.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
+        let __new0 = IMPORTED_43.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
         }
         let (hNode, nodeParams_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -1525,9 +1524,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_46.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
+        let __new0 = IMPORTED_45.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -1564,7 +1563,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1573,7 +1572,7 @@ pub mod hip {
     fn v12_cuDeviceSetGraphMemAttribute(py: Python<'_>, device: Option<rt::CInt<i32>>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
         let a_value = value.addr();
@@ -1608,7 +1607,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_46.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphInstantiateWithParams on HIP's hipGraphInstantiateWithParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1616,7 +1615,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphInstantiateWithParams", signature = (hGraph, instantiateParams))]
     fn v12_cuGraphInstantiateWithParams(py: Python<'_>, hGraph: &Bound<'_, PyAny>, instantiateParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((instantiateParams, IMPORTED_48.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((instantiateParams, IMPORTED_47.get(py)?))?;
         let (graph, instantiateParams,) = (hGraph, &__h0,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
@@ -1632,7 +1631,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_46.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecGetFlags on HIP's hipGraphExecGetFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -1653,7 +1652,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_20.make(py, o_flags as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_19.make(py, o_flags as i128)?])
     }
 
     /// CUDA's cuGraphExecKernelNodeSetParams on HIP's hipGraphExecKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1661,7 +1660,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecKernelNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v12_cuGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_30.get(py)?))?;
         let (hGraphExec, node, pNodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_hGraphExec = TYPES.handle_arg(219, hGraphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -1708,7 +1707,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v12_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_49.get(py)?.call0()?;
+        let __new0 = IMPORTED_48.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -1723,7 +1722,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_50.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_49.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1731,7 +1730,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v12_cuGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_49.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_48.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -1754,7 +1753,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v12_cuGraphAddNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -1774,7 +1773,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_31.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1782,7 +1781,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphNodeSetParams", signature = (hNode, nodeParams))]
     fn v12_cuGraphNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (node, nodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
@@ -1804,7 +1803,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v12_cuGraphExecNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (graphExec, node, nodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_graphExec = TYPES.handle_arg(219, graphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -1827,7 +1826,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
     fn v12_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -1853,7 +1852,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
     fn v12_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -1920,7 +1919,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_52.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_51.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -1929,9 +1928,9 @@ pub mod hip {
     fn v12_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_54.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_53.get(py)?)));
+        let __new0 = IMPORTED_53.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_52.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_52.get(py)?)));
         }
         let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(79, pResDesc, true)?;
@@ -1955,9 +1954,9 @@ pub mod hip {
     fn v12_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_56.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_55.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_55.get(py)?)));
+        let __new0 = IMPORTED_55.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_54.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_54.get(py)?)));
         }
         let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(72, pTexDesc, true)?;
@@ -1981,9 +1980,9 @@ pub mod hip {
     fn v12_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_58.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_57.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_57.get(py)?)));
+        let __new0 = IMPORTED_57.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_56.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_56.get(py)?)));
         }
         let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(87, pResViewDesc, true)?;
@@ -2029,7 +2028,7 @@ pub mod hip {
     #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
     fn v12_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
-        let __new0 = IMPORTED_59.get(py)?.call0()?;
+        let __new0 = IMPORTED_58.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_5.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
         }
@@ -2067,7 +2066,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_60.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_59.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -2097,7 +2096,7 @@ pub mod hip {
     #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
     fn v12_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDevicePropertiesR0600");
-        let __new0 = IMPORTED_61.get(py)?.call0()?;
+        let __new0 = IMPORTED_60.get(py)?.call0()?;
         let (prop, deviceId,) = (&__new0, device,);
         let p_prop = TYPES.record_ptr_arg(65, prop, true)?;
         let a_prop = p_prop.addr();
@@ -2111,7 +2110,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_62.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_61.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaChooseDevice on HIP's hipChooseDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -2119,7 +2118,7 @@ pub mod hip {
     #[pyo3(name = "cudaChooseDevice", signature = (prop))]
     fn v12_cudaChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDeviceR0600");
-        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_61.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_60.get(py)?))?;
         let (prop,) = (&__h0,);
         let mut o_device: i32 = Default::default();
         let a_device = &mut o_device as *mut i32 as usize;
@@ -2142,7 +2141,7 @@ pub mod hip {
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v12_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -2167,7 +2166,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v12_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -2188,7 +2187,7 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -2213,7 +2212,7 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -2238,7 +2237,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v12_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -2259,7 +2258,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
@@ -2283,7 +2282,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(159, blockDimX)?;
@@ -2307,9 +2306,9 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v12_cudaLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_66.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_65.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_65.get(py)?)));
+        let __new0 = IMPORTED_65.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_64.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_64.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(160, launchParamsList, true)?;
@@ -2333,7 +2332,7 @@ pub mod hip {
     #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
     fn v12_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
-        let __new0 = IMPORTED_67.get(py)?.call0()?;
+        let __new0 = IMPORTED_66.get(py)?.call0()?;
         let (attr, func,) = (&__new0, func,);
         let p_attr = TYPES.record_ptr_arg(146, attr, true)?;
         let a_attr = p_attr.addr();
@@ -2347,7 +2346,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_68.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_67.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 12).
@@ -2488,9 +2487,9 @@ pub mod hip {
     #[pyo3(name = "cudaMalloc3D", signature = (extent))]
     fn v12_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
-        let __new0 = IMPORTED_70.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_69.get(py)?)));
+        let __new0 = IMPORTED_69.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_68.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_68.get(py)?)));
         }
         let (pitchedDevPtr, extent,) = (&__new0, extent,);
         let p_pitchedDevPtr = TYPES.record_ptr_arg(88, pitchedDevPtr, true)?;
@@ -2513,13 +2512,13 @@ pub mod hip {
     #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
     fn v12_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
-        let __new0 = IMPORTED_72.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_71.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_71.get(py)?)));
+        let __new0 = IMPORTED_71.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_70.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_70.get(py)?)));
         }
-        let __new1 = IMPORTED_74.get(py)?.call0()?;
-        if !__new1.is_instance(IMPORTED_73.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_73.get(py)?)));
+        let __new1 = IMPORTED_73.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_72.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_72.get(py)?)));
         }
         let (desc, extent, array,) = (&__new0, &__new1, array,);
         let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
@@ -2590,7 +2589,7 @@ pub mod hip {
     fn v12_cudaMemPoolSetAttribute(py: Python<'_>, memPool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
         let a_value = value.addr();
@@ -2625,7 +2624,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaMemPoolCreate on HIP's hipMemPoolCreate, with cuda-python's calling convention (cuda-bindings 12).
@@ -2633,7 +2632,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolCreate", signature = (poolProps))]
     fn v12_cudaMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_21.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_20.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -2648,7 +2647,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_75.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_74.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -2679,9 +2678,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
     fn v12_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_76.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
@@ -2704,9 +2703,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
     fn v12_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
-        let __new0 = IMPORTED_76.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (mem_pool, export_data,) = (memPool, &__new0,);
         let mut o_dev_ptr: usize = Default::default();
@@ -2731,9 +2730,9 @@ pub mod hip {
     #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
     fn v12_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
-        let __new0 = IMPORTED_78.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_77.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaPointerGetAttributes", __new0.get_type(), IMPORTED_77.get(py)?)));
+        let __new0 = IMPORTED_77.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_76.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaPointerGetAttributes", __new0.get_type(), IMPORTED_76.get(py)?)));
         }
         let (attributes, ptr,) = (&__new0, ptr,);
         let p_attributes = TYPES.record_ptr_arg(66, attributes, true)?;
@@ -2779,9 +2778,9 @@ pub mod hip {
     #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
     fn v12_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
-        let __new0 = IMPORTED_72.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_71.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_71.get(py)?)));
+        let __new0 = IMPORTED_71.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_70.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_70.get(py)?)));
         }
         let (desc, array,) = (&__new0, array,);
         let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
@@ -2804,7 +2803,7 @@ pub mod hip {
     #[pyo3(name = "cudaCreateTextureObject", signature = (pResDesc, pTexDesc, pResViewDesc))]
     fn v12_cudaCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_79.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_78.get(py)?))?;
         let (pResDesc, pTexDesc, pResViewDesc,) = (pResDesc, &__h0, pResViewDesc,);
         let mut o_pTexObject: usize = Default::default();
         let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
@@ -2823,7 +2822,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_80.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_79.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -2832,9 +2831,9 @@ pub mod hip {
     fn v12_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_82.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_81.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceDesc", __new0.get_type(), IMPORTED_81.get(py)?)));
+        let __new0 = IMPORTED_81.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_80.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceDesc", __new0.get_type(), IMPORTED_80.get(py)?)));
         }
         let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
@@ -2858,7 +2857,7 @@ pub mod hip {
     fn v12_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_79.get(py)?.call0()?;
+        let __new0 = IMPORTED_78.get(py)?.call0()?;
         let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(142, pTexDesc, true)?;
         let a_pTexDesc = p_pTexDesc.addr();
@@ -2872,7 +2871,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_83.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_82.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -2881,9 +2880,9 @@ pub mod hip {
     fn v12_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_85.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_84.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceViewDesc", __new0.get_type(), IMPORTED_84.get(py)?)));
+        let __new0 = IMPORTED_84.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_83.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceViewDesc", __new0.get_type(), IMPORTED_83.get(py)?)));
         }
         let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(86, pResViewDesc, true)?;
@@ -2920,7 +2919,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_86.make(py, o_pSurfObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_85.make(py, o_pSurfObject as i128)?])
     }
 
     /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2928,9 +2927,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
     fn v12_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_87.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_31.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_31.get(py)?)));
+        let __new0 = IMPORTED_86.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_30.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_30.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -2953,7 +2952,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v12_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_49.get(py)?.call0()?;
+        let __new0 = IMPORTED_48.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -2968,7 +2967,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_88.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_87.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -2976,7 +2975,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v12_cudaGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_89.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_88.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -2999,9 +2998,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_91.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_90.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_90.get(py)?)));
+        let __new0 = IMPORTED_90.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_89.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_89.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -3024,9 +3023,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_92.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
+        let __new0 = IMPORTED_91.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_34.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_34.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -3049,9 +3048,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
     fn v12_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_93.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
+        let __new0 = IMPORTED_92.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -3074,9 +3073,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v12_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_94.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
+        let __new0 = IMPORTED_93.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -3099,9 +3098,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v12_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_95.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
+        let __new0 = IMPORTED_94.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -3124,7 +3123,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddMemAllocNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v12_cudaGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_45.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_44.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -3144,7 +3143,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_96.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_95.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -3152,7 +3151,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_45.get(py)?.call0()?;
+        let __new0 = IMPORTED_44.get(py)?.call0()?;
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
@@ -3166,7 +3165,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_97.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_96.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -3188,7 +3187,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -3197,7 +3196,7 @@ pub mod hip {
     fn v12_cudaDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
         let a_value = value.addr();
@@ -3232,7 +3231,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_98.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_97.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cudaGraphAddNode on HIP's hipGraphAddNode, with cuda-python's calling convention (cuda-bindings 12).
@@ -3240,7 +3239,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v12_cudaGraphAddNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -3260,7 +3259,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_96.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_95.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -3268,7 +3267,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphNodeSetParams", signature = (node, nodeParams))]
     fn v12_cudaGraphNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (node, nodeParams,) = (node, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
@@ -3290,7 +3289,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExecNodeSetParams", signature = (graphExec, node, nodeParams))]
     fn v12_cudaGraphExecNodeSetParams(py: Python<'_>, graphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (graphExec, node, nodeParams,) = (graphExec, node, &__h0,);
         let a_graphExec = TYPES.handle_arg(219, graphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -3379,7 +3378,7 @@ pub mod hip {
     #[pyo3(name = "cuCtxCreate", signature = (ctxCreateParams, flags, dev))]
     fn v13_cuCtxCreate(py: Python<'_>, ctxCreateParams: &Bound<'_, PyAny>, flags: rt::CInt<u32>, dev: Option<rt::CInt<i32>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxCreate");
-        if !rt::is_null_input(ctxCreateParams)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(ctxCreateParams)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let (flags, device,) = (flags, dev.unwrap_or(rt::CInt(0)),);
         let mut o_ctx: usize = Default::default();
         let a_ctx = &mut o_ctx as *mut usize as usize;
@@ -3394,7 +3393,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_99.get(py)?.call1((o_ctx,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_98.get(py)?.call1((o_ctx,))?.unbind()])
     }
 
     /// CUDA's cuCtxGetDevice on HIP's hipCtxGetDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -3858,7 +3857,7 @@ pub mod hip {
     #[pyo3(name = "cuMemGetAccess", signature = (location, ptr))]
     fn v13_cuMemGetAccess(py: Python<'_>, location: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_100.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_99.get(py)?))?;
         let (location, ptr,) = (&__h0, ptr,);
         let mut o_flags: u64 = Default::default();
         let a_flags = &mut o_flags as *mut u64 as usize;
@@ -3995,7 +3994,7 @@ pub mod hip {
     fn v13_cuMemPoolSetAttribute(py: Python<'_>, pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
         let a_value = value.addr();
@@ -4030,7 +4029,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuMemPoolGetAccess on HIP's hipMemPoolGetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -4038,7 +4037,7 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolGetAccess", signature = (memPool, location))]
     fn v13_cuMemPoolGetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_100.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_99.get(py)?))?;
         let (mem_pool, location,) = (memPool, &__h0,);
         let mut o_flags: u32 = Default::default();
         let a_flags = &mut o_flags as *mut u32 as usize;
@@ -4062,7 +4061,7 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolCreate", signature = (poolProps))]
     fn v13_cuMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_21.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_20.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -4077,7 +4076,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_22.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_21.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4108,9 +4107,9 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolExportPointer", signature = (ptr))]
     fn v13_cuMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_24.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_23.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
@@ -4170,7 +4169,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_20.make(py, __v0 as i128)? }])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_19.make(py, __v0 as i128)? }])
     }
 
     /// CUDA's cuMemPrefetchAsync on HIP's hipMemPrefetchAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4178,8 +4177,8 @@ pub mod hip {
     #[pyo3(name = "cuMemPrefetchAsync", signature = (devPtr, count, location, flags, hStream))]
     fn v13_cuMemPrefetchAsync(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: &Bound<'_, PyAny>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
-        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
-        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_101.get(py)?, IMPORTED_100.get(py)?, IMPORTED_102.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?), hStream,);
+        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_100.get(py)?, IMPORTED_99.get(py)?, IMPORTED_101.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?), hStream,);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_device = device.0;
@@ -4201,7 +4200,7 @@ pub mod hip {
     #[pyo3(name = "cuMemAdvise", signature = (devPtr, count, advice, location))]
     fn v13_cuMemAdvise(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
-        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_101.get(py)?, IMPORTED_100.get(py)?, IMPORTED_102.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?),);
+        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_100.get(py)?, IMPORTED_99.get(py)?, IMPORTED_101.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?),);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_advice = rt::narrow::<u32>(TYPES.enum_arg(29, advice)?)?;
@@ -4224,7 +4223,7 @@ pub mod hip {
     fn v13_cuPointerSetAttribute(py: Python<'_>, value: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerSetAttribute");
         let mut __v0: u64 = 0;
-        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, false, "value")?, attribute, ptr,);
+        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, false, "value")?, attribute, ptr,);
         let a_value = value.addr();
         let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(21, attribute)?)?;
         let a_ptr = ptr.addr();
@@ -4245,7 +4244,7 @@ pub mod hip {
     #[pyo3(name = "cuStreamUpdateCaptureDependencies", signature = (hStream, dependencyData, numDependencies, flags))]
     fn v13_cuStreamUpdateCaptureDependencies(py: Python<'_>, hStream: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let (stream, numDependencies, flags,) = (hStream, numDependencies, flags,);
         let a_stream = TYPES.handle_arg(210, stream)?;
         let mut o_dependencies: usize = Default::default();
@@ -4261,7 +4260,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_dependencies,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_31.get(py)?.call1((o_dependencies,))?.unbind()])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -4269,7 +4268,7 @@ pub mod hip {
     #[pyo3(name = "cuExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v13_cuExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -4294,7 +4293,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalMemory", signature = (extMem))]
     fn v13_cuDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -4315,7 +4314,7 @@ pub mod hip {
     #[pyo3(name = "cuSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -4340,7 +4339,7 @@ pub mod hip {
     #[pyo3(name = "cuWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -4365,7 +4364,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalSemaphore", signature = (extSem))]
     fn v13_cuDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -4432,7 +4431,7 @@ pub mod hip {
     #[pyo3(name = "cuStreamBatchMemOp", signature = (stream, count, flags))]
     fn v13_cuStreamBatchMemOp(py: Python<'_>, stream: &Bound<'_, PyAny>, count: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBatchMemOp");
-        let __new0 = IMPORTED_27.get(py)?.call0()?;
+        let __new0 = IMPORTED_26.get(py)?.call0()?;
         let (stream, count, paramArray, flags,) = (stream, count, &__new0, flags,);
         let a_stream = TYPES.handle_arg(210, stream)?;
         let a_count = count.0;
@@ -4448,7 +4447,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_28.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_27.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -4456,7 +4455,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v13_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?, extra,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -4485,7 +4484,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v13_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_19.get(py)?))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?,);
         let a_f = TYPES.handle_arg(212, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -4513,9 +4512,9 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v13_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_30.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_29.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_29.get(py)?)));
+        let __new0 = IMPORTED_29.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_28.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_28.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(161, launchParamsList, true)?;
@@ -4539,7 +4538,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddKernelNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v13_cuGraphAddKernelNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_30.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -4559,7 +4558,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_31.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4567,7 +4566,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
     fn v13_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, true)?;
@@ -4581,7 +4580,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_33.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_32.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetParams on HIP's hipGraphKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4589,7 +4588,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetParams", signature = (hNode, nodeParams))]
     fn v13_cuGraphKernelNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_30.get(py)?))?;
         let (node, pNodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
@@ -4632,7 +4631,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_phGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_31.get(py)?.call1((o_phGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeGetParams on HIP's hipDrvGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4654,7 +4653,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_34.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_33.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeSetParams on HIP's hipDrvGraphMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4684,9 +4683,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_36.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
+        let __new0 = IMPORTED_35.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_34.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_34.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -4709,9 +4708,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
     fn v13_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_38.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
+        let __new0 = IMPORTED_37.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -4734,9 +4733,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v13_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_40.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
+        let __new0 = IMPORTED_39.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -4759,9 +4758,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v13_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_42.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
+        let __new0 = IMPORTED_41.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -4784,9 +4783,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphBatchMemOpNodeGetParams", signature = (hNode))]
     fn v13_cuGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeGetParams");
-        let __new0 = IMPORTED_44.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
+        let __new0 = IMPORTED_43.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
         }
         let (hNode, nodeParams_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -4809,9 +4808,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_46.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
+        let __new0 = IMPORTED_45.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -4848,7 +4847,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -4857,7 +4856,7 @@ pub mod hip {
     fn v13_cuDeviceSetGraphMemAttribute(py: Python<'_>, device: Option<rt::CInt<i32>>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
         let a_value = value.addr();
@@ -4878,7 +4877,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
     fn v13_cuGraphAddDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
@@ -4905,7 +4904,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphRemoveDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
     fn v13_cuGraphRemoveDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
@@ -4946,7 +4945,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_46.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphInstantiateWithParams on HIP's hipGraphInstantiateWithParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4954,7 +4953,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphInstantiateWithParams", signature = (hGraph, instantiateParams))]
     fn v13_cuGraphInstantiateWithParams(py: Python<'_>, hGraph: &Bound<'_, PyAny>, instantiateParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((instantiateParams, IMPORTED_48.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((instantiateParams, IMPORTED_47.get(py)?))?;
         let (graph, instantiateParams,) = (hGraph, &__h0,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
@@ -4970,7 +4969,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_47.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_46.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecGetFlags on HIP's hipGraphExecGetFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -4991,7 +4990,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_20.make(py, o_flags as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_19.make(py, o_flags as i128)?])
     }
 
     /// CUDA's cuGraphExecKernelNodeSetParams on HIP's hipGraphExecKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -4999,7 +4998,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecKernelNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v13_cuGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_31.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_30.get(py)?))?;
         let (hGraphExec, node, pNodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_hGraphExec = TYPES.handle_arg(219, hGraphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -5046,7 +5045,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v13_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_49.get(py)?.call0()?;
+        let __new0 = IMPORTED_48.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -5061,7 +5060,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_50.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_49.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -5069,7 +5068,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v13_cuGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_49.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_48.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -5092,8 +5091,8 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddNode", signature = (hGraph, dependencies, dependencyData, numDependencies, nodeParams))]
     fn v13_cuGraphAddNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -5113,7 +5112,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_32.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_31.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5121,7 +5120,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphNodeSetParams", signature = (hNode, nodeParams))]
     fn v13_cuGraphNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (node, nodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
@@ -5143,7 +5142,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v13_cuGraphExecNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (graphExec, node, nodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_graphExec = TYPES.handle_arg(219, graphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -5166,7 +5165,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
     fn v13_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -5192,7 +5191,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
     fn v13_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_26.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_25.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -5259,7 +5258,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_52.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_51.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -5268,9 +5267,9 @@ pub mod hip {
     fn v13_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_54.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_53.get(py)?)));
+        let __new0 = IMPORTED_53.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_52.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_52.get(py)?)));
         }
         let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(79, pResDesc, true)?;
@@ -5294,9 +5293,9 @@ pub mod hip {
     fn v13_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_56.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_55.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_55.get(py)?)));
+        let __new0 = IMPORTED_55.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_54.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_54.get(py)?)));
         }
         let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(72, pTexDesc, true)?;
@@ -5320,9 +5319,9 @@ pub mod hip {
     fn v13_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_58.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_57.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_57.get(py)?)));
+        let __new0 = IMPORTED_57.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_56.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_56.get(py)?)));
         }
         let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(87, pResViewDesc, true)?;
@@ -5368,7 +5367,7 @@ pub mod hip {
     #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
     fn v13_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
-        let __new0 = IMPORTED_59.get(py)?.call0()?;
+        let __new0 = IMPORTED_58.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_5.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_5.get(py)?)));
         }
@@ -5406,7 +5405,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_60.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_59.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 13).
@@ -5436,7 +5435,7 @@ pub mod hip {
     #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
     fn v13_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDevicePropertiesR0600");
-        let __new0 = IMPORTED_61.get(py)?.call0()?;
+        let __new0 = IMPORTED_60.get(py)?.call0()?;
         let (prop, deviceId,) = (&__new0, device,);
         let p_prop = TYPES.record_ptr_arg(65, prop, true)?;
         let a_prop = p_prop.addr();
@@ -5450,7 +5449,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_62.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_61.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaChooseDevice on HIP's hipChooseDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -5458,7 +5457,7 @@ pub mod hip {
     #[pyo3(name = "cudaChooseDevice", signature = (prop))]
     fn v13_cudaChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDeviceR0600");
-        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_61.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((prop, IMPORTED_60.get(py)?))?;
         let (prop,) = (&__h0,);
         let mut o_device: i32 = Default::default();
         let a_device = &mut o_device as *mut i32 as usize;
@@ -5481,7 +5480,7 @@ pub mod hip {
     #[pyo3(name = "cudaStreamUpdateCaptureDependencies", signature = (stream, dependencyData, numDependencies, flags))]
     fn v13_cudaStreamUpdateCaptureDependencies(py: Python<'_>, stream: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let (stream, numDependencies, flags,) = (stream, numDependencies, flags,);
         let a_stream = TYPES.handle_arg(210, stream)?;
         let mut o_dependencies: usize = Default::default();
@@ -5497,7 +5496,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_96.get(py)?.call1((o_dependencies,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_95.get(py)?.call1((o_dependencies,))?.unbind()])
     }
 
     /// CUDA's cudaExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -5505,7 +5504,7 @@ pub mod hip {
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v13_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -5530,7 +5529,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v13_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -5551,7 +5550,7 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -5576,7 +5575,7 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -5601,7 +5600,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v13_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -5622,7 +5621,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
@@ -5646,7 +5645,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_19.get(py)?))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(159, blockDimX)?;
@@ -5670,7 +5669,7 @@ pub mod hip {
     #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
     fn v13_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
-        let __new0 = IMPORTED_67.get(py)?.call0()?;
+        let __new0 = IMPORTED_66.get(py)?.call0()?;
         let (attr, func,) = (&__new0, func,);
         let p_attr = TYPES.record_ptr_arg(146, attr, true)?;
         let a_attr = p_attr.addr();
@@ -5684,7 +5683,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_68.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_67.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 13).
@@ -5825,9 +5824,9 @@ pub mod hip {
     #[pyo3(name = "cudaMalloc3D", signature = (extent))]
     fn v13_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
-        let __new0 = IMPORTED_70.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_69.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_69.get(py)?)));
+        let __new0 = IMPORTED_69.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_68.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_68.get(py)?)));
         }
         let (pitchedDevPtr, extent,) = (&__new0, extent,);
         let p_pitchedDevPtr = TYPES.record_ptr_arg(88, pitchedDevPtr, true)?;
@@ -5850,13 +5849,13 @@ pub mod hip {
     #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
     fn v13_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
-        let __new0 = IMPORTED_72.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_71.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_71.get(py)?)));
+        let __new0 = IMPORTED_71.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_70.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_70.get(py)?)));
         }
-        let __new1 = IMPORTED_74.get(py)?.call0()?;
-        if !__new1.is_instance(IMPORTED_73.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_73.get(py)?)));
+        let __new1 = IMPORTED_73.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_72.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_72.get(py)?)));
         }
         let (desc, extent, array,) = (&__new0, &__new1, array,);
         let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
@@ -5904,8 +5903,8 @@ pub mod hip {
     #[pyo3(name = "cudaMemPrefetchAsync", signature = (devPtr, count, location, flags, stream))]
     fn v13_cudaMemPrefetchAsync(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
-        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
-        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_104.get(py)?, IMPORTED_100.get(py)?, IMPORTED_105.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?), stream,);
+        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_103.get(py)?, IMPORTED_99.get(py)?, IMPORTED_104.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?), stream,);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_device = device.0;
@@ -5927,7 +5926,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemAdvise", signature = (devPtr, count, advice, location))]
     fn v13_cudaMemAdvise(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
-        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_104.get(py)?, IMPORTED_100.get(py)?, IMPORTED_105.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?),);
+        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_103.get(py)?, IMPORTED_99.get(py)?, IMPORTED_104.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?),);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_advice = rt::narrow::<u32>(TYPES.enum_arg(29, advice)?)?;
@@ -5972,7 +5971,7 @@ pub mod hip {
     fn v13_cudaMemPoolSetAttribute(py: Python<'_>, memPool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
         let a_value = value.addr();
@@ -6007,7 +6006,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaMemPoolSetAccess on HIP's hipMemPoolSetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -6015,7 +6014,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolSetAccess", signature = (memPool, descList, count))]
     fn v13_cudaMemPoolSetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, descList: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((descList, IMPORTED_106.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((descList, IMPORTED_105.get(py)?))?;
         let (mem_pool, desc_list, count,) = (memPool, &__h0, count,);
         let a_mem_pool = TYPES.handle_arg(214, mem_pool)?;
         let p_desc_list = TYPES.record_ptr_arg(156, desc_list, false)?;
@@ -6038,7 +6037,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolGetAccess", signature = (memPool, location))]
     fn v13_cudaMemPoolGetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
-        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_100.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((location, IMPORTED_99.get(py)?))?;
         let (mem_pool, location,) = (memPool, &__h0,);
         let mut o_flags: u32 = Default::default();
         let a_flags = &mut o_flags as *mut u32 as usize;
@@ -6062,7 +6061,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolCreate", signature = (poolProps))]
     fn v13_cudaMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_21.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((poolProps, IMPORTED_20.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -6077,7 +6076,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_75.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_74.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6108,9 +6107,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
     fn v13_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_76.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
@@ -6133,9 +6132,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
     fn v13_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
-        let __new0 = IMPORTED_76.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_23.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_23.get(py)?)));
+        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_22.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_22.get(py)?)));
         }
         let (mem_pool, export_data,) = (memPool, &__new0,);
         let mut o_dev_ptr: usize = Default::default();
@@ -6160,7 +6159,7 @@ pub mod hip {
     #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
     fn v13_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
-        let __new0 = IMPORTED_77.get(py)?.call0()?;
+        let __new0 = IMPORTED_76.get(py)?.call0()?;
         let (attributes, ptr,) = (&__new0, ptr,);
         let p_attributes = TYPES.record_ptr_arg(66, attributes, true)?;
         let a_attributes = p_attributes.addr();
@@ -6174,7 +6173,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_78.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_77.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
@@ -6205,9 +6204,9 @@ pub mod hip {
     #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
     fn v13_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
-        let __new0 = IMPORTED_72.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_71.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_71.get(py)?)));
+        let __new0 = IMPORTED_71.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_70.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_70.get(py)?)));
         }
         let (desc, array,) = (&__new0, array,);
         let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
@@ -6230,9 +6229,9 @@ pub mod hip {
     #[pyo3(name = "cudaCreateTextureObject", signature = (pResDesc, pTexDesc, pResViewDesc))]
     fn v13_cudaCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_81.get(py)?))?;
-        let __h1 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_79.get(py)?))?;
-        let __h2 = IMPORTED_8.get(py)?.call1((pResViewDesc, IMPORTED_84.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_80.get(py)?))?;
+        let __h1 = IMPORTED_8.get(py)?.call1((pTexDesc, IMPORTED_78.get(py)?))?;
+        let __h2 = IMPORTED_8.get(py)?.call1((pResViewDesc, IMPORTED_83.get(py)?))?;
         let (pResDesc, pTexDesc, pResViewDesc,) = (&__h0, &__h1, &__h2,);
         let mut o_pTexObject: usize = Default::default();
         let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
@@ -6251,7 +6250,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_80.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_79.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -6260,7 +6259,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_81.get(py)?.call0()?;
+        let __new0 = IMPORTED_80.get(py)?.call0()?;
         let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
         let a_pResDesc = p_pResDesc.addr();
@@ -6274,7 +6273,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_82.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_81.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectTextureDesc on HIP's hipGetTextureObjectTextureDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -6283,7 +6282,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_79.get(py)?.call0()?;
+        let __new0 = IMPORTED_78.get(py)?.call0()?;
         let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(142, pTexDesc, true)?;
         let a_pTexDesc = p_pTexDesc.addr();
@@ -6297,7 +6296,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_83.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_82.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -6306,7 +6305,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_84.get(py)?.call0()?;
+        let __new0 = IMPORTED_83.get(py)?.call0()?;
         let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(86, pResViewDesc, true)?;
         let a_pResViewDesc = p_pResViewDesc.addr();
@@ -6320,7 +6319,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_85.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_84.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaCreateSurfaceObject on HIP's hipCreateSurfaceObject, with cuda-python's calling convention (cuda-bindings 13).
@@ -6328,7 +6327,7 @@ pub mod hip {
     #[pyo3(name = "cudaCreateSurfaceObject", signature = (pResDesc))]
     fn v13_cudaCreateSurfaceObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateSurfaceObject");
-        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_81.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((pResDesc, IMPORTED_80.get(py)?))?;
         let (pResDesc,) = (&__h0,);
         let mut o_pSurfObject: usize = Default::default();
         let a_pSurfObject = &mut o_pSurfObject as *mut usize as usize;
@@ -6343,7 +6342,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_86.make(py, o_pSurfObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_85.make(py, o_pSurfObject as i128)?])
     }
 
     /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -6351,9 +6350,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
     fn v13_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_87.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_31.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_31.get(py)?)));
+        let __new0 = IMPORTED_86.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_30.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_30.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -6376,7 +6375,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v13_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_49.get(py)?.call0()?;
+        let __new0 = IMPORTED_48.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -6391,7 +6390,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_88.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_87.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6399,7 +6398,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v13_cudaGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_89.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((value, IMPORTED_88.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
@@ -6422,9 +6421,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_91.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_90.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_90.get(py)?)));
+        let __new0 = IMPORTED_90.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_89.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_89.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -6447,9 +6446,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_92.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_35.get(py)?)));
+        let __new0 = IMPORTED_91.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_34.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_34.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -6472,9 +6471,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
     fn v13_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_93.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_37.get(py)?)));
+        let __new0 = IMPORTED_92.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_36.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
@@ -6497,9 +6496,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v13_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_94.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
+        let __new0 = IMPORTED_93.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -6522,9 +6521,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v13_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_95.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_41.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_41.get(py)?)));
+        let __new0 = IMPORTED_94.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_40.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_40.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(218, hNode)?;
@@ -6547,7 +6546,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddMemAllocNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v13_cudaGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_45.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_44.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -6567,7 +6566,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_96.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_95.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -6575,7 +6574,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_45.get(py)?.call0()?;
+        let __new0 = IMPORTED_44.get(py)?.call0()?;
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
@@ -6589,7 +6588,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_97.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_96.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6611,7 +6610,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_20.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_19.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6620,7 +6619,7 @@ pub mod hip {
     fn v13_cudaDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_19.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
         let a_value = value.addr();
@@ -6641,7 +6640,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
@@ -6668,7 +6667,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphRemoveDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(217, graph)?;
         let mut h_from = TYPES.handle_ref(218, from_, false, false)?;
@@ -6709,7 +6708,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_98.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_97.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cudaGraphAddNode on HIP's hipGraphAddNode, with cuda-python's calling convention (cuda-bindings 13).
@@ -6717,8 +6716,8 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddNode", signature = (graph, pDependencies, dependencyData, numDependencies, nodeParams))]
     fn v13_cudaGraphAddNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_64.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_63.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -6738,7 +6737,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_96.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, IMPORTED_95.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -6746,7 +6745,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphNodeSetParams", signature = (node, nodeParams))]
     fn v13_cudaGraphNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (node, nodeParams,) = (node, &__h0,);
         let a_node = TYPES.handle_arg(218, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
@@ -6768,7 +6767,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExecNodeSetParams", signature = (graphExec, node, nodeParams))]
     fn v13_cudaGraphExecNodeSetParams(py: Python<'_>, graphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_51.get(py)?))?;
+        let __h0 = IMPORTED_8.get(py)?.call1((nodeParams, IMPORTED_50.get(py)?))?;
         let (graphExec, node, nodeParams,) = (graphExec, node, &__h0,);
         let a_graphExec = TYPES.handle_arg(219, graphExec)?;
         let a_node = TYPES.handle_arg(218, node)?;
@@ -6899,7 +6898,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_20.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_19.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
     }
 
     /// CUDA's cuThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6918,7 +6917,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_25.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_24.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cuGraphGetNodes on HIP's hipGraphGetNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6941,7 +6940,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6964,7 +6963,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -6988,7 +6987,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7011,7 +7010,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7034,7 +7033,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7053,7 +7052,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_63.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_62.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7123,7 +7122,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7146,7 +7145,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7170,7 +7169,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7193,7 +7192,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7216,7 +7215,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuModuleLoadDataEx on HIP's hipModuleLoadDataEx (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7308,7 +7307,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_20.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_19.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
     }
 
     /// CUDA's cuThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7327,7 +7326,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_25.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_24.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cuGraphGetNodes on HIP's hipGraphGetNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7350,7 +7349,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7373,7 +7372,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7397,7 +7396,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_103.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_102.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7420,7 +7419,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_103.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_102.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7443,7 +7442,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_32.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_103.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_31.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_102.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7462,7 +7461,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_63.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_62.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7532,7 +7531,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7555,7 +7554,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7579,7 +7578,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_107.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_106.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7602,7 +7601,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_107.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_106.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -7625,7 +7624,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_96.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_107.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_95.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_106.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// The adapter of CUDA function `name` in cuda-bindings `version`'s conventions, if it is

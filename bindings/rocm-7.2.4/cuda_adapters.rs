@@ -55,123 +55,122 @@ pub mod hip {
     use hipgen_runtime as rt;
     use pyo3::prelude::*;
 
-    static IMPORTED_24: rt::Imported = rt::Imported::new("cuda._conventions", "CudaIntView");
     static IMPORTED_1: rt::Imported = rt::Imported::new("cuda._structs", "present");
     static IMPORTED_9: rt::Imported = rt::Imported::new("cuda._structs", "to_hip");
     static IMPORTED_18: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY3D_DESCRIPTOR");
     static IMPORTED_16: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_ARRAY_DESCRIPTOR");
-    static IMPORTED_52: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_BATCH_MEM_OP_NODE_PARAMS");
-    static IMPORTED_48: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS");
-    static IMPORTED_50: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_WAIT_NODE_PARAMS");
-    static IMPORTED_46: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_HOST_NODE_PARAMS");
-    static IMPORTED_41: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_KERNEL_NODE_PARAMS");
-    static IMPORTED_38: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_LAUNCH_PARAMS");
-    static IMPORTED_42: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D");
+    static IMPORTED_51: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_BATCH_MEM_OP_NODE_PARAMS");
+    static IMPORTED_47: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS");
+    static IMPORTED_49: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_EXT_SEM_WAIT_NODE_PARAMS");
+    static IMPORTED_45: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_HOST_NODE_PARAMS");
+    static IMPORTED_40: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_KERNEL_NODE_PARAMS");
+    static IMPORTED_37: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_LAUNCH_PARAMS");
+    static IMPORTED_41: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D");
     static IMPORTED_14: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMCPY3D_BATCH_OP");
-    static IMPORTED_44: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMSET_NODE_PARAMS");
-    static IMPORTED_54: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEM_ALLOC_NODE_PARAMS");
-    static IMPORTED_61: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_DESC");
-    static IMPORTED_65: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_VIEW_DESC");
-    static IMPORTED_63: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_TEXTURE_DESC");
+    static IMPORTED_43: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEMSET_NODE_PARAMS");
+    static IMPORTED_53: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_MEM_ALLOC_NODE_PARAMS");
+    static IMPORTED_60: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_DESC");
+    static IMPORTED_64: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_RESOURCE_VIEW_DESC");
+    static IMPORTED_62: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUDA_TEXTURE_DESC");
     static IMPORTED_22: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUarrayMapInfo");
-    static IMPORTED_108: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
+    static IMPORTED_107: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
     static INT_CLASS_0: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdevice");
     static INT_CLASS_4: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdeviceptr");
-    static IMPORTED_112: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphEdgeData");
-    static IMPORTED_55: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
-    static IMPORTED_40: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
+    static IMPORTED_111: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphEdgeData");
+    static IMPORTED_54: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
+    static IMPORTED_39: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
     static IMPORTED_7: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcEventHandle");
     static IMPORTED_8: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUipcMemHandle");
-    static IMPORTED_57: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUkernelNodeAttrValue");
+    static IMPORTED_56: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUkernelNodeAttrValue");
     static IMPORTED_5: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUlibrary");
     static IMPORTED_23: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemAllocationProp");
     static INT_CLASS_20: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUmemGenericAllocationHandle");
-    static IMPORTED_110: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocation");
-    static IMPORTED_111: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocationType");
-    static IMPORTED_29: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemPoolPtrExportData");
+    static IMPORTED_109: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocation");
+    static IMPORTED_110: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemLocationType");
+    static IMPORTED_28: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemPoolPtrExportData");
     static IMPORTED_12: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemcpyAttributes");
-    static IMPORTED_27: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemoryPool");
+    static IMPORTED_26: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemoryPool");
     static IMPORTED_3: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmodule");
-    static IMPORTED_34: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUresult");
-    static IMPORTED_32: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamAttrValue");
-    static IMPORTED_36: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamBatchMemOpParams");
-    static IMPORTED_30: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamCaptureMode");
-    static INT_CLASS_59: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
+    static IMPORTED_33: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUresult");
+    static IMPORTED_31: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamAttrValue");
+    static IMPORTED_35: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamBatchMemOpParams");
+    static IMPORTED_29: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUstreamCaptureMode");
+    static INT_CLASS_58: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
     static IMPORTED_2: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUuuid");
-    static INT_CLASS_25: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "cuuint64_t");
-    static IMPORTED_80: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaChannelFormatDesc");
-    static IMPORTED_69: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaDeviceProp");
-    static IMPORTED_72: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
-    static IMPORTED_82: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExtent");
-    static IMPORTED_102: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreSignalNodeParams");
-    static IMPORTED_103: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreWaitNodeParams");
-    static IMPORTED_76: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaFuncAttributes");
-    static IMPORTED_116: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphEdgeData");
-    static IMPORTED_106: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
-    static IMPORTED_104: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
-    static IMPORTED_101: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaHostNodeParams");
-    static IMPORTED_66: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcEventHandle_t");
-    static IMPORTED_67: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcMemHandle_t");
-    static IMPORTED_97: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaKernelNodeParams");
-    static IMPORTED_70: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchAttributeValue");
-    static IMPORTED_74: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchParams");
-    static IMPORTED_107: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLibrary_t");
-    static IMPORTED_105: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemAllocNodeParams");
-    static IMPORTED_113: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocation");
-    static IMPORTED_114: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocationType");
-    static IMPORTED_86: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPoolPtrExportData");
-    static IMPORTED_85: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPool_t");
-    static IMPORTED_84: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DBatchOp");
-    static IMPORTED_99: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DParms");
-    static IMPORTED_83: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpyAttributes");
-    static IMPORTED_100: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemsetParams");
-    static IMPORTED_78: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPitchedPtr");
-    static IMPORTED_88: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPointerAttributes");
-    static IMPORTED_92: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceDesc");
-    static IMPORTED_95: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceViewDesc");
-    static IMPORTED_71: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaStreamCaptureMode");
-    static INT_CLASS_96: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
-    static IMPORTED_93: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaTextureDesc");
-    static INT_CLASS_90: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaTextureObject_t");
+    static INT_CLASS_24: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "cuuint64_t");
+    static IMPORTED_79: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaChannelFormatDesc");
+    static IMPORTED_68: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaDeviceProp");
+    static IMPORTED_71: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
+    static IMPORTED_81: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExtent");
+    static IMPORTED_101: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreSignalNodeParams");
+    static IMPORTED_102: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaExternalSemaphoreWaitNodeParams");
+    static IMPORTED_75: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaFuncAttributes");
+    static IMPORTED_115: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphEdgeData");
+    static IMPORTED_105: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
+    static IMPORTED_103: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
+    static IMPORTED_100: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaHostNodeParams");
+    static IMPORTED_65: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcEventHandle_t");
+    static IMPORTED_66: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaIpcMemHandle_t");
+    static IMPORTED_96: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaKernelNodeParams");
+    static IMPORTED_69: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchAttributeValue");
+    static IMPORTED_73: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLaunchParams");
+    static IMPORTED_106: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaLibrary_t");
+    static IMPORTED_104: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemAllocNodeParams");
+    static IMPORTED_112: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocation");
+    static IMPORTED_113: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemLocationType");
+    static IMPORTED_85: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPoolPtrExportData");
+    static IMPORTED_84: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemPool_t");
+    static IMPORTED_83: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DBatchOp");
+    static IMPORTED_98: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpy3DParms");
+    static IMPORTED_82: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemcpyAttributes");
+    static IMPORTED_99: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaMemsetParams");
+    static IMPORTED_77: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPitchedPtr");
+    static IMPORTED_87: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaPointerAttributes");
+    static IMPORTED_91: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceDesc");
+    static IMPORTED_94: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaResourceViewDesc");
+    static IMPORTED_70: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaStreamCaptureMode");
+    static INT_CLASS_95: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
+    static IMPORTED_92: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaTextureDesc");
+    static INT_CLASS_89: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaTextureObject_t");
     static IMPORTED_17: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY3D_DESCRIPTOR");
     static IMPORTED_15: rt::Imported = rt::Imported::new("hip.hip", "HIP_ARRAY_DESCRIPTOR");
     static IMPORTED_10: rt::Imported = rt::Imported::new("hip.hip", "HIP_MEMCPY3D");
-    static IMPORTED_60: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_DESC_st");
-    static IMPORTED_64: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_VIEW_DESC_st");
-    static IMPORTED_62: rt::Imported = rt::Imported::new("hip.hip", "HIP_TEXTURE_DESC_st");
+    static IMPORTED_59: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_DESC_st");
+    static IMPORTED_63: rt::Imported = rt::Imported::new("hip.hip", "HIP_RESOURCE_VIEW_DESC_st");
+    static IMPORTED_61: rt::Imported = rt::Imported::new("hip.hip", "HIP_TEXTURE_DESC_st");
     static IMPORTED_21: rt::Imported = rt::Imported::new("hip.hip", "hipArrayMapInfo");
-    static IMPORTED_51: rt::Imported = rt::Imported::new("hip.hip", "hipBatchMemOpNodeParams");
-    static IMPORTED_79: rt::Imported = rt::Imported::new("hip.hip", "hipChannelFormatDesc");
-    static IMPORTED_68: rt::Imported = rt::Imported::new("hip.hip", "hipDeviceProp_t");
-    static IMPORTED_31: rt::Imported = rt::Imported::new("hip.hip", "hipDrvLaunchAttributeValue");
-    static IMPORTED_81: rt::Imported = rt::Imported::new("hip.hip", "hipExtent");
-    static IMPORTED_47: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalNodeParams");
-    static IMPORTED_49: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitNodeParams");
-    static IMPORTED_75: rt::Imported = rt::Imported::new("hip.hip", "hipFuncAttributes");
-    static IMPORTED_37: rt::Imported = rt::Imported::new("hip.hip", "hipFunctionLaunchParams_t");
-    static IMPORTED_56: rt::Imported = rt::Imported::new("hip.hip", "hipGraphInstantiateParams");
-    static IMPORTED_58: rt::Imported = rt::Imported::new("hip.hip", "hipGraphNodeParams");
-    static IMPORTED_45: rt::Imported = rt::Imported::new("hip.hip", "hipHostNodeParams");
+    static IMPORTED_50: rt::Imported = rt::Imported::new("hip.hip", "hipBatchMemOpNodeParams");
+    static IMPORTED_78: rt::Imported = rt::Imported::new("hip.hip", "hipChannelFormatDesc");
+    static IMPORTED_67: rt::Imported = rt::Imported::new("hip.hip", "hipDeviceProp_t");
+    static IMPORTED_30: rt::Imported = rt::Imported::new("hip.hip", "hipDrvLaunchAttributeValue");
+    static IMPORTED_80: rt::Imported = rt::Imported::new("hip.hip", "hipExtent");
+    static IMPORTED_46: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreSignalNodeParams");
+    static IMPORTED_48: rt::Imported = rt::Imported::new("hip.hip", "hipExternalSemaphoreWaitNodeParams");
+    static IMPORTED_74: rt::Imported = rt::Imported::new("hip.hip", "hipFuncAttributes");
+    static IMPORTED_36: rt::Imported = rt::Imported::new("hip.hip", "hipFunctionLaunchParams_t");
+    static IMPORTED_55: rt::Imported = rt::Imported::new("hip.hip", "hipGraphInstantiateParams");
+    static IMPORTED_57: rt::Imported = rt::Imported::new("hip.hip", "hipGraphNodeParams");
+    static IMPORTED_44: rt::Imported = rt::Imported::new("hip.hip", "hipHostNodeParams");
     static IMPORTED_6: rt::Imported = rt::Imported::new("hip.hip", "hipIpcEventHandle_st");
-    static IMPORTED_39: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeParams");
-    static IMPORTED_33: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchAttributeValue");
-    static IMPORTED_73: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchParams_t");
-    static IMPORTED_115: rt::Imported = rt::Imported::new("hip.hip", "hipMemAccessDesc");
-    static IMPORTED_53: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocNodeParams");
+    static IMPORTED_38: rt::Imported = rt::Imported::new("hip.hip", "hipKernelNodeParams");
+    static IMPORTED_32: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchAttributeValue");
+    static IMPORTED_72: rt::Imported = rt::Imported::new("hip.hip", "hipLaunchParams_t");
+    static IMPORTED_114: rt::Imported = rt::Imported::new("hip.hip", "hipMemAccessDesc");
+    static IMPORTED_52: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocNodeParams");
     static IMPORTED_19: rt::Imported = rt::Imported::new("hip.hip", "hipMemAllocationProp");
-    static IMPORTED_109: rt::Imported = rt::Imported::new("hip.hip", "hipMemLocation");
-    static IMPORTED_26: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolProps");
-    static IMPORTED_28: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolPtrExportData");
+    static IMPORTED_108: rt::Imported = rt::Imported::new("hip.hip", "hipMemLocation");
+    static IMPORTED_25: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolProps");
+    static IMPORTED_27: rt::Imported = rt::Imported::new("hip.hip", "hipMemPoolPtrExportData");
     static IMPORTED_13: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DBatchOp");
-    static IMPORTED_98: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DParms");
+    static IMPORTED_97: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpy3DParms");
     static IMPORTED_11: rt::Imported = rt::Imported::new("hip.hip", "hipMemcpyAttributes");
-    static IMPORTED_43: rt::Imported = rt::Imported::new("hip.hip", "hipMemsetParams");
-    static IMPORTED_77: rt::Imported = rt::Imported::new("hip.hip", "hipPitchedPtr");
-    static IMPORTED_87: rt::Imported = rt::Imported::new("hip.hip", "hipPointerAttribute_t");
-    static IMPORTED_91: rt::Imported = rt::Imported::new("hip.hip", "hipResourceDesc");
-    static IMPORTED_94: rt::Imported = rt::Imported::new("hip.hip", "hipResourceViewDesc");
-    static IMPORTED_35: rt::Imported = rt::Imported::new("hip.hip", "hipStreamBatchMemOpParams_union");
-    static IMPORTED_89: rt::Imported = rt::Imported::new("hip.hip", "hipTextureDesc");
+    static IMPORTED_42: rt::Imported = rt::Imported::new("hip.hip", "hipMemsetParams");
+    static IMPORTED_76: rt::Imported = rt::Imported::new("hip.hip", "hipPitchedPtr");
+    static IMPORTED_86: rt::Imported = rt::Imported::new("hip.hip", "hipPointerAttribute_t");
+    static IMPORTED_90: rt::Imported = rt::Imported::new("hip.hip", "hipResourceDesc");
+    static IMPORTED_93: rt::Imported = rt::Imported::new("hip.hip", "hipResourceViewDesc");
+    static IMPORTED_34: rt::Imported = rt::Imported::new("hip.hip", "hipStreamBatchMemOpParams_union");
+    static IMPORTED_88: rt::Imported = rt::Imported::new("hip.hip", "hipTextureDesc");
 
     /// CUDA's cuDeviceGet on HIP's hipDeviceGet, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
@@ -938,7 +937,7 @@ pub mod hip {
     fn v12_cuMemPoolSetAttribute(py: Python<'_>, pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_24.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
         let a_value = value.addr();
@@ -973,7 +972,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_25.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_24.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuMemPoolCreate on HIP's hipMemPoolCreate, with cuda-python's calling convention (cuda-bindings 12).
@@ -981,7 +980,7 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolCreate", signature = (poolProps))]
     fn v12_cuMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_9.get(py)?.call1((poolProps, IMPORTED_26.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((poolProps, IMPORTED_25.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -996,7 +995,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_27.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_26.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1027,9 +1026,9 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolExportPointer", signature = (ptr))]
     fn v12_cuMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_29.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_28.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_28.get(py)?)));
+        let __new0 = IMPORTED_28.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_27.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_27.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(175, export_data, true)?;
@@ -1089,7 +1088,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_25.make(py, __v0 as i128)? }])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_24.make(py, __v0 as i128)? }])
     }
 
     /// CUDA's cuPointerSetAttribute on HIP's hipPointerSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1098,7 +1097,7 @@ pub mod hip {
     fn v12_cuPointerSetAttribute(py: Python<'_>, value: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerSetAttribute");
         let mut __v0: u64 = 0;
-        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, IMPORTED_24.get(py)?, false, "value")?, attribute, ptr,);
+        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, false, "value")?, attribute, ptr,);
         let a_value = value.addr();
         let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(26, attribute)?)?;
         let a_ptr = ptr.addr();
@@ -1119,7 +1118,7 @@ pub mod hip {
     #[pyo3(name = "cuStreamGetAttribute", signature = (hStream, attr))]
     fn v12_cuStreamGetAttribute(py: Python<'_>, hStream: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetAttribute");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
         let (stream, attr, value_out,) = (hStream, attr, &__new0,);
         let a_stream = TYPES.handle_arg(232, stream)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -1134,7 +1133,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_32.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_31.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuStreamSetAttribute on HIP's hipStreamSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1142,7 +1141,7 @@ pub mod hip {
     #[pyo3(name = "cuStreamSetAttribute", signature = (hStream, attr, value))]
     fn v12_cuStreamSetAttribute(py: Python<'_>, hStream: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamSetAttribute");
-        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_32.get(py)?))?;
         let (stream, attr, value,) = (hStream, attr, &__h0,);
         let a_stream = TYPES.handle_arg(232, stream)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -1165,7 +1164,7 @@ pub mod hip {
     #[pyo3(name = "cuExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v12_cuExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -1190,7 +1189,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalMemory", signature = (extMem))]
     fn v12_cuDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -1211,7 +1210,7 @@ pub mod hip {
     #[pyo3(name = "cuSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -1236,7 +1235,7 @@ pub mod hip {
     #[pyo3(name = "cuWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -1261,7 +1260,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalSemaphore", signature = (extSem))]
     fn v12_cuDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -1328,9 +1327,9 @@ pub mod hip {
     #[pyo3(name = "cuStreamBatchMemOp", signature = (stream, count, flags))]
     fn v12_cuStreamBatchMemOp(py: Python<'_>, stream: &Bound<'_, PyAny>, count: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBatchMemOp");
-        let __new0 = IMPORTED_36.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_35.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuStreamBatchMemOp", __new0.get_type(), IMPORTED_35.get(py)?)));
+        let __new0 = IMPORTED_35.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_34.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuStreamBatchMemOp", __new0.get_type(), IMPORTED_34.get(py)?)));
         }
         let (stream, count, paramArray, flags,) = (stream, count, &__new0, flags,);
         let a_stream = TYPES.handle_arg(232, stream)?;
@@ -1355,7 +1354,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v12_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_24.get(py)?))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?, extra,);
         let a_f = TYPES.handle_arg(234, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1409,7 +1408,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v12_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_24.get(py)?))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?,);
         let a_f = TYPES.handle_arg(234, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -1437,9 +1436,9 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v12_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_38.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_37.get(py)?)));
+        let __new0 = IMPORTED_37.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_36.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(178, launchParamsList, true)?;
@@ -1463,7 +1462,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddKernelNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v12_cuGraphAddKernelNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_39.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_38.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -1483,7 +1482,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_40.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_39.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1491,7 +1490,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
     fn v12_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_39.get(py)?.call0()?;
+        let __new0 = IMPORTED_38.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, true)?;
@@ -1505,7 +1504,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_41.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_40.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetParams on HIP's hipGraphKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1513,7 +1512,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetParams", signature = (hNode, nodeParams))]
     fn v12_cuGraphKernelNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_39.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_38.get(py)?))?;
         let (node, pNodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(242, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, false)?;
@@ -1556,7 +1555,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_40.get(py)?.call1((o_phGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_39.get(py)?.call1((o_phGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeGetParams on HIP's hipDrvGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1578,7 +1577,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_42.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_41.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeSetParams on HIP's hipDrvGraphMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1608,9 +1607,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_44.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
+        let __new0 = IMPORTED_43.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -1633,9 +1632,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
     fn v12_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_46.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
+        let __new0 = IMPORTED_45.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -1658,9 +1657,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v12_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_48.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_47.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_47.get(py)?)));
+        let __new0 = IMPORTED_47.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_46.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_46.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
@@ -1683,9 +1682,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v12_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_50.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_49.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_49.get(py)?)));
+        let __new0 = IMPORTED_49.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_48.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_48.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
@@ -1708,9 +1707,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphBatchMemOpNodeGetParams", signature = (hNode))]
     fn v12_cuGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeGetParams");
-        let __new0 = IMPORTED_52.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_51.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_51.get(py)?)));
+        let __new0 = IMPORTED_51.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_50.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_50.get(py)?)));
         }
         let (hNode, nodeParams_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
@@ -1733,9 +1732,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
     fn v12_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_54.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_53.get(py)?)));
+        let __new0 = IMPORTED_53.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_52.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_52.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -1772,7 +1771,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_25.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_24.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1781,7 +1780,7 @@ pub mod hip {
     fn v12_cuDeviceSetGraphMemAttribute(py: Python<'_>, device: Option<rt::CInt<i32>>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_24.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(57, attr)?)?;
         let a_value = value.addr();
@@ -1816,7 +1815,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_55.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_54.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphInstantiateWithParams on HIP's hipGraphInstantiateWithParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1824,7 +1823,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphInstantiateWithParams", signature = (hGraph, instantiateParams))]
     fn v12_cuGraphInstantiateWithParams(py: Python<'_>, hGraph: &Bound<'_, PyAny>, instantiateParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((instantiateParams, IMPORTED_56.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((instantiateParams, IMPORTED_55.get(py)?))?;
         let (graph, instantiateParams,) = (hGraph, &__h0,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
@@ -1840,7 +1839,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_55.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_54.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecGetFlags on HIP's hipGraphExecGetFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -1861,7 +1860,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_25.make(py, o_flags as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_24.make(py, o_flags as i128)?])
     }
 
     /// CUDA's cuGraphExecKernelNodeSetParams on HIP's hipGraphExecKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1869,7 +1868,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecKernelNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v12_cuGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_39.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_38.get(py)?))?;
         let (hGraphExec, node, pNodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
         let a_node = TYPES.handle_arg(242, node)?;
@@ -1916,7 +1915,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v12_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -1931,7 +1930,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_57.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_56.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1939,7 +1938,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v12_cuGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_32.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -1962,7 +1961,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v12_cuGraphAddNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -1982,7 +1981,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_40.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_39.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1990,7 +1989,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphNodeSetParams", signature = (hNode, nodeParams))]
     fn v12_cuGraphNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (node, nodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(242, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
@@ -2012,7 +2011,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v12_cuGraphExecNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (graphExec, node, nodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_graphExec = TYPES.handle_arg(243, graphExec)?;
         let a_node = TYPES.handle_arg(242, node)?;
@@ -2035,7 +2034,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
     fn v12_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -2061,7 +2060,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
     fn v12_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -2088,7 +2087,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyAvailableDynamicSMemPerBlock", signature = (func, numBlocks, blockSize))]
     fn v12_cuOccupancyAvailableDynamicSMemPerBlock(py: Python<'_>, func: &Bound<'_, PyAny>, numBlocks: rt::CInt<i32>, blockSize: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipOccupancyAvailableDynamicSMemPerBlock");
-        if !rt::is_null_input(func)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(func)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (f, numBlocks, blockSize,) = (rt::PtrArg::convert(&__zero, false)?, numBlocks, blockSize,);
         let mut o_dynamicSmemSize: u64 = Default::default();
@@ -2153,7 +2152,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_59.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_58.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -2162,9 +2161,9 @@ pub mod hip {
     fn v12_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_61.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_60.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_60.get(py)?)));
+        let __new0 = IMPORTED_60.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_59.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_59.get(py)?)));
         }
         let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(88, pResDesc, true)?;
@@ -2188,9 +2187,9 @@ pub mod hip {
     fn v12_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_63.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_62.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_62.get(py)?)));
+        let __new0 = IMPORTED_62.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_61.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_61.get(py)?)));
         }
         let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(81, pTexDesc, true)?;
@@ -2214,9 +2213,9 @@ pub mod hip {
     fn v12_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_65.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_64.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_64.get(py)?)));
+        let __new0 = IMPORTED_64.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_63.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_63.get(py)?)));
         }
         let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(96, pResViewDesc, true)?;
@@ -2262,7 +2261,7 @@ pub mod hip {
     #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
     fn v12_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
-        let __new0 = IMPORTED_66.get(py)?.call0()?;
+        let __new0 = IMPORTED_65.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_6.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_6.get(py)?)));
         }
@@ -2300,7 +2299,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_67.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_66.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -2330,7 +2329,7 @@ pub mod hip {
     #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
     fn v12_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDevicePropertiesR0600");
-        let __new0 = IMPORTED_68.get(py)?.call0()?;
+        let __new0 = IMPORTED_67.get(py)?.call0()?;
         let (prop, deviceId,) = (&__new0, device,);
         let p_prop = TYPES.record_ptr_arg(74, prop, true)?;
         let a_prop = p_prop.addr();
@@ -2344,7 +2343,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_69.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_68.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaChooseDevice on HIP's hipChooseDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -2352,7 +2351,7 @@ pub mod hip {
     #[pyo3(name = "cudaChooseDevice", signature = (prop))]
     fn v12_cudaChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDeviceR0600");
-        let __h0 = IMPORTED_9.get(py)?.call1((prop, IMPORTED_68.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((prop, IMPORTED_67.get(py)?))?;
         let (prop,) = (&__h0,);
         let mut o_device: i32 = Default::default();
         let a_device = &mut o_device as *mut i32 as usize;
@@ -2375,7 +2374,7 @@ pub mod hip {
     #[pyo3(name = "cudaStreamGetAttribute", signature = (hStream, attr))]
     fn v12_cudaStreamGetAttribute(py: Python<'_>, hStream: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetAttribute");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
         let (stream, attr, value_out,) = (hStream, attr, &__new0,);
         let a_stream = TYPES.handle_arg(232, stream)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -2390,7 +2389,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_70.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_69.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaStreamSetAttribute on HIP's hipStreamSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -2398,7 +2397,7 @@ pub mod hip {
     #[pyo3(name = "cudaStreamSetAttribute", signature = (hStream, attr, value))]
     fn v12_cudaStreamSetAttribute(py: Python<'_>, hStream: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamSetAttribute");
-        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_32.get(py)?))?;
         let (stream, attr, value,) = (hStream, attr, &__h0,);
         let a_stream = TYPES.handle_arg(232, stream)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -2421,7 +2420,7 @@ pub mod hip {
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v12_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -2446,7 +2445,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v12_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -2467,7 +2466,7 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -2492,7 +2491,7 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v12_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -2517,7 +2516,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v12_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -2538,7 +2537,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_24.get(py)?))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(176, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(176, dimBlocks)?;
@@ -2585,7 +2584,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v12_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_24.get(py)?))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(176, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(176, blockDimX)?;
@@ -2609,9 +2608,9 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v12_cudaLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_74.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_73.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_73.get(py)?)));
+        let __new0 = IMPORTED_73.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_72.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_72.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(177, launchParamsList, true)?;
@@ -2635,7 +2634,7 @@ pub mod hip {
     #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
     fn v12_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
-        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        let __new0 = IMPORTED_74.get(py)?.call0()?;
         let (attr, func,) = (&__new0, func,);
         let p_attr = TYPES.record_ptr_arg(164, attr, true)?;
         let a_attr = p_attr.addr();
@@ -2649,7 +2648,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_76.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_75.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 12).
@@ -2790,9 +2789,9 @@ pub mod hip {
     #[pyo3(name = "cudaMalloc3D", signature = (extent))]
     fn v12_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
-        let __new0 = IMPORTED_78.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_77.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_77.get(py)?)));
+        let __new0 = IMPORTED_77.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_76.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_76.get(py)?)));
         }
         let (pitchedDevPtr, extent,) = (&__new0, extent,);
         let p_pitchedDevPtr = TYPES.record_ptr_arg(97, pitchedDevPtr, true)?;
@@ -2815,13 +2814,13 @@ pub mod hip {
     #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
     fn v12_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
-        let __new0 = IMPORTED_80.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_79.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_79.get(py)?)));
+        let __new0 = IMPORTED_79.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_78.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_78.get(py)?)));
         }
-        let __new1 = IMPORTED_82.get(py)?.call0()?;
-        if !__new1.is_instance(IMPORTED_81.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_81.get(py)?)));
+        let __new1 = IMPORTED_81.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_80.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_80.get(py)?)));
         }
         let (desc, extent, array,) = (&__new0, &__new1, array,);
         let p_desc = TYPES.record_ptr_arg(76, desc, true)?;
@@ -2848,7 +2847,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemcpyBatchAsync", signature = (count, numAttrs, stream))]
     fn v12_cudaMemcpyBatchAsync(py: Python<'_>, count: rt::CInt<u64>, numAttrs: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyBatchAsync");
-        let __new0 = IMPORTED_83.get(py)?.call0()?;
+        let __new0 = IMPORTED_82.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_11.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemcpyBatchAsync", __new0.get_type(), IMPORTED_11.get(py)?)));
         }
@@ -2885,7 +2884,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemcpy3DBatchAsync", signature = (numOps, flags, stream))]
     fn v12_cudaMemcpy3DBatchAsync(py: Python<'_>, numOps: rt::CInt<u64>, flags: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3DBatchAsync");
-        let __new0 = IMPORTED_84.get(py)?.call0()?;
+        let __new0 = IMPORTED_83.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_13.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemcpy3DBatchAsync", __new0.get_type(), IMPORTED_13.get(py)?)));
         }
@@ -2958,7 +2957,7 @@ pub mod hip {
     fn v12_cudaMemPoolSetAttribute(py: Python<'_>, memPool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_24.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
         let a_value = value.addr();
@@ -2993,7 +2992,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_25.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_24.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaMemPoolCreate on HIP's hipMemPoolCreate, with cuda-python's calling convention (cuda-bindings 12).
@@ -3001,7 +3000,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolCreate", signature = (poolProps))]
     fn v12_cudaMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_9.get(py)?.call1((poolProps, IMPORTED_26.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((poolProps, IMPORTED_25.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -3016,7 +3015,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_85.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_84.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -3047,9 +3046,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
     fn v12_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_86.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_28.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_28.get(py)?)));
+        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_27.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_27.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(175, export_data, true)?;
@@ -3072,9 +3071,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
     fn v12_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
-        let __new0 = IMPORTED_86.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_28.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_28.get(py)?)));
+        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_27.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_27.get(py)?)));
         }
         let (mem_pool, export_data,) = (memPool, &__new0,);
         let mut o_dev_ptr: usize = Default::default();
@@ -3099,9 +3098,9 @@ pub mod hip {
     #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
     fn v12_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
-        let __new0 = IMPORTED_88.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_87.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaPointerGetAttributes", __new0.get_type(), IMPORTED_87.get(py)?)));
+        let __new0 = IMPORTED_87.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_86.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaPointerGetAttributes", __new0.get_type(), IMPORTED_86.get(py)?)));
         }
         let (attributes, ptr,) = (&__new0, ptr,);
         let p_attributes = TYPES.record_ptr_arg(75, attributes, true)?;
@@ -3147,9 +3146,9 @@ pub mod hip {
     #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
     fn v12_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
-        let __new0 = IMPORTED_80.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_79.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_79.get(py)?)));
+        let __new0 = IMPORTED_79.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_78.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_78.get(py)?)));
         }
         let (desc, array,) = (&__new0, array,);
         let p_desc = TYPES.record_ptr_arg(76, desc, true)?;
@@ -3172,7 +3171,7 @@ pub mod hip {
     #[pyo3(name = "cudaCreateTextureObject", signature = (pResDesc, pTexDesc, pResViewDesc))]
     fn v12_cudaCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
-        let __h0 = IMPORTED_9.get(py)?.call1((pTexDesc, IMPORTED_89.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((pTexDesc, IMPORTED_88.get(py)?))?;
         let (pResDesc, pTexDesc, pResViewDesc,) = (pResDesc, &__h0, pResViewDesc,);
         let mut o_pTexObject: usize = Default::default();
         let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
@@ -3191,7 +3190,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_90.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_89.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -3200,9 +3199,9 @@ pub mod hip {
     fn v12_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_92.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_91.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceDesc", __new0.get_type(), IMPORTED_91.get(py)?)));
+        let __new0 = IMPORTED_91.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_90.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceDesc", __new0.get_type(), IMPORTED_90.get(py)?)));
         }
         let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(82, pResDesc, true)?;
@@ -3226,7 +3225,7 @@ pub mod hip {
     fn v12_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_89.get(py)?.call0()?;
+        let __new0 = IMPORTED_88.get(py)?.call0()?;
         let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(160, pTexDesc, true)?;
         let a_pTexDesc = p_pTexDesc.addr();
@@ -3240,7 +3239,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_93.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_92.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 12).
@@ -3249,9 +3248,9 @@ pub mod hip {
     fn v12_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_95.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_94.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceViewDesc", __new0.get_type(), IMPORTED_94.get(py)?)));
+        let __new0 = IMPORTED_94.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_93.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetTextureObjectResourceViewDesc", __new0.get_type(), IMPORTED_93.get(py)?)));
         }
         let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(95, pResViewDesc, true)?;
@@ -3288,7 +3287,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_96.make(py, o_pSurfObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_95.make(py, o_pSurfObject as i128)?])
     }
 
     /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -3296,9 +3295,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
     fn v12_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_97.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
+        let __new0 = IMPORTED_96.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -3321,7 +3320,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v12_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -3336,7 +3335,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_70.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_69.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -3344,7 +3343,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v12_cudaGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_32.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -3367,9 +3366,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_99.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_98.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_98.get(py)?)));
+        let __new0 = IMPORTED_98.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_97.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_97.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -3392,9 +3391,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_100.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
+        let __new0 = IMPORTED_99.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -3417,9 +3416,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
     fn v12_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_101.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
+        let __new0 = IMPORTED_100.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -3442,9 +3441,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v12_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_102.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_47.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_47.get(py)?)));
+        let __new0 = IMPORTED_101.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_46.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_46.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
@@ -3467,9 +3466,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v12_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_103.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_49.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_49.get(py)?)));
+        let __new0 = IMPORTED_102.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_48.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_48.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
@@ -3492,7 +3491,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddMemAllocNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v12_cudaGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_53.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -3512,7 +3511,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_104.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_103.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -3520,7 +3519,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
     fn v12_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_53.get(py)?.call0()?;
+        let __new0 = IMPORTED_52.get(py)?.call0()?;
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(200, pNodeParams, true)?;
@@ -3534,7 +3533,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_105.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_104.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -3556,7 +3555,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_25.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_24.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -3565,7 +3564,7 @@ pub mod hip {
     fn v12_cudaDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_24.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(57, attr)?)?;
         let a_value = value.addr();
@@ -3600,7 +3599,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_106.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_105.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cudaGraphAddNode on HIP's hipGraphAddNode, with cuda-python's calling convention (cuda-bindings 12).
@@ -3608,7 +3607,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v12_cudaGraphAddNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -3628,7 +3627,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_104.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_103.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -3636,7 +3635,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphNodeSetParams", signature = (node, nodeParams))]
     fn v12_cudaGraphNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (node, nodeParams,) = (node, &__h0,);
         let a_node = TYPES.handle_arg(242, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
@@ -3658,7 +3657,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExecNodeSetParams", signature = (graphExec, node, nodeParams))]
     fn v12_cudaGraphExecNodeSetParams(py: Python<'_>, graphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (graphExec, node, nodeParams,) = (graphExec, node, &__h0,);
         let a_graphExec = TYPES.handle_arg(243, graphExec)?;
         let a_node = TYPES.handle_arg(242, node)?;
@@ -3728,7 +3727,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_107.get(py)?.call1((o_library,))?.unbind(), TYPES.enum_member(py, 0, o_jitOptions as i64)?, rt::obj(py, o_jitOptionsValues)?, TYPES.enum_member(py, 4, o_libraryOptions as i64)?, rt::obj(py, o_libraryOptionValues)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_106.get(py)?.call1((o_library,))?.unbind(), TYPES.enum_member(py, 0, o_jitOptions as i64)?, rt::obj(py, o_jitOptionsValues)?, TYPES.enum_member(py, 4, o_libraryOptions as i64)?, rt::obj(py, o_libraryOptionValues)?])
     }
 
     /// CUDA's cudaLibraryLoadFromFile on HIP's hipLibraryLoadFromFile, with cuda-python's calling convention (cuda-bindings 12).
@@ -3759,7 +3758,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_107.get(py)?.call1((o_library,))?.unbind(), TYPES.enum_member(py, 0, o_jitOptions as i64)?, rt::obj(py, o_jitOptionsValues)?, TYPES.enum_member(py, 4, o_libraryOptions as i64)?, rt::obj(py, o_libraryOptionValues)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_106.get(py)?.call1((o_library,))?.unbind(), TYPES.enum_member(py, 0, o_jitOptions as i64)?, rt::obj(py, o_jitOptionsValues)?, TYPES.enum_member(py, 4, o_libraryOptions as i64)?, rt::obj(py, o_libraryOptionValues)?])
     }
 
     /// CUDA's cuDeviceGet on HIP's hipDeviceGet, with cuda-python's calling convention (cuda-bindings 13).
@@ -3809,7 +3808,7 @@ pub mod hip {
     #[pyo3(name = "cuCtxCreate", signature = (ctxCreateParams, flags, dev))]
     fn v13_cuCtxCreate(py: Python<'_>, ctxCreateParams: &Bound<'_, PyAny>, flags: rt::CInt<u32>, dev: Option<rt::CInt<i32>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxCreate");
-        if !rt::is_null_input(ctxCreateParams)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(ctxCreateParams)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let (flags, device,) = (flags, dev.unwrap_or(rt::CInt(0)),);
         let mut o_ctx: usize = Default::default();
         let a_ctx = &mut o_ctx as *mut usize as usize;
@@ -3824,7 +3823,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_108.get(py)?.call1((o_ctx,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_107.get(py)?.call1((o_ctx,))?.unbind()])
     }
 
     /// CUDA's cuCtxGetDevice on HIP's hipCtxGetDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -4416,7 +4415,7 @@ pub mod hip {
     #[pyo3(name = "cuMemGetAccess", signature = (location, ptr))]
     fn v13_cuMemGetAccess(py: Python<'_>, location: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAccess");
-        let __h0 = IMPORTED_9.get(py)?.call1((location, IMPORTED_109.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((location, IMPORTED_108.get(py)?))?;
         let (location, ptr,) = (&__h0, ptr,);
         let mut o_flags: u64 = Default::default();
         let a_flags = &mut o_flags as *mut u64 as usize;
@@ -4553,7 +4552,7 @@ pub mod hip {
     fn v13_cuMemPoolSetAttribute(py: Python<'_>, pool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_24.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (pool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
         let a_value = value.addr();
@@ -4588,7 +4587,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_25.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_24.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuMemPoolGetAccess on HIP's hipMemPoolGetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -4596,7 +4595,7 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolGetAccess", signature = (memPool, location))]
     fn v13_cuMemPoolGetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
-        let __h0 = IMPORTED_9.get(py)?.call1((location, IMPORTED_109.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((location, IMPORTED_108.get(py)?))?;
         let (mem_pool, location,) = (memPool, &__h0,);
         let mut o_flags: u32 = Default::default();
         let a_flags = &mut o_flags as *mut u32 as usize;
@@ -4620,7 +4619,7 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolCreate", signature = (poolProps))]
     fn v13_cuMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_9.get(py)?.call1((poolProps, IMPORTED_26.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((poolProps, IMPORTED_25.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -4635,7 +4634,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_27.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_26.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4666,9 +4665,9 @@ pub mod hip {
     #[pyo3(name = "cuMemPoolExportPointer", signature = (ptr))]
     fn v13_cuMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_29.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_28.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_28.get(py)?)));
+        let __new0 = IMPORTED_28.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_27.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuMemPoolExportPointer", __new0.get_type(), IMPORTED_27.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(175, export_data, true)?;
@@ -4728,7 +4727,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_25.make(py, __v0 as i128)? }])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, match a_attribute as i64 { 9 => rt::obj(py, __v0 as u32 as i32)?, _ => INT_CLASS_24.make(py, __v0 as i128)? }])
     }
 
     /// CUDA's cuMemPrefetchAsync on HIP's hipMemPrefetchAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4736,8 +4735,8 @@ pub mod hip {
     #[pyo3(name = "cuMemPrefetchAsync", signature = (devPtr, count, location, flags, hStream))]
     fn v13_cuMemPrefetchAsync(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: &Bound<'_, PyAny>, hStream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
-        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
-        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_110.get(py)?, IMPORTED_109.get(py)?, IMPORTED_111.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?), hStream,);
+        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_109.get(py)?, IMPORTED_108.get(py)?, IMPORTED_110.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?), hStream,);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_device = device.0;
@@ -4759,7 +4758,7 @@ pub mod hip {
     #[pyo3(name = "cuMemAdvise", signature = (devPtr, count, advice, location))]
     fn v13_cuMemAdvise(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
-        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_110.get(py)?, IMPORTED_109.get(py)?, IMPORTED_111.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?),);
+        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_109.get(py)?, IMPORTED_108.get(py)?, IMPORTED_110.get(py)?, "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST")?),);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_advice = rt::narrow::<u32>(TYPES.enum_arg(35, advice)?)?;
@@ -4782,7 +4781,7 @@ pub mod hip {
     fn v13_cuPointerSetAttribute(py: Python<'_>, value: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerSetAttribute");
         let mut __v0: u64 = 0;
-        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, IMPORTED_24.get(py)?, false, "value")?, attribute, ptr,);
+        let (value, attribute, ptr,) = (rt::value_or_pointer(value, &mut __v0, false, "value")?, attribute, ptr,);
         let a_value = value.addr();
         let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(26, attribute)?)?;
         let a_ptr = ptr.addr();
@@ -4803,7 +4802,7 @@ pub mod hip {
     #[pyo3(name = "cuStreamUpdateCaptureDependencies", signature = (hStream, dependencyData, numDependencies, flags))]
     fn v13_cuStreamUpdateCaptureDependencies(py: Python<'_>, hStream: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let (stream, numDependencies, flags,) = (hStream, numDependencies, flags,);
         let a_stream = TYPES.handle_arg(232, stream)?;
         let mut o_dependencies: usize = Default::default();
@@ -4819,7 +4818,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_40.get(py)?.call1((o_dependencies,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_39.get(py)?.call1((o_dependencies,))?.unbind()])
     }
 
     /// CUDA's cuStreamGetAttribute on HIP's hipStreamGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -4827,7 +4826,7 @@ pub mod hip {
     #[pyo3(name = "cuStreamGetAttribute", signature = (hStream, attr))]
     fn v13_cuStreamGetAttribute(py: Python<'_>, hStream: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetAttribute");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
         let (stream, attr, value_out,) = (hStream, attr, &__new0,);
         let a_stream = TYPES.handle_arg(232, stream)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -4842,7 +4841,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_32.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_31.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuStreamSetAttribute on HIP's hipStreamSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -4850,7 +4849,7 @@ pub mod hip {
     #[pyo3(name = "cuStreamSetAttribute", signature = (hStream, attr, value))]
     fn v13_cuStreamSetAttribute(py: Python<'_>, hStream: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamSetAttribute");
-        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_32.get(py)?))?;
         let (stream, attr, value,) = (hStream, attr, &__h0,);
         let a_stream = TYPES.handle_arg(232, stream)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -4873,7 +4872,7 @@ pub mod hip {
     #[pyo3(name = "cuExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v13_cuExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -4898,7 +4897,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalMemory", signature = (extMem))]
     fn v13_cuDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -4919,7 +4918,7 @@ pub mod hip {
     #[pyo3(name = "cuSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cuSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -4944,7 +4943,7 @@ pub mod hip {
     #[pyo3(name = "cuWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cuWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -4969,7 +4968,7 @@ pub mod hip {
     #[pyo3(name = "cuDestroyExternalSemaphore", signature = (extSem))]
     fn v13_cuDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -5036,7 +5035,7 @@ pub mod hip {
     #[pyo3(name = "cuStreamBatchMemOp", signature = (stream, count, flags))]
     fn v13_cuStreamBatchMemOp(py: Python<'_>, stream: &Bound<'_, PyAny>, count: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBatchMemOp");
-        let __new0 = IMPORTED_35.get(py)?.call0()?;
+        let __new0 = IMPORTED_34.get(py)?.call0()?;
         let (stream, count, paramArray, flags,) = (stream, count, &__new0, flags,);
         let a_stream = TYPES.handle_arg(232, stream)?;
         let a_count = count.0;
@@ -5052,7 +5051,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_36.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_35.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -5060,7 +5059,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra))]
     fn v13_cuLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>, extra: rt::KernelExtra) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_24.get(py)?))?, extra,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?, extra,);
         let a_f = TYPES.handle_arg(234, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -5114,7 +5113,7 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernel", signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams))]
     fn v13_cuLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_24.get(py)?))?,);
+        let (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams,) = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt::KernelParams::convert(kernelParams)?,);
         let a_f = TYPES.handle_arg(234, f)?;
         let a_gridDimX = gridDimX.0;
         let a_gridDimY = gridDimY.0;
@@ -5142,9 +5141,9 @@ pub mod hip {
     #[pyo3(name = "cuLaunchCooperativeKernelMultiDevice", signature = (numDevices, flags))]
     fn v13_cuLaunchCooperativeKernelMultiDevice(py: Python<'_>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
-        let __new0 = IMPORTED_38.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_37.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_37.get(py)?)));
+        let __new0 = IMPORTED_37.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_36.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuLaunchCooperativeKernelMultiDevice", __new0.get_type(), IMPORTED_36.get(py)?)));
         }
         let (launchParamsList, numDevices, flags,) = (&__new0, numDevices, flags,);
         let p_launchParamsList = TYPES.record_ptr_arg(178, launchParamsList, true)?;
@@ -5168,7 +5167,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddKernelNode", signature = (hGraph, dependencies, numDependencies, nodeParams))]
     fn v13_cuGraphAddKernelNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_39.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_38.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -5188,7 +5187,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_40.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_39.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5196,7 +5195,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetParams", signature = (hNode))]
     fn v13_cuGraphKernelNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_39.get(py)?.call0()?;
+        let __new0 = IMPORTED_38.get(py)?.call0()?;
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, true)?;
@@ -5210,7 +5209,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_41.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_40.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetParams on HIP's hipGraphKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5218,7 +5217,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetParams", signature = (hNode, nodeParams))]
     fn v13_cuGraphKernelNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_39.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_38.get(py)?))?;
         let (node, pNodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(242, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, false)?;
@@ -5261,7 +5260,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_40.get(py)?.call1((o_phGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_39.get(py)?.call1((o_phGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeGetParams on HIP's hipDrvGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5283,7 +5282,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_42.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_41.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphMemcpyNodeSetParams on HIP's hipDrvGraphMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5313,9 +5312,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemsetNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemsetNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_44.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
+        let __new0 = IMPORTED_43.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -5338,9 +5337,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphHostNodeGetParams", signature = (hNode))]
     fn v13_cuGraphHostNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_46.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
+        let __new0 = IMPORTED_45.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphHostNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -5363,9 +5362,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v13_cuGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_48.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_47.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_47.get(py)?)));
+        let __new0 = IMPORTED_47.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_46.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_46.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
@@ -5388,9 +5387,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v13_cuGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_50.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_49.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_49.get(py)?)));
+        let __new0 = IMPORTED_49.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_48.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_48.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
@@ -5413,9 +5412,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphBatchMemOpNodeGetParams", signature = (hNode))]
     fn v13_cuGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeGetParams");
-        let __new0 = IMPORTED_52.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_51.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_51.get(py)?)));
+        let __new0 = IMPORTED_51.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_50.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphBatchMemOpNodeGetParams", __new0.get_type(), IMPORTED_50.get(py)?)));
         }
         let (hNode, nodeParams_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
@@ -5438,9 +5437,9 @@ pub mod hip {
     #[pyo3(name = "cuGraphMemAllocNodeGetParams", signature = (hNode))]
     fn v13_cuGraphMemAllocNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_54.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_53.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_53.get(py)?)));
+        let __new0 = IMPORTED_53.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_52.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuGraphMemAllocNodeGetParams", __new0.get_type(), IMPORTED_52.get(py)?)));
         }
         let (node, pNodeParams,) = (hNode, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -5477,7 +5476,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_25.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_24.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cuDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -5486,7 +5485,7 @@ pub mod hip {
     fn v13_cuDeviceSetGraphMemAttribute(py: Python<'_>, device: Option<rt::CInt<i32>>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_24.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device.unwrap_or(rt::CInt(0)), attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(57, attr)?)?;
         let a_value = value.addr();
@@ -5507,7 +5506,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
     fn v13_cuGraphAddDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(241, graph)?;
         let mut h_from = TYPES.handle_ref(242, from_, false, false)?;
@@ -5534,7 +5533,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphRemoveDependencies", signature = (hGraph, from_, to, edgeData, numDependencies))]
     fn v13_cuGraphRemoveDependencies(py: Python<'_>, hGraph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (hGraph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(241, graph)?;
         let mut h_from = TYPES.handle_ref(242, from_, false, false)?;
@@ -5575,7 +5574,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_55.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_54.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphInstantiateWithParams on HIP's hipGraphInstantiateWithParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5583,7 +5582,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphInstantiateWithParams", signature = (hGraph, instantiateParams))]
     fn v13_cuGraphInstantiateWithParams(py: Python<'_>, hGraph: &Bound<'_, PyAny>, instantiateParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((instantiateParams, IMPORTED_56.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((instantiateParams, IMPORTED_55.get(py)?))?;
         let (graph, instantiateParams,) = (hGraph, &__h0,);
         let mut o_pGraphExec: usize = Default::default();
         let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
@@ -5599,7 +5598,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_55.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_54.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cuGraphExecGetFlags on HIP's hipGraphExecGetFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -5620,7 +5619,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_25.make(py, o_flags as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_24.make(py, o_flags as i128)?])
     }
 
     /// CUDA's cuGraphExecKernelNodeSetParams on HIP's hipGraphExecKernelNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5628,7 +5627,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecKernelNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v13_cuGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_39.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_38.get(py)?))?;
         let (hGraphExec, node, pNodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_hGraphExec = TYPES.handle_arg(243, hGraphExec)?;
         let a_node = TYPES.handle_arg(242, node)?;
@@ -5675,7 +5674,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v13_cuGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -5690,7 +5689,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_57.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_56.get(py)?))?.unbind()])
     }
 
     /// CUDA's cuGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -5698,7 +5697,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v13_cuGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_32.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -5721,8 +5720,8 @@ pub mod hip {
     #[pyo3(name = "cuGraphAddNode", signature = (hGraph, dependencies, dependencyData, numDependencies, nodeParams))]
     fn v13_cuGraphAddNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependencies: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (hGraph, dependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -5742,7 +5741,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_40.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_39.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cuGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5750,7 +5749,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphNodeSetParams", signature = (hNode, nodeParams))]
     fn v13_cuGraphNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (node, nodeParams,) = (hNode, &__h0,);
         let a_node = TYPES.handle_arg(242, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
@@ -5772,7 +5771,7 @@ pub mod hip {
     #[pyo3(name = "cuGraphExecNodeSetParams", signature = (hGraphExec, hNode, nodeParams))]
     fn v13_cuGraphExecNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (graphExec, node, nodeParams,) = (hGraphExec, hNode, &__h0,);
         let a_graphExec = TYPES.handle_arg(243, graphExec)?;
         let a_node = TYPES.handle_arg(242, node)?;
@@ -5795,7 +5794,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSize", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit))]
     fn v13_cuOccupancyMaxPotentialBlockSize(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit,) = (func, dynamicSMemSize, blockSizeLimit,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -5821,7 +5820,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyMaxPotentialBlockSizeWithFlags", signature = (func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags))]
     fn v13_cuOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, func: &Bound<'_, PyAny>, blockSizeToDynamicSMemSize: &Bound<'_, PyAny>, dynamicSMemSize: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
-        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
+        if !rt::is_null_input(blockSizeToDynamicSMemSize)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None(), py.None()]); }
         let (f, dynSharedMemPerBlk, blockSizeLimit, flags,) = (func, dynamicSMemSize, blockSizeLimit, flags,);
         let mut o_gridSize: i32 = Default::default();
         let a_gridSize = &mut o_gridSize as *mut i32 as usize;
@@ -5848,7 +5847,7 @@ pub mod hip {
     #[pyo3(name = "cuOccupancyAvailableDynamicSMemPerBlock", signature = (func, numBlocks, blockSize))]
     fn v13_cuOccupancyAvailableDynamicSMemPerBlock(py: Python<'_>, func: &Bound<'_, PyAny>, numBlocks: rt::CInt<i32>, blockSize: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipOccupancyAvailableDynamicSMemPerBlock");
-        if !rt::is_null_input(func)? { return rt::tuple(py, [IMPORTED_34.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
+        if !rt::is_null_input(func)? { return rt::tuple(py, [IMPORTED_33.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (f, numBlocks, blockSize,) = (rt::PtrArg::convert(&__zero, false)?, numBlocks, blockSize,);
         let mut o_dynamicSmemSize: u64 = Default::default();
@@ -5913,7 +5912,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_59.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_58.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuTexObjectGetResourceDesc on HIP's hipTexObjectGetResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -5922,9 +5921,9 @@ pub mod hip {
     fn v13_cuTexObjectGetResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_61.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_60.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_60.get(py)?)));
+        let __new0 = IMPORTED_60.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_59.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceDesc", __new0.get_type(), IMPORTED_59.get(py)?)));
         }
         let (pResDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(88, pResDesc, true)?;
@@ -5948,9 +5947,9 @@ pub mod hip {
     fn v13_cuTexObjectGetTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_63.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_62.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_62.get(py)?)));
+        let __new0 = IMPORTED_62.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_61.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetTextureDesc", __new0.get_type(), IMPORTED_61.get(py)?)));
         }
         let (pTexDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(81, pTexDesc, true)?;
@@ -5974,9 +5973,9 @@ pub mod hip {
     fn v13_cuTexObjectGetResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_65.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_64.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_64.get(py)?)));
+        let __new0 = IMPORTED_64.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_63.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cuTexObjectGetResourceViewDesc", __new0.get_type(), IMPORTED_63.get(py)?)));
         }
         let (pResViewDesc, texObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(96, pResViewDesc, true)?;
@@ -6022,7 +6021,7 @@ pub mod hip {
     #[pyo3(name = "cudaIpcGetEventHandle", signature = (event))]
     fn v13_cudaIpcGetEventHandle(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
-        let __new0 = IMPORTED_66.get(py)?.call0()?;
+        let __new0 = IMPORTED_65.get(py)?.call0()?;
         if !__new0.is_instance(IMPORTED_6.get(py)?)? {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaIpcGetEventHandle", __new0.get_type(), IMPORTED_6.get(py)?)));
         }
@@ -6060,7 +6059,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_67.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((o_handle.unbind(), IMPORTED_66.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 13).
@@ -6090,7 +6089,7 @@ pub mod hip {
     #[pyo3(name = "cudaGetDeviceProperties", signature = (device))]
     fn v13_cudaGetDeviceProperties(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDevicePropertiesR0600");
-        let __new0 = IMPORTED_68.get(py)?.call0()?;
+        let __new0 = IMPORTED_67.get(py)?.call0()?;
         let (prop, deviceId,) = (&__new0, device,);
         let p_prop = TYPES.record_ptr_arg(74, prop, true)?;
         let a_prop = p_prop.addr();
@@ -6104,7 +6103,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_69.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_68.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaChooseDevice on HIP's hipChooseDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -6112,7 +6111,7 @@ pub mod hip {
     #[pyo3(name = "cudaChooseDevice", signature = (prop))]
     fn v13_cudaChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDeviceR0600");
-        let __h0 = IMPORTED_9.get(py)?.call1((prop, IMPORTED_68.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((prop, IMPORTED_67.get(py)?))?;
         let (prop,) = (&__h0,);
         let mut o_device: i32 = Default::default();
         let a_device = &mut o_device as *mut i32 as usize;
@@ -6135,7 +6134,7 @@ pub mod hip {
     #[pyo3(name = "cudaStreamGetAttribute", signature = (hStream, attr))]
     fn v13_cudaStreamGetAttribute(py: Python<'_>, hStream: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetAttribute");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
         let (stream, attr, value_out,) = (hStream, attr, &__new0,);
         let a_stream = TYPES.handle_arg(232, stream)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -6150,7 +6149,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_70.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_69.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaStreamSetAttribute on HIP's hipStreamSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6158,7 +6157,7 @@ pub mod hip {
     #[pyo3(name = "cudaStreamSetAttribute", signature = (hStream, attr, value))]
     fn v13_cudaStreamSetAttribute(py: Python<'_>, hStream: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamSetAttribute");
-        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_32.get(py)?))?;
         let (stream, attr, value,) = (hStream, attr, &__h0,);
         let a_stream = TYPES.handle_arg(232, stream)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -6181,7 +6180,7 @@ pub mod hip {
     #[pyo3(name = "cudaStreamUpdateCaptureDependencies", signature = (stream, dependencyData, numDependencies, flags))]
     fn v13_cudaStreamUpdateCaptureDependencies(py: Python<'_>, stream: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let (stream, numDependencies, flags,) = (stream, numDependencies, flags,);
         let a_stream = TYPES.handle_arg(232, stream)?;
         let mut o_dependencies: usize = Default::default();
@@ -6197,7 +6196,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_104.get(py)?.call1((o_dependencies,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_103.get(py)?.call1((o_dependencies,))?.unbind()])
     }
 
     /// CUDA's cudaExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -6205,7 +6204,7 @@ pub mod hip {
     #[pyo3(name = "cudaExternalMemoryGetMappedBuffer", signature = (extMem, bufferDesc))]
     fn v13_cudaExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: &Bound<'_, PyAny>, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem, bufferDesc,) = (&__zero, bufferDesc,);
         let mut o_devPtr: usize = Default::default();
@@ -6230,7 +6229,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalMemory", signature = (extMem))]
     fn v13_cudaDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extMem,) = (&__zero,);
         let a_extMem = rt::handle_arg(extMem, None, "hipExternalMemory_t")?;
@@ -6251,7 +6250,7 @@ pub mod hip {
     #[pyo3(name = "cudaSignalExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -6276,7 +6275,7 @@ pub mod hip {
     #[pyo3(name = "cudaWaitExternalSemaphoresAsync", signature = (extSemArray, paramsArray, numExtSems, stream))]
     fn v13_cudaWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: &Bound<'_, PyAny>, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSemArray)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSemArray, paramsArray, numExtSems, stream,) = (rt::PtrArg::convert(&__zero, false)?, paramsArray, numExtSems, stream,);
         let a_extSemArray = extSemArray.addr();
@@ -6301,7 +6300,7 @@ pub mod hip {
     #[pyo3(name = "cudaDestroyExternalSemaphore", signature = (extSem))]
     fn v13_cudaDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
         let (extSem,) = (&__zero,);
         let a_extSem = rt::handle_arg(extSem, None, "hipExternalSemaphore_t")?;
@@ -6322,7 +6321,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_24.get(py)?))?, sharedMem, stream,);
+        let (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_function_address = function_address.addr();
         let a_numBlocks = TYPES.record_arg::<R_dim3>(176, numBlocks)?;
         let a_dimBlocks = TYPES.record_arg::<R_dim3>(176, dimBlocks)?;
@@ -6369,7 +6368,7 @@ pub mod hip {
     #[pyo3(name = "cudaLaunchCooperativeKernel", signature = (func, gridDim, blockDim, args, sharedMem, stream))]
     fn v13_cudaLaunchCooperativeKernel(py: Python<'_>, func: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, args: &Bound<'_, PyAny>, sharedMem: rt::CInt<u32>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args, Some(IMPORTED_24.get(py)?))?, sharedMem, stream,);
+        let (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream,) = (func, gridDim, blockDim, rt::KernelParams::convert(args)?, sharedMem, stream,);
         let a_f = f.addr();
         let a_gridDim = TYPES.record_arg::<R_dim3>(176, gridDim)?;
         let a_blockDimX = TYPES.record_arg::<R_dim3>(176, blockDimX)?;
@@ -6393,7 +6392,7 @@ pub mod hip {
     #[pyo3(name = "cudaFuncGetAttributes", signature = (func))]
     fn v13_cudaFuncGetAttributes(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
-        let __new0 = IMPORTED_75.get(py)?.call0()?;
+        let __new0 = IMPORTED_74.get(py)?.call0()?;
         let (attr, func,) = (&__new0, func,);
         let p_attr = TYPES.record_ptr_arg(164, attr, true)?;
         let a_attr = p_attr.addr();
@@ -6407,7 +6406,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_76.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_75.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 13).
@@ -6548,9 +6547,9 @@ pub mod hip {
     #[pyo3(name = "cudaMalloc3D", signature = (extent))]
     fn v13_cudaMalloc3D(py: Python<'_>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
-        let __new0 = IMPORTED_78.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_77.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_77.get(py)?)));
+        let __new0 = IMPORTED_77.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_76.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMalloc3D", __new0.get_type(), IMPORTED_76.get(py)?)));
         }
         let (pitchedDevPtr, extent,) = (&__new0, extent,);
         let p_pitchedDevPtr = TYPES.record_ptr_arg(97, pitchedDevPtr, true)?;
@@ -6573,13 +6572,13 @@ pub mod hip {
     #[pyo3(name = "cudaArrayGetInfo", signature = (array))]
     fn v13_cudaArrayGetInfo(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
-        let __new0 = IMPORTED_80.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_79.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_79.get(py)?)));
+        let __new0 = IMPORTED_79.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_78.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new0.get_type(), IMPORTED_78.get(py)?)));
         }
-        let __new1 = IMPORTED_82.get(py)?.call0()?;
-        if !__new1.is_instance(IMPORTED_81.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_81.get(py)?)));
+        let __new1 = IMPORTED_81.get(py)?.call0()?;
+        if !__new1.is_instance(IMPORTED_80.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaArrayGetInfo", __new1.get_type(), IMPORTED_80.get(py)?)));
         }
         let (desc, extent, array,) = (&__new0, &__new1, array,);
         let p_desc = TYPES.record_ptr_arg(76, desc, true)?;
@@ -6632,7 +6631,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::obj(py, o_dsts)?, rt::obj(py, o_srcs)?, rt::obj(py, o_sizes)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_83.get(py)?))?.unbind(), rt::obj(py, o_attrsIdxs)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::obj(py, o_dsts)?, rt::obj(py, o_srcs)?, rt::obj(py, o_sizes)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_82.get(py)?))?.unbind(), rt::obj(py, o_attrsIdxs)?])
     }
 
     /// CUDA's cudaMemcpy3DBatchAsync on HIP's hipMemcpy3DBatchAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6658,7 +6657,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_84.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_83.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetSymbolAddress on HIP's hipGetSymbolAddress, with cuda-python's calling convention (cuda-bindings 13).
@@ -6687,8 +6686,8 @@ pub mod hip {
     #[pyo3(name = "cudaMemPrefetchAsync", signature = (devPtr, count, location, flags, stream))]
     fn v13_cudaMemPrefetchAsync(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, location: &Bound<'_, PyAny>, flags: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
-        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
-        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_113.get(py)?, IMPORTED_109.get(py)?, IMPORTED_114.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?), stream,);
+        if !rt::is_null_input(flags)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        let (dev_ptr, count, device, stream,) = (devPtr, count, rt::CInt(super::location_device(location, "location", IMPORTED_112.get(py)?, IMPORTED_108.get(py)?, IMPORTED_113.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?), stream,);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_device = device.0;
@@ -6710,7 +6709,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemAdvise", signature = (devPtr, count, advice, location))]
     fn v13_cudaMemAdvise(py: Python<'_>, devPtr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
-        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_113.get(py)?, IMPORTED_109.get(py)?, IMPORTED_114.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?),);
+        let (dev_ptr, count, advice, device,) = (devPtr, count, advice, rt::CInt(super::location_device(location, "location", IMPORTED_112.get(py)?, IMPORTED_108.get(py)?, IMPORTED_113.get(py)?, "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost")?),);
         let a_dev_ptr = dev_ptr.addr();
         let a_count = count.0;
         let a_advice = rt::narrow::<u32>(TYPES.enum_arg(35, advice)?)?;
@@ -6755,7 +6754,7 @@ pub mod hip {
     fn v13_cudaMemPoolSetAttribute(py: Python<'_>, memPool: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
         let mut __v0: u64 = 0;
-        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_24.get(py)?, true, "value")?),);
+        let (mem_pool, attr, value,) = (memPool, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
         let a_value = value.addr();
@@ -6790,7 +6789,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_25.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_24.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaMemPoolSetAccess on HIP's hipMemPoolSetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -6798,7 +6797,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolSetAccess", signature = (memPool, descList, count))]
     fn v13_cudaMemPoolSetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, descList: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAccess");
-        let __h0 = IMPORTED_9.get(py)?.call1((descList, IMPORTED_115.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((descList, IMPORTED_114.get(py)?))?;
         let (mem_pool, desc_list, count,) = (memPool, &__h0, count,);
         let a_mem_pool = TYPES.handle_arg(238, mem_pool)?;
         let p_desc_list = TYPES.record_ptr_arg(173, desc_list, false)?;
@@ -6821,7 +6820,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolGetAccess", signature = (memPool, location))]
     fn v13_cudaMemPoolGetAccess(py: Python<'_>, memPool: &Bound<'_, PyAny>, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
-        let __h0 = IMPORTED_9.get(py)?.call1((location, IMPORTED_109.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((location, IMPORTED_108.get(py)?))?;
         let (mem_pool, location,) = (memPool, &__h0,);
         let mut o_flags: u32 = Default::default();
         let a_flags = &mut o_flags as *mut u32 as usize;
@@ -6845,7 +6844,7 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolCreate", signature = (poolProps))]
     fn v13_cudaMemPoolCreate(py: Python<'_>, poolProps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-        let __h0 = IMPORTED_9.get(py)?.call1((poolProps, IMPORTED_26.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((poolProps, IMPORTED_25.get(py)?))?;
         let (pool_props,) = (&__h0,);
         let mut o_mem_pool: usize = Default::default();
         let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -6860,7 +6859,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_85.get(py)?.call1((o_mem_pool,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_84.get(py)?.call1((o_mem_pool,))?.unbind()])
     }
 
     /// CUDA's cudaMallocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6891,9 +6890,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolExportPointer", signature = (ptr))]
     fn v13_cudaMemPoolExportPointer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-        let __new0 = IMPORTED_86.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_28.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_28.get(py)?)));
+        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_27.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolExportPointer", __new0.get_type(), IMPORTED_27.get(py)?)));
         }
         let (export_data, dev_ptr,) = (&__new0, ptr,);
         let p_export_data = TYPES.record_ptr_arg(175, export_data, true)?;
@@ -6916,9 +6915,9 @@ pub mod hip {
     #[pyo3(name = "cudaMemPoolImportPointer", signature = (memPool))]
     fn v13_cudaMemPoolImportPointer(py: Python<'_>, memPool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
-        let __new0 = IMPORTED_86.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_28.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_28.get(py)?)));
+        let __new0 = IMPORTED_85.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_27.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaMemPoolImportPointer", __new0.get_type(), IMPORTED_27.get(py)?)));
         }
         let (mem_pool, export_data,) = (memPool, &__new0,);
         let mut o_dev_ptr: usize = Default::default();
@@ -6943,7 +6942,7 @@ pub mod hip {
     #[pyo3(name = "cudaPointerGetAttributes", signature = (ptr))]
     fn v13_cudaPointerGetAttributes(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
-        let __new0 = IMPORTED_87.get(py)?.call0()?;
+        let __new0 = IMPORTED_86.get(py)?.call0()?;
         let (attributes, ptr,) = (&__new0, ptr,);
         let p_attributes = TYPES.record_ptr_arg(75, attributes, true)?;
         let a_attributes = p_attributes.addr();
@@ -6957,7 +6956,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_88.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_87.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
@@ -6988,9 +6987,9 @@ pub mod hip {
     #[pyo3(name = "cudaGetChannelDesc", signature = (array))]
     fn v13_cudaGetChannelDesc(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
-        let __new0 = IMPORTED_80.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_79.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_79.get(py)?)));
+        let __new0 = IMPORTED_79.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_78.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGetChannelDesc", __new0.get_type(), IMPORTED_78.get(py)?)));
         }
         let (desc, array,) = (&__new0, array,);
         let p_desc = TYPES.record_ptr_arg(76, desc, true)?;
@@ -7013,9 +7012,9 @@ pub mod hip {
     #[pyo3(name = "cudaCreateTextureObject", signature = (pResDesc, pTexDesc, pResViewDesc))]
     fn v13_cudaCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
-        let __h0 = IMPORTED_9.get(py)?.call1((pResDesc, IMPORTED_91.get(py)?))?;
-        let __h1 = IMPORTED_9.get(py)?.call1((pTexDesc, IMPORTED_89.get(py)?))?;
-        let __h2 = IMPORTED_9.get(py)?.call1((pResViewDesc, IMPORTED_94.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((pResDesc, IMPORTED_90.get(py)?))?;
+        let __h1 = IMPORTED_9.get(py)?.call1((pTexDesc, IMPORTED_88.get(py)?))?;
+        let __h2 = IMPORTED_9.get(py)?.call1((pResViewDesc, IMPORTED_93.get(py)?))?;
         let (pResDesc, pTexDesc, pResViewDesc,) = (&__h0, &__h1, &__h2,);
         let mut o_pTexObject: usize = Default::default();
         let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
@@ -7034,7 +7033,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_90.make(py, o_pTexObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_89.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cudaGetTextureObjectResourceDesc on HIP's hipGetTextureObjectResourceDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -7043,7 +7042,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectResourceDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_91.get(py)?.call0()?;
+        let __new0 = IMPORTED_90.get(py)?.call0()?;
         let (pResDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResDesc = TYPES.record_ptr_arg(82, pResDesc, true)?;
         let a_pResDesc = p_pResDesc.addr();
@@ -7057,7 +7056,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_92.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_91.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectTextureDesc on HIP's hipGetTextureObjectTextureDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -7066,7 +7065,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectTextureDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_89.get(py)?.call0()?;
+        let __new0 = IMPORTED_88.get(py)?.call0()?;
         let (pTexDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pTexDesc = TYPES.record_ptr_arg(160, pTexDesc, true)?;
         let a_pTexDesc = p_pTexDesc.addr();
@@ -7080,7 +7079,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_93.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_92.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGetTextureObjectResourceViewDesc on HIP's hipGetTextureObjectResourceViewDesc, with cuda-python's calling convention (cuda-bindings 13).
@@ -7089,7 +7088,7 @@ pub mod hip {
     fn v13_cudaGetTextureObjectResourceViewDesc(py: Python<'_>, texObject: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let __new0 = IMPORTED_94.get(py)?.call0()?;
+        let __new0 = IMPORTED_93.get(py)?.call0()?;
         let (pResViewDesc, textureObject,) = (&__new0, texObject.unwrap_or(&__zero),);
         let p_pResViewDesc = TYPES.record_ptr_arg(95, pResViewDesc, true)?;
         let a_pResViewDesc = p_pResViewDesc.addr();
@@ -7103,7 +7102,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_95.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_94.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaCreateSurfaceObject on HIP's hipCreateSurfaceObject, with cuda-python's calling convention (cuda-bindings 13).
@@ -7111,7 +7110,7 @@ pub mod hip {
     #[pyo3(name = "cudaCreateSurfaceObject", signature = (pResDesc))]
     fn v13_cudaCreateSurfaceObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateSurfaceObject");
-        let __h0 = IMPORTED_9.get(py)?.call1((pResDesc, IMPORTED_91.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((pResDesc, IMPORTED_90.get(py)?))?;
         let (pResDesc,) = (&__h0,);
         let mut o_pSurfObject: usize = Default::default();
         let a_pSurfObject = &mut o_pSurfObject as *mut usize as usize;
@@ -7126,7 +7125,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_96.make(py, o_pSurfObject as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_95.make(py, o_pSurfObject as i128)?])
     }
 
     /// CUDA's cudaGraphKernelNodeGetParams on HIP's hipGraphKernelNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -7134,9 +7133,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetParams", signature = (node))]
     fn v13_cudaGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-        let __new0 = IMPORTED_97.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_39.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_39.get(py)?)));
+        let __new0 = IMPORTED_96.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_38.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphKernelNodeGetParams", __new0.get_type(), IMPORTED_38.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -7159,7 +7158,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeGetAttribute", signature = (hNode, attr))]
     fn v13_cudaGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-        let __new0 = IMPORTED_31.get(py)?.call0()?;
+        let __new0 = IMPORTED_30.get(py)?.call0()?;
         let (hNode, attr, value,) = (hNode, attr, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -7174,7 +7173,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_70.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_69.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaGraphKernelNodeSetAttribute on HIP's hipGraphKernelNodeSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -7182,7 +7181,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphKernelNodeSetAttribute", signature = (hNode, attr, value))]
     fn v13_cudaGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_33.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((value, IMPORTED_32.get(py)?))?;
         let (hNode, attr, value,) = (hNode, attr, &__h0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(52, attr)?)?;
@@ -7205,9 +7204,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemcpyNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-        let __new0 = IMPORTED_99.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_98.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_98.get(py)?)));
+        let __new0 = IMPORTED_98.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_97.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemcpyNodeGetParams", __new0.get_type(), IMPORTED_97.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -7230,9 +7229,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemsetNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-        let __new0 = IMPORTED_100.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_43.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_43.get(py)?)));
+        let __new0 = IMPORTED_99.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_42.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphMemsetNodeGetParams", __new0.get_type(), IMPORTED_42.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -7255,9 +7254,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphHostNodeGetParams", signature = (node))]
     fn v13_cudaGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-        let __new0 = IMPORTED_101.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_45.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_45.get(py)?)));
+        let __new0 = IMPORTED_100.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_44.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphHostNodeGetParams", __new0.get_type(), IMPORTED_44.get(py)?)));
         }
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
@@ -7280,9 +7279,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresSignalNodeGetParams", signature = (hNode))]
     fn v13_cudaGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-        let __new0 = IMPORTED_102.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_47.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_47.get(py)?)));
+        let __new0 = IMPORTED_101.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_46.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresSignalNodeGetParams", __new0.get_type(), IMPORTED_46.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
@@ -7305,9 +7304,9 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExternalSemaphoresWaitNodeGetParams", signature = (hNode))]
     fn v13_cudaGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-        let __new0 = IMPORTED_103.get(py)?.call0()?;
-        if !__new0.is_instance(IMPORTED_49.get(py)?)? {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_49.get(py)?)));
+        let __new0 = IMPORTED_102.get(py)?.call0()?;
+        if !__new0.is_instance(IMPORTED_48.get(py)?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("{}: {} is not a subclass of {}", "cudaGraphExternalSemaphoresWaitNodeGetParams", __new0.get_type(), IMPORTED_48.get(py)?)));
         }
         let (hNode, params_out,) = (hNode, &__new0,);
         let a_hNode = TYPES.handle_arg(242, hNode)?;
@@ -7330,7 +7329,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddMemAllocNode", signature = (graph, pDependencies, numDependencies, nodeParams))]
     fn v13_cudaGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_53.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_52.get(py)?))?;
         let (graph, pDependencies, numDependencies, pNodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -7350,7 +7349,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_104.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_103.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphMemAllocNodeGetParams on HIP's hipGraphMemAllocNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -7358,7 +7357,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphMemAllocNodeGetParams", signature = (node))]
     fn v13_cudaGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-        let __new0 = IMPORTED_53.get(py)?.call0()?;
+        let __new0 = IMPORTED_52.get(py)?.call0()?;
         let (node, pNodeParams,) = (node, &__new0,);
         let a_node = TYPES.handle_arg(242, node)?;
         let p_pNodeParams = TYPES.record_ptr_arg(200, pNodeParams, true)?;
@@ -7372,7 +7371,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_105.get(py)?))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_1.get(py)?.call1((__new0.clone(), IMPORTED_104.get(py)?))?.unbind()])
     }
 
     /// CUDA's cudaDeviceGetGraphMemAttribute on HIP's hipDeviceGetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -7394,7 +7393,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_25.make(py, __v0 as i128)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, INT_CLASS_24.make(py, __v0 as i128)?])
     }
 
     /// CUDA's cudaDeviceSetGraphMemAttribute on HIP's hipDeviceSetGraphMemAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -7403,7 +7402,7 @@ pub mod hip {
     fn v13_cudaDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
         let mut __v0: u64 = 0;
-        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, IMPORTED_24.get(py)?, true, "value")?),);
+        let (device, attr, value,) = (device, attr, rt::PtrArgMut(rt::value_or_pointer(value, &mut __v0, true, "value")?),);
         let a_device = device.0;
         let a_attr = rt::narrow::<u32>(TYPES.enum_arg(57, attr)?)?;
         let a_value = value.addr();
@@ -7424,7 +7423,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(241, graph)?;
         let mut h_from = TYPES.handle_ref(242, from_, false, false)?;
@@ -7451,7 +7450,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphRemoveDependencies", signature = (graph, from_, to, edgeData, numDependencies))]
     fn v13_cudaGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, edgeData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
+        if !rt::is_null_input(edgeData)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let (graph, from_, to, numDependencies,) = (graph, from_, to, numDependencies,);
         let a_graph = TYPES.handle_arg(241, graph)?;
         let mut h_from = TYPES.handle_ref(242, from_, false, false)?;
@@ -7492,7 +7491,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_106.get(py)?.call1((o_pGraphExec,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_105.get(py)?.call1((o_pGraphExec,))?.unbind()])
     }
 
     /// CUDA's cudaGraphAddNode on HIP's hipGraphAddNode, with cuda-python's calling convention (cuda-bindings 13).
@@ -7500,8 +7499,8 @@ pub mod hip {
     #[pyo3(name = "cudaGraphAddNode", signature = (graph, pDependencies, dependencyData, numDependencies, nodeParams))]
     fn v13_cudaGraphAddNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_72.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        if !rt::is_null_input(dependencyData)? { return rt::tuple(py, [IMPORTED_71.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (graph, pDependencies, numDependencies, nodeParams,) = (graph, pDependencies, numDependencies, &__h0,);
         let mut o_pGraphNode: usize = Default::default();
         let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -7521,7 +7520,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_104.get(py)?.call1((o_pGraphNode,))?.unbind()])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_103.get(py)?.call1((o_pGraphNode,))?.unbind()])
     }
 
     /// CUDA's cudaGraphNodeSetParams on HIP's hipGraphNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -7529,7 +7528,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphNodeSetParams", signature = (node, nodeParams))]
     fn v13_cudaGraphNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (node, nodeParams,) = (node, &__h0,);
         let a_node = TYPES.handle_arg(242, node)?;
         let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
@@ -7551,7 +7550,7 @@ pub mod hip {
     #[pyo3(name = "cudaGraphExecNodeSetParams", signature = (graphExec, node, nodeParams))]
     fn v13_cudaGraphExecNodeSetParams(py: Python<'_>, graphExec: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_58.get(py)?))?;
+        let __h0 = IMPORTED_9.get(py)?.call1((nodeParams, IMPORTED_57.get(py)?))?;
         let (graphExec, node, nodeParams,) = (graphExec, node, &__h0,);
         let a_graphExec = TYPES.handle_arg(243, graphExec)?;
         let a_node = TYPES.handle_arg(242, node)?;
@@ -7621,7 +7620,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_107.get(py)?.call1((o_library,))?.unbind(), TYPES.enum_member(py, 0, o_jitOptions as i64)?, rt::obj(py, o_jitOptionsValues)?, TYPES.enum_member(py, 4, o_libraryOptions as i64)?, rt::obj(py, o_libraryOptionValues)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_106.get(py)?.call1((o_library,))?.unbind(), TYPES.enum_member(py, 0, o_jitOptions as i64)?, rt::obj(py, o_jitOptionsValues)?, TYPES.enum_member(py, 4, o_libraryOptions as i64)?, rt::obj(py, o_libraryOptionValues)?])
     }
 
     /// CUDA's cudaLibraryLoadFromFile on HIP's hipLibraryLoadFromFile, with cuda-python's calling convention (cuda-bindings 13).
@@ -7652,7 +7651,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_107.get(py)?.call1((o_library,))?.unbind(), TYPES.enum_member(py, 0, o_jitOptions as i64)?, rt::obj(py, o_jitOptionsValues)?, TYPES.enum_member(py, 4, o_libraryOptions as i64)?, rt::obj(py, o_libraryOptionValues)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, IMPORTED_106.get(py)?.call1((o_library,))?.unbind(), TYPES.enum_member(py, 0, o_jitOptions as i64)?, rt::obj(py, o_jitOptionsValues)?, TYPES.enum_member(py, 4, o_libraryOptions as i64)?, rt::obj(py, o_libraryOptionValues)?])
     }
 
     /// CUDA's cuModuleLoadDataEx on HIP's hipModuleLoadDataEx (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7744,7 +7743,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_25.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_24.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
     }
 
     /// CUDA's cuThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7763,7 +7762,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_30.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_29.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cuGraphGetNodes on HIP's hipGraphGetNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7786,7 +7785,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7809,7 +7808,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7833,7 +7832,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7856,7 +7855,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7879,7 +7878,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7898,7 +7897,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_71.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_70.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7968,7 +7967,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -7991,7 +7990,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -8015,7 +8014,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -8038,7 +8037,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 12).
@@ -8061,7 +8060,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuModuleLoadDataEx on HIP's hipModuleLoadDataEx (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8153,7 +8152,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_25.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for (__s, __a) in s2.iter().zip(&a2) { let __v = __s[0]; __l.push(match *__a as i64 { 9 => rt::obj(py, __v as u32 as i32)?, _ => INT_CLASS_24.make(py, __v as i128)? }); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }])
     }
 
     /// CUDA's cuThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8172,7 +8171,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_30.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_29.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cuGraphGetNodes on HIP's hipGraphGetNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8195,7 +8194,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8218,7 +8217,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8242,7 +8241,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_112.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_111.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cuGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8265,7 +8264,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_112.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_111.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cuGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8288,7 +8287,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_40.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_112.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_39.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_111.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaThreadExchangeStreamCaptureMode on HIP's hipThreadExchangeStreamCaptureMode (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8307,7 +8306,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_71.get(py)?, s0 as i64)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::arrays::member_or_int(py, IMPORTED_70.get(py)?, s0 as i64)?])
     }
 
     /// CUDA's cudaMemRangeGetAttribute on HIP's hipMemRangeGetAttribute (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8377,7 +8376,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetRootNodes on HIP's hipGraphGetRootNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8400,7 +8399,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphGetEdges on HIP's hipGraphGetEdges (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8424,7 +8423,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_116.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for __x in s2.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s3 as usize) { __l.push(IMPORTED_115.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s3)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependencies on HIP's hipGraphNodeGetDependencies (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8447,7 +8446,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_116.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_115.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// CUDA's cudaGraphNodeGetDependentNodes on HIP's hipGraphNodeGetDependentNodes (its C function called with arguments made here), with cuda-python's calling convention (cuda-bindings 13).
@@ -8470,7 +8469,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, py.None(), py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_104.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_116.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
+        rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, { let mut __l = Vec::new(); for __x in s1.iter().copied() { __l.push(IMPORTED_103.get(py)?.call1((__x as usize,))?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, { let mut __l = Vec::new(); for _ in 0..(s2 as usize) { __l.push(IMPORTED_115.get(py)?.call0()?.unbind()); } pyo3::types::PyList::new(py, __l)?.into_any().unbind() }, rt::obj(py, s2)?])
     }
 
     /// The adapter of CUDA function `name` in cuda-bindings `version`'s conventions, if it is

@@ -85,14 +85,10 @@ fn cuda_types(version: &str, layout: &str) -> Option<hipgen_runtime::TypeTable> 
 }
 
 /// The C values cuda-python's `kernelParams` form `obj` stands for, 8 bytes per argument as
-/// the native adapters pack them (for tests); `views` as the adapters give it.
+/// the native adapters pack them (for tests).
 #[pyfunction]
-#[pyo3(signature = (obj, views=None))]
-fn _kernel_param_values(
-    obj: &Bound<'_, PyAny>,
-    views: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<u64>> {
-    hipgen_runtime::kernel_params::packed_values(obj, views)
+fn _kernel_param_values(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
+    hipgen_runtime::kernel_params::packed_values(obj)
 }
 
 /// The extension module: runtime classes, then each generated module published as

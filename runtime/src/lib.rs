@@ -31,6 +31,7 @@ pub use tables::{
     aliases, CudaLibrary, EnumDef, FieldDef, FieldKind, HandleDef, LibrarySpec, NvidiaSpec,
     RecordDef, TypeDef, VersionCheck,
 };
+pub use types::int_view::IntView;
 pub use types::life;
 pub use types::named::{NamedTypes, TypeTable};
 pub use types::record::Struct;
@@ -101,6 +102,7 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Pointer>()?;
     m.add_class::<DeviceArray>()?;
     m.add_class::<Struct>()?;
+    m.add_class::<IntView>()?;
     m.add("CStr", cstr_class(m.py())?)?;
     m.add("HipLoadError", m.py().get_type::<HipLoadError>())?;
     m.add_function(pyo3::wrap_pyfunction!(convert::extra::pack_kernel_args, m)?)?;

@@ -94,9 +94,8 @@ pub(super) struct ImportRef {
 enum AdapterValue {
     /// A CUDA parameter as it is.
     Arg { name: String },
-    /// `kernelParams` in any of cuda-python's forms (the runtime's `KernelParams`); `views`
-    /// is the class of CUDA's integer objects over the caller's memory.
-    KernelParams { name: String, views: ImportRef },
+    /// `kernelParams` in any of cuda-python's forms (the runtime's `KernelParams`).
+    KernelParams { name: String },
     /// An integer parameter where None means 0.
     IntOrZero { name: String },
     /// A parameter converted in the body, where None means 0.
@@ -119,11 +118,11 @@ enum AdapterValue {
         host: String,
     },
     /// A value C reads through a `void *` (an attribute setter's): an integer in the cell
-    /// `cell`, an instance of `views` at its `getPtr()`, else a pointer.
+    /// `cell`, an integer over the caller's memory (`rt::IntView`) at its address, else a
+    /// pointer.
     ValueOrPointer {
         name: String,
         cell: String,
-        views: ImportRef,
         ty: ArgType,
     },
 }
@@ -484,7 +483,6 @@ fn adapter(
             let value = AdapterValue::ValueOrPointer {
                 name: name.clone(),
                 cell,
-                views: import(imported, false, "cuda._conventions", "CudaIntView"),
                 ty: ty.clone(),
             };
             (ArgType::Any, false, value)
@@ -492,10 +490,7 @@ fn adapter(
             if !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
                 return None;
             }
-            let value = AdapterValue::KernelParams {
-                name: name.clone(),
-                views: import(imported, false, "cuda._conventions", "CudaIntView"),
-            };
+            let value = AdapterValue::KernelParams { name: name.clone() };
             (ArgType::Any, false, value)
         } else if p.integer && matches!(ty, ArgType::CInt { .. }) {
             let value = AdapterValue::IntOrZero { name: name.clone() };

@@ -24,8 +24,9 @@ cuda-bindings 12 and 13 differ (`cuCtxCreate`, `cuMemAdvise`, `cudaMemAdvise`, .
 
 from __future__ import annotations
 
-import ctypes
 import importlib
+
+from hip._util.types import IntView
 
 from . import _enums, _handles, _ints, _plan, _structs
 
@@ -41,20 +42,20 @@ class _CudaIntMeta(type):
     def __instancecheck__(cls, obj):
         if type.__instancecheck__(cls, obj):
             return True
-        return isinstance(obj, CudaIntView) and issubclass(obj._of, cls)
+        return isinstance(obj, IntView) and issubclass(obj._of, cls)
 
 
 class CudaInt(int, metaclass=_CudaIntMeta):
     """Base of CUDA's integer typedef classes (`CUdevice`, `CUdeviceptr`, `cuuint64_t`)."""
 
-    _ctype = ctypes.c_uint64
-
+    _size, _signed = 8, False
     _lo, _hi = 0, (1 << 64) - 1
 
     def __new__(cls, init_value=0, _ptr=0):
         if _ptr:
-            # Over memory the caller owns: a view that reads and writes there.
-            return CudaIntView(cls, _ints.address(_ptr, f"{cls.__name__}: _ptr"))
+            # Over memory the caller owns: its value is what that memory holds now (a kernel
+            # may have written it), and getPtr() is that address, as cuda-python's are.
+            return IntView(cls, _ints.address(_ptr, f"{cls.__name__}: _ptr"), cls._size, cls._signed)
         return int.__new__(cls, _ints.integer(init_value, cls._lo, cls._hi, cls.__name__))
 
     def __repr__(self):
@@ -66,53 +67,8 @@ class CudaInt(int, metaclass=_CudaIntMeta):
         """The address of a C value holding this one (kept alive with the object)."""
         box = self.__dict__.get("_box")
         if box is None:
-            box = self.__dict__["_box"] = self._ctype(int(self))
-        return ctypes.addressof(box)
-
-
-class CudaIntView:
-    """A CUDA integer typedef object over memory the caller owns (`cudaSurfaceObject_t(
-    _ptr=address)`), as cuda-python's are: its value is what that memory holds now (a kernel
-    may have written it), and getPtr() is that address."""
-
-    __slots__ = ("_of", "_at")
-
-    def __init__(self, of: type, at: int):
-        self._of, self._at = of, at
-
-    def _cell(self):
-        return self._of._ctype.from_address(self._at)
-
-    def __int__(self):
-        return self._cell().value
-
-    __index__ = __int__
-
-    def __eq__(self, other):
-        try:
-            return int(self) == int(other)
-        except TypeError:
-            return NotImplemented
-
-    def __hash__(self):
-        return hash(int(self))
-
-    def __repr__(self):
-        return f"<{self._of.__name__} {int(self)}>"
-
-    __str__ = __repr__
-
-    def getPtr(self) -> int:  # noqa: N802 (cuda-python's name)
-        """The address of the memory this object stands over."""
-        return self._at
-
-
-_CTYPES = {
-    (4, True): ctypes.c_int32,
-    (4, False): ctypes.c_uint32,
-    (8, True): ctypes.c_int64,
-    (8, False): ctypes.c_uint64,
-}
+            box = self.__dict__["_box"] = IntView.hold(type(self), int(self), self._size, self._signed)
+        return box.getPtr()
 
 
 def wrapper(name: str) -> type | None:
@@ -122,7 +78,6 @@ def wrapper(name: str) -> type | None:
         w = _plan.tables().wrappers.get(name)
         if w is None:
             return None
-        ctype = _CTYPES.get((w["size"], w["signed"]), ctypes.c_uint64)
         lo, hi = _ints.bounds(w["size"], w["signed"])
         cls = type(
             name,
@@ -130,7 +85,8 @@ def wrapper(name: str) -> type | None:
             {
                 "_lo": lo,
                 "_hi": hi,
-                "_ctype": ctype,
+                "_size": w["size"],
+                "_signed": w["signed"],
                 "__module__": "cuda.bindings.runtime" if name.startswith("cuda") else "cuda.bindings.driver",
                 "__doc__": f"CUDA's {name}: an integer of {w['size'] * 8} bits.",
             },

@@ -7,11 +7,14 @@ objects the CUDA names stand for.
 
 from __future__ import annotations
 
-import ctypes
 import enum
+import struct
 from typing import Any
 
 from hip import hip
+from hip._util.types import Pointer, Struct
+
+from ._handles import CudaHandleMeta
 
 __all__ = [
     "dim3",
@@ -47,18 +50,15 @@ getLocalRuntimeVersion = hip.hipRuntimeGetVersion  # noqa: N816 (cuda-python's n
 def sizeof(obj_type: Any) -> int:
     """The size in bytes of the C type a cuda-python class stands for."""
     if isinstance(obj_type, type):
-        ctype = getattr(obj_type, "_ctype", None)  # CUDA integer typedef classes
-        if ctype is not None:
-            return ctypes.sizeof(ctype)
+        if isinstance(obj_type, CudaHandleMeta) or (
+            issubclass(obj_type, Pointer) and not issubclass(obj_type, Struct)
+        ):
+            return struct.calcsize("P")  # handles (a handle class over a HIP struct too)
+        size = getattr(obj_type, "_size", None)  # CUDA's integer typedefs, CUDA-layout structs
+        if size:
+            return size
         if issubclass(obj_type, enum.Enum):
-            return ctypes.sizeof(ctypes.c_int)
-        if issubclass(obj_type, ctypes._SimpleCData | ctypes.Structure | ctypes.Union):
-            return ctypes.sizeof(obj_type)
+            return struct.calcsize("i")  # a C enum
         if hasattr(obj_type, "c_sizeof"):  # HIP's structs
             return obj_type().c_sizeof()
-        size = getattr(obj_type, "_size", None)  # CUDA's structs HIP lacks (cuda._structs)
-        if size is not None:
-            return size
-        if hasattr(obj_type, "getPtr"):  # handles
-            return ctypes.sizeof(ctypes.c_void_p)
     raise TypeError(f"sizeof: unknown type {obj_type!r}")

@@ -94,13 +94,10 @@ impl KernelParams {
         }
     }
 
-    /// Converts `obj`; `views` is the class of objects standing over memory the caller holds
-    /// (CUDA's integer typedefs made with `_ptr=`), which a `c_void_p` argument passes by
-    /// `getPtr()` as CUDA's integer objects are passed.
-    pub fn convert(
-        obj: &Bound<'_, PyAny>,
-        views: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<KernelParams> {
+    /// Converts `obj`. An integer over memory the caller holds (`IntView`: CUDA's integer
+    /// typedefs made with `_ptr=`) passes to a `c_void_p` argument by its `getPtr()`, as
+    /// CUDA's integer objects are passed.
+    pub fn convert(obj: &Bound<'_, PyAny>) -> PyResult<KernelParams> {
         if obj.is_none() {
             return Ok(Self::at(0));
         }
@@ -113,7 +110,7 @@ impl KernelParams {
                 if let (Ok(values), Ok(types)) =
                     (values.downcast::<PyTuple>(), types.downcast::<PyTuple>())
                 {
-                    return Self::pack(values, types, views);
+                    return Self::pack(values, types);
                 }
             }
         }
@@ -126,7 +123,6 @@ impl KernelParams {
     fn pack<'py>(
         values: &Bound<'py, PyTuple>,
         types: &Bound<'py, PyTuple>,
-        views: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<KernelParams> {
         let py = values.py();
         let n = values.len();
@@ -147,7 +143,7 @@ impl KernelParams {
         for (i, (value, ty)) in values.iter().zip(types.iter()).enumerate() {
             let slot = match packed(&value, &ty, table)? {
                 Some(bits) => Slot::Value(bits),
-                None => other(&value, &ty, table, views)?,
+                None => other(&value, &ty, table)?,
             };
             let addr = match slot {
                 Slot::Value(bits) => {
@@ -270,7 +266,6 @@ fn other<'py>(
     value: &Bound<'py, PyAny>,
     ty: &Bound<'py, PyAny>,
     table: &[(Py<PyType>, Scalar)],
-    views: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Slot<'py>> {
     let py = value.py();
     let ct = ctypes_classes(py)?;
@@ -311,7 +306,7 @@ fn other<'py>(
     if scalar == Some(Scalar::Ptr) {
         let addr = if let Some(addr) = crate::convert::pointer::ctypes_value(value)? {
             addr
-        } else if views.is_some_and(|v| crate::types::registry::is_subtype(value, v))
+        } else if value.is_instance_of::<crate::types::int_view::IntView>()
             || (!value.is_exact_instance_of::<PyInt>() && value.is_instance_of::<PyInt>())
         {
             // A CUDA integer object, or one over the caller's memory: the kernel gets the
@@ -454,11 +449,8 @@ fn address(value: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 /// The C values `kernelParams` stands for, 8 bytes per argument (for tests: what the kernel
 /// would read).
-pub fn packed_values(
-    obj: &Bound<'_, PyAny>,
-    views: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<u64>> {
-    let k = KernelParams::convert(obj, views)?;
+pub fn packed_values(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
+    let k = KernelParams::convert(obj)?;
     let n = match obj.downcast::<PyTuple>() {
         Ok(t) if t.len() == 2 => t.get_item(0)?.len()?,
         _ => return Ok(Vec::new()),

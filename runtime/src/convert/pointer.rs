@@ -959,16 +959,15 @@ pub(crate) fn ctypes_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
 
 /// A `void *` argument through which C reads a value of up to 64 bits: an integer
 /// (`numbers.Integral`, so NumPy's too) is copied into `cell` (its bits, of either sign) and
-/// passed as the cell's address; an instance of `views` (objects standing over memory the
-/// caller holds) as its `getPtr()`; anything else as a pointer argument.
+/// passed as the cell's address; an integer over memory the caller holds (`IntView`) as its
+/// address; anything else as a pointer argument.
 pub fn value_or_pointer(
     obj: &Bound<'_, PyAny>,
     cell: &mut u64,
-    views: &Bound<'_, PyAny>,
     writable: bool,
     name: &str,
 ) -> PyResult<PtrArg> {
-    if obj.is_instance(views)? {
+    if obj.is_instance_of::<crate::types::int_view::IntView>() {
         let addr = obj.call_method0(pyo3::intern!(obj.py(), "getPtr"))?;
         return Ok(PtrArg::at(int_to_addr(&addr)?));
     }

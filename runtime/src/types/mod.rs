@@ -2,6 +2,7 @@
 //! on first use from the module's tables; typed pointer arguments; re-exported modules.
 
 pub mod copy;
+pub mod int_view;
 pub mod life;
 pub mod named;
 pub mod record;

@@ -530,6 +530,12 @@ fn text_value(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if value.hasattr(pyo3::intern!(value.py(), "tobytes"))? {
         return value.call_method0("tobytes")?.extract(); // a memoryview
     }
+    if value.is_instance_of::<Pointer>() {
+        return Err(PyTypeError::new_err(format!(
+            "expected bytes, a str or integers, got {}",
+            value.get_type().name()?
+        )));
+    }
     let mut out = Vec::new();
     for (i, v) in value.try_iter()?.enumerate() {
         let v = int_in_range(&v?, 16, true)
@@ -605,11 +611,19 @@ fn write_kind(
             }
         }
         FieldKind::Array { elem, len, stride } => {
-            let items: Vec<Bound<'_, PyAny>> = value.try_iter()?.collect::<PyResult<_>>()?;
+            // A pointer iterates through `__getitem__` without end: it is no sequence here.
+            if value.is_instance_of::<Pointer>() || value.is_instance_of::<PyString>() {
+                return Err(PyTypeError::new_err(format!(
+                    "expected a sequence of {len} values, got {}",
+                    value.get_type().name()?
+                )));
+            }
+            // At most one more than fits: enough to say it does not.
+            let items: Vec<Bound<'_, PyAny>> =
+                value.try_iter()?.take(len + 1).collect::<PyResult<_>>()?;
             if items.len() > *len {
                 return Err(PyValueError::new_err(format!(
-                    "{} values do not fit in an array of {len}",
-                    items.len()
+                    "more than {len} values for an array of {len}"
                 )));
             }
             for (i, item) in items.iter().enumerate() {

@@ -55,7 +55,6 @@ pub mod demo {
     use hipgen_runtime as rt;
     use pyo3::prelude::*;
 
-    static IMPORTED_1: rt::Imported = rt::Imported::new("cuda._conventions", "CudaIntView");
     static INT_CLASS_0: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdemodeviceptr");
 
     /// CUDA's cuDemoMalloc on HIP's demoMalloc, with cuda-python's calling convention (cuda-bindings 13).
@@ -84,7 +83,7 @@ pub mod demo {
     #[pyo3(name = "cuDemoLaunch", signature = (hStream, kernelParams))]
     fn v13_cuDemoLaunch(py: Python<'_>, hStream: &Bound<'_, PyAny>, kernelParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoLaunchParams");
-        let (stream, kernelParams,) = (hStream, rt::KernelParams::convert(kernelParams, Some(IMPORTED_1.get(py)?))?,);
+        let (stream, kernelParams,) = (hStream, rt::KernelParams::convert(kernelParams)?,);
         let a_stream = TYPES.handle_arg(11, stream)?;
         let a_kernelParams = kernelParams.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.

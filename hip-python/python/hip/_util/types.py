@@ -1,16 +1,17 @@
 """Pointer-like types (hip-python's `hip._util.types`).
 
-`Pointer`, `CStr`, `DeviceArray` and the struct base live in the native runtime; the `ListOf*`
+`Pointer`, `CStr`, `DeviceArray`, `IntView` and the struct base live in the native runtime; the `ListOf*`
 adapters below turn Python lists into C arrays that stay alive as long as the adapter.
 """
 
 import ctypes
 
-from hip._native import CStr, DeviceArray, Pointer, Struct
+from hip._native import CStr, DeviceArray, IntView, Pointer, Struct
 
 __all__ = [
     "CStr",
     "DeviceArray",
+    "IntView",
     "ListOfBytes",
     "ListOfInt",
     "ListOfPointer",
