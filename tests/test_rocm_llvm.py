@@ -413,3 +413,25 @@ def test_the_package_says_the_release_its_bindings_were_generated_from():
     major, minor, patch = rocm.llvm.ROCM_VERSION_TUPLE
     assert rocm.llvm.ROCM_VERSION == major * 10_000_000 + minor * 100_000 + patch
     assert rocm.amd_comgr.ROCM_VERSION_TUPLE == rocm.llvm.ROCM_VERSION_TUPLE
+
+
+def test_runtime_classes_are_named_as_their_packages():
+    # Each extension holds a runtime of its own; its classes are its package's, found again
+    # under the name they give (as pickle and documentation tools look them up).
+    import importlib
+
+    from rocm.llvm._util import types as rocm_types
+
+    from hip._util import types as hip_types
+
+    for module in (hip_types, rocm_types):
+        for name in ("Pointer", "Struct", "DeviceArray", "CStr"):
+            cls = getattr(module, name)
+            assert cls.__module__ == module.__name__, (module.__name__, name)
+            assert getattr(importlib.import_module(cls.__module__), cls.__qualname__) is cls
+    assert hip_types.Pointer is not rocm_types.Pointer
+    # The diagnostics functions are the same piece in both extensions.
+    import rocm._native
+
+    assert rocm._native.platform() in ("amd", "nvidia")
+    assert "rocm.llvm.c.core" in dict(rocm._native.symbols())

@@ -45,45 +45,58 @@ impl Module {
     }
 }
 
-/// Diagnostics and publishing shared by the extensions (`hip._native`, `rocm._native`).
-/// `key` names a module in what they report (`hip` or `rocm.llvm.c.core`).
-pub mod diagnostics {
+/// What both extension modules of the bindings are (`hip._native`, `rocm._native`): the
+/// runtime's classes, the diagnostics functions, and the package's generated modules, each
+/// published under its Python name. A package's crate calls [`extension::init`] and adds what
+/// is its own.
+pub mod extension {
     use super::Module;
     use pyo3::prelude::*;
+    use pyo3::types::PyTuple;
+    use std::sync::OnceLock;
 
-    /// `[(module, [(api name, symbol)])]`.
-    pub fn symbols(
-        modules: &[&'static Module],
+    /// The package this extension is: its modules and how a module is named in reports.
+    struct Package {
+        modules: &'static [Module],
         key: fn(&Module) -> &'static str,
-    ) -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
-        modules.iter().map(|g| (key(g), g.symbols)).collect()
     }
 
-    /// `(module, library, loaded, path or error)` per module; loads the libraries.
-    pub fn libraries(
-        py: Python<'_>,
-        modules: &[&'static Module],
-        key: fn(&Module) -> &'static str,
-    ) -> Vec<(&'static str, &'static str, bool, String)> {
-        modules
+    /// Set once by `init` (each extension is a library of its own, with its own statics).
+    static PACKAGE: OnceLock<Package> = OnceLock::new();
+
+    fn package() -> &'static Package {
+        PACKAGE.get().expect("extension::init ran")
+    }
+
+    /// `[(module, [(api name, symbol)])]` of the generated modules.
+    #[pyfunction]
+    fn symbols() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
+        let p = package();
+        p.modules.iter().map(|g| ((p.key)(g), g.symbols)).collect()
+    }
+
+    /// `(module, library, loaded, path or error)` for each generated module; loads the
+    /// libraries.
+    #[pyfunction]
+    fn libraries(py: Python<'_>) -> Vec<(&'static str, &'static str, bool, String)> {
+        let p = package();
+        p.modules
             .iter()
             .map(|g| {
                 let lib = (g.library)();
                 match lib.describe(py) {
-                    Ok(path) => (key(g), lib.spec.name, true, path),
-                    Err(e) => (key(g), lib.spec.name, false, e),
+                    Ok(path) => ((p.key)(g), lib.spec.name, true, path),
+                    Err(e) => ((p.key)(g), lib.spec.name, false, e),
                 }
             })
             .collect()
     }
 
     /// `(module, [symbols that do not resolve])` for each module whose library loads.
-    pub fn unresolved_symbols(
-        py: Python<'_>,
-        modules: &[&'static Module],
-        key: fn(&Module) -> &'static str,
-    ) -> Vec<(&'static str, Vec<&'static str>)> {
-        modules
+    #[pyfunction]
+    fn unresolved_symbols(py: Python<'_>) -> Vec<(&'static str, Vec<&'static str>)> {
+        let p = package();
+        p.modules
             .iter()
             .filter(|g| (g.library)().describe(py).is_ok())
             .map(|g| {
@@ -94,27 +107,57 @@ pub mod diagnostics {
                     .filter(|(_, sym)| !lib.resolves(py, sym))
                     .map(|(_, sym)| *sym)
                     .collect();
-                (key(g), missing)
+                ((p.key)(g), missing)
             })
             .collect()
     }
 
-    /// Registers each module, publishes it in `sys.modules` under its Python name and as
-    /// attribute `key` of `m`, then sets up re-exports (once every module is published).
-    /// `version` (the package's) becomes each module's `__version__`.
-    pub fn publish(
+    /// The platform the libraries load for: `amd` or `nvidia` (`HIP_PLATFORM`, else by the
+    /// GPUs present; see `platform_reason`).
+    #[pyfunction]
+    fn platform() -> &'static str {
+        hipgen_runtime::platform().name()
+    }
+
+    /// Why `platform()` chose what it did (`HIP_PLATFORM`, the GPUs found, or which runtime
+    /// loads).
+    #[pyfunction]
+    fn platform_reason() -> &'static str {
+        hipgen_runtime::platform_reason()
+    }
+
+    /// Makes `m` the extension of the package whose generated modules are `modules`: the
+    /// runtime's classes (named as classes of `types_module`, the package's `_util.types`),
+    /// the functions above (which name a module by its `key`), `__version__` (`version`, the
+    /// package's), `ROCM_RELEASE`, `MODULES` (the modules' Rust names); then each module,
+    /// registered, published in `sys.modules` under its Python name and as the attribute of
+    /// `m` of its Rust name (`hip`, `llvm_core`), with its re-exports set up once every module
+    /// is published.
+    pub fn init(
         m: &Bound<'_, PyModule>,
-        modules: &[&'static Module],
+        modules: &'static [Module],
         key: fn(&Module) -> &'static str,
+        types_module: &str,
         version: &str,
     ) -> PyResult<()> {
+        let _ = PACKAGE.set(Package { modules, key });
+        hipgen_runtime::add_runtime_classes(m, types_module)?;
+        m.add_function(wrap_pyfunction!(symbols, m)?)?;
+        m.add_function(wrap_pyfunction!(libraries, m)?)?;
+        m.add_function(wrap_pyfunction!(unresolved_symbols, m)?)?;
+        m.add_function(wrap_pyfunction!(platform, m)?)?;
+        m.add_function(wrap_pyfunction!(platform_reason, m)?)?;
+        m.add("__version__", version)?;
+        m.add("ROCM_RELEASE", super::ROCM_RELEASE)?;
+        let names: Vec<&str> = modules.iter().map(|g| g.name).collect();
+        m.add("MODULES", PyTuple::new(m.py(), names)?)?;
         let mut published = Vec::new();
         for g in modules {
             let sub = PyModule::new(m.py(), g.name)?;
             (g.register)(&sub)?;
             sub.add("__version__", version)?;
             hipgen_runtime::publish_module(&sub, g.python_module)?;
-            m.add(key(g), &sub)?;
+            m.add(g.name, &sub)?;
             published.push((sub, g.reexports));
         }
         for (sub, reexports) in &published {

@@ -97,13 +97,28 @@ pub fn host_buffer_result(py: Python<'_>, addr: usize) -> PyResult<PyObject> {
     DeviceArray::host_bytes(py, addr, 0)
 }
 
-/// Adds the runtime's own classes to a module (`hip._util.types` re-exports them).
-pub fn add_runtime_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
+/// Adds the runtime's own classes to a module, named as classes of `types_module` (the
+/// package's module re-exporting them: `hip._util.types`, `rocm.llvm._util.types`): each
+/// extension holds a runtime of its own, whose classes are its package's.
+pub fn add_runtime_classes(m: &Bound<'_, PyModule>, types_module: &str) -> PyResult<()> {
+    let py = m.py();
     m.add_class::<Pointer>()?;
     m.add_class::<DeviceArray>()?;
     m.add_class::<Struct>()?;
     m.add_class::<IntView>()?;
-    m.add("CStr", cstr_class(m.py())?)?;
+    m.add("CStr", cstr_class(py)?)?;
+    for class in [
+        py.get_type::<Pointer>(),
+        py.get_type::<DeviceArray>(),
+        py.get_type::<Struct>(),
+        py.get_type::<IntView>(),
+        py.get_type::<types::record::Layout>(),
+        py.get_type::<types::record::Field>(),
+        py.get_type::<TypeTable>(),
+        cstr_class(py)?,
+    ] {
+        class.setattr("__module__", types_module)?;
+    }
     m.add("HipLoadError", m.py().get_type::<HipLoadError>())?;
     m.add_function(pyo3::wrap_pyfunction!(convert::extra::pack_kernel_args, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(register_enum_stand_in, m)?)?;

@@ -48,7 +48,6 @@ fn class(py: Python<'_>) -> PyResult<&(Py<PyType>, PyObject)> {
         let code = pyo3::ffi::c_str!(include_str!("py/cstr.py"));
         let m = PyModule::from_code(py, code, c"cstr.py", c"hip._util._cstr")?;
         let cls = m.getattr("CStr")?.downcast_into::<PyType>()?;
-        cls.setattr("__module__", "hip._util.types")?;
         let new = py.get_type::<PyBytes>().getattr("__new__")?;
         Ok((cls.unbind(), new.unbind()))
     })

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 ///
 /// Base class of every handle, struct and array type, as `hip._util.types.Pointer` is in
 /// hip-python.
-#[pyclass(subclass, frozen, module = "hip._util.types")]
+#[pyclass(subclass, frozen, module = "hipgen_runtime")]
 pub struct Pointer {
     /// The address. C may write it through `createRef()`/`getPtr()`, and a handle argument
     /// C rewrites is updated in place, so it is set through shared references: frozen, the
@@ -266,7 +266,7 @@ impl Pointer {
 }
 
 /// Device memory with `__cuda_array_interface__`, as returned by `hipMalloc`.
-#[pyclass(extends = Pointer, subclass, module = "hip._util.types")]
+#[pyclass(extends = Pointer, subclass, module = "hipgen_runtime")]
 pub struct DeviceArray {
     /// Shape in elements.
     shape: Vec<usize>,

@@ -8,7 +8,7 @@ use pyo3::types::PyType;
 
 /// An integer of `size` bytes at an address: `int()` reads it now, `getPtr()` is the address,
 /// and it prints as an instance of the class it stands for (`<CUdevice 3>`).
-#[pyclass(frozen, module = "hip._util.types")]
+#[pyclass(frozen, module = "hipgen_runtime")]
 pub struct IntView {
     addr: usize,
     size: u8,

@@ -180,7 +180,7 @@ impl FieldTypes for NamedTypes {
 }
 
 /// A record table as the package sees it (`hip._native.cuda_types(version)`).
-#[pyclass(frozen, module = "hip._util.types")]
+#[pyclass(frozen, module = "hipgen_runtime")]
 pub struct TypeTable {
     /// The table.
     pub table: &'static NamedTypes,

@@ -55,7 +55,7 @@ pub(crate) fn class_size(cls: &Bound<'_, PyType>) -> PyResult<usize> {
 }
 
 /// The layout of one record class, stored on the class as `_hipgen_layout_`.
-#[pyclass(frozen, module = "hip._util.types")]
+#[pyclass(frozen, module = "hipgen_runtime")]
 pub struct Layout {
     /// The record's table entry.
     pub def: &'static RecordDef,
@@ -64,7 +64,7 @@ pub struct Layout {
 }
 
 /// A field descriptor on a record class.
-#[pyclass(frozen, module = "hip._util.types")]
+#[pyclass(frozen, module = "hipgen_runtime")]
 pub struct Field {
     /// The field's table entry.
     pub def: &'static FieldDef,
@@ -635,7 +635,7 @@ fn write_kind(
 }
 
 /// Base class of every generated struct and union class (frozen: no borrow flag to take).
-#[pyclass(extends = Pointer, subclass, frozen, module = "hip._util.types")]
+#[pyclass(extends = Pointer, subclass, frozen, module = "hipgen_runtime")]
 pub struct Struct;
 
 /// The layout stored on a record class.
