@@ -207,3 +207,17 @@ def test_from_obj_views_existing_memory():
     assert tuple(view) == (7, 8, 9)
     view.y = 80
     assert struct.unpack("<III", buf) == (7, 80, 9)
+
+
+def test_a_struct_made_here_is_followed_by_zeros():
+    # A library built against a header whose struct grew at its end (CUDA's cudaTextureDesc
+    # is 8 bytes longer than HIP's hipTextureDesc, and the NVIDIA platform passes HIP's to
+    # CUDA) reads the added fields as zero, not as whatever memory follows the struct.
+    import ctypes
+
+    from hip import hip
+
+    for _ in range(64):  # allocations of every heap state seen so far
+        desc = hip.hipTextureDesc()
+        desc.maxMipmapLevelClamp = 1.0
+        assert ctypes.string_at(desc.getPtr() + desc.c_sizeof(), 16) == bytes(16)

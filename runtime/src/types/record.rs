@@ -634,6 +634,9 @@ fn write_kind(
     Ok(())
 }
 
+/// Zero bytes a record made here holds past its end (see `Struct::new`).
+const RECORD_TAIL: usize = 32;
+
 /// Base class of every generated struct and union class (frozen: no borrow flag to take).
 #[pyclass(extends = Pointer, subclass, frozen, module = "hipgen_runtime")]
 pub struct Struct;
@@ -693,8 +696,11 @@ impl Struct {
         let layout = layout_of(cls)?;
         let layout = layout.get();
         let def = layout.def;
-        // The memory is a bytearray: allocated by Python, 16-byte aligned, freed with it.
-        let storage = PyByteArray::new(py, &vec![0u8; def.size.max(1)]);
+        // The memory is a bytearray: allocated by Python, 16-byte aligned, freed with it. It
+        // ends in zeros past the struct: a library built against a header whose struct has
+        // grown at its end (CUDA's `cudaTextureDesc`, 8 bytes longer than HIP's) reads the
+        // fields it added as their zero default, not as whatever memory follows.
+        let storage = PyByteArray::new(py, &vec![0u8; def.size + RECORD_TAIL]);
         let base = storage.data() as usize;
         for f in def.fields {
             if let Some(d) = f.default {
