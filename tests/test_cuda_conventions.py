@@ -714,3 +714,16 @@ def test_struct_results_copied_natively_equal_the_copy_by_value():
         if isinstance(a, Struct):
             a, b = repr(a), repr(b)
         assert a == b, f["name"]
+
+
+def test_a_handle_to_a_struct_is_its_address():
+    # cuda-python's CUarray(address) is a handle holding that address; HIP's hipArray_t is a
+    # pointer to a struct HIP declares, and the CUDA class over it views, never makes one.
+    for cls in (cuda.CUarray, cudart.cudaArray_t):
+        assert int(cls(0x1234)) == 0x1234
+        assert int(cls(0)) == 0 and int(cls()) == 0
+        assert repr(cls(0x10)) == f"<{cls.__name__} 0x10>"
+    # A record field of that handle type reads the address it holds, as the class's object.
+    op = cuda.CUDA_MEMCPY3D_BATCH_OP()
+    op.src.op.array.array = cuda.CUarray(0x4000)
+    assert int(op.src.op.array.array) == 0x4000

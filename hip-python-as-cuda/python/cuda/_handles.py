@@ -8,6 +8,8 @@ instances of it (`isinstance(hip_ctx, CUcontext)`).
 
 from __future__ import annotations
 
+from hip._util.types import Struct
+
 
 class CudaHandleMeta(type):
     """Metaclass of the CUDA handle classes: HIP's instances count as CUDA's."""
@@ -27,6 +29,14 @@ def _index(self):
     return int(self)
 
 
+def _at(cls, init_value=0, **view):
+    """A handle to a struct HIP declares (`hipArray_t`) holding address `init_value`, as
+    cuda-python's `CUarray(address)`: a view there, not a new struct."""
+    if view:  # the runtime viewing a struct (`_hipgen_view=(address, owner)`)
+        return Struct.__new__(cls, **view)
+    return cls.fromObj(int(init_value or 0))
+
+
 def handle_class(name: str, base: type, module: str, doc: str, hip: type | None = None) -> type:
     """A CUDA handle class over pointer class `base` (HIP's class, or the generic pointer)."""
     namespace = {
@@ -38,4 +48,6 @@ def handle_class(name: str, base: type, module: str, doc: str, hip: type | None 
         "__index__": _index,
         "__hip_class__": hip,
     }
+    if issubclass(base, Struct):
+        namespace["__new__"] = _at
     return CudaHandleMeta(name, (base,), namespace)
