@@ -4,6 +4,7 @@ who takes which argument, what comes back, in which order and of which type)."""
 
 import ctypes
 import inspect
+import itertools
 import json
 import os
 import subprocess
@@ -723,7 +724,61 @@ def test_a_handle_to_a_struct_is_its_address():
         assert int(cls(0x1234)) == 0x1234
         assert int(cls(0)) == 0 and int(cls()) == 0
         assert repr(cls(0x10)) == f"<{cls.__name__} 0x10>"
+    # `_ptr=` reads the handle stored there, as a plain handle class does.
+    cell = ctypes.c_uint64(0x5000)
+    assert int(cuda.CUarray(_ptr=ctypes.addressof(cell))) == int(cuda.CUstream(_ptr=ctypes.addressof(cell)))
+    assert int(cuda.CUarray(_ptr=0)) == 0
     # A record field of that handle type reads the address it holds, as the class's object.
     op = cuda.CUDA_MEMCPY3D_BATCH_OP()
     op.src.op.array.array = cuda.CUarray(0x4000)
     assert int(op.src.op.array.array) == 0x4000
+
+
+def test_record_fields_keep_what_they_point_at_or_refuse():
+    import gc
+
+    # A list given to a T * field of a view whose outermost record cannot keep its C array
+    # (HIP's struct viewed as CUDA's class) is refused before anything is written.
+    h = hip.hipMemAllocNodeParams()
+    view = cuda.CUDA_MEM_ALLOC_NODE_PARAMS_v2.fromObj(h)
+    with pytest.raises(TypeError, match="accessDescs"):
+        view.accessDescs = [cuda.CUmemAccessDesc()]
+    assert int(h.accessDescs) == 0
+    # A record made by this package keeps it, through any view of it.
+    params = cuda.CUDA_MEM_ALLOC_NODE_PARAMS_v2()
+    access = cuda.CUmemAccessDesc()
+    access.flags = cuda.CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+    cuda.CUDA_MEM_ALLOC_NODE_PARAMS_v2.fromObj(params).accessDescs = [access]
+    gc.collect()
+    junk = [bytearray(b"\xaa" * 12) for _ in range(1000)]  # noqa: F841 (reuses freed memory)
+    first = cuda.CUmemAccessDesc.fromObj(int(params.accessDescs))
+    assert first.flags == cuda.CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+    # A buffer shorter than the record is refused, not read past its end.
+    config = cuda.CUlaunchConfig()
+    with pytest.raises(ValueError, match="element 0"):
+        config.attrs = [b"\x01"]
+
+
+def test_char_and_array_fields_take_values_not_memory():
+    np = pytest.importorskip("numpy")
+    uuid = cuda.CUuuid()
+    uuid.bytes = np.array([1, 2, 3], dtype=np.int32)  # the values, as cuda-python takes them
+    assert uuid.bytes[:3] == b"\x01\x02\x03"
+    with pytest.raises(ValueError):
+        uuid.bytes = itertools.repeat(1)  # endless: refused after one more than fits
+    # A struct iterates its fields: an array field of HIP's struct takes one.
+    prop = hip.hipDeviceProp_t()
+    prop.maxThreadsDim = hip.dim3(1, 2, 3)
+    assert prop.maxThreadsDim == [1, 2, 3]
+
+
+def test_strict_copy_takes_a_union_member_flattened_into_the_record():
+    # CUmemLocation's `localized` shares `id`'s bytes in an anonymous union: a device id is
+    # that field's value, not a value of a field HIP lacks.
+    prop = cuda.CUmemAllocationProp()
+    prop.location.type = cuda.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
+    prop.location.id = 1
+    from cuda import _structs
+
+    as_hip = _structs.to_hip(prop, hip.hipMemAllocationProp)
+    assert as_hip.location.id == 1

@@ -8,7 +8,7 @@ instances of it (`isinstance(hip_ctx, CUcontext)`).
 
 from __future__ import annotations
 
-from hip._util.types import Struct
+from hip._util.types import Pointer, Struct
 
 
 class CudaHandleMeta(type):
@@ -29,11 +29,14 @@ def _index(self):
     return int(self)
 
 
-def _at(cls, init_value=0, **view):
-    """A handle to a struct HIP declares (`hipArray_t`) holding address `init_value`, as
-    cuda-python's `CUarray(address)`: a view there, not a new struct."""
+def _at(cls, init_value=0, _ptr=0, **view):
+    """A handle to a struct HIP declares (`hipArray_t`) holding address `init_value`, or the
+    address stored at `_ptr`, as cuda-python's `CUarray(address)`: a view there, never a new
+    struct."""
     if view:  # the runtime viewing a struct (`_hipgen_view=(address, owner)`)
         return Struct.__new__(cls, **view)
+    if _ptr:  # the handle stored at that address, as a plain handle reads it
+        init_value = int(Pointer(_ptr=_ptr))
     return cls.fromObj(int(init_value or 0))
 
 

@@ -49,7 +49,14 @@ fn copy_record(
     }
     for f in src.def.fields {
         let Some(d) = dst.def.fields.iter().find(|d| d.name == f.name) else {
-            if strict && !is_zero(src.addr + f.offset, extent(src.def, f)) {
+            // A member of a union flattened into the record (`localized` beside `id`) shares
+            // its bytes with a field `dst` has: those bytes are that field's value.
+            let shared = src.def.fields.iter().any(|g| {
+                g.offset == f.offset
+                    && g.name != f.name
+                    && dst.def.fields.iter().any(|d| d.name == g.name)
+            });
+            if strict && !shared && !is_zero(src.addr + f.offset, extent(src.def, f)) {
                 let value = read_field(py, src.reg, f, src.addr, owner)?;
                 return Err(PyValueError::new_err(format!(
                     "{} has no field '{}': its value {} cannot be passed",

@@ -120,25 +120,45 @@ impl Field {
 
     /// Writes the field of `obj`.
     fn __set__(&self, obj: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = obj.py();
         let base = addr_of(obj)?;
+        // What a pointer field is given lives as long as the record it belongs to: the
+        // outermost record of a chain of views, before anything is written.
+        let refs = match self.def.kind {
+            FieldKind::Address { .. } => refs_of(obj)?,
+            _ => None,
+        };
+        let packed = value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>();
+        if packed && refs.is_none() && matches!(self.def.kind, FieldKind::Address { elem: Some(_) })
+        {
+            return Err(annotate(
+                py,
+                PyTypeError::new_err(
+                    "the record this belongs to cannot keep a list's C array alive: give an address",
+                ),
+                self.def.name,
+            ));
+        }
         let kept = write_field(self.registry, self.def, base, value)
-            .map_err(|e| annotate(obj.py(), e, self.def.name))?;
-        if matches!(self.def.kind, FieldKind::Address { .. }) {
-            let packed = value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>();
-            keep(obj, base + self.def.offset, kept, packed)
-                .map_err(|e| annotate(obj.py(), e, self.def.name))?;
+            .map_err(|e| annotate(py, e, self.def.name))?;
+        if let Some(refs) = refs {
+            let at = base + self.def.offset;
+            match kept {
+                Some(k) => refs.set_item(at, k)?,
+                None => {
+                    let _ = refs.del_item(at);
+                }
+            }
         }
         Ok(())
     }
 }
 
-/// Keeps `kept` (what a pointer field was given, or the C array a list was packed into; None
-/// for an address) alive as long as
-/// the record `obj` belongs to, under the address of the pointer to it. It is kept by the
-/// outermost record of a chain of nested views, in its `_hipgen_refs` slot (classes over
-/// tables of `Address` fields declare it), else by `obj` itself; where neither can, a C array
-/// made here (`packed`) is refused, and what the caller gave is the caller's to keep.
-fn keep(obj: &Bound<'_, PyAny>, at: usize, kept: Option<PyObject>, packed: bool) -> PyResult<()> {
+/// The objects the record `obj` belongs to keeps alive for its pointer fields, by the field's
+/// address: a dict in the `_hipgen_refs` slot of the outermost record of a chain of nested
+/// views (classes over tables of `Address` fields declare it), made on first use; None where
+/// that record has no such slot (what the caller gives is then the caller's to keep).
+fn refs_of<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyDict>>> {
     let py = obj.py();
     let mut root = obj.clone();
     while let Some(owner) = root
@@ -149,33 +169,12 @@ fn keep(obj: &Bound<'_, PyAny>, at: usize, kept: Option<PyObject>, packed: bool)
     {
         root = owner;
     }
-    let refs_name = pyo3::intern!(py, "_hipgen_refs");
-    for holder in [&root, obj] {
-        let refs = match holder.getattr(refs_name) {
-            Ok(d) => d.downcast_into::<PyDict>()?,
-            Err(_) if kept.is_none() => continue,
-            Err(_) => {
-                let d = PyDict::new(py);
-                if holder.setattr(refs_name, &d).is_err() {
-                    continue;
-                }
-                d
-            }
-        };
-        match kept {
-            Some(k) => refs.set_item(at, k)?,
-            None => {
-                let _ = refs.del_item(at);
-            }
-        }
-        return Ok(());
+    let name = pyo3::intern!(py, "_hipgen_refs");
+    if let Ok(d) = root.getattr(name) {
+        return Ok(Some(d.downcast_into::<PyDict>()?));
     }
-    match kept {
-        Some(_) if packed => Err(PyTypeError::new_err(
-            "this record cannot keep a list's C array alive: give an address",
-        )),
-        _ => Ok(()),
-    }
+    let d = PyDict::new(py);
+    Ok(root.setattr(name, &d).is_ok().then_some(d))
 }
 
 /// Prefixes an error with the field's name.
@@ -497,7 +496,14 @@ fn copy_record(obj: &Bound<'_, PyAny>, to: usize, size: usize) -> PyResult<()> {
             )));
         }
     }
-    let src = PtrArg::convert(obj, false)?.addr;
+    let arg = PtrArg::convert(obj, false)?;
+    if arg.buffer_len().is_some_and(|len| len < size) {
+        return Err(PyValueError::new_err(format!(
+            "a buffer of {} bytes is no record of {size} bytes",
+            arg.buffer_len().unwrap_or(0)
+        )));
+    }
+    let src = arg.addr;
     if src == 0 {
         return Err(PyValueError::new_err("expected a record, got NULL"));
     }
@@ -517,7 +523,7 @@ fn text_of(bytes: &[u8]) -> &[u8] {
 }
 
 /// The bytes a `char` array is set to from bytes, a str, or integers in -128..255.
-fn text_value(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+fn text_value(value: &Bound<'_, PyAny>, len: usize) -> PyResult<Vec<u8>> {
     if let Ok(s) = value.downcast::<PyString>() {
         return Ok(s.to_cow()?.as_bytes().to_vec());
     }
@@ -527,8 +533,8 @@ fn text_value(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(b) = value.downcast::<PyByteArray>() {
         return Ok(b.to_vec());
     }
-    if value.hasattr(pyo3::intern!(value.py(), "tobytes"))? {
-        return value.call_method0("tobytes")?.extract(); // a memoryview
+    if value.is_instance_of::<pyo3::types::PyMemoryView>() {
+        return value.call_method0("tobytes")?.extract();
     }
     if value.is_instance_of::<Pointer>() {
         return Err(PyTypeError::new_err(format!(
@@ -537,7 +543,8 @@ fn text_value(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         )));
     }
     let mut out = Vec::new();
-    for (i, v) in value.try_iter()?.enumerate() {
+    // At most one more than fits: enough to say it does not.
+    for (i, v) in value.try_iter()?.take(len + 1).enumerate() {
         let v = int_in_range(&v?, 16, true)
             .ok()
             .filter(|v| (-128..=255).contains(v))
@@ -593,7 +600,7 @@ fn write_kind(
         }
         FieldKind::Chars(len) | FieldKind::Text(len) => {
             let bytes: Vec<u8> = if matches!(kind, FieldKind::Text(_)) {
-                text_value(value)?
+                text_value(value, *len)?
             } else if let Ok(s) = value.downcast::<PyString>() {
                 s.to_cow()?.as_bytes().to_vec()
             } else {
@@ -612,7 +619,8 @@ fn write_kind(
         }
         FieldKind::Array { elem, len, stride } => {
             // A pointer iterates through `__getitem__` without end: it is no sequence here.
-            if value.is_instance_of::<Pointer>() || value.is_instance_of::<PyString>() {
+            let endless = value.is_instance_of::<Pointer>() && !value.is_instance_of::<Struct>();
+            if endless || value.is_instance_of::<PyString>() {
                 return Err(PyTypeError::new_err(format!(
                     "expected a sequence of {len} values, got {}",
                     value.get_type().name()?
