@@ -220,18 +220,18 @@ def _find_record(name: str):
     return t.records.get(name) or t.record_names.get(name)
 
 
-def _module_of(name: str) -> str:
-    """The cuda-python module a CUDA type name belongs to."""
-    return "runtime" if name.startswith("cuda") or name == "dim3" else "driver"
-
-
 def _lookup(name: str, lookup_in):
-    """CUDA type `name` in its cuda-python module, else in the other one."""
-    first = _module_of(name)
+    """CUDA type `name` in its cuda-python module (`_plan.home`), else in the other of
+    `driver` and `runtime` (`dim3` is the runtime's)."""
+    first = _plan.home(name).rpartition(".")[2]
     try:
         return lookup_in(first, name)
     except AttributeError:
         return lookup_in("runtime" if first == "driver" else "driver", name)
+
+
+#: The record tables, installed, by (API version, layout).
+_TABLES: dict[tuple[str, str], object] = {}
 
 
 def _table(layout: str, lookup_in):
@@ -240,7 +240,10 @@ def _table(layout: str, lookup_in):
     classes HIP's functions take."""
     from hip import _native as hip_native
 
-    table = hip_native.cuda_types(_plan.api_version(), layout)
+    key = (_plan.api_version(), layout)
+    if key in _TABLES:
+        return _TABLES[key]
+    table = hip_native.cuda_types(*key)
     if table is None:
         raise ImportError(
             f"the hip extension has no CUDA record table of cuda-bindings {_plan.api_version()}: "
@@ -267,6 +270,7 @@ def _table(layout: str, lookup_in):
         return cls
 
     table.install(in_cuda_layout if layout == "cuda" else in_hip_layout, _structs.converted)
+    _TABLES[key] = table
     return table
 
 

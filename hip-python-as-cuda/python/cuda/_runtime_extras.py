@@ -54,7 +54,7 @@ def sizeof(obj_type: Any) -> int:
             issubclass(obj_type, Pointer) and not issubclass(obj_type, Struct)
         ):
             return struct.calcsize("P")  # handles (a handle class over a HIP struct too)
-        size = getattr(obj_type, "_size", None)  # CUDA's integer typedefs, CUDA-layout structs
+        size = getattr(obj_type, "_size", None)  # CUDA's integer typedefs
         if size:
             return size
         if issubclass(obj_type, enum.Enum):

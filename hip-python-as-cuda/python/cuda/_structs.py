@@ -21,8 +21,6 @@ class CudaStruct:
     """Base of the classes of CUDA's layout (with the runtime's `Struct`)."""
 
     __slots__ = ()
-    _size = 0
-    _fields: tuple = ()
     #: CUDA's description of the record (`CudaRecord` of the tables) and how to resolve the
     #: names its fields use: cuda-python's repr reads them.
     _record: dict = {}
@@ -38,13 +36,13 @@ class CudaStruct:
     __str__ = __repr__
 
     def __dir__(self):
-        return _cuda_dir(self, self._fields)
+        return _cuda_dir(self, self._record)
 
 
-def _cuda_dir(obj, fields) -> list[str]:
+def _cuda_dir(obj, record: dict) -> list[str]:
     """cuda-python's `dir()` of a struct: its fields, `getPtr` and the dunder names."""
     dunders = [n for n in object.__dir__(obj) if n.startswith("__")]
-    return sorted(set(dunders) | set(fields) | {"getPtr"})
+    return sorted(set(dunders) | {f["name"] for f in record["fields"]} | {"getPtr"})
 
 
 def make_class(record: dict, module: str, table, lookup, find_record=None) -> type:
@@ -54,9 +52,6 @@ def make_class(record: dict, module: str, table, lookup, find_record=None) -> ty
         # Room for the C arrays lists given to its pointer fields are packed into.
         "__slots__": ("_hipgen_refs",),
         "__module__": f"cuda.bindings.{module}",
-        "__doc__": f"CUDA's {record['name']} ({record['size']} bytes, CUDA's layout).",
-        "_size": record["size"],
-        "_fields": tuple(f["name"] for f in record["fields"]),
         "_record": record,
         "_find_record": staticmethod(find_record or (lambda name: None)),
         "_lookup": staticmethod(lookup),
@@ -153,7 +148,7 @@ def presentation_class(
         return cuda_repr(self, record, find_record, lookup)
 
     def __dir__(self):
-        return _cuda_dir(self, [f["name"] for f in record["fields"]])
+        return _cuda_dir(self, record)
 
     ns = {
         "__slots__": (),
@@ -166,17 +161,9 @@ def presentation_class(
         "__hip_class__": hip_cls,
         "_record": record,
     }
-    own = [
-        f["name"]
-        for f in record["fields"]
-        if f["name"] in hip_cls.__dict__
-        and (
-            (f["ty"]["kind"] == "array" and f["ty"]["elem"] == {"kind": "int", "size": 1, "signed": True})
-            or (f["ty"]["kind"] == "pointer" and f["ty"].get("elem"))
-        )
-    ]
-    ns.update(table.fields(record["name"], own))
-    if any(f["ty"]["kind"] == "pointer" for f in record["fields"] if f["name"] in own):
+    own = table.fields(record["name"], [f["name"] for f in record["fields"] if f["name"] in hip_cls.__dict__])
+    ns.update(own)
+    if any(field.keeps for field in own.values()):
         # Room for the C arrays it keeps (then results are copied into it, not re-classed).
         ns["__slots__"] = ("_hipgen_refs",)
     return CudaStructMeta(name, (hip_cls,), ns)

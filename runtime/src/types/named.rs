@@ -5,7 +5,7 @@
 //! field reads as an object even when NULL, and an array's records read as copies (a nested
 //! record reads as a view).
 
-use crate::tables::TypeDef;
+use crate::tables::{FieldDef, FieldKind, TypeDef};
 use crate::types::record::{Field, FieldTypes, Layout, Struct};
 use pyo3::exceptions::{PyLookupError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -59,7 +59,7 @@ impl NamedTypes {
     }
 
     /// The class of record `name`: `bases` (with `Struct` last) and `namespace`, plus the
-    /// record's layout and a descriptor per field.
+    /// record's docstring, layout and a descriptor per field.
     fn make_record_class<'py>(
         &'static self,
         py: Python<'py>,
@@ -71,6 +71,7 @@ impl NamedTypes {
             return Err(PyTypeError::new_err(format!("{name} is no record")));
         };
         let ns = namespace.copy()?;
+        ns.set_item("__doc__", r.doc)?;
         ns.set_item(
             "_hipgen_layout_",
             Layout {
@@ -145,20 +146,16 @@ impl FieldTypes for NamedTypes {
         &self.defs[idx]
     }
 
-    fn record_copy(
+    fn array_record_copy(
         &'static self,
         py: Python<'_>,
         idx: usize,
         addr: usize,
     ) -> PyResult<Option<PyObject>> {
         let cls = self.class(py, idx)?;
-        let obj = cls.call0()?;
-        let size = crate::types::record::class_size(&cls)?;
-        let to = crate::types::record::addr_of(&obj)?;
         // SAFETY: `addr` holds an element of an array of this record inside a record's
-        // memory; `obj` was just made with the class's size.
-        unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, to as *mut u8, size) };
-        Ok(Some(obj.unbind()))
+        // memory, laid out as the class the table resolves the record to.
+        unsafe { crate::types::record::copy_to_new(&cls, addr) }.map(Some)
     }
 
     fn record_value<'py>(
@@ -206,8 +203,9 @@ impl TypeTable {
         self.table.make_record_class(py, name, bases, namespace)
     }
 
-    /// The descriptor of each of `names`, fields of record `record`, reading and writing as
-    /// this table describes them (a class over another class of the same layout uses them).
+    /// The descriptor of each of `names`, fields of record `record`, that reads as
+    /// cuda-python's do and not as a plain C struct's (a `char` array, a pointer a list can
+    /// set): a class over another class of the same layout (HIP's) takes these.
     fn fields<'py>(
         &self,
         py: Python<'py>,
@@ -217,11 +215,18 @@ impl TypeTable {
         let TypeDef::Record(r) = &self.table.defs[self.table.index(record)?] else {
             return Err(PyTypeError::new_err(format!("{record} is no record")));
         };
+        // cuda-python's own reading: `char` arrays, and pointers a list can set.
+        let own = |f: &FieldDef| {
+            matches!(
+                f.kind,
+                FieldKind::Text(_) | FieldKind::Address { elem: Some(_) }
+            )
+        };
         let out = PyDict::new(py);
         for f in r
             .fields
             .iter()
-            .filter(|f| names.iter().any(|n| n == f.name))
+            .filter(|f| own(f) && names.iter().any(|n| n == f.name))
         {
             out.set_item(
                 f.name,

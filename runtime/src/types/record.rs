@@ -24,12 +24,9 @@ pub trait FieldTypes: Sync {
     ) -> PyResult<PyObject>;
     /// The table entry of type `idx`.
     fn def(&self, idx: usize) -> &'static TypeDef;
-    /// The object whose address holds a value of record `idx` for a field or an array
-    /// element, and how many bytes of it the record takes: the value itself here; a
-    /// registry whose classes a package resolves converts another shape of the record.
     /// A new record of class `idx` holding a copy of the bytes at `addr`, where this
     /// registry reads an array's records as copies (cuda-python's do); None: as views.
-    fn record_copy(
+    fn array_record_copy(
         &'static self,
         _py: Python<'_>,
         _idx: usize,
@@ -37,6 +34,9 @@ pub trait FieldTypes: Sync {
     ) -> PyResult<Option<PyObject>> {
         Ok(None)
     }
+    /// The object whose address holds a value of record `idx` for a field or an array
+    /// element, and how many bytes of it the record takes: the value itself here; a
+    /// registry whose classes a package resolves converts another shape of the record.
     fn record_value<'py>(
         &'static self,
         idx: usize,
@@ -52,6 +52,18 @@ pub trait FieldTypes: Sync {
 /// `sizeof` the record class `cls` lays out.
 pub(crate) fn class_size(cls: &Bound<'_, PyType>) -> PyResult<usize> {
     Ok(layout_of(cls)?.get().def.size)
+}
+
+/// A new instance of record class `cls` holding a copy of the record at `addr`.
+///
+/// # Safety
+/// `addr` must hold a record of the size `cls` lays out.
+pub(crate) unsafe fn copy_to_new(cls: &Bound<'_, PyType>, addr: usize) -> PyResult<PyObject> {
+    let obj = cls.call0()?;
+    let to = addr_of(&obj)?;
+    // SAFETY: the caller's promise; `obj` was just made with the class's size.
+    std::ptr::copy_nonoverlapping(addr as *const u8, to as *mut u8, class_size(cls)?);
+    Ok(obj.unbind())
 }
 
 /// The layout of one record class, stored on the class as `_hipgen_layout_`.
@@ -116,6 +128,13 @@ impl Field {
     #[getter]
     fn name(&self) -> &'static str {
         self.def.name
+    }
+
+    /// Whether the record keeps what the field is set to (a pointer field read as an
+    /// address: the object given, or the C array a list was packed into).
+    #[getter]
+    fn keeps(&self) -> bool {
+        matches!(self.def.kind, FieldKind::Address { .. })
     }
 
     /// Writes the field of `obj`.
@@ -373,7 +392,7 @@ fn read_kind(
             for i in 0..*len {
                 let at = addr + i * stride;
                 let copy = match elem {
-                    FieldKind::Record(ty) => reg.record_copy(py, *ty, at)?,
+                    FieldKind::Record(ty) => reg.array_record_copy(py, *ty, at)?,
                     _ => None,
                 };
                 match copy {
@@ -425,8 +444,7 @@ pub(crate) fn write_field(
     Ok(None)
 }
 
-/// The bytes of one element of `kind` in a C array, and the object to copy them from where
-/// the element is a record.
+/// The bytes of one element of `kind` in a C array.
 fn elem_size(reg: &'static dyn FieldTypes, kind: &FieldKind) -> PyResult<usize> {
     Ok(match kind {
         FieldKind::Int { size, .. } | FieldKind::Float { size } | FieldKind::Enum { size, .. } => {
@@ -723,15 +741,13 @@ impl Struct {
                 args.len()
             )));
         }
-        // The C arrays lists given to pointer fields were packed into, by the field's address:
-        // the new record's owner keeps them (`keep` for fields set later).
-        let kept = PyDict::new(py);
-        let set = |f: &FieldDef, v: &Bound<'_, PyAny>| -> PyResult<()> {
+        // What pointer fields were given (and the C arrays lists were packed into): the new
+        // record's owner keeps them (`refs_of` keeps what fields are set to later).
+        let mut kept = Vec::new();
+        let mut set = |f: &FieldDef, v: &Bound<'_, PyAny>| -> PyResult<()> {
             let k =
                 write_field(layout.registry, f, base, v).map_err(|e| annotate(py, e, f.name))?;
-            if let Some(k) = k {
-                kept.set_item(base + f.offset, k)?;
-            }
+            kept.extend(k);
             Ok(())
         };
         for (f, v) in def.fields.iter().zip(args.iter()) {
@@ -768,6 +784,7 @@ impl Struct {
         let owner = if kept.is_empty() {
             storage.into_any().unbind()
         } else {
+            let kept = PyTuple::new(py, kept)?;
             PyTuple::new(py, [storage.into_any(), kept.into_any()])?
                 .into_any()
                 .unbind()

@@ -504,16 +504,12 @@ impl TypeRegistry {
         idx: usize,
         addr: usize,
     ) -> PyResult<PyObject> {
-        let class = self.class(py, idx)?;
-        let obj = class.call0()?;
-        let TypeDef::Record(r) = &self.defs[idx] else {
+        if !matches!(&self.defs[idx], TypeDef::Record(_)) {
             return Err(PyTypeError::new_err("not a record"));
-        };
-        let dst = obj.downcast::<Pointer>()?.get().addr();
-        // SAFETY: `addr` holds a value of this record returned by C; `dst` was allocated with
-        // the record's size.
-        unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, dst as *mut u8, r.size) };
-        Ok(obj.unbind())
+        }
+        let class = self.class(py, idx)?;
+        // SAFETY: `addr` holds a value of this record returned by C.
+        unsafe { crate::types::record::copy_to_new(&class, addr) }
     }
 
     /// Reads a handle argument passed by value (`hiprtcProgram prog`) of handle class `idx`
