@@ -178,7 +178,10 @@ def test_launch_takes_cuda_forms():
 
 
 def test_nvrtc_overrides_stay():
-    assert nvrtc.nvrtcCompileProgram.__module__ == "cuda._nvrtc"
+    from cuda import _nvrtc
+
+    assert nvrtc.nvrtcCompileProgram is _nvrtc.nvrtcCompileProgram
+    assert nvrtc.nvrtcCompileProgram.__module__ == "cuda._native"
 
 
 def test_tables_cover_both_versions():

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 driver = pytest.importorskip("cuda.bindings.driver")
-from cuda import _ints  # noqa: E402
+from cuda import _native  # noqa: E402
 from cuda.bindings import nvrtc, runtime  # noqa: E402
 
 #: An attribute any device has (cuda-python takes the enum member).
@@ -241,23 +241,28 @@ def test_struct_fields_of_cudas_layout():
 
 
 def test_one_rule():
-    big = _ints.bounds(8, False)
-    assert _ints.integer(True, *big) == 1 and type(_ints.integer(Color.RED, *big)) is int
-    assert _ints.integer(np.uint64(2**64 - 1), *big) == 2**64 - 1
-    assert _ints.integer(7.9, *big) == 7
+    assert _native.integer(True, 8, False) == 1 and type(_native.integer(Color.RED, 8, False)) is int
+    assert _native.integer(np.uint64(2**64 - 1), 8, False) == 2**64 - 1
+    assert _native.integer(7.9, 8, False) == 7
+    assert _native.integer(-(2**31), 4, True) == -(2**31)
+    with pytest.raises(OverflowError):
+        _native.integer(2**31, 4, True)
     with pytest.raises(TypeError):
-        _ints.integer(7.9, *big, truncate=False)
+        _native.integer(7.9, 8, False, truncate=False)
     with pytest.raises(ValueError):
-        _ints.integer(float("nan"), *big)
+        _native.integer(float("nan"), 8, False)
     for bad in ("5", b"5", None, [5], object()):
         with pytest.raises(TypeError, match="'x'"):
-            _ints.integer(bad, *big, "argument 'x'")
+            _native.integer(bad, 8, False, "argument 'x'")
     with pytest.raises(OverflowError, match=r"'x': 256 is out of range \[0, 255\]"):
-        _ints.integer(256, *_ints.bounds(1, False), "argument 'x'")
-    assert _ints.bounds(4, True) == (-(2**31), 2**31 - 1)
-    assert _ints.address(driver.CUdeviceptr(5)) == 5
+        _native.integer(256, 1, False, "argument 'x'")
+    with pytest.raises(OverflowError, match="'x'"):
+        _native.integer(2**200, 8, False, "argument 'x'")
+    assert _native.address(driver.CUdeviceptr(5)) == 5
     with pytest.raises(TypeError):
-        _ints.address(np.float64(5))
+        _native.address(np.float64(5))
+    with pytest.raises(OverflowError):
+        _native.address(-1)
 
 
 def test_compiled_launch_refuses_ints_that_do_not_fit():

@@ -1,9 +1,12 @@
 //! The `cuda._native` extension: the generated CUDA→HIP alias tables, handed to the Python
-//! layer (`cuda/_layer.py`) that turns them into module attributes on first access.
+//! layer (`cuda/_layer.py`) that turns them into module attributes on first access, and the
+//! NVRTC calls that need more than a new name (`nvrtc`), and the integer rules of the
+//! values the package converts itself (`ints`).
 
-use hip_bindings::cuda::{
-    CONVENTIONS, MODULES, NVRTC_OPTIONS, OVERRIDES, PYTHON_MODULES, RELEASE, SOURCE,
-};
+mod ints;
+mod nvrtc;
+
+use hip_bindings::cuda::{CONVENTIONS, MODULES, OVERRIDES, PYTHON_MODULES, RELEASE, SOURCE};
 use hipgen_runtime::aliases::AliasModule;
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
@@ -62,17 +65,6 @@ fn overrides<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
-/// `{spelling: (kind, becomes, becomes when false)}`: NVRTC's options as hiprtc takes them
-/// (the spec's `nvrtc_options`).
-#[pyfunction]
-fn nvrtc_options<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    for (name, kind, to, off) in NVRTC_OPTIONS {
-        d.set_item(*name, (*kind, to.to_vec(), off.to_vec()))?;
-    }
-    Ok(d)
-}
-
 /// The cuda-bindings major versions whose calling conventions the tables hold.
 #[pyfunction]
 fn api_versions() -> Vec<&'static str> {
@@ -101,8 +93,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(members, m)?)?;
     m.add_function(wrap_pyfunction!(python_modules, m)?)?;
     m.add_function(wrap_pyfunction!(overrides, m)?)?;
-    m.add_function(wrap_pyfunction!(nvrtc_options, m)?)?;
     m.add_function(wrap_pyfunction!(api_versions, m)?)?;
     m.add_function(wrap_pyfunction!(conventions, m)?)?;
+    nvrtc::add(m)?;
+    m.add_function(wrap_pyfunction!(ints::integer, m)?)?;
+    m.add_function(wrap_pyfunction!(ints::address, m)?)?;
     Ok(())
 }

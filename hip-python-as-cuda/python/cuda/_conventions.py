@@ -28,7 +28,7 @@ import importlib
 
 from hip._util.types import IntView
 
-from . import _enums, _handles, _ints, _plan, _structs
+from . import _enums, _handles, _native, _plan, _structs
 
 #: CUDA's integer typedef classes, by name.
 _WRAPPERS: dict[str, type] = {}
@@ -49,14 +49,13 @@ class CudaInt(int, metaclass=_CudaIntMeta):
     """Base of CUDA's integer typedef classes (`CUdevice`, `CUdeviceptr`, `cuuint64_t`)."""
 
     _size, _signed = 8, False
-    _lo, _hi = 0, (1 << 64) - 1
 
     def __new__(cls, init_value=0, _ptr=0):
         if _ptr:
             # Over memory the caller owns: its value is what that memory holds now (a kernel
             # may have written it), and getPtr() is that address, as cuda-python's are.
-            return IntView(cls, _ints.address(_ptr, f"{cls.__name__}: _ptr"), cls._size, cls._signed)
-        return int.__new__(cls, _ints.integer(init_value, cls._lo, cls._hi, cls.__name__))
+            return IntView(cls, _native.address(_ptr, f"{cls.__name__}: _ptr"), cls._size, cls._signed)
+        return int.__new__(cls, _native.integer(init_value, cls._size, cls._signed, cls.__name__))
 
     def __repr__(self):
         return f"<{type(self).__name__} {int(self)}>"
@@ -78,13 +77,10 @@ def wrapper(name: str) -> type | None:
         w = _plan.tables().wrappers.get(name)
         if w is None:
             return None
-        lo, hi = _ints.bounds(w["size"], w["signed"])
         cls = type(
             name,
             (CudaInt,),
             {
-                "_lo": lo,
-                "_hi": hi,
                 "_size": w["size"],
                 "_signed": w["signed"],
                 "__module__": "cuda.bindings.runtime" if name.startswith("cuda") else "cuda.bindings.driver",

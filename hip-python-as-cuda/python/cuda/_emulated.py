@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from hip import hip
 
-from . import _conventions, _ints
+from . import _conventions, _native
 
 __all__ = ["cudaMemcpy3DPeer", "cudaMemcpy3DPeerAsync", "cudaMemcpyArrayToArray"]
 
@@ -81,13 +81,13 @@ def row_segments(count: int, dst: tuple[int, int, int], src: tuple[int, int, int
 
 def _size(value, name: str) -> int:
     """A `size_t` argument (the HIP calls get values computed from it, not it)."""
-    return _ints.integer(value, *_ints.SIZE_T, f"argument '{name}'")
+    return _native.integer(value, 8, False, f"argument '{name}'")
 
 
 def _array(value, name: str) -> None:
     """Refuses what is no array handle (None, an address, an array object) before any call."""
     if value is not None:
-        _ints.address(value, f"argument '{name}'")
+        _native.address(value, f"argument '{name}'")
 
 
 def cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind=None):  # noqa: N802, N803 (CUDA's names)
@@ -99,7 +99,7 @@ def cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffset
     if kind is None:
         kind = hip.hipMemcpyKind.hipMemcpyDeviceToDevice
     else:
-        kind = _ints.integer(kind, *_ints.C_INT, "argument 'kind'")
+        kind = _native.integer(kind, 4, True, "argument 'kind'")
         try:
             kind = hip.hipMemcpyKind(kind)
         except ValueError:

@@ -33,7 +33,7 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 /// The items of a list argument: a list or tuple, as cuda-python's list parameters are
 /// (None: no items). Anything else is refused before it is iterated: a handle object has
 /// `__getitem__` and no end.
-fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+pub fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
     if obj.is_none() {
         return Ok(Vec::new());
     }

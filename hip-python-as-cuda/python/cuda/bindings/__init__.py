@@ -15,7 +15,7 @@ import importlib as _importlib
 from cuda._layer import import_present
 from cuda._native import RELEASE as ROCM_RELEASE
 from cuda._native import SOURCE as ALIAS_SOURCE
-from cuda._nvrtc import NvrtcOptionWarning
+from cuda._native import NvrtcOptionWarning
 
 HIP_PYTHON = True
 try:
