@@ -8,7 +8,9 @@ instances of it (`isinstance(hip_ctx, CUcontext)`).
 
 from __future__ import annotations
 
-from hip._util.types import Pointer, Struct
+from hip._util.types import IntView, Struct
+
+from . import _native
 
 
 class CudaHandleMeta(type):
@@ -29,15 +31,34 @@ def _index(self):
     return int(self)
 
 
-def _at(cls, init_value=0, _ptr=0, **view):
+def stored(cls, init_value, _ptr):
+    """`init_value`, or the pointer stored at address `_ptr`: cuda-python's
+    `cudaStreamCallback_t(_ptr=ctypes.addressof(c_callback))`."""
+    if not _ptr:
+        return init_value
+    if init_value is not None:
+        raise ValueError("give a value or _ptr=, not both")
+    return int(IntView(int, _native.address(_ptr, f"{cls.__name__}: _ptr"), 8, False))
+
+
+def _at(cls, init_value=None, _ptr=0, **view):
     """A handle to a struct HIP declares (`hipArray_t`) holding address `init_value`, or the
     address stored at `_ptr`, as cuda-python's `CUarray(address)`: a view there, never a new
     struct."""
     if view:  # the runtime viewing a struct (`_hipgen_view=(address, owner)`)
         return Struct.__new__(cls, **view)
-    if _ptr:  # the handle stored at that address, as a plain handle reads it
-        init_value = int(Pointer(_ptr=_ptr))
-    return cls.fromObj(int(init_value or 0))
+    return cls.fromObj(int(stored(cls, init_value, _ptr) or 0))
+
+
+def view_struct(cls, *args, _ptr=0, **kwargs):
+    """A new struct of `cls` from field values, or, as cuda-python's `Struct(_ptr=address)`,
+    a view of the struct at that address (kept alive by nothing: the caller owns it)."""
+    if _ptr:
+        if args or kwargs:
+            raise ValueError("_ptr= views existing memory: give no field values with it")
+        address = _native.address(_ptr, f"{cls.__name__}: _ptr")
+        return Struct.__new__(cls, _hipgen_view=(address, _ptr))
+    return Struct.__new__(cls, *args, **kwargs)
 
 
 def handle_class(name: str, base: type, module: str, doc: str, hip: type | None = None) -> type:
@@ -53,4 +74,10 @@ def handle_class(name: str, base: type, module: str, doc: str, hip: type | None 
     }
     if issubclass(base, Struct):
         namespace["__new__"] = _at
+    else:
+
+        def __new__(cls, pyobj=None, _ptr=0):
+            return base.__new__(cls, stored(cls, pyobj, _ptr))
+
+        namespace["__new__"] = __new__
     return CudaHandleMeta(name, (base,), namespace)

@@ -14,7 +14,8 @@ from typing import Any
 from hip import hip
 from hip._util.types import Pointer, Struct
 
-from ._handles import CudaHandleMeta
+from ._handles import CudaHandleMeta, view_struct
+from ._structs import CudaStructMeta
 
 __all__ = [
     "dim3",
@@ -25,7 +26,17 @@ __all__ = [
     "sizeof",
 ]
 
-dim3 = hip.dim3
+#: HIP's dim3, which also views caller memory (`_ptr=`) as cuda-python's does.
+dim3 = CudaStructMeta(
+    "dim3",
+    (hip.dim3,),
+    {
+        "__slots__": (),
+        "__module__": "cuda.bindings.runtime",
+        "__new__": view_struct,
+        "__hip_class__": hip.dim3,
+    },
+)
 
 
 def make_cudaExtent(w: int, h: int, d: int) -> Any:  # noqa: N802 (CUDA's name)

@@ -16,6 +16,8 @@ import enum
 # Copies a record into another table's layout of it by field name, natively.
 from hip._native import copy_fields
 
+from ._handles import view_struct
+
 
 class CudaStruct:
     """Base of the classes of CUDA's layout (with the runtime's `Struct`)."""
@@ -26,6 +28,7 @@ class CudaStruct:
     _record: dict = {}
     _find_record = staticmethod(lambda name: None)
     _lookup = staticmethod(lambda name: None)
+    __new__ = view_struct
 
     def __int__(self):
         return self.getPtr()
@@ -159,6 +162,7 @@ def presentation_class(
         "__str__": __repr__,
         "__dir__": __dir__,
         "__hip_class__": hip_cls,
+        "__new__": view_struct,
         "_record": record,
     }
     own = table.fields(record["name"], [f["name"] for f in record["fields"] if f["name"] in hip_cls.__dict__])

@@ -140,23 +140,9 @@ impl Pointer {
 #[pymethods]
 impl Pointer {
     /// Wraps any pointer-like object (None, int, buffer, ctypes object, array interface).
-    /// `_ptr=address` (cuda-python's form) takes the pointer value stored at `address`, as
-    /// `cudaStreamCallback_t(_ptr=ctypes.addressof(c_callback))` does.
     #[new]
-    #[pyo3(signature = (pyobj=None, *, _ptr=None))]
-    fn new(pyobj: Option<&Bound<'_, PyAny>>, _ptr: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        if let Some(at) = _ptr {
-            let slot = PtrArg::convert(at, false)?.addr;
-            if slot != 0 {
-                if pyobj.is_some() {
-                    return Err(PyValueError::new_err("give a value or _ptr=, not both"));
-                }
-                // SAFETY: the caller names the address of a stored pointer, as cuda-python's
-                // `_ptr=` does; an unaligned slot is read as such.
-                let addr = unsafe { std::ptr::read_unaligned(slot as *const usize) };
-                return Ok(Pointer::owned(addr, Some(at.clone().unbind())));
-            }
-        }
+    #[pyo3(signature = (pyobj=None))]
+    fn new(pyobj: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let Some(obj) = pyobj else {
             return Ok(Pointer::at(0));
         };
@@ -359,7 +345,7 @@ impl DeviceArray {
             }
         }
         Ok(
-            PyClassInitializer::from(Pointer::new(pyobj, None)?).add_subclass(DeviceArray {
+            PyClassInitializer::from(Pointer::new(pyobj)?).add_subclass(DeviceArray {
                 shape,
                 typestr,
                 read_only: false,

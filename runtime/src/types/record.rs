@@ -704,21 +704,6 @@ impl Struct {
             let (addr, owner): (usize, Option<PyObject>) = view.extract()?;
             return Ok(PyClassInitializer::from(Pointer::owned(addr, owner)).add_subclass(Struct));
         }
-        // cuda-python's `Struct(_ptr=address)`: a view of the struct at that address.
-        if let Some(at) = kwargs.and_then(|k| k.get_item("_ptr").ok().flatten()) {
-            let addr = PtrArg::convert(&at, false)?.addr;
-            if addr != 0 {
-                if args.len() + kwargs.map_or(0, |k| k.len()) > 1 {
-                    return Err(PyValueError::new_err(
-                        "_ptr= views existing memory: give no field values with it",
-                    ));
-                }
-                return Ok(
-                    PyClassInitializer::from(Pointer::owned(addr, Some(at.unbind())))
-                        .add_subclass(Struct),
-                );
-            }
-        }
         let layout = layout_of(cls)?;
         let layout = layout.get();
         let def = layout.def;
@@ -756,9 +741,6 @@ impl Struct {
         if let Some(kw) = kwargs {
             for (k, v) in kw.iter() {
                 let name: String = k.extract()?;
-                if name == "_ptr" {
-                    continue; // `_ptr=0`: a new struct, as cuda-python makes
-                }
                 let pos = def.fields.iter().position(|f| f.name == name);
                 match pos {
                     Some(i) if i < args.len() => {
