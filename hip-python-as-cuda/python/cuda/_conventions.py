@@ -1,26 +1,8 @@
-"""cuda-python's calling conventions on top of the HIP functions.
-
-hipgen reads CUDA's headers of each cuda-bindings major version and joins every CUDA
-function to the HIP function HIPIFY maps it to (`generator/src/cuda/conventions.rs`). Where
-cuda-python calls a function as HIP's bindings do, the CUDA name is the HIP object. The
-tables hold the rest, which this module turns into Python objects on first use:
-
-- adapters: native functions hipgen compiles into the hip extension from the table's plan
-  (`generator/src/cuda/adapters.rs`, `hip._native.cuda_adapter`): each passes its arguments
-  to their HIP positions (keywords are CUDA's names), makes the structs cuda-python returns
-  (`cudaGetDeviceProperties`), passes zero for HIP parameters CUDA lacks, converts
-  `kernelParams` forms, lists, attribute values and memory locations, and returns the
-  status and the outputs in CUDA's order, `None` for each output when the status is an
-  error, as cuda-python does;
-- stubs: CUDA functions with no HIP equivalent return "not supported" (and `None` for each
-  output), as cuda-python's contract is status codes;
-- wrapper types: CUDA's integer typedefs (`CUdevice`, `CUdeviceptr`, `cuuint64_t`) are
-  `int` subclasses with cuda-python's `repr`, range check and `getPtr()`, so HIP functions
-  take them wherever they take an integer.
-
-`HIP_PYTHON_CUDA_API` (`13` by default, or `12`) selects whose signatures apply, as
-cuda-bindings 12 and 13 differ (`cuCtxCreate`, `cuMemAdvise`, `cudaMemAdvise`, ...).
-"""
+"""What each CUDA name the conventions plan lists becomes (docs/cuda.md): a native adapter
+compiled into the hip extension from the plan, a "not supported" stub, an integer typedef class
+(`CUdevice`, `cuuint64_t`: an `int` with cuda-python's `repr`, range check, `getPtr()` and
+`_ptr=`), or CUDA's own enum, handle and record classes. `HIP_PYTHON_CUDA_API` (`13` by
+default, or `12`) selects whose signatures apply."""
 
 from __future__ import annotations
 

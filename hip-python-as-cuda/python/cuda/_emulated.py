@@ -1,17 +1,8 @@
-"""CUDA runtime functions HIP has no single function for, composed of HIP's own calls.
-
-HIPIFY maps these names to nothing, so without this module they would answer
-`cudaErrorNotSupported`; each does what CUDA's does with the HIP calls below (every one of
-them releases the GIL itself):
-
-- `cudaMemcpy3DPeer(p)`, `cudaMemcpy3DPeerAsync(p, stream)`: `hipMemcpy3D(Async)` with
-  the same source, destination and extent and `hipMemcpyDefault`, which lets the runtime
-  find each side's device from its address (unified addressing), as CUDA's peer copy does
-  with `srcDevice`/`dstDevice`.
-- `cudaMemcpyArrayToArray(...)`: `count` bytes, row by row, through
-  `hipMemcpy2DArrayToArray`, splitting where either array's row ends (CUDA copies the
-  bytes in row-major order across rows).
-"""
+"""CUDA runtime functions HIP has no single function for, composed of HIP's own calls (each
+releases the GIL itself): `cudaMemcpy3DPeer(Async)` is `hipMemcpy3D(Async)` with
+`hipMemcpyDefault` (unified addressing finds each side's device), and
+`cudaMemcpyArrayToArray` copies `count` bytes row by row through
+`hipMemcpy2DArrayToArray`, splitting where either array's row ends."""
 
 from __future__ import annotations
 

@@ -1,13 +1,7 @@
-"""Classes of CUDA's structs and unions as cuda-python presents them.
-
-hipgen reads each record's layout from CUDA's headers into a runtime type table
-(`generator/src/cuda/records.rs`, `hip._native.cuda_types`); the runtime reads and writes
-their fields as it does HIP's records: zeroed on creation, or a view of memory the caller
-owns with `_ptr=address`; `getPtr()` gives its address; `char` arrays as cuda-python's bytes,
-pointers as integer addresses (a list sets a `T *` one, kept by the struct). This module
-adds what is cuda-python's own: the repr, `dir()`, and copying a struct between HIP's shape
-and CUDA's where HIP's lacks some of CUDA's fields.
-"""
+"""Classes of CUDA's structs and unions as cuda-python presents them: CUDA's layout as a
+runtime record described by a generated table (`hip._native.cuda_types`), or HIP's class
+where HIP lays the struct out as CUDA does. This module adds cuda-python's own repr and
+`dir()`, and copies a struct between the two layouts (natively, `copy_fields`)."""
 
 from __future__ import annotations
 
