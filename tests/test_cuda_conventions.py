@@ -785,3 +785,16 @@ def test_strict_copy_takes_a_union_member_flattened_into_the_record():
 
     as_hip = _structs.to_hip(prop, hip.hipMemAllocationProp)
     assert as_hip.location.id == 1
+
+
+def test_version_names_the_cuda_bindings_api_in_use():
+    # Programs written for cuda-bindings check `cuda.bindings.__version__` for 12.x or 13.x:
+    # it is the release of CUDA's headers hipgen read for the API version in use.
+    code = "import cuda.bindings as b; print(b.__version__, b.HIP_PYTHON_VERSION)"
+    for api in ("12", "13"):
+        env = {**os.environ, "HIP_PYTHON_CUDA_API": api}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        version, ours = out.stdout.split()
+        major, minor, _ = version.split(".")
+        assert major == api and int(minor) > 0
+        assert ours != version

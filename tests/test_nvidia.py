@@ -440,3 +440,99 @@ print(shim.demoSetModes((ctypes.c_int * 2)(1, 5), 2), seen[0])
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["0 [1, 3, 1, -1] [1, 2, 1]", "7 -1"]
+
+
+STAND_IN_CUDA_13 = r"""
+#include <cuda_runtime_api.h>
+#include <cuda_profiler_api.h>
+// CUDA 13's functions the test calls, recording what the shim handed them.
+extern "C" {
+int seen_advice = -9, seen_type = -9, seen_id = -9, prefetch_type = -9, prefetch_id = -9;
+unsigned prefetch_flags = 99;
+void *prefetch_stream = nullptr;
+int res_type = -9, address_mode = -9, normalized = -9, profiling = 0;
+void *res_array = nullptr;
+float border = 0;
+size_t view_width = 0;
+}
+cudaError_t cudaMemAdvise(const void *, size_t, enum cudaMemoryAdvise advice, struct cudaMemLocation at) {
+  seen_advice = advice;
+  seen_type = at.type;
+  seen_id = at.id;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPrefetchAsync(const void *, size_t, struct cudaMemLocation at, unsigned flags,
+                                 cudaStream_t stream) {
+  prefetch_type = at.type;
+  prefetch_id = at.id;
+  prefetch_flags = flags;
+  prefetch_stream = stream;
+  return cudaSuccess;
+}
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *out, const struct cudaResourceDesc *res,
+                                    const struct cudaTextureDesc *tex,
+                                    const struct cudaResourceViewDesc *view) {
+  res_type = res->resType;
+  res_array = res->res.array.array;
+  address_mode = tex->addressMode[0];
+  border = tex->borderColor[2];
+  normalized = tex->normalizedCoords;
+  view_width = view ? view->width : 0;
+  *out = 77;
+  return cudaSuccess;
+}
+cudaError_t cudaProfilerStart(void) {
+  ++profiling;
+  return cudaSuccess;
+}
+"""
+
+
+def test_cuda_13_conversions_reach_cuda_as_it_takes_them(shim, tmp_path):
+    """CUDA 13 changed what some functions take; the CUDA 13 shim converts by rule: a device
+    ordinal becomes a `cudaMemLocation` (the host for -1, the spec's `device_location`), a
+    parameter HIP lacks is zero (`null_args`: the prefetch's flags), a union goes as its bytes
+    (`hipResourceDesc.res`) and a struct of another size member by member, and the profiler
+    header is one of the fill's. Stand-ins for CUDA's functions record what they were given."""
+    import ctypes
+
+    from hip import hip
+
+    include = [f"-I{REPO / '.cuda' / '13' / 'nvidia' / 'cu13' / 'include'}"]
+    gxx = ["g++", "-std=c++17", "-shared", "-fPIC", "-w", *include]
+    stand_in_src, stand_in = tmp_path / "standin13.cpp", tmp_path / "libcudart13_standin.so"
+    stand_in_src.write_text(STAND_IN_CUDA_13)
+    subprocess.run([*gxx, str(stand_in_src), "-o", str(stand_in)], check=True)
+    shim13 = tmp_path / "libhip13.so"
+    subprocess.run([*gxx, str(REPO / "target" / "nvidia" / "hip_cu13.cpp"), "-o", str(shim13)], check=True)
+    cuda = ctypes.CDLL(str(stand_in), mode=ctypes.RTLD_GLOBAL)
+    lib = ctypes.CDLL(str(shim13))
+    seen = lambda name, t=ctypes.c_int: t.in_dll(cuda, name).value  # noqa: E731
+
+    advice = int(hip.hipMemoryAdvise.hipMemAdviseSetReadMostly)
+    assert lib.hipMemAdvise(ctypes.c_void_p(4096), ctypes.c_size_t(64), advice, 3) == 0
+    assert (seen("seen_advice"), seen("seen_type"), seen("seen_id")) == (advice, 1, 3)  # a device
+    assert lib.hipMemAdvise(ctypes.c_void_p(4096), ctypes.c_size_t(64), advice, -1) == 0
+    assert seen("seen_type") == 2  # cudaMemLocationTypeHost
+
+    stream = ctypes.c_void_p(0x5000)
+    assert lib.hipMemPrefetchAsync(ctypes.c_void_p(4096), ctypes.c_size_t(64), 1, stream) == 0
+    assert (seen("prefetch_type"), seen("prefetch_id"), seen("prefetch_flags", ctypes.c_uint)) == (1, 1, 0)
+    assert seen("prefetch_stream", ctypes.c_void_p) == 0x5000
+
+    res, tex, view = hip.hipResourceDesc(), hip.hipTextureDesc(), hip.hipResourceViewDesc()
+    res.resType = hip.hipResourceType.hipResourceTypeArray
+    res.res.array.array = 0xABC0
+    tex.addressMode = [hip.hipTextureAddressMode.hipAddressModeClamp] * 3
+    tex.borderColor = [0.0, 0.0, 0.5, 0.0]
+    tex.normalizedCoords = 1
+    view.width = 640
+    obj = ctypes.c_void_p()
+    args = [ctypes.byref(obj), *(ctypes.c_void_p(s.getPtr()) for s in (res, tex, view))]
+    assert lib.hipCreateTextureObject(*args) == 0
+    assert obj.value == 77
+    assert seen("res_type") == 0 and seen("res_array", ctypes.c_void_p) == 0xABC0
+    assert seen("address_mode") == 1 and seen("border", ctypes.c_float) == 0.5 and seen("normalized") == 1
+    assert seen("view_width", ctypes.c_size_t) == 640
+
+    assert lib.hipProfilerStart() == 0 and seen("profiling") == 1

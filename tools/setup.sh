@@ -49,7 +49,8 @@ fetch_cuda() {
 }
 fetch_cuda "$CUDA_DIR/12" nvidia-cuda-runtime-cu12==12.9.79 nvidia-cuda-nvrtc-cu12==12.9.86 \
   nvidia-cuda-nvcc-cu12==12.9.86
-fetch_cuda "$CUDA_DIR/13" nvidia-cuda-runtime==13.5.37 nvidia-cuda-nvrtc==13.5.37 nvidia-cuda-crt==13.5.37
+fetch_cuda "$CUDA_DIR/13" nvidia-cuda-runtime==13.5.37 nvidia-cuda-nvrtc==13.5.37 nvidia-cuda-crt==13.5.37 \
+  nvidia-cuda-profiler-api==13.5.25
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv

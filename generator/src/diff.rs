@@ -257,6 +257,7 @@ mod tests {
         ApiConventions {
             location_types: Default::default(),
             version: version.into(),
+            cuda_version: None,
             same: vec!["cuInit".into(), "cuCtxCreate".into()],
             adapted: vec![],
             stubs: vec![],

@@ -762,6 +762,7 @@ fn plan(
     }
     ApiConventions {
         version: version.to_string(),
+        cuda_version: None,
         same,
         adapted,
         stubs,
@@ -1006,6 +1007,14 @@ pub fn generate(
             let funcs = ir_functions(spec, &libs);
             let mut conventions = plan(&api.version, &funcs, hip, spec, &rules, &is_reshaped);
             conventions.types = types;
+            conventions.cuda_version = libs
+                .iter()
+                .flat_map(|l| &l.constants)
+                .find(|c| c.name == "CUDA_VERSION")
+                .and_then(|c| match c.value {
+                    crate::ir::ConstValue::Int(v) => Some(v),
+                    _ => None,
+                });
             Ok(conventions)
         })
         .collect()

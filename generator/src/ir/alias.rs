@@ -145,6 +145,10 @@ pub struct EnumMembers {
 pub struct ApiConventions {
     /// Major version of cuda-bindings (`12`, `13`).
     pub version: String,
+    /// `CUDA_VERSION` of the headers read (`13050`: CUDA 13.5), which cuda-bindings'
+    /// version follows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuda_version: Option<i64>,
     /// CUDA functions called as their HIP function is (the CUDA name is the HIP object),
     /// sorted.
     pub same: Vec<String>,

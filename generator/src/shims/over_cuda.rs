@@ -51,6 +51,22 @@ struct Model {
     left_out: Vec<LeftOut>,
     /// The lookup wrappers' helper (`shim::LOOKUP`).
     lookup_helper: &'static str,
+    /// How a device ordinal becomes a location record, where the spec says and the IR has it.
+    location: Option<LocationModel>,
+}
+
+/// The spec's `device_location` resolved against the IR: the HIP record's name, the byte
+/// offsets and C++ types of its `type` and `id` fields, and the enum values to write.
+#[derive(Serialize)]
+struct LocationModel {
+    record: String,
+    type_offset: u64,
+    type_ty: String,
+    id_offset: u64,
+    id_ty: String,
+    device: i64,
+    host: i64,
+    host_id: i64,
 }
 
 #[derive(Serialize)]
@@ -85,25 +101,35 @@ struct FieldDecl {
     len: Option<u64>,
     /// A field of a record no member copy carries: not copied.
     skip: bool,
+    /// A union field, copied as its bytes (`len` of them) into CUDA's union of its name,
+    /// where CUDA's lays out the members as HIP's does (`ty`: the HIP union).
+    bytes: bool,
+    /// The fields before it at its offset (a union's members flattened into the record):
+    /// it is copied only where CUDA's struct has none of them.
+    before: Vec<String>,
+    /// All the other fields at its offset: CUDA's struct covers it where it has any of them.
+    others: Vec<String>,
 }
 
 /// The fields of `r` for a member copy, or `None` when a copy could not carry the record
-/// whole: a union (or a union's members, which the IR lists at one offset), a bit field, a
-/// type the shim cannot spell or a name C++ cannot take, a record field not copyable itself
-/// (`copyable` so far).
+/// whole: a union itself, a bit field, a type the shim cannot spell or a name C++ cannot
+/// take, a record field not copyable itself (`copyable` so far). A union field is copied as
+/// its bytes (`unions`: their sizes); a union's members flattened into the record (at one
+/// offset) are alternatives where they are one type, the first CUDA names copied.
 fn field_decls(
     r: &crate::ir::Record,
     copyable: &BTreeMap<String, Option<Vec<FieldDecl>>>,
+    unions: &HashMap<String, u64>,
 ) -> Option<Vec<FieldDecl>> {
     if r.is_union {
         return None;
     }
-    let mut out = Vec::new();
-    let mut last: Option<u64> = None;
+    let mut out: Vec<FieldDecl> = Vec::new();
     for f in &r.fields {
+        let last = out.last().map(|d| d.offset * 8);
         if f.bit_width.is_some()
             || f.offset_bits % 8 != 0
-            || last.is_some_and(|l| f.offset_bits <= l)
+            || last.is_some_and(|l| f.offset_bits < l)
             || !f
                 .name
                 .chars()
@@ -111,11 +137,30 @@ fn field_decls(
         {
             return None;
         }
-        last = Some(f.offset_bits);
+        let before: Vec<String> = out
+            .iter()
+            .filter(|d| d.offset * 8 == f.offset_bits)
+            .map(|d| d.name.clone())
+            .collect();
         let (elem, len) = match &f.ty {
             CType::Array { elem, len } => (elem.as_ref(), Some(*len)),
             other => (other, None),
         };
+        if let (CType::Record { name }, None) = (elem, len) {
+            if let Some(size) = unions.get(name) {
+                out.push(FieldDecl {
+                    name: f.name.clone(),
+                    offset: f.offset_bits / 8,
+                    ty: format!("h::{name}"),
+                    len: Some(*size),
+                    skip: false,
+                    bytes: true,
+                    before,
+                    others: Vec::new(),
+                });
+                continue;
+            }
+        }
         // A record no copy carries (`hipDeviceArch_t`'s bit fields) is left out of an
         // output's copy; an input holding one cannot pass as a copy (`skip`).
         let skip = match elem {
@@ -132,9 +177,58 @@ fn field_decls(
             ty: cpp_type(elem)?,
             len,
             skip,
+            bytes: false,
+            before,
+            others: Vec::new(),
         });
     }
+    // Alternatives must be one type under several names (CUDA 12's `requestedHandleTypes`
+    // beside HIP's `requestedHandleType`): copying the first CUDA names then copies them
+    // all. Members of different types (a kernel's parameters beside a copy's) would carry
+    // one layout's bytes into another's.
+    let same_type =
+        |a: &FieldDecl, b: &FieldDecl| (&a.ty, a.len, a.bytes) == (&b.ty, b.len, b.bytes);
+    if out
+        .iter()
+        .any(|d| out.iter().any(|e| e.offset == d.offset && !same_type(d, e)))
+    {
+        return None;
+    }
+    let at: Vec<(u64, String)> = out.iter().map(|d| (d.offset, d.name.clone())).collect();
+    for d in &mut out {
+        d.others = at
+            .iter()
+            .filter(|(o, n)| *o == d.offset && *n != d.name)
+            .map(|(_, n)| n.clone())
+            .collect();
+    }
     Some(out)
+}
+
+/// The spec's `device_location` where the IRs have its record (with `type` and `id` fields)
+/// and members.
+fn location_model(
+    all: &[&Library],
+    cuda: &CudaLibrarySpec,
+    members: &HashMap<&str, (&str, i64)>,
+) -> Option<LocationModel> {
+    let spec = cuda.device_location.as_ref()?;
+    let r = all
+        .iter()
+        .flat_map(|l| &l.records)
+        .find(|r| r.name == spec.record)?;
+    let field = |n: &str| r.fields.iter().find(|f| f.name == n);
+    let (ty, id) = (field("type")?, field("id")?);
+    Some(LocationModel {
+        record: r.name.clone(),
+        type_offset: ty.offset_bits / 8,
+        type_ty: cpp_type(&ty.ty)?,
+        id_offset: id.offset_bits / 8,
+        id_ty: cpp_type(&id.ty)?,
+        device: members.get(spec.device.as_str())?.1,
+        host: members.get(spec.host.as_str())?.1,
+        host_id: spec.host_id,
+    })
 }
 
 /// The statements of `RecordDecl::layout` for `r`. Bit fields prove nothing, and an enum
@@ -180,6 +274,11 @@ fn layout_checks(r: &crate::ir::Record) -> Vec<String> {
 /// first: a record is copyable once all the records of its fields are.
 fn copyable_records(libs: &[&Library]) -> BTreeMap<String, Option<Vec<FieldDecl>>> {
     let records: Vec<&crate::ir::Record> = libs.iter().flat_map(|l| &l.records).collect();
+    let unions: HashMap<String, u64> = records
+        .iter()
+        .filter(|r| r.is_union)
+        .map(|r| (r.name.clone(), r.size))
+        .collect();
     let mut done: BTreeMap<String, Option<Vec<FieldDecl>>> = BTreeMap::new();
     loop {
         let mut changed = false;
@@ -187,7 +286,7 @@ fn copyable_records(libs: &[&Library]) -> BTreeMap<String, Option<Vec<FieldDecl>
             if matches!(done.get(&r.name), Some(Some(_))) {
                 continue;
             }
-            let fields = field_decls(r, &done);
+            let fields = field_decls(r, &done, &unions);
             if fields.is_some() || !done.contains_key(&r.name) {
                 changed |= fields.is_some();
                 done.insert(r.name.clone(), fields);
@@ -556,19 +655,27 @@ pub fn generate(
         // HIPIFY names hipBLAS's `_v2` functions (hipComplex) for the complex ones; the
         // plain name takes the same arguments with layout-identical types.
         let v2 = format!("{}_v2", f.name);
-        let mut cands: Vec<Candidate> = candidates
-            .get(f.name.as_str())
-            .or_else(|| candidates.get(v2.as_str()))
+        // The spec's candidates with zeroed parameters first: where CUDA's signature takes
+        // them (CUDA 13's), HIPIFY's plain call could also compile, defaulted trailing
+        // parameters hiding that the arguments land in the wrong places (a stream as flags).
+        let mut cands: Vec<Candidate> = cuda
+            .null_args
+            .get(&f.name)
             .into_iter()
             .flatten()
-            .map(|c| (c.clone(), Vec::new()))
+            .map(|(c, nulls)| (c.clone(), nulls.clone()))
             .collect();
+        cands.extend(
+            candidates
+                .get(f.name.as_str())
+                .or_else(|| candidates.get(v2.as_str()))
+                .into_iter()
+                .flatten()
+                .map(|c| (c.clone(), Vec::new())),
+        );
         if let Some(other) = cuda.same_as.get(&f.name) {
             let same = candidates.get(other.as_str()).into_iter().flatten();
             cands.extend(same.map(|c| (c.clone(), Vec::new())));
-        }
-        for (c, nulls) in cuda.null_args.get(&f.name).into_iter().flatten() {
-            cands.push((c.clone(), nulls.clone()));
         }
         if cands.is_empty() {
             left_out.push((f.name.clone(), "HIPIFY maps no CUDA function to it".into()));
@@ -644,6 +751,7 @@ pub fn generate(
         wrappers: Vec::new(),
         left_out: Vec::new(),
         lookup_helper: crate::shims::detail::LOOKUP,
+        location: location_model(&all, cuda, &hip_members),
     };
 
     // Check with libclang; a wrapper that does not compile tries its next CUDA candidate,

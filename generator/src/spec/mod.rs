@@ -259,11 +259,31 @@ pub struct CudaLibrarySpec {
     /// own for them.
     #[serde(default)]
     pub same_as: BTreeMap<String, String>,
-    /// Further CUDA candidates of a HIP function, tried after HIPIFY's, that take parameters
+    /// Further CUDA candidates of a HIP function, tried before HIPIFY's, that take parameters
     /// the HIP function lacks: HIP function -> CUDA function -> the CUDA parameter positions
-    /// passed as NULL (CUDA 13's `cuCtxCreate` takes a `CUctxCreateParams *` second).
+    /// passed as zero, NULL for a pointer (CUDA 13's `cuCtxCreate` takes a
+    /// `CUctxCreateParams *` second, its `cudaMemPrefetchAsync` flags before the stream).
     #[serde(default)]
     pub null_args: BTreeMap<String, BTreeMap<String, Vec<usize>>>,
+    /// The HIP record a device ordinal becomes where CUDA takes a location struct instead
+    /// (CUDA 13's `cudaMemAdvise` and `cudaMemPrefetchAsync` take a `cudaMemLocation`).
+    #[serde(default)]
+    pub device_location: Option<DeviceLocationSpec>,
+}
+
+/// How a device ordinal is written as a HIP location record, which then converts to CUDA's
+/// struct member by member: `type` the device member, or the host member for `host_id`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceLocationSpec {
+    /// The HIP record (`hipMemLocation`), with fields `type` and `id`.
+    pub record: String,
+    /// The member of its `type` enum for a device (`hipMemLocationTypeDevice`).
+    pub device: String,
+    /// The member for the host (`hipMemLocationTypeHost`).
+    pub host: String,
+    /// The ordinal that names the host (`hipCpuDeviceId`, -1).
+    pub host_id: i64,
 }
 
 /// Members of the library's status enum for the shim's own answers.

@@ -44,6 +44,8 @@ class _Tables:
         text = getattr(hip_native, "cuda_conventions", lambda v: None)(version)
         data = json.loads(text if text is not None else _native.conventions(version))
         self.version = version
+        #: `CUDA_VERSION` of the headers the plan was read from (`13050`), if recorded.
+        self.cuda_version = data.get("cuda_version")
         self.adapted = {a["cuda"]: a for a in data["adapted"]}
         self.stubs = {s["cuda"]: s for s in data["stubs"]}
         self.wrappers = {w["name"]: w for w in data["wrappers"]}

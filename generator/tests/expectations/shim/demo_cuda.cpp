@@ -85,84 +85,144 @@ template <class T> using bare = std::remove_cv_t<std::remove_pointer_t<T>>;
 // Whether CUDA struct T has a member of each name a HIP record's field has.
 namespace member {
 template <class T, class = void> struct has_addr : std::false_type {};
-template <class T> struct has_addr<T, std::void_t<decltype(std::declval<T &>().addr)>> : std::true_type {};
+template <class T> struct has_addr<T, std::void_t<decltype(std::declval<T &>().addr)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().addr)>>;
+};
 template <class T, class = void> struct has_d : std::false_type {};
-template <class T> struct has_d<T, std::void_t<decltype(std::declval<T &>().d)>> : std::true_type {};
+template <class T> struct has_d<T, std::void_t<decltype(std::declval<T &>().d)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().d)>>;
+};
 template <class T, class = void> struct has_dims : std::false_type {};
-template <class T> struct has_dims<T, std::void_t<decltype(std::declval<T &>().dims)>> : std::true_type {};
+template <class T> struct has_dims<T, std::void_t<decltype(std::declval<T &>().dims)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().dims)>>;
+};
 template <class T, class = void> struct has_f : std::false_type {};
-template <class T> struct has_f<T, std::void_t<decltype(std::declval<T &>().f)>> : std::true_type {};
+template <class T> struct has_f<T, std::void_t<decltype(std::declval<T &>().f)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().f)>>;
+};
 template <class T, class = void> struct has_flag_a : std::false_type {};
-template <class T> struct has_flag_a<T, std::void_t<decltype(std::declval<T &>().flag_a)>> : std::true_type {};
+template <class T> struct has_flag_a<T, std::void_t<decltype(std::declval<T &>().flag_a)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().flag_a)>>;
+};
 template <class T, class = void> struct has_flag_b : std::false_type {};
-template <class T> struct has_flag_b<T, std::void_t<decltype(std::declval<T &>().flag_b)>> : std::true_type {};
+template <class T> struct has_flag_b<T, std::void_t<decltype(std::declval<T &>().flag_b)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().flag_b)>>;
+};
 template <class T, class = void> struct has_handle : std::false_type {};
-template <class T> struct has_handle<T, std::void_t<decltype(std::declval<T &>().handle)>> : std::true_type {};
+template <class T> struct has_handle<T, std::void_t<decltype(std::declval<T &>().handle)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().handle)>>;
+};
 template <class T, class = void> struct has_hi : std::false_type {};
-template <class T> struct has_hi<T, std::void_t<decltype(std::declval<T &>().hi)>> : std::true_type {};
+template <class T> struct has_hi<T, std::void_t<decltype(std::declval<T &>().hi)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().hi)>>;
+};
 template <class T, class = void> struct has_i : std::false_type {};
-template <class T> struct has_i<T, std::void_t<decltype(std::declval<T &>().i)>> : std::true_type {};
+template <class T> struct has_i<T, std::void_t<decltype(std::declval<T &>().i)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().i)>>;
+};
 template <class T, class = void> struct has_kind : std::false_type {};
-template <class T> struct has_kind<T, std::void_t<decltype(std::declval<T &>().kind)>> : std::true_type {};
+template <class T> struct has_kind<T, std::void_t<decltype(std::declval<T &>().kind)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().kind)>>;
+};
 template <class T, class = void> struct has_lo : std::false_type {};
-template <class T> struct has_lo<T, std::void_t<decltype(std::declval<T &>().lo)>> : std::true_type {};
+template <class T> struct has_lo<T, std::void_t<decltype(std::declval<T &>().lo)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().lo)>>;
+};
 template <class T, class = void> struct has_mode : std::false_type {};
-template <class T> struct has_mode<T, std::void_t<decltype(std::declval<T &>().mode)>> : std::true_type {};
+template <class T> struct has_mode<T, std::void_t<decltype(std::declval<T &>().mode)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().mode)>>;
+};
 template <class T, class = void> struct has_name : std::false_type {};
-template <class T> struct has_name<T, std::void_t<decltype(std::declval<T &>().name)>> : std::true_type {};
+template <class T> struct has_name<T, std::void_t<decltype(std::declval<T &>().name)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().name)>>;
+};
 template <class T, class = void> struct has_on : std::false_type {};
-template <class T> struct has_on<T, std::void_t<decltype(std::declval<T &>().on)>> : std::true_type {};
+template <class T> struct has_on<T, std::void_t<decltype(std::declval<T &>().on)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().on)>>;
+};
 template <class T, class = void> struct has_prog : std::false_type {};
-template <class T> struct has_prog<T, std::void_t<decltype(std::declval<T &>().prog)>> : std::true_type {};
+template <class T> struct has_prog<T, std::void_t<decltype(std::declval<T &>().prog)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().prog)>>;
+};
 template <class T, class = void> struct has_range : std::false_type {};
-template <class T> struct has_range<T, std::void_t<decltype(std::declval<T &>().range)>> : std::true_type {};
+template <class T> struct has_range<T, std::void_t<decltype(std::declval<T &>().range)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().range)>>;
+};
 template <class T, class = void> struct has_scale : std::false_type {};
-template <class T> struct has_scale<T, std::void_t<decltype(std::declval<T &>().scale)>> : std::true_type {};
+template <class T> struct has_scale<T, std::void_t<decltype(std::declval<T &>().scale)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().scale)>>;
+};
 template <class T, class = void> struct has_status : std::false_type {};
-template <class T> struct has_status<T, std::void_t<decltype(std::declval<T &>().status)>> : std::true_type {};
+template <class T> struct has_status<T, std::void_t<decltype(std::declval<T &>().status)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().status)>>;
+};
 template <class T, class = void> struct has_stream : std::false_type {};
-template <class T> struct has_stream<T, std::void_t<decltype(std::declval<T &>().stream)>> : std::true_type {};
+template <class T> struct has_stream<T, std::void_t<decltype(std::declval<T &>().stream)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().stream)>>;
+};
 template <class T, class = void> struct has_weights : std::false_type {};
-template <class T> struct has_weights<T, std::void_t<decltype(std::declval<T &>().weights)>> : std::true_type {};
+template <class T> struct has_weights<T, std::void_t<decltype(std::declval<T &>().weights)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().weights)>>;
+};
 template <class T, class = void> struct has_x : std::false_type {};
-template <class T> struct has_x<T, std::void_t<decltype(std::declval<T &>().x)>> : std::true_type {};
+template <class T> struct has_x<T, std::void_t<decltype(std::declval<T &>().x)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().x)>>;
+};
 template <class T, class = void> struct has_y : std::false_type {};
-template <class T> struct has_y<T, std::void_t<decltype(std::declval<T &>().y)>> : std::true_type {};
+template <class T> struct has_y<T, std::void_t<decltype(std::declval<T &>().y)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().y)>>;
+};
 template <class T, class = void> struct has_z : std::false_type {};
-template <class T> struct has_z<T, std::void_t<decltype(std::declval<T &>().z)>> : std::true_type {};
+template <class T> struct has_z<T, std::void_t<decltype(std::declval<T &>().z)>> : std::true_type {
+  using type = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<T &>().z)>>;
+};
 }  // namespace member
+
+// Whether CUDA's member (`Has`: of a name a HIP union field has) is a union that lays out
+// HIP union HU's members as HU does, so that HU's bytes may go to it (defined below).
+template <class HU, class Has> constexpr bool union_alike();
 
 // A HIP record and CUDA's struct of another layout, member by member (same names):
 // into_c(hip, cuda) and into_h(cuda, hip).
 template <class C> void into_c(const h::demoDim3 &, C &);
 template <class C> void into_h(const C &, h::demoDim3 &);
+// Whether it holds a union, which goes whole or not at all (an output copy too).
+constexpr bool holds_union(const h::demoDim3 *) { return false; }
 // Whether CUDA's C has a member for every field (an input copy must lose none).
 template <class C> constexpr bool covers(const h::demoDim3 *) {
-  return true && member::has_x<C>::value && member::has_y<C>::value && member::has_z<C>::value;
+  return true && (member::has_x<C>::value) && (member::has_y<C>::value) && (member::has_z<C>::value);
 }
 template <class C> void into_c(const h::demoObject_s &, C &);
 template <class C> void into_h(const C &, h::demoObject_s &);
+// Whether it holds a union, which goes whole or not at all (an output copy too).
+constexpr bool holds_union(const h::demoObject_s *) { return false; }
 // Whether CUDA's C has a member for every field (an input copy must lose none).
 template <class C> constexpr bool covers(const h::demoObject_s *) {
-  return true && member::has_handle<C>::value;
+  return true && (member::has_handle<C>::value);
 }
 template <class C> void into_c(const h::demoPacket &, C &);
 template <class C> void into_h(const C &, h::demoPacket &);
+// Whether it holds a union, which goes whole or not at all (an output copy too).
+constexpr bool holds_union(const h::demoPacket *) { return false; }
 // Whether CUDA's C has a member for every field (an input copy must lose none).
 template <class C> constexpr bool covers(const h::demoPacket *) {
-  return true && member::has_addr<C>::value;
+  return true && (member::has_addr<C>::value);
 }
 template <class C> void into_c(const h::demoProps_tR0600_struct_0 &, C &);
 template <class C> void into_h(const C &, h::demoProps_tR0600_struct_0 &);
+// Whether it holds a union, which goes whole or not at all (an output copy too).
+constexpr bool holds_union(const h::demoProps_tR0600_struct_0 *) { return false; }
 // Whether CUDA's C has a member for every field (an input copy must lose none).
 template <class C> constexpr bool covers(const h::demoProps_tR0600_struct_0 *) {
-  return true && member::has_lo<C>::value && member::has_hi<C>::value;
+  return true && (member::has_lo<C>::value) && (member::has_hi<C>::value);
 }
 template <class C> void into_c(const h::demoTable &, C &);
 template <class C> void into_h(const C &, h::demoTable &);
+// Whether it holds a union, which goes whole or not at all (an output copy too).
+constexpr bool holds_union(const h::demoTable *) { return false; }
 // Whether CUDA's C has a member for every field (an input copy must lose none).
 template <class C> constexpr bool covers(const h::demoTable *) {
-  return true && member::has_weights<C>::value && member::has_mode<C>::value && member::has_prog<C>::value && member::has_on<C>::value && member::has_scale<C>::value;
+  return true && (member::has_weights<C>::value) && (member::has_mode<C>::value) && (member::has_prog<C>::value) && (member::has_on<C>::value) && (member::has_scale<C>::value);
 }
 
 template <class PH, class PC, class = void> struct has_copy : std::false_type {};
@@ -202,7 +262,7 @@ template <class C> constexpr bool same_offsets(const h::demoTable *);
 template <class C> constexpr bool same_offsets(const h::demoVariant *);
 template <class C> constexpr bool same_offsets(const h::demoVariant_union_0 *);
 template <class C> constexpr bool same_offsets(const h::demoDim3 *) {
-  if constexpr (!std::is_class_v<C> || !std::is_standard_layout_v<C>) {
+  if constexpr ((!std::is_class_v<C> && !std::is_union_v<C>) || !std::is_standard_layout_v<C>) {
     return false;
   } else {
     bool ok = true;
@@ -213,7 +273,7 @@ template <class C> constexpr bool same_offsets(const h::demoDim3 *) {
   }
 }
 template <class C> constexpr bool same_offsets(const h::demoObject_s *) {
-  if constexpr (!std::is_class_v<C> || !std::is_standard_layout_v<C>) {
+  if constexpr ((!std::is_class_v<C> && !std::is_union_v<C>) || !std::is_standard_layout_v<C>) {
     return false;
   } else {
     bool ok = true;
@@ -222,7 +282,7 @@ template <class C> constexpr bool same_offsets(const h::demoObject_s *) {
   }
 }
 template <class C> constexpr bool same_offsets(const h::demoPacket *) {
-  if constexpr (!std::is_class_v<C> || !std::is_standard_layout_v<C>) {
+  if constexpr ((!std::is_class_v<C> && !std::is_union_v<C>) || !std::is_standard_layout_v<C>) {
     return false;
   } else {
     bool ok = true;
@@ -231,7 +291,7 @@ template <class C> constexpr bool same_offsets(const h::demoPacket *) {
   }
 }
 template <class C> constexpr bool same_offsets(const h::demoProps_t *) {
-  if constexpr (!std::is_class_v<C> || !std::is_standard_layout_v<C>) {
+  if constexpr ((!std::is_class_v<C> && !std::is_union_v<C>) || !std::is_standard_layout_v<C>) {
     return false;
   } else {
     bool ok = true;
@@ -248,7 +308,7 @@ template <class C> constexpr bool same_offsets(const h::demoProps_t *) {
   }
 }
 template <class C> constexpr bool same_offsets(const h::demoProps_tR0600_struct_0 *) {
-  if constexpr (!std::is_class_v<C> || !std::is_standard_layout_v<C>) {
+  if constexpr ((!std::is_class_v<C> && !std::is_union_v<C>) || !std::is_standard_layout_v<C>) {
     return false;
   } else {
     bool ok = true;
@@ -258,7 +318,7 @@ template <class C> constexpr bool same_offsets(const h::demoProps_tR0600_struct_
   }
 }
 template <class C> constexpr bool same_offsets(const h::demoProps_tR0600_union_0 *) {
-  if constexpr (!std::is_class_v<C> || !std::is_standard_layout_v<C>) {
+  if constexpr ((!std::is_class_v<C> && !std::is_union_v<C>) || !std::is_standard_layout_v<C>) {
     return false;
   } else {
     bool ok = true;
@@ -268,7 +328,7 @@ template <class C> constexpr bool same_offsets(const h::demoProps_tR0600_union_0
   }
 }
 template <class C> constexpr bool same_offsets(const h::demoTable *) {
-  if constexpr (!std::is_class_v<C> || !std::is_standard_layout_v<C>) {
+  if constexpr ((!std::is_class_v<C> && !std::is_union_v<C>) || !std::is_standard_layout_v<C>) {
     return false;
   } else {
     bool ok = true;
@@ -281,7 +341,7 @@ template <class C> constexpr bool same_offsets(const h::demoTable *) {
   }
 }
 template <class C> constexpr bool same_offsets(const h::demoVariant *) {
-  if constexpr (!std::is_class_v<C> || !std::is_standard_layout_v<C>) {
+  if constexpr ((!std::is_class_v<C> && !std::is_union_v<C>) || !std::is_standard_layout_v<C>) {
     return false;
   } else {
     bool ok = true;
@@ -292,7 +352,7 @@ template <class C> constexpr bool same_offsets(const h::demoVariant *) {
   }
 }
 template <class C> constexpr bool same_offsets(const h::demoVariant_union_0 *) {
-  if constexpr (!std::is_class_v<C> || !std::is_standard_layout_v<C>) {
+  if constexpr ((!std::is_class_v<C> && !std::is_union_v<C>) || !std::is_standard_layout_v<C>) {
     return false;
   } else {
     bool ok = true;
@@ -306,6 +366,19 @@ template <class PH, class PC, class = void> struct has_proof : std::false_type {
 template <class PH, class PC>
 struct has_proof<PH, PC, std::void_t<decltype(same_offsets<PC>(static_cast<const PH *>(nullptr)))>>
     : std::true_type {};
+
+template <class HU, class Has> constexpr bool union_alike() {
+  if constexpr (Has::value) {
+    using CU = typename Has::type;
+    if constexpr (std::is_union_v<CU> && std::is_trivially_copyable_v<CU> && has_proof<HU, CU>::value) {
+      return same_offsets<CU>(static_cast<const HU *>(nullptr));
+    } else {
+      return false;
+    }
+  } else {
+    return false;
+  }
+}
 
 // Pointees that may be reinterpreted: the same kind of object of the same size; a HIP record
 // whose fields the IR knows only where CUDA's struct has them at the same offsets.
@@ -338,9 +411,11 @@ template <class PH, class PC> constexpr bool same_layout() {
 
 // How a HIP value becomes a CUDA one; `none` fails the wrapper's static_assert, so the
 // wrapper is left out.
-enum class Rule { none, same, enum_map, integer, floating, handle_int, reinterpret, temp, bits, record };
+enum class Rule { none, same, enum_map, integer, floating, handle_int, reinterpret, temp, bits, record, location };
 
 template <class H, class C, bool Single = false> constexpr Rule value_rule();
+
+template <class C> constexpr bool location_ok() { return false; }
 
 // Pointees that need a temporary: an enum, or a handle CUDA keeps as an int.
 template <class PH, class PC> constexpr bool temp_ok() {
@@ -382,7 +457,8 @@ template <class H, class C, bool Single> constexpr Rule value_rule() {
     } else if constexpr (Single && std::is_class_v<bare<H>> && std::is_class_v<bare<C>> &&
                          is_complete<bare<C>>::value && has_copy<bare<H>, bare<C>>::value) {
       // What CUDA only reads must arrive whole; what it writes may have fields HIP lacks.
-      if constexpr (std::is_const_v<std::remove_pointer_t<H>>) {
+      if constexpr (std::is_const_v<std::remove_pointer_t<H>> ||
+                    holds_union(static_cast<const bare<H> *>(nullptr))) {
         return covers<bare<C>>(static_cast<const bare<H> *>(nullptr)) ? Rule::record : Rule::none;
       } else {
         return Rule::record;
@@ -390,6 +466,8 @@ template <class H, class C, bool Single> constexpr Rule value_rule() {
     } else {
       return Rule::none;
     }
+  } else if constexpr (std::is_integral_v<H> && std::is_class_v<C> && is_complete<C>::value) {
+    return location_ok<C>() ? Rule::location : Rule::none;
   } else if constexpr (std::is_class_v<H> && std::is_class_v<C>) {
     if constexpr (is_complete<C>::value && sizeof(H) == sizeof(C) &&
                   std::is_trivially_copyable_v<C> && same_layout<H, C>()) {
@@ -423,6 +501,10 @@ template <class C, class H> C to_c(H v) {
   } else if constexpr (rule == Rule::bits) {
     C c;
     std::memcpy(&c, &v, sizeof c);
+    return c;
+  } else if constexpr (rule == Rule::location) {
+    C c{};
+    into_c(location_of(v), c);
     return c;
   } else {
     static_assert(always_false<C>, "no conversion");
@@ -595,6 +677,15 @@ template <class T, class CF> void take_field(const CF &c, unsigned char *at, std
     take(v, c);
     store(at, v);
   }
+}
+
+// A union goes as its bytes, up to the shorter of the two (HIP's and CUDA's members of a
+// union are laid out alike, as the Python side's copy assumes too).
+template <class CF> void put_bytes(CF &c, const unsigned char *at, std::size_t len) {
+  std::memcpy(&c, at, len < sizeof c ? len : sizeof c);
+}
+template <class CF> void take_bytes(const CF &c, unsigned char *at, std::size_t len) {
+  std::memcpy(at, &c, len < sizeof c ? len : sizeof c);
 }
 template <class C> void into_c(const h::demoDim3 &h, C &c) {
   if constexpr (member::has_x<C>::value) put_field<std::uint32_t>(c.x, h.bytes + 0, 0);

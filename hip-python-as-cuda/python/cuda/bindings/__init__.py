@@ -30,8 +30,16 @@ __all__ += import_present(__name__)
 
 
 def __getattr__(name):
-    # The distribution's version, read only when asked: importlib.metadata costs ~30 ms.
+    # Versions, read only when asked (importlib.metadata costs ~30 ms): `__version__` is the
+    # cuda-bindings release whose API these modules implement (the CUDA headers hipgen read
+    # for the API version in use, `HIP_PYTHON_CUDA_API`), as programs check it for 12.x or
+    # 13.x; `HIP_PYTHON_VERSION` is this package's own.
     if name == "__version__":
+        from cuda import _plan
+
+        v = _plan.tables().cuda_version
+        return f"{v // 1000}.{v % 1000 // 10}.0" if v else f"{_plan.api_version()}.0.0"
+    if name == "HIP_PYTHON_VERSION":
         from importlib.metadata import PackageNotFoundError, version
 
         try:
