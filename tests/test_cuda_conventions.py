@@ -793,7 +793,9 @@ def test_version_names_the_cuda_bindings_api_in_use():
     code = "import cuda.bindings as b; print(b.__version__, b.HIP_PYTHON_VERSION)"
     for api in ("12", "13"):
         env = {**os.environ, "HIP_PYTHON_CUDA_API": api}
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
         version, ours = out.stdout.split()
         major, minor, _ = version.split(".")
         assert major == api and int(minor) > 0
