@@ -800,3 +800,27 @@ def test_version_names_the_cuda_bindings_api_in_use():
         major, minor, _ = version.split(".")
         assert major == api and int(minor) > 0
         assert ours != version
+
+
+def test_kernel_params_fields_take_cuda_python_forms():
+    # cuda-python's examples set a kernel node's `kernelParams` to a `(values, types)` pair,
+    # as the launch takes it; the struct keeps the packed array (the spec's `kernel_params`
+    # rule, the one the arguments follow) and reads the field as its address.
+    import gc
+
+    from cuda.bindings import driver
+
+    for cls in (driver.CUDA_KERNEL_NODE_PARAMS, cudart.cudaKernelNodeParams):
+        params = cls()
+        params.kernelParams = ((7, 2.5, 0x1000), (ctypes.c_int, ctypes.c_float, None))
+        gc.collect()
+        args = (ctypes.c_void_p * 3).from_address(params.kernelParams)
+        assert ctypes.c_int.from_address(args[0]).value == 7
+        assert ctypes.c_float.from_address(args[1]).value == 2.5
+        assert ctypes.c_void_p.from_address(args[2]).value == 0x1000
+        params.kernelParams = None
+        assert params.kernelParams == 0
+        params.kernelParams = 4096
+        assert params.kernelParams == 4096
+        with pytest.raises(TypeError, match="kernelParams"):
+            params.kernelParams = ((1,), (str,))

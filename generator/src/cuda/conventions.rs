@@ -989,6 +989,15 @@ pub fn generate(
             let libs = parse_modules(spec, &includes, &api.version)
                 .with_context(|| format!("CUDA {} conventions", api.version))?;
             let mut types = crate::cuda::types::from_ir(&libs);
+            // A record's `kernelParams` field takes what such an argument takes.
+            for r in &mut types.records {
+                let names: Vec<String> = std::iter::once(&r.name).chain(&r.tag).cloned().collect();
+                for f in &mut r.fields {
+                    f.kernel_params = names
+                        .iter()
+                        .any(|n| Rules::matches(&rules.kernel_params, n, &f.name));
+                }
+            }
             types.reshaped = crate::cuda::reshape::reshaped(&types, hip_records);
             // A record is reshaped under any of its names (tag, typedefs).
             let primary: HashMap<&str, &str> = types

@@ -44,8 +44,16 @@ pub(crate) fn table(types: &CudaTypes) -> Result<Vec<TypeDefModel>> {
     for r in &types.records {
         let mut fields = Vec::new();
         for f in &r.fields {
-            let Some(kind) = table.kind(&f.ty)? else {
-                continue; // bytes of no known size: nothing to read
+            let kind = if f.kernel_params {
+                FieldKindModel {
+                    arrays: Vec::new(),
+                    base: FieldBase::KernelParams,
+                }
+            } else {
+                let Some(kind) = table.kind(&f.ty)? else {
+                    continue; // bytes of no known size: nothing to read
+                };
+                kind
             };
             fields.push(FieldModel {
                 name: f.name.clone(),

@@ -134,6 +134,7 @@ mod tests {
                     name: n.to_string(),
                     offset: 0,
                     ty: t.clone(),
+                    kernel_params: false,
                 })
                 .collect(),
         }

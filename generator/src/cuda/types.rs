@@ -146,6 +146,7 @@ fn ir_record(
             name: f.name.clone(),
             offset: f.offset_bits / 8,
             ty,
+            kernel_params: false,
         });
     }
     out.insert(

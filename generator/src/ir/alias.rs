@@ -245,6 +245,10 @@ pub struct CudaField {
     pub offset: u64,
     /// What it holds.
     pub ty: CudaFieldType,
+    /// A `void **` cuda-python sets in any of its `kernelParams` forms (the spec's
+    /// `kernel_params` rule, as for arguments): the record keeps what they were packed into.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kernel_params: bool,
 }
 
 /// What a CUDA record field holds, as cuda-python presents it.

@@ -523,6 +523,9 @@ pub(crate) enum FieldBase {
     Address {
         elem: Option<Box<FieldBase>>,
     },
+    /// A `void **` set in any of cuda-python's `kernelParams` forms
+    /// (`rt::FieldKind::KernelParams`).
+    KernelParams,
 }
 
 /// The NVIDIA platform's provider of a library.

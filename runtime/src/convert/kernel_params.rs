@@ -78,7 +78,34 @@ pub struct KernelParams {
     _ptr: Option<PtrArg>,
 }
 
+/// What a record's `kernelParams` field keeps alive: the packed argument array and the ctypes
+/// objects made for it.
+#[pyclass(frozen, module = "hip._util.types")]
+pub struct PackedKernelParams {
+    _buf: Vec<u64>,
+    _keep: Option<Py<PyList>>,
+}
+
 impl KernelParams {
+    /// The address to store in a record's `kernelParams` field, and what the record must keep
+    /// alive for it: the packed array (a `(values, types)` pair), or `given` itself where its
+    /// own memory is the array (a NumPy array of addresses); nothing for an address.
+    pub fn kept(self, given: &Bound<'_, PyAny>) -> PyResult<(usize, Option<PyObject>)> {
+        let py = given.py();
+        if self._ptr.is_some() {
+            return Ok((self.addr, Some(given.clone().unbind())));
+        }
+        if self._buf.is_empty() {
+            return Ok((self.addr, None));
+        }
+        let packed = PackedKernelParams {
+            _buf: self._buf,
+            _keep: self._keep,
+        };
+        // The array's heap storage moves with the Vec unchanged: `addr` still points into it.
+        Ok((self.addr, Some(Py::new(py, packed)?.into_any())))
+    }
+
     /// The address passed to C.
     #[inline]
     pub fn addr(&self) -> usize {

@@ -152,6 +152,9 @@ pub enum FieldKind {
         /// What one element of the array is.
         elem: Option<&'static FieldKind>,
     },
+    /// A `void **` set in any of cuda-python's `kernelParams` forms (`KernelParams`), shown as
+    /// an integer address; the record keeps what the arguments were packed into.
+    KernelParams,
     /// `T[N]`, shown as a list.
     Array {
         /// Element kind.

@@ -150,7 +150,7 @@ fn same_bytes(a: &FieldKind, b: &FieldKind) -> Option<usize> {
     let scalar = |k: &FieldKind| match k {
         Int { size, .. } | Float { size } | Enum { size, .. } => Some(*size as usize),
         Bool => Some(1),
-        Handle(_) | Pointer | Address { .. } => Some(word),
+        Handle(_) | Pointer | Address { .. } | KernelParams => Some(word),
         Chars(n) | Text(n) => Some(*n),
         _ => None,
     };

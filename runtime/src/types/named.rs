@@ -219,7 +219,7 @@ impl TypeTable {
         let own = |f: &FieldDef| {
             matches!(
                 f.kind,
-                FieldKind::Text(_) | FieldKind::Address { elem: Some(_) }
+                FieldKind::Text(_) | FieldKind::Address { elem: Some(_) } | FieldKind::KernelParams
             )
         };
         let out = PyDict::new(py);

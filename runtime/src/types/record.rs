@@ -1,5 +1,6 @@
 //! Struct and union instances: memory with fields read and written through descriptors.
 
+use crate::convert::kernel_params::KernelParams;
 use crate::convert::pointer::{as_pointer, Pointer, PtrArg};
 use crate::tables::{FieldDef, FieldKind, RecordDef, TypeDef};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyOverflowError, PyTypeError, PyValueError};
@@ -134,7 +135,10 @@ impl Field {
     /// address: the object given, or the C array a list was packed into).
     #[getter]
     fn keeps(&self) -> bool {
-        matches!(self.def.kind, FieldKind::Address { .. })
+        matches!(
+            self.def.kind,
+            FieldKind::Address { .. } | FieldKind::KernelParams
+        )
     }
 
     /// Writes the field of `obj`.
@@ -144,11 +148,16 @@ impl Field {
         // What a pointer field is given lives as long as the record it belongs to: the
         // outermost record of a chain of views, before anything is written.
         let refs = match self.def.kind {
-            FieldKind::Address { .. } => refs_of(obj)?,
+            FieldKind::Address { .. } | FieldKind::KernelParams => refs_of(obj)?,
             _ => None,
         };
         let packed = value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>();
-        if packed && refs.is_none() && matches!(self.def.kind, FieldKind::Address { elem: Some(_) })
+        if packed
+            && refs.is_none()
+            && matches!(
+                self.def.kind,
+                FieldKind::Address { elem: Some(_) } | FieldKind::KernelParams
+            )
         {
             return Err(annotate(
                 py,
@@ -383,10 +392,12 @@ fn read_kind(
             let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, *len) };
             PyBytes::new(py, text_of(bytes)).into_any().unbind()
         }
-        FieldKind::Address { .. } => unsafe { (addr as *const usize).read_unaligned() }
-            .into_pyobject(py)?
-            .into_any()
-            .unbind(),
+        FieldKind::Address { .. } | FieldKind::KernelParams => {
+            unsafe { (addr as *const usize).read_unaligned() }
+                .into_pyobject(py)?
+                .into_any()
+                .unbind()
+        }
         FieldKind::Array { elem, len, stride } => {
             let items = PyList::empty(py);
             for i in 0..*len {
@@ -425,6 +436,12 @@ pub(crate) fn write_field(
         unsafe { write_bits(addr, shift, width, v) };
         return Ok(None);
     }
+    if let FieldKind::KernelParams = &f.kind {
+        let (at, kept) = KernelParams::convert(value)?.kept(value)?;
+        // SAFETY: the field lies inside the record's memory.
+        unsafe { (addr as *mut usize).write_unaligned(at) };
+        return Ok(kept);
+    }
     if let FieldKind::Address { elem } = &f.kind {
         let list = value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>();
         if let (Some(elem), true) = (elem, list) {
@@ -451,9 +468,10 @@ fn elem_size(reg: &'static dyn FieldTypes, kind: &FieldKind) -> PyResult<usize> 
             *size as usize
         }
         FieldKind::Bool => 1,
-        FieldKind::Handle(_) | FieldKind::Pointer | FieldKind::Address { .. } => {
-            std::mem::size_of::<usize>()
-        }
+        FieldKind::Handle(_)
+        | FieldKind::Pointer
+        | FieldKind::Address { .. }
+        | FieldKind::KernelParams => std::mem::size_of::<usize>(),
         FieldKind::Chars(len) | FieldKind::Text(len) => *len,
         FieldKind::Array { len, stride, .. } => len * stride,
         FieldKind::Record(ty) => match reg.def(*ty) {
@@ -612,7 +630,10 @@ fn write_kind(
             let (obj, size) = reg.record_value(*ty, value)?;
             copy_record(&obj, addr, size)?
         }
-        FieldKind::Handle(_) | FieldKind::Pointer | FieldKind::Address { .. } => {
+        FieldKind::Handle(_)
+        | FieldKind::Pointer
+        | FieldKind::Address { .. }
+        | FieldKind::KernelParams => {
             let v = PtrArg::convert(value, false)?.addr;
             unsafe { (addr as *mut usize).write_unaligned(v) }
         }
