@@ -824,3 +824,34 @@ def test_kernel_params_fields_take_cuda_python_forms():
         assert params.kernelParams == 4096
         with pytest.raises(TypeError, match="kernelParams"):
             params.kernelParams = ((1,), (str,))
+
+
+def test_kernel_name_is_an_output():
+    # cuda-python's cuKernelGetName(hfunc) returns (status, name): HIP's C function writes the
+    # name through its first parameter (hip.yaml's `params` rule), so neither takes it.
+    fn = getattr(hip, "hipKernelGetName", None)
+    if fn is None:
+        pytest.skip("these bindings' HIP has no hipKernelGetName")
+    assert params(fn) == ["kernel"]
+    assert params(cuda.cuKernelGetName) == ["kernel"]
+
+
+def test_driver_struct_dims_are_hips_dim3():
+    # cuda-python's driver structs spell out (`gridDimX`) what HIP's hold as a dim3 (`gridDim.x`):
+    # the copy between the layouts pairs them both ways (cuGraphAddKernelNode, GetParams).
+    from cuda.bindings import driver
+
+    params = driver.CUDA_KERNEL_NODE_PARAMS()
+    params.gridDimX, params.gridDimY, params.gridDimZ, params.blockDimX = 512, 2, 3, 256
+    theirs = hip.hipKernelNodeParams()
+    hip_native.copy_fields(theirs, params, True)
+    assert (theirs.gridDim.x, theirs.gridDim.y, theirs.gridDim.z, theirs.blockDim.x) == (512, 2, 3, 256)
+    back = driver.CUDA_KERNEL_NODE_PARAMS()
+    hip_native.copy_fields(back, theirs, False)
+    assert (back.gridDimX, back.gridDimY, back.gridDimZ, back.blockDimX, back.blockDimZ) == (
+        512,
+        2,
+        3,
+        256,
+        0,
+    )

@@ -5197,13 +5197,14 @@ fn hipKernelGetLibrary(py: Python<'_>, kernel: &Bound<'_, PyAny>) -> PyResult<Py
     rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, TYPES.instance_at(py, 236, o_library, None)?])
 }
 rt::function!(F_hipKernelGetName, C_hipKernelGetName, c"hipKernelGetName", "hipKernelGetName",
-    c"hipKernelGetName(name, kernel)\n--\n\nReturns a Kernel Name\n\nArgs:\n    name [out]: Returned Kernel Name\n    kernel [in]: Kernel handle to retrieve name\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
-    ["name", "kernel"],
-    |py, [x0, x1]| hipKernelGetName(py, rt::call::extract(x0, "name")?, &x1));
+    c"hipKernelGetName(kernel)\n--\n\nReturns a Kernel Name\n\nArgs:\n    kernel [in]: Kernel handle to retrieve name\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    name: bytes\n    #hipSuccess, #hipErrorInvalidValue",
+    ["kernel"],
+    |py, [x0]| hipKernelGetName(py, &x0));
 
-fn hipKernelGetName(py: Python<'_>, name: rt::CStrArrayArg, kernel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipKernelGetName(py: Python<'_>, kernel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipKernelGetName");
-    let a_name = name.addr();
+    let mut o_name: usize = Default::default();
+    let a_name = &mut o_name as *mut usize as usize;
     let a_kernel = TYPES.handle_arg(237, kernel)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -5212,7 +5213,7 @@ fn hipKernelGetName(py: Python<'_>, name: rt::CStrArrayArg, kernel: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_name, a_kernel) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?, rt::cstr_result(py, o_name)?])
 }
 rt::function!(F_hipFuncGetAttributes, C_hipFuncGetAttributes, c"hipFuncGetAttributes", "hipFuncGetAttributes",
     c"hipFuncGetAttributes(attr, func)\n--\n\nFind out attributes for a given function.\n\nArgs:\n    attr [out]: Attributes of funtion\n    func [in]: Pointer to the function handle\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction",

@@ -665,6 +665,9 @@ pub fn generate(
             .flatten()
             .map(|(c, nulls)| (c.clone(), nulls.clone()))
             .collect();
+        if let Some(c) = cuda.prefer.get(&f.name) {
+            cands.push((c.clone(), Vec::new()));
+        }
         cands.extend(
             candidates
                 .get(f.name.as_str())

@@ -265,6 +265,11 @@ pub struct CudaLibrarySpec {
     /// `CUctxCreateParams *` second, its `cudaMemPrefetchAsync` flags before the stream).
     #[serde(default)]
     pub null_args: BTreeMap<String, BTreeMap<String, Vec<usize>>>,
+    /// The CUDA function tried first for a HIP function HIPIFY maps several to: CUDA's
+    /// driver `cuDeviceGetAttribute` answers every attribute its runtime's does, and more
+    /// (virtual memory management, ...), under the same values.
+    #[serde(default)]
+    pub prefer: BTreeMap<String, String>,
     /// The HIP record a device ordinal becomes where CUDA takes a location struct instead
     /// (CUDA 13's `cudaMemAdvise` and `cudaMemPrefetchAsync` take a `cudaMemLocation`).
     #[serde(default)]

@@ -49,6 +49,20 @@ fn copy_record(
     }
     for f in src.def.fields {
         let Some(d) = dst.def.fields.iter().find(|d| d.name == f.name) else {
+            // One struct's `gridDimX` is the other's `gridDim.x` (CUDA's driver structs spell
+            // out what HIP's hold as a dim3).
+            if let Some((inner, d)) = split_target(dst, f.name) {
+                copy_field(py, inner, d, src, f, strict, owner)
+                    .map_err(|e| super::record::annotate(py, e, f.name))?;
+                continue;
+            }
+            if let Some(parts) = joined_targets(dst, src, f) {
+                for (d, inner, g) in parts {
+                    copy_field(py, dst, d, inner, g, strict, owner)
+                        .map_err(|e| super::record::annotate(py, e, d.name))?;
+                }
+                continue;
+            }
             // A member of a union flattened into the record (`localized` beside `id`) shares
             // its bytes with a field `dst` has: those bytes are that field's value.
             let shared = src.def.fields.iter().any(|g| {
@@ -71,6 +85,58 @@ fn copy_record(
             .map_err(|e| super::record::annotate(py, e, f.name))?;
     }
     Ok(())
+}
+
+/// For a field `<stem>X` (`Y`, `Z`) `dst` lacks: `dst`'s record field `<stem>` as a side of
+/// its own, and its member `x` (`y`, `z`).
+fn split_target(dst: Side, name: &str) -> Option<(Side, &'static FieldDef)> {
+    let (stem, axis) = name.split_at(name.len().checked_sub(1)?);
+    if !matches!(axis, "X" | "Y" | "Z") {
+        return None;
+    }
+    let outer = dst.def.fields.iter().find(|d| d.name == stem)?;
+    let inner = nested(dst, outer)?;
+    let d = inner
+        .def
+        .fields
+        .iter()
+        .find(|g| g.name.eq_ignore_ascii_case(axis))?;
+    Some((inner, d))
+}
+
+/// For a record field `f` of `src` (`gridDim`) that `dst` lacks: `dst`'s fields
+/// `<f><Member>` (`gridDimX`), each with `f`'s member it takes, where `dst` has them all.
+fn joined_targets(
+    dst: Side,
+    src: Side,
+    f: &'static FieldDef,
+) -> Option<Vec<(&'static FieldDef, Side, &'static FieldDef)>> {
+    let inner = nested(src, f)?;
+    inner
+        .def
+        .fields
+        .iter()
+        .map(|g| {
+            let name = format!("{}{}", f.name, g.name.to_ascii_uppercase());
+            let d = dst.def.fields.iter().find(|d| d.name == name)?;
+            Some((d, inner, g))
+        })
+        .collect()
+}
+
+/// The record field `f` of `side` as a side of its own.
+fn nested(side: Side, f: &FieldDef) -> Option<Side> {
+    let FieldKind::Record(ty) = f.kind else {
+        return None;
+    };
+    let TypeDef::Record(def) = side.reg.def(ty) else {
+        return None;
+    };
+    Some(Side {
+        def,
+        reg: side.reg,
+        addr: side.addr + f.offset,
+    })
 }
 
 /// Copies field `f` of `src` into field `d` of `dst`.

@@ -7701,15 +7701,15 @@ def hipKernelGetLibrary(kernel: ihipKernel_t | _PointerLike) -> tuple[hipError_t
         #hipSuccess, #hipErrorInvalidValue
     """
 
-def hipKernelGetName(name: _CStringArray, kernel: ihipKernel_t | _PointerLike) -> tuple[hipError_t]:
+def hipKernelGetName(kernel: ihipKernel_t | _PointerLike) -> tuple[hipError_t, bytes]:
     """Returns a Kernel Name
 
     Args:
-        name [out]: Returned Kernel Name
         kernel [in]: Kernel handle to retrieve name
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         hipError_t: status
+        name: bytes
         #hipSuccess, #hipErrorInvalidValue
     """
 

@@ -8023,7 +8023,7 @@ def cuKernelGetFunction(kernel: Any) -> tuple[CUresult, Any]:
 def cuKernelGetLibrary(kernel: Any) -> tuple[CUresult, Any]:
     """HIP's hipKernelGetLibrary."""
 
-def cuKernelGetName(name: Any, kernel: Any) -> tuple[CUresult]:
+def cuKernelGetName(kernel: Any) -> tuple[CUresult, Any]:
     """HIP's hipKernelGetName."""
 
 def cuKernelGetParamCount(kernel: Any) -> tuple[CUresult, Any]:

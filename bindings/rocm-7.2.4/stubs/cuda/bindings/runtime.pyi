@@ -7245,7 +7245,7 @@ def cuIpcOpenMemHandle(handle: Any, Flags: Any) -> tuple[CUresult, Any]:
 def cuKernelGetLibrary(kernel: Any) -> tuple[CUresult, Any]:
     """HIP's hipKernelGetLibrary."""
 
-def cuKernelGetName(name: Any, kernel: Any) -> tuple[CUresult]:
+def cuKernelGetName(kernel: Any) -> tuple[CUresult, Any]:
     """HIP's hipKernelGetName."""
 
 def cuLaunchCooperativeKernel(f: Any, gridDimX: Any, gridDimY: Any, gridDimZ: Any, blockDimX: Any, blockDimY: Any, blockDimZ: Any, sharedMemBytes: Any, hStream: Any, kernelParams: Any) -> tuple[CUresult]:
