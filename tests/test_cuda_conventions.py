@@ -855,3 +855,13 @@ def test_driver_struct_dims_are_hips_dim3():
         256,
         0,
     )
+
+
+def test_a_cuda_alias_is_the_hip_member_of_its_twin():
+    # CUDA names one attribute twice (VIRTUAL_ADDRESS_ and VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+    # one value); HIPIFY lists the second only. The first is the same HIP member, not a value
+    # of its own HIP would refuse (vectorAddMMAP asks for it by the first name).
+    attr = cuda.CUdevice_attribute
+    hip_member = hip.hipDeviceAttribute_t.hipDeviceAttributeVirtualMemoryManagementSupported
+    assert attr.CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED == hip_member
+    assert attr.CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED == hip_member

@@ -99,8 +99,18 @@ def enum_class(cuda_name: str, hip_module: str, hip_enum: str) -> type:
     # CUDA passes it through), else the next value past every member.
     taken = {v for _, v in members}
     spare = max(taken, default=-1) + 1
-    for cuda_member, cuda_value in _plan.enum_members(cuda_name):
+    cuda_members = _plan.enum_members(cuda_name)
+    # A CUDA name HIPIFY does not list that is an alias, in CUDA, of one it lists
+    # (CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED beside ..._VIRTUAL_MEMORY_...)
+    # is that name's HIP member.
+    hip_of = dict(members)
+    alias = {v: hip_of[n] for n, v in cuda_members if n in hip_of}
+    for cuda_member, cuda_value in cuda_members:
         if cuda_member in have:
+            continue
+        if cuda_value in alias:
+            members.append((cuda_member, alias[cuda_value]))
+            have.add(cuda_member)
             continue
         if cuda_value in taken:
             cuda_value, spare = spare, spare + 1
