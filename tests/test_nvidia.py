@@ -443,6 +443,7 @@ print(shim.demoSetModes((ctypes.c_int * 2)(1, 5), 2), seen[0])
 
 
 STAND_IN_CUDA_13 = r"""
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cuda_profiler_api.h>
 // CUDA 13's functions the test calls, recording what the shim handed them.
@@ -484,6 +485,12 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *out, const struct cudaR
 cudaError_t cudaProfilerStart(void) {
   ++profiling;
   return cudaSuccess;
+}
+extern "C" int seen_attribute = -9;
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice) {
+  seen_attribute = attribute;
+  *value = 7;
+  return CUDA_SUCCESS;
 }
 """
 
@@ -536,3 +543,16 @@ def test_cuda_13_conversions_reach_cuda_as_it_takes_them(shim, tmp_path):
     assert seen("view_width", ctypes.c_size_t) == 640
 
     assert lib.hipProfilerStart() == 0 and seen("profiling") == 1
+
+    # An attribute HIP has no member for: the cuda package gives its name CUDA's value where
+    # no HIP member has it, and the shim passes such a value on as CUDA's member.
+    from cuda import _plan
+
+    posix = dict(_plan.enum_members("CUdevice_attribute"))[
+        "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED"
+    ]
+    hip_enum = next(e for e in load_ir("hip")["enums"] if e["name"] == "hipDeviceAttribute_t")
+    assert posix not in {v for _, v in hip_enum["members"]}
+    value = ctypes.c_int()
+    assert lib.hipDeviceGetAttribute(ctypes.byref(value), posix, 0) == 0
+    assert seen("seen_attribute") == posix and value.value == 7

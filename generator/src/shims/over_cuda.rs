@@ -606,6 +606,29 @@ pub fn generate(
         }
     }
 
+    // A value no member of the HIP enum has, where the CUDA enum has a member of that value,
+    // comes from a CUDA name HIP lacks (the cuda package gives such names CUDA's own value):
+    // it passes as that member (`CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED`).
+    let hip_values: HashMap<&str, BTreeSet<i64>> = all
+        .iter()
+        .flat_map(|l| &l.enums)
+        .map(|e| (e.name.as_str(), e.members.iter().map(|(_, v)| *v).collect()))
+        .collect();
+    for ((hip_enum, group), map) in &mut maps {
+        let Some(taken) = hip_values.get(hip_enum.as_str()) else {
+            continue;
+        };
+        for (member, value) in &cuda_enums[*group].members {
+            if !taken.contains(value) && !map.to_cuda.iter().any(|p| p.hip_value == *value) {
+                map.to_cuda.push(Pair {
+                    hip_value: *value,
+                    cuda_member: member.clone(),
+                    cuda_value: *value,
+                });
+            }
+        }
+    }
+
     // CUDA candidates of each HIP function, in the table's order.
     let mut candidates: HashMap<&str, Vec<String>> = HashMap::new();
     for entry in table {

@@ -55,6 +55,7 @@ inline decltype(CU_DEMO_MODE_A) to_cuda(h::demoMode_t v, decltype(CU_DEMO_MODE_A
   switch (static_cast<std::int64_t>(v)) {
     case 1: return CU_DEMO_MODE_A;
     case 2: return CU_DEMO_MODE_C;
+    case 3: return CU_DEMO_MODE_C;
     default: throw BadValue{};
   }
 }
@@ -69,6 +70,7 @@ inline decltype(CUDEMO_SUCCESS) to_cuda(h::demoStatus_t v, decltype(CUDEMO_SUCCE
   switch (static_cast<std::int64_t>(v)) {
     case 0: return CUDEMO_SUCCESS;
     case 7: return CUDEMO_ERROR_BAD;
+    case 801: return CUDEMO_ERROR_NOT_SUPPORTED;
     default: throw BadValue{};
   }
 }
@@ -237,10 +239,10 @@ struct has_map<H, C, std::void_t<decltype(to_cuda(std::declval<H>(), static_cast
 
 // Whether a HIP enum's values are those of CUDA's enum C, member for member (HIPIFY's pairs).
 constexpr bool same_values_of(h::demoMode_t *, decltype(CU_DEMO_MODE_A) *) {
-  return true && 1 == 1 && 2 == 3 && 1 == 1 && 2 == 3;
+  return true && 1 == 1 && 2 == 3 && 3 == 3 && 1 == 1 && 2 == 3;
 }
 constexpr bool same_values_of(h::demoStatus_t *, decltype(CUDEMO_SUCCESS) *) {
-  return true && 0 == 0 && 7 == 7 && 0 == 0 && 7 == 7;
+  return true && 0 == 0 && 7 == 7 && 801 == 801 && 0 == 0 && 7 == 7;
 }
 template <class C, class H> constexpr bool same_values(H *h) {
   if constexpr (has_map<H, C>::value) {
