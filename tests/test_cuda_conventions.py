@@ -865,3 +865,10 @@ def test_a_cuda_alias_is_the_hip_member_of_its_twin():
     hip_member = hip.hipDeviceAttribute_t.hipDeviceAttributeVirtualMemoryManagementSupported
     assert attr.CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED == hip_member
     assert attr.CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED == hip_member
+
+
+def test_cuda_integer_defines_hip_lacks_are_cudas():
+    # cuda-python's modules have CUDA's integer #defines; one HIPIFY maps to no HIP constant
+    # (`cudaArraySparse`, a cudaMallocArray flag) is CUDA's value, listed in `__all__`.
+    assert cudart.cudaArraySparse == 64
+    assert "cudaArraySparse" in cudart.__all__

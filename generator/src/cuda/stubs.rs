@@ -214,6 +214,12 @@ fn module(
             }
         }
     }
+    // CUDA's integer #defines HIPIFY maps to no HIP constant.
+    for c in conv.types.constants.iter().filter(|c| c.module == kind) {
+        if usable_name(&c.name) && names.insert(c.name.clone()) {
+            constants.push(c.name.clone());
+        }
+    }
     let mut handle_constants = Vec::new();
     for c in conv
         .types

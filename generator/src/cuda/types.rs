@@ -7,7 +7,8 @@
 
 use crate::ir::types::{spelled_name, spelled_pointee};
 use crate::ir::{
-    CudaEnumDecl, CudaField, CudaFieldType, CudaHandle, CudaRecord, CudaTypes, HandleConstant,
+    CudaConstant, CudaEnumDecl, CudaField, CudaFieldType, CudaHandle, CudaRecord, CudaTypes,
+    HandleConstant,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -68,10 +69,28 @@ pub fn from_ir(libs: &[crate::ir::Library]) -> CudaTypes {
             });
         }
     }
+    // Integer `#define`s, each in the module of the header declaring it (not the headers'
+    // own guards and version macros: `__CUDA_API_VERSION`).
+    let mut constants: BTreeMap<String, CudaConstant> = BTreeMap::new();
+    for lib in libs {
+        for c in &lib.constants {
+            if let (crate::ir::ConstValue::Int(value), false) = (&c.value, c.name.starts_with('_'))
+            {
+                constants
+                    .entry(c.name.clone())
+                    .or_insert_with(|| CudaConstant {
+                        name: c.name.clone(),
+                        module: lib.name.clone(),
+                        value: *value,
+                    });
+            }
+        }
+    }
     CudaTypes {
         enums: enums.into_values().collect(),
         handles: handles.into_values().collect(),
         handle_constants,
+        constants: constants.into_values().collect(),
         records: records_from_ir(libs),
         reshaped: Default::default(),
     }

@@ -203,6 +203,10 @@ pub struct CudaTypes {
     pub handles: Vec<CudaHandle>,
     /// `#define CU_STREAM_LEGACY ((CUstream)0x1)`.
     pub handle_constants: Vec<HandleConstant>,
+    /// Integer `#define`s (`cudaArraySparse`), sorted by name: a CUDA name HIPIFY maps to no
+    /// HIP constant is CUDA's value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<CudaConstant>,
     /// Structs and unions with their layout, sorted by name (anonymous members named
     /// `<outer>_<field>`).
     #[serde(default)]
@@ -212,6 +216,17 @@ pub struct CudaTypes {
     /// them field by field at HIP calls (see `cuda/reshape.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reshaped: BTreeMap<String, Vec<String>>,
+}
+
+/// An integer `#define` of CUDA's headers.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CudaConstant {
+    /// Macro name.
+    pub name: String,
+    /// cuda-python module.
+    pub module: String,
+    /// Its value.
+    pub value: i64,
 }
 
 /// A CUDA struct or union, for the cuda-python class of one HIP has no counterpart of.

@@ -11,9 +11,9 @@ pub mod types;
 
 pub use alias::{
     Adapter, AdapterArg, AdapterResult, Alias, AliasKind, AliasModule, AliasSet, ApiConventions,
-    CudaEnumDecl, CudaField, CudaFieldType, CudaHandle, CudaParam, CudaRecord, CudaTypes,
-    DirectArg, DirectCall, DirectResult, EnumMembers, HandleConstant, LocationType, NvrtcOption,
-    PythonModule, Stub, WrapperType,
+    CudaConstant, CudaEnumDecl, CudaField, CudaFieldType, CudaHandle, CudaParam, CudaRecord,
+    CudaTypes, DirectArg, DirectCall, DirectResult, EnumMembers, HandleConstant, LocationType,
+    NvrtcOption, PythonModule, Stub, WrapperType,
 };
 pub use comment::Doc;
 pub use constant::{ConstValue, Constant, TypedConstant};

@@ -150,7 +150,7 @@ _TYPES: dict[tuple[str, str], object] = {}
 
 
 def cuda_type(name: str, module: str, lookup_in):
-    """A CUDA enum, handle type or handle constant HIP has no counterpart of, or None.
+    """A CUDA enum, handle type, handle or integer constant HIP has no counterpart of, or None.
 
     Enums get CUDA's values (HIP functions take none of them: the functions using them are
     not-supported stubs); handles are pointer classes as HIP's are (`int()`, `==`, `hash`,
@@ -177,6 +177,8 @@ def cuda_type(name: str, module: str, lookup_in):
         value = lookup_in(module, c["handle"])(c["value"])
     elif name in t.record_names and t.record_names[name]["module"] == module:
         value = _record_class(t.record_names[name]["name"], lookup_in)
+    elif name in t.constants and t.constants[name]["module"] == module:
+        value = t.constants[name]["value"]  # an integer #define HIPIFY maps to nothing
     if value is not None:
         _TYPES[key] = value
     return value

@@ -55,6 +55,7 @@ class _Tables:
         self.enums = {e["name"]: e for e in types["enums"]}
         self.handles = {h["name"]: h for h in types["handles"]}
         self.handle_constants = {c["name"]: c for c in types["handle_constants"]}
+        self.constants = {c["name"]: c for c in types.get("constants", ())}
         self.records = {r["name"]: r for r in types["records"]}
         #: Records HIP's class of which lacks field names of CUDA's: CUDA's layout here.
         self.reshaped = types.get("reshaped", {})
@@ -70,7 +71,7 @@ class _Tables:
             out += [n for n in self.wrappers if not n.startswith("cuda")]
         elif module == "runtime":
             out += [n for n in self.wrappers if n.startswith("cuda")]
-        for table in (self.enums, self.handles, self.handle_constants, self.record_names):
+        for table in (self.enums, self.handles, self.handle_constants, self.record_names, self.constants):
             out += [n for n, e in table.items() if e["module"] == module]
         return out
 

@@ -75,6 +75,9 @@ class _nvrtcProgram(_Handle): ...
 
 class nvrtcProgram(_Handle): ...
 
+NVRTC_INSTALL_HEADERS_FORCE_OVERWRITE: int
+NVRTC_INSTALL_HEADERS_NO_WAIT: int
+NVRTC_INSTALL_HEADERS_SKIP_IF_EXISTS: int
 
 def cuLinkAddData(hip_link_state: Any, input_type: Any, image: Any, image_size: Any, name: Any, num_options: Any, options_ptr: Any, option_values: Any) -> tuple[Any]:
     """HIP's hiprtcLinkAddData."""
