@@ -282,6 +282,48 @@ def test_struct_ptr_view_and_get_ptr():
         cudart.dim3(1, _ptr=ctypes.addressof(memory))
 
 
+def test_ptr_view_clears_the_pointer_fields_it_set_when_it_goes():
+    # cuda-python's test_dealloc_clears_array_field_in_external_struct: a list given to a
+    # pointer field of a `_ptr=` view is packed into a C array the view keeps; when the view
+    # goes, the owner of the memory must not be left holding that array's freed address.
+    outer = cuda.CUlaunchConfig()
+    attrs = type(outer).attrs.offset
+    word = ctypes.c_void_p.from_address(outer.getPtr() + attrs)
+    inner = cuda.CUlaunchConfig(_ptr=outer.getPtr())
+    inner.attrs = [cuda.CUlaunchAttribute() for _ in range(4)]
+    assert word.value and outer.attrs == word.value
+    del inner
+    assert word.value is None
+    # A field set through the owner since then is the owner's: the view leaves it alone.
+    kept = [cuda.CUlaunchAttribute() for _ in range(2)]
+    inner = cuda.CUlaunchConfig(_ptr=outer.getPtr())
+    inner.attrs = kept
+    outer.attrs = kept
+    now = word.value
+    del inner
+    assert word.value == now and now
+
+
+def test_unsigned_char_arrays_read_as_all_their_bytes():
+    # cuda-python reads `unsigned char reserved[5]` as 5 bytes, NULs included, and sets it
+    # item by item from bytes or integers (`ed.reserved == b"\x00" * 5` in its tests).
+    ed = cudart.cudaGraphEdgeData()
+    assert ed.reserved == b"\x00" * 5
+    ed.reserved = b"\x01\x00\x02"
+    assert ed.reserved == b"\x01\x00\x02\x00\x00"
+    ed.reserved = [255, 0, 7, 0, 1]
+    assert ed.reserved == bytes([255, 0, 7, 0, 1])
+    assert cuda.CUgraphEdgeData().reserved == b"\x00" * 5
+    with pytest.raises(OverflowError):
+        ed.reserved = [256]
+    with pytest.raises(OverflowError):
+        ed.reserved = [-1]
+    with pytest.raises(ValueError):
+        ed.reserved = bytes(6)
+    with pytest.raises(TypeError):
+        ed.reserved = "abc"
+
+
 def test_handle_from_ptr_reads_the_stored_pointer():
     # cuda-python: cudaStreamCallback_t(_ptr=ctypes.addressof(c_callback)).
     callback = ctypes.CFUNCTYPE(None)(lambda: None)
@@ -350,12 +392,12 @@ def test_cuda_only_structs_have_cuda_layout_and_fields():
     ptr = cudart.cudaMemcpy3DPeerParms().srcPtr
     del params
     assert ptr.pitch == 0  # a fresh record's view, still valid
-    # Arrays are lists; `_ptr=` views caller memory.
+    # `unsigned char` arrays are bytes, as cuda-python reads them; `_ptr=` views caller memory.
     memory = ctypes.create_string_buffer(64)
     desc = cuda.CUmemDecompressParams_st(_ptr=ctypes.addressof(memory))
     desc.srcNumBytes = 7
     assert ctypes.c_size_t.from_address(ctypes.addressof(memory)).value == 7
-    assert desc.padding == [0] * len(desc.padding)
+    assert desc.padding == bytes(20)
     assert "CUexecAffinityParam_st" in cuda.__all__
     assert "srcNumBytes : 7" in str(desc)
     # A union whose members are named structs declared inside it; the members overlap.

@@ -98,5 +98,15 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nvrtc::add(m)?;
     m.add_function(wrap_pyfunction!(ints::integer, m)?)?;
     m.add_function(wrap_pyfunction!(ints::address, m)?)?;
+    m.add_function(wrap_pyfunction!(clear_kept, m)?)?;
     Ok(())
+}
+
+/// Clears the pointer fields a `_ptr=` view set (the record's `_hipgen_refs` dict `refs`)
+/// that still hold what it wrote, as its kept C arrays go with it.
+#[pyfunction]
+fn clear_kept(refs: &Bound<'_, PyDict>) -> PyResult<()> {
+    // SAFETY: `refs` is a view's own dict, keyed by addresses of fields inside the memory it
+    // views, which its creator keeps alive past the view, as in cuda-python.
+    unsafe { hipgen_runtime::clear_kept(refs) }
 }

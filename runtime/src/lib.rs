@@ -34,7 +34,7 @@ pub use tables::{
 pub use types::int_view::IntView;
 pub use types::life;
 pub use types::named::{NamedTypes, TypeTable};
-pub use types::record::Struct;
+pub use types::record::{clear_kept, Struct};
 pub use types::reexport;
 pub use types::registry::{TypeRegistry, TypeSlot};
 pub use types::typed_ptr::{handle_arg, typed_ptr_arg, HandleRef};

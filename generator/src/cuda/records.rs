@@ -145,6 +145,8 @@ impl Table<'_> {
             ty = elem;
         }
         let base = match ty {
+            // cuda-python reads `char[N]` as text, `unsigned char[N]` as all N bytes.
+            CudaFieldType::Array { len, elem } if is_uchar(elem) => FieldBase::Bytes { len: *len },
             CudaFieldType::Array { len, .. } => FieldBase::Text { len: *len },
             CudaFieldType::Pointer { elem, .. } => FieldBase::Address {
                 elem: match elem {
@@ -219,11 +221,15 @@ impl Table<'_> {
 
 /// Whether a field type is `char` (signed here, as on x86): `uint8_t` arrays stay lists.
 fn is_char(ty: &CudaFieldType) -> bool {
+    matches!(ty, CudaFieldType::Int { size: 1, .. })
+}
+
+fn is_uchar(ty: &CudaFieldType) -> bool {
     matches!(
         ty,
         CudaFieldType::Int {
             size: 1,
-            signed: true
+            signed: false
         }
     )
 }

@@ -518,6 +518,10 @@ pub(crate) enum FieldBase {
     Text {
         len: u64,
     },
+    /// An `unsigned char` array as cuda-python reads it: all its bytes (`rt::FieldKind::Bytes`).
+    Bytes {
+        len: u64,
+    },
     Pointer,
     /// A pointer read as an integer; a list sets a `T *` one (`rt::FieldKind::Address`).
     Address {

@@ -50,6 +50,18 @@ def _at(cls, init_value=None, _ptr=0, **view):
     return cls.fromObj(int(stored(cls, init_value, _ptr) or 0))
 
 
+class _ViewRefs(dict):
+    """What a `_ptr=` view keeps for the pointer fields it sets (the C array a list was packed
+    into). They go with the view, so the fields it set are cleared then, where they still hold
+    what it wrote: the memory's owner never holds a dangling pointer (cuda-python's
+    `__dealloc__` does the same)."""
+
+    __slots__ = ()
+
+    def __del__(self):
+        _native.clear_kept(self)
+
+
 def view_struct(cls, *args, _ptr=0, **kwargs):
     """A new struct of `cls` from field values, or, as cuda-python's `Struct(_ptr=address)`,
     a view of the struct at that address (kept alive by nothing: the caller owns it)."""
@@ -57,7 +69,10 @@ def view_struct(cls, *args, _ptr=0, **kwargs):
         if args or kwargs:
             raise ValueError("_ptr= views existing memory: give no field values with it")
         address = _native.address(_ptr, f"{cls.__name__}: _ptr")
-        return Struct.__new__(cls, _hipgen_view=(address, _ptr))
+        view = Struct.__new__(cls, _hipgen_view=(address, _ptr))
+        if hasattr(cls, "_hipgen_refs"):  # a class whose pointer fields keep what they get
+            view._hipgen_refs = _ViewRefs()
+        return view
     return Struct.__new__(cls, *args, **kwargs)
 
 

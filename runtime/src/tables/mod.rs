@@ -146,6 +146,9 @@ pub enum FieldKind {
     /// `char[N]` as cuda-python shows it: the text before a NUL where only NULs follow it,
     /// else all `N` bytes (a UUID, a LUID); set from bytes, a str, or integers in -128..255.
     Text(usize),
+    /// `unsigned char[N]` as cuda-python shows it: all `N` bytes (reserved bytes, a handle's
+    /// data); set from bytes or integers in 0..=255, zero-filled past what is given.
+    Bytes(usize),
     /// A pointer shown as an integer address; where `elem` is given (a `T *` field), a list
     /// or tuple of values sets it to a C array of them, which the record keeps.
     Address {

@@ -217,7 +217,7 @@ fn same_bytes(a: &FieldKind, b: &FieldKind) -> Option<usize> {
         Int { size, .. } | Float { size } | Enum { size, .. } => Some(*size as usize),
         Bool => Some(1),
         Handle(_) | Pointer | Address { .. } | KernelParams => Some(word),
-        Chars(n) | Text(n) => Some(*n),
+        Chars(n) | Text(n) | Bytes(n) => Some(*n),
         _ => None,
     };
     let float = |k: &FieldKind| matches!(k, Float { .. });

@@ -215,11 +215,14 @@ impl TypeTable {
         let TypeDef::Record(r) = &self.table.defs[self.table.index(record)?] else {
             return Err(PyTypeError::new_err(format!("{record} is no record")));
         };
-        // cuda-python's own reading: `char` arrays, and pointers a list can set.
+        // cuda-python's own reading: `char` and `unsigned char` arrays, and pointers a list can set.
         let own = |f: &FieldDef| {
             matches!(
                 f.kind,
-                FieldKind::Text(_) | FieldKind::Address { elem: Some(_) } | FieldKind::KernelParams
+                FieldKind::Text(_)
+                    | FieldKind::Bytes(_)
+                    | FieldKind::Address { elem: Some(_) }
+                    | FieldKind::KernelParams
             )
         };
         let out = PyDict::new(py);

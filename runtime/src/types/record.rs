@@ -172,7 +172,11 @@ impl Field {
         if let Some(refs) = refs {
             let at = base + self.def.offset;
             match kept {
-                Some(k) => refs.set_item(at, k)?,
+                // With the address written, which `clear_kept` compares against.
+                // SAFETY: the field lies inside the record's memory.
+                Some(k) => {
+                    refs.set_item(at, (k, unsafe { (at as *const usize).read_unaligned() }))?
+                }
                 None => {
                     let _ = refs.del_item(at);
                 }
@@ -180,6 +184,24 @@ impl Field {
         }
         Ok(())
     }
+}
+
+/// Clears the pointer fields a record's `_hipgen_refs` dict `refs` kept objects for, where
+/// each still holds the address written when it was set: for a view of memory the record does
+/// not own, whose kept objects go with it (cuda-python's `Struct(_ptr=...)` clears them so, as
+/// the memory's owner would otherwise hold dangling pointers).
+///
+/// # Safety
+/// Every key of `refs` must be the address of a pointer field that is still writable.
+pub unsafe fn clear_kept(refs: &Bound<'_, PyDict>) -> PyResult<()> {
+    for (at, entry) in refs.iter() {
+        let (at, written): (usize, usize) = (at.extract()?, entry.get_item(1)?.extract()?);
+        let field = at as *mut usize;
+        if field.read_unaligned() == written {
+            field.write_unaligned(0);
+        }
+    }
+    Ok(())
 }
 
 /// The objects the record `obj` belongs to keeps alive for its pointer fields, by the field's
@@ -392,6 +414,10 @@ fn read_kind(
             let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, *len) };
             PyBytes::new(py, text_of(bytes)).into_any().unbind()
         }
+        FieldKind::Bytes(len) => {
+            let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, *len) };
+            PyBytes::new(py, bytes).into_any().unbind()
+        }
         FieldKind::Address { .. } | FieldKind::KernelParams => {
             unsafe { (addr as *const usize).read_unaligned() }
                 .into_pyobject(py)?
@@ -472,7 +498,7 @@ fn elem_size(reg: &'static dyn FieldTypes, kind: &FieldKind) -> PyResult<usize> 
         | FieldKind::Pointer
         | FieldKind::Address { .. }
         | FieldKind::KernelParams => std::mem::size_of::<usize>(),
-        FieldKind::Chars(len) | FieldKind::Text(len) => *len,
+        FieldKind::Chars(len) | FieldKind::Text(len) | FieldKind::Bytes(len) => *len,
         FieldKind::Array { len, stride, .. } => len * stride,
         FieldKind::Record(ty) => match reg.def(*ty) {
             TypeDef::Record(r) => r.size,
@@ -563,6 +589,20 @@ fn text_value(value: &Bound<'_, PyAny>, len: usize) -> PyResult<Vec<u8>> {
     if let Ok(s) = value.downcast::<PyString>() {
         return Ok(s.to_cow()?.as_bytes().to_vec());
     }
+    byte_string(value, len, -128, "a char")
+}
+
+/// The bytes an `unsigned char[len]` field (`FieldKind::Bytes`) is set to: bytes, or integers
+/// in 0..=255 (cuda-python stores each item of what it is given); a str is no bytes there.
+fn byte_values(value: &Bound<'_, PyAny>, len: usize) -> PyResult<Vec<u8>> {
+    if value.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err("expected bytes or integers, got str"));
+    }
+    byte_string(value, len, 0, "an unsigned char")
+}
+
+/// Bytes, a bytearray, a memoryview, or up to `len` + 1 integers in `low..=255`.
+fn byte_string(value: &Bound<'_, PyAny>, len: usize, low: i128, what: &str) -> PyResult<Vec<u8>> {
     if let Ok(b) = value.downcast::<PyBytes>() {
         return Ok(b.as_bytes().to_vec());
     }
@@ -583,9 +623,9 @@ fn text_value(value: &Bound<'_, PyAny>, len: usize) -> PyResult<Vec<u8>> {
     for (i, v) in value.try_iter()?.take(len + 1).enumerate() {
         let v = int_in_range(&v?, 16, true)
             .ok()
-            .filter(|v| (-128..=255).contains(v))
+            .filter(|v| (low..=255).contains(v))
             .ok_or_else(|| {
-                PyOverflowError::new_err(format!("element {i} (a char) is not in -128..255"))
+                PyOverflowError::new_err(format!("element {i} ({what}) is not in {low}..255"))
             })?;
         out.push(v as u8);
     }
@@ -637,9 +677,11 @@ fn write_kind(
             let v = PtrArg::convert(value, false)?.addr;
             unsafe { (addr as *mut usize).write_unaligned(v) }
         }
-        FieldKind::Chars(len) | FieldKind::Text(len) => {
+        FieldKind::Chars(len) | FieldKind::Text(len) | FieldKind::Bytes(len) => {
             let bytes: Vec<u8> = if matches!(kind, FieldKind::Text(_)) {
                 text_value(value, *len)?
+            } else if matches!(kind, FieldKind::Bytes(_)) {
+                byte_values(value, *len)?
             } else if let Ok(s) = value.downcast::<PyString>() {
                 s.to_cow()?.as_bytes().to_vec()
             } else {
