@@ -324,6 +324,23 @@ def test_unsigned_char_arrays_read_as_all_their_bytes():
         ed.reserved = "abc"
 
 
+def test_device_addresses_take_floats_as_cuda_pythons_integers_do():
+    # CUdeviceptr is an integer in CUDA: cuda-python truncates a float given there
+    # (vectorAddMMAP maps at `int(dptr) + stripeSize * idx`, stripeSize = size / n). HIP's
+    # `void *` refuses one; the CUDA name converts it first, and still refuses what is no
+    # number or address.
+    (err,) = cuda.cuMemMap(4096.0, 4096, 0, 0, 0)
+    assert isinstance(err, cuda.CUresult) and err != cuda.CUresult.CUDA_SUCCESS
+    (err,) = cuda.cuMemsetD8(4096.5, 1, 16)
+    assert isinstance(err, cuda.CUresult)
+    with pytest.raises(TypeError, match="ptr"):
+        hip.hipMemMap(4096.0, 4096, 0, 0, 0)
+    with pytest.raises(TypeError, match="'ptr'"):
+        cuda.cuMemMap("4096", 4096, 0, 0, 0)
+    with pytest.raises(ValueError):
+        cuda.cuMemMap(float("nan"), 4096, 0, 0, 0)
+
+
 def test_handle_from_ptr_reads_the_stored_pointer():
     # cuda-python: cudaStreamCallback_t(_ptr=ctypes.addressof(c_callback)).
     callback = ctypes.CFUNCTYPE(None)(lambda: None)
@@ -519,9 +536,11 @@ def test_location_where_hip_takes_a_device():
     dev.type = cuda.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
     dev.id = 0
     assert cuda.cuMemAdvise(0, 4096, advice, dev) == hip.hipMemAdvise(0, 4096, advice, 0)
-    # cuda-bindings 12 takes the device, as HIP does: the HIP object itself.
+    # cuda-bindings 12 takes the device, as HIP does (its address an integer, as CUDA's).
     code = (
-        "from cuda.bindings import driver as d; from hip import hip; print(d.cuMemAdvise is hip.hipMemAdvise)"
+        "from cuda.bindings import driver as d; from hip import hip; "
+        "a = d.CUmem_advise.CU_MEM_ADVISE_SET_PREFERRED_LOCATION; "
+        "print(d.cuMemAdvise(0.0, 4096, a, 0) == hip.hipMemAdvise(0, 4096, a, 0))"
     )
     assert in_api("12", code) == "True"
 

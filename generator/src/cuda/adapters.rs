@@ -100,6 +100,13 @@ enum AdapterValue {
     IntOrZero { name: String },
     /// A parameter converted in the body, where None means 0.
     AnyOrZero { name: String },
+    /// CUDA's integer address (`CUdeviceptr`) where HIP takes a pointer of type `ty`: a float
+    /// is truncated first, as cuda-python's integer conversion does.
+    Address {
+        name: String,
+        py_name: String,
+        ty: ArgType,
+    },
     /// Zero, for a HIP parameter CUDA's function lacks.
     Zero { ty: ArgType },
     /// A struct the adapter made (`MadeStruct`), taken as the HIP parameter of type `ty`.
@@ -499,7 +506,14 @@ fn adapter(
             zero = true;
             let value = AdapterValue::AnyOrZero { name: name.clone() };
             (ArgType::Any, true, value)
-        } else if p.integer && !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
+        } else if p.integer && matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
+            let value = AdapterValue::Address {
+                name: name.clone(),
+                py_name: python_name(&p.name),
+                ty: ty.clone(),
+            };
+            (ArgType::Any, false, value)
+        } else if p.integer {
             return None;
         } else {
             (ty.clone(), false, AdapterValue::Arg { name: name.clone() })

@@ -113,6 +113,16 @@ impl Function {
     }
 }
 
+/// Converts argument `name`, an address C takes as a pointer where the caller's API (CUDA's
+/// `CUdeviceptr`) declares an integer: a float is truncated first, as that API's integer
+/// conversion does (`int(dptr) + size / n`); anything else converts as the pointer type does.
+pub fn address_arg<'py, T: FromArg<'py>>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<T> {
+    if obj.is_instance_of::<pyo3::types::PyFloat>() {
+        return T::from_arg(&crate::convert::number::truncated_float(obj)?, name);
+    }
+    T::from_arg(obj, name)
+}
+
 /// Converts argument `name`, as `#[pyfunction]` does: a TypeError names the argument.
 #[inline]
 pub fn extract<'a, 'py, T: FromArg<'py>>(arg: Arg<'a, 'py>, name: &str) -> PyResult<T> {

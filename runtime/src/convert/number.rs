@@ -19,6 +19,11 @@ fn truncated<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>
     obj.call_method0(pyo3::intern!(py, "__int__")).map(Some)
 }
 
+/// `int(obj)` of a float (`int(8.7) == 8`; NaN a ValueError, infinity an OverflowError).
+pub(crate) fn truncated_float<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    obj.call_method0(pyo3::intern!(obj.py(), "__int__"))
+}
+
 /// Whether `obj`'s type has `__int__` (its `nb_int` slot, which a class defining `__int__` in
 /// Python fills too): asked without an attribute lookup, which would build an AttributeError
 /// for every string or None given as an integer.

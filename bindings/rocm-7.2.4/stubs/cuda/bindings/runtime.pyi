@@ -7028,7 +7028,7 @@ def cuGraphAddMemAllocNode(graph: Any, pDependencies: Any, numDependencies: Any,
     """HIP's hipGraphAddMemAllocNode."""
 
 def cuGraphAddMemFreeNode(hGraph: Any, dependencies: Any, numDependencies: Any, dptr: Any) -> tuple[CUresult, Any]:
-    """HIP's hipDrvGraphAddMemFreeNode."""
+    """cuda-python's cuGraphAddMemFreeNode, run by HIP's hipDrvGraphAddMemFreeNode."""
 
 def cuGraphAddMemcpyNode(hGraph: Any, dependencies: Any, numDependencies: Any, copyParams: Any, ctx: Any) -> tuple[CUresult, Any]:
     """cuda-python's cuGraphAddMemcpyNode, run by HIP's hipDrvGraphAddMemcpyNode."""
@@ -7252,8 +7252,8 @@ def cuImportExternalSemaphore(extSem_out: Any, semHandleDesc: Any) -> tuple[CUre
 def cuInit(flags: Any) -> tuple[CUresult]:
     """HIP's hipInit."""
 
-def cuIpcCloseMemHandle(devPtr: Any) -> tuple[CUresult]:
-    """HIP's hipIpcCloseMemHandle."""
+def cuIpcCloseMemHandle(dptr: Any) -> tuple[CUresult]:
+    """cuda-python's cuIpcCloseMemHandle, run by HIP's hipIpcCloseMemHandle."""
 
 def cuIpcGetEventHandle(event: Any) -> tuple[CUresult, Any]:
     """cuda-python's cuIpcGetEventHandle, run by HIP's hipIpcGetEventHandle."""
@@ -7330,8 +7330,8 @@ def cuLinkCreate_v2(num_options: Any, option_ptr: Any, option_vals_pptr: Any) ->
 def cuLinkDestroy(hip_link_state: Any) -> tuple[Any]:
     """HIP's hiprtcLinkDestroy."""
 
-def cuMemAddressFree(devPtr: Any, size: Any) -> tuple[CUresult]:
-    """HIP's hipMemAddressFree."""
+def cuMemAddressFree(ptr: Any, size: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemAddressFree, run by HIP's hipMemAddressFree."""
 
 def cuMemAddressReserve(size: Any, alignment: Any, addr: Any, flags: Any) -> tuple[CUresult, Any]:
     """cuda-python's cuMemAddressReserve, run by HIP's hipMemAddressReserve."""
@@ -7372,11 +7372,11 @@ def cuMemCreate(size: Any, prop: Any, flags: Any) -> tuple[CUresult, Any]:
 def cuMemExportToShareableHandle(shareableHandle: Any, handle: Any, handleType: Any, flags: Any) -> tuple[CUresult]:
     """HIP's hipMemExportToShareableHandle."""
 
-def cuMemFree(ptr: Any) -> tuple[CUresult]:
-    """HIP's hipFree."""
+def cuMemFree(dptr: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemFree, run by HIP's hipFree."""
 
-def cuMemFreeAsync(dev_ptr: Any, stream: Any) -> tuple[CUresult]:
-    """HIP's hipFreeAsync."""
+def cuMemFreeAsync(dptr: Any, hStream: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemFreeAsync, run by HIP's hipFreeAsync."""
 
 def cuMemFreeHost(ptr: Any) -> tuple[CUresult]:
     """HIP's hipHostFree."""
@@ -7400,7 +7400,7 @@ def cuMemGetAllocationPropertiesFromHandle(handle: Any) -> tuple[CUresult, Any]:
     """cuda-python's cuMemGetAllocationPropertiesFromHandle, run by HIP's hipMemGetAllocationPropertiesFromHandle."""
 
 def cuMemGetHandleForAddressRange(handle: Any, dptr: Any, size: Any, handleType: Any, flags: Any) -> tuple[CUresult]:
-    """HIP's hipMemGetHandleForAddressRange."""
+    """cuda-python's cuMemGetHandleForAddressRange, run by HIP's hipMemGetHandleForAddressRange."""
 
 def cuMemGetInfo() -> tuple[CUresult, Any, Any]:
     """HIP's hipMemGetInfo."""
@@ -7433,7 +7433,7 @@ def cuMemImportFromShareableHandle(osHandle: Any, shHandleType: Any) -> tuple[CU
     """cuda-python's cuMemImportFromShareableHandle, run by HIP's hipMemImportFromShareableHandle."""
 
 def cuMemMap(ptr: Any, size: Any, offset: Any, handle: Any, flags: Any) -> tuple[CUresult]:
-    """HIP's hipMemMap."""
+    """cuda-python's cuMemMap, run by HIP's hipMemMap."""
 
 def cuMemMapArrayAsync(count: Any, hStream: Any) -> tuple[CUresult, Any]:
     """cuda-python's cuMemMapArrayAsync, run by HIP's hipMemMapArrayAsync."""
@@ -7487,10 +7487,10 @@ def cuMemRetainAllocationHandle(addr: Any) -> tuple[CUresult, Any]:
     """cuda-python's cuMemRetainAllocationHandle, run by HIP's hipMemRetainAllocationHandle."""
 
 def cuMemSetAccess(ptr: Any, size: Any, desc: Any, count: Any) -> tuple[CUresult]:
-    """HIP's hipMemSetAccess."""
+    """cuda-python's cuMemSetAccess, run by HIP's hipMemSetAccess."""
 
 def cuMemUnmap(ptr: Any, size: Any) -> tuple[CUresult]:
-    """HIP's hipMemUnmap."""
+    """cuda-python's cuMemUnmap, run by HIP's hipMemUnmap."""
 
 def cuMemcpy2D(pCopy: Any) -> tuple[CUresult]:
     """HIP's hipMemcpyParam2D."""
@@ -7532,7 +7532,7 @@ def cuMemcpyAtoA_v2(dstArray: Any, dstOffset: Any, srcArray: Any, srcOffset: Any
     """HIP's (called as HIP's bindings call it) hipMemcpyAtoA."""
 
 def cuMemcpyAtoD(dstDevice: Any, srcArray: Any, srcOffset: Any, ByteCount: Any) -> tuple[CUresult]:
-    """HIP's hipMemcpyAtoD."""
+    """cuda-python's cuMemcpyAtoD, run by HIP's hipMemcpyAtoD."""
 
 def cuMemcpyAtoD_v2(dstDevice: Any, srcArray: Any, srcOffset: Any, ByteCount: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemcpyAtoD."""
@@ -7553,16 +7553,16 @@ def cuMemcpyBatchAsync(count: Any, numAttrs: Any, hStream: Any) -> tuple[CUresul
     """cuda-python's cuMemcpyBatchAsync, run by HIP's hipMemcpyBatchAsync."""
 
 def cuMemcpyDtoA(dstArray: Any, dstOffset: Any, srcDevice: Any, ByteCount: Any) -> tuple[CUresult]:
-    """HIP's hipMemcpyDtoA."""
+    """cuda-python's cuMemcpyDtoA, run by HIP's hipMemcpyDtoA."""
 
 def cuMemcpyDtoA_v2(dstArray: Any, dstOffset: Any, srcDevice: Any, ByteCount: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemcpyDtoA."""
 
-def cuMemcpyDtoD(dst: Any, src: Any, sizeBytes: Any) -> tuple[CUresult]:
-    """HIP's hipMemcpyDtoD."""
+def cuMemcpyDtoD(dstDevice: Any, srcDevice: Any, ByteCount: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemcpyDtoD, run by HIP's hipMemcpyDtoD."""
 
-def cuMemcpyDtoDAsync(dst: Any, src: Any, sizeBytes: Any, stream: Any) -> tuple[CUresult]:
-    """HIP's hipMemcpyDtoDAsync."""
+def cuMemcpyDtoDAsync(dstDevice: Any, srcDevice: Any, ByteCount: Any, hStream: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemcpyDtoDAsync, run by HIP's hipMemcpyDtoDAsync."""
 
 def cuMemcpyDtoDAsync_v2(dst: Any, src: Any, sizeBytes: Any, stream: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemcpyDtoDAsync."""
@@ -7570,11 +7570,11 @@ def cuMemcpyDtoDAsync_v2(dst: Any, src: Any, sizeBytes: Any, stream: Any) -> tup
 def cuMemcpyDtoD_v2(dst: Any, src: Any, sizeBytes: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemcpyDtoD."""
 
-def cuMemcpyDtoH(dst: Any, src: Any, sizeBytes: Any) -> tuple[CUresult]:
-    """HIP's hipMemcpyDtoH."""
+def cuMemcpyDtoH(dstHost: Any, srcDevice: Any, ByteCount: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemcpyDtoH, run by HIP's hipMemcpyDtoH."""
 
-def cuMemcpyDtoHAsync(dst: Any, src: Any, sizeBytes: Any, stream: Any) -> tuple[CUresult]:
-    """HIP's hipMemcpyDtoHAsync."""
+def cuMemcpyDtoHAsync(dstHost: Any, srcDevice: Any, ByteCount: Any, hStream: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemcpyDtoHAsync, run by HIP's hipMemcpyDtoHAsync."""
 
 def cuMemcpyDtoHAsync_v2(dst: Any, src: Any, sizeBytes: Any, stream: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemcpyDtoHAsync."""
@@ -7594,11 +7594,11 @@ def cuMemcpyHtoAAsync_v2(dstArray: Any, dstOffset: Any, srcHost: Any, ByteCount:
 def cuMemcpyHtoA_v2(dstArray: Any, dstOffset: Any, srcHost: Any, count: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemcpyHtoA."""
 
-def cuMemcpyHtoD(dst: Any, src: Any, sizeBytes: Any) -> tuple[CUresult]:
-    """HIP's hipMemcpyHtoD."""
+def cuMemcpyHtoD(dstDevice: Any, srcHost: Any, ByteCount: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemcpyHtoD, run by HIP's hipMemcpyHtoD."""
 
-def cuMemcpyHtoDAsync(dst: Any, src: Any, sizeBytes: Any, stream: Any) -> tuple[CUresult]:
-    """HIP's hipMemcpyHtoDAsync."""
+def cuMemcpyHtoDAsync(dstDevice: Any, srcHost: Any, ByteCount: Any, hStream: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemcpyHtoDAsync, run by HIP's hipMemcpyHtoDAsync."""
 
 def cuMemcpyHtoDAsync_v2(dst: Any, src: Any, sizeBytes: Any, stream: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemcpyHtoDAsync."""
@@ -7606,56 +7606,56 @@ def cuMemcpyHtoDAsync_v2(dst: Any, src: Any, sizeBytes: Any, stream: Any) -> tup
 def cuMemcpyHtoD_v2(dst: Any, src: Any, sizeBytes: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemcpyHtoD."""
 
-def cuMemsetD16(dest: Any, value: Any, count: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD16."""
+def cuMemsetD16(dstDevice: Any, us: Any, N: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD16, run by HIP's hipMemsetD16."""
 
-def cuMemsetD16Async(dest: Any, value: Any, count: Any, stream: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD16Async."""
+def cuMemsetD16Async(dstDevice: Any, us: Any, N: Any, hStream: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD16Async, run by HIP's hipMemsetD16Async."""
 
 def cuMemsetD16_v2(dest: Any, value: Any, count: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemsetD16."""
 
-def cuMemsetD2D16(dst: Any, dstPitch: Any, value: Any, width: Any, height: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD2D16."""
+def cuMemsetD2D16(dstDevice: Any, dstPitch: Any, us: Any, Width: Any, Height: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD2D16, run by HIP's hipMemsetD2D16."""
 
-def cuMemsetD2D16Async(dst: Any, dstPitch: Any, value: Any, width: Any, height: Any, stream: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD2D16Async."""
+def cuMemsetD2D16Async(dstDevice: Any, dstPitch: Any, us: Any, Width: Any, Height: Any, hStream: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD2D16Async, run by HIP's hipMemsetD2D16Async."""
 
 def cuMemsetD2D16_v2(dst: Any, dstPitch: Any, value: Any, width: Any, height: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemsetD2D16."""
 
-def cuMemsetD2D32(dst: Any, dstPitch: Any, value: Any, width: Any, height: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD2D32."""
+def cuMemsetD2D32(dstDevice: Any, dstPitch: Any, ui: Any, Width: Any, Height: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD2D32, run by HIP's hipMemsetD2D32."""
 
-def cuMemsetD2D32Async(dst: Any, dstPitch: Any, value: Any, width: Any, height: Any, stream: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD2D32Async."""
+def cuMemsetD2D32Async(dstDevice: Any, dstPitch: Any, ui: Any, Width: Any, Height: Any, hStream: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD2D32Async, run by HIP's hipMemsetD2D32Async."""
 
 def cuMemsetD2D32_v2(dst: Any, dstPitch: Any, value: Any, width: Any, height: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemsetD2D32."""
 
-def cuMemsetD2D8(dst: Any, dstPitch: Any, value: Any, width: Any, height: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD2D8."""
+def cuMemsetD2D8(dstDevice: Any, dstPitch: Any, uc: Any, Width: Any, Height: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD2D8, run by HIP's hipMemsetD2D8."""
 
-def cuMemsetD2D8Async(dst: Any, dstPitch: Any, value: Any, width: Any, height: Any, stream: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD2D8Async."""
+def cuMemsetD2D8Async(dstDevice: Any, dstPitch: Any, uc: Any, Width: Any, Height: Any, hStream: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD2D8Async, run by HIP's hipMemsetD2D8Async."""
 
 def cuMemsetD2D8_v2(dst: Any, dstPitch: Any, value: Any, width: Any, height: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemsetD2D8."""
 
-def cuMemsetD32(dest: Any, value: Any, count: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD32."""
+def cuMemsetD32(dstDevice: Any, ui: Any, N: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD32, run by HIP's hipMemsetD32."""
 
-def cuMemsetD32Async(dst: Any, value: Any, count: Any, stream: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD32Async."""
+def cuMemsetD32Async(dstDevice: Any, ui: Any, N: Any, hStream: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD32Async, run by HIP's hipMemsetD32Async."""
 
 def cuMemsetD32_v2(dest: Any, value: Any, count: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemsetD32."""
 
-def cuMemsetD8(dest: Any, value: Any, count: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD8."""
+def cuMemsetD8(dstDevice: Any, uc: Any, N: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD8, run by HIP's hipMemsetD8."""
 
-def cuMemsetD8Async(dest: Any, value: Any, count: Any, stream: Any) -> tuple[CUresult]:
-    """HIP's hipMemsetD8Async."""
+def cuMemsetD8Async(dstDevice: Any, uc: Any, N: Any, hStream: Any) -> tuple[CUresult]:
+    """cuda-python's cuMemsetD8Async, run by HIP's hipMemsetD8Async."""
 
 def cuMemsetD8_v2(dest: Any, value: Any, count: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipMemsetD8."""
@@ -7735,8 +7735,8 @@ def cuSignalExternalSemaphoresAsync(extSemArray: Any, paramsArray: Any, numExtSe
 def cuStreamAddCallback(stream: Any, callback: Any, userData: Any, flags: Any) -> tuple[CUresult]:
     """HIP's hipStreamAddCallback."""
 
-def cuStreamAttachMemAsync(stream: Any, dev_ptr: Any, length: Any, flags: Any) -> tuple[CUresult]:
-    """HIP's hipStreamAttachMemAsync."""
+def cuStreamAttachMemAsync(hStream: Any, dptr: Any, length: Any, flags: Any) -> tuple[CUresult]:
+    """cuda-python's cuStreamAttachMemAsync, run by HIP's hipStreamAttachMemAsync."""
 
 def cuStreamBatchMemOp(stream: Any, count: Any, flags: Any) -> tuple[CUresult, Any]:
     """cuda-python's cuStreamBatchMemOp, run by HIP's hipStreamBatchMemOp."""
@@ -7819,14 +7819,14 @@ def cuStreamWaitValue64(stream: Any, addr: Any, value: Any, flags: Any) -> tuple
 def cuStreamWaitValue64_v2(stream: Any, ptr: Any, value: Any, flags: Any, mask: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipStreamWaitValue64."""
 
-def cuStreamWriteValue32(stream: Any, ptr: Any, value: Any, flags: Any) -> tuple[CUresult]:
-    """HIP's hipStreamWriteValue32."""
+def cuStreamWriteValue32(stream: Any, addr: Any, value: Any, flags: Any) -> tuple[CUresult]:
+    """cuda-python's cuStreamWriteValue32, run by HIP's hipStreamWriteValue32."""
 
 def cuStreamWriteValue32_v2(stream: Any, ptr: Any, value: Any, flags: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipStreamWriteValue32."""
 
-def cuStreamWriteValue64(stream: Any, ptr: Any, value: Any, flags: Any) -> tuple[CUresult]:
-    """HIP's hipStreamWriteValue64."""
+def cuStreamWriteValue64(stream: Any, addr: Any, value: Any, flags: Any) -> tuple[CUresult]:
+    """cuda-python's cuStreamWriteValue64, run by HIP's hipStreamWriteValue64."""
 
 def cuStreamWriteValue64_v2(stream: Any, ptr: Any, value: Any, flags: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipStreamWriteValue64."""
@@ -7885,11 +7885,11 @@ def cuTexRefGetMipmapLevelClamp(texRef: Any) -> tuple[CUresult, Any, Any]:
 def cuTexRefGetMipmappedArray(texRef: Any) -> tuple[CUresult, Any]:
     """HIP's hipTexRefGetMipMappedArray."""
 
-def cuTexRefSetAddress(texRef: Any, dptr: Any, bytes: Any) -> tuple[CUresult, Any]:
-    """HIP's hipTexRefSetAddress."""
+def cuTexRefSetAddress(hTexRef: Any, dptr: Any, bytes: Any) -> tuple[CUresult, Any]:
+    """cuda-python's cuTexRefSetAddress, run by HIP's hipTexRefSetAddress."""
 
-def cuTexRefSetAddress2D(texRef: Any, desc: Any, dptr: Any, Pitch: Any) -> tuple[CUresult]:
-    """HIP's hipTexRefSetAddress2D."""
+def cuTexRefSetAddress2D(hTexRef: Any, desc: Any, dptr: Any, Pitch: Any) -> tuple[CUresult]:
+    """cuda-python's cuTexRefSetAddress2D, run by HIP's hipTexRefSetAddress2D."""
 
 def cuTexRefSetAddress2D_v2(texRef: Any, desc: Any, dptr: Any, Pitch: Any) -> tuple[CUresult]:
     """HIP's (called as HIP's bindings call it) hipTexRefSetAddress2D."""
