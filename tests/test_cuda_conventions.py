@@ -341,6 +341,20 @@ def test_device_addresses_take_floats_as_cuda_pythons_integers_do():
         cuda.cuMemMap(float("nan"), 4096, 0, 0, 0)
 
 
+def test_struct_arrays_from_lists_where_c_reads_them():
+    # cuda-python: cuMemSetAccess(ptr, size, [CUmemAccessDesc, ...], count). A `const T *`
+    # struct parameter takes a list of T, packed side by side for the call; HIP's name too.
+    desc = cuda.CUmemAccessDesc()
+    desc.flags = cuda.CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+    (err,) = cuda.cuMemSetAccess(0, 4096, [desc, desc], 2)
+    assert err == hip.hipMemSetAccess(0, 4096, desc, 1)[0]
+    assert hip.hipMemSetAccess(0, 4096, (hip.hipMemAccessDesc(),), 1)[0] == err
+    with pytest.raises(TypeError, match="item 1"):
+        cuda.cuMemSetAccess(0, 4096, [desc, cuda.CUuuid()], 2)
+    with pytest.raises(TypeError, match="item 0"):
+        hip.hipMemSetAccess(0, 4096, [4096], 1)
+
+
 def test_handle_from_ptr_reads_the_stored_pointer():
     # cuda-python: cudaStreamCallback_t(_ptr=ctypes.addressof(c_callback)).
     callback = ctypes.CFUNCTYPE(None)(lambda: None)

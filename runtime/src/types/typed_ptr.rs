@@ -158,6 +158,9 @@ pub fn typed_ptr_arg(
     writable: bool,
 ) -> PyResult<PtrArg> {
     if let Some(class) = class {
+        if !writable && (obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
+            return struct_array_arg(obj, class, size);
+        }
         if obj.is_instance_of::<Struct>() && !obj.is_instance(class)? {
             return Err(PyTypeError::new_err(format!(
                 "expected a {} (or a pointer-like object), got a {}",
@@ -179,6 +182,35 @@ pub fn typed_ptr_arg(
         }
     }
     Ok(arg)
+}
+
+/// A list or tuple of structs of `class` (`size` bytes each) given where C reads a `const T *`
+/// array (cuda-python's `cuMemSetAccess(ptr, size, [desc, ...], count)`): their bytes copied
+/// side by side into a temporary array that lives until the call returns; NULL for none.
+fn struct_array_arg(
+    obj: &Bound<'_, PyAny>,
+    class: &Bound<'_, PyType>,
+    size: usize,
+) -> PyResult<PtrArg> {
+    let py = obj.py();
+    let mut bytes = Vec::new();
+    for (i, item) in obj.try_iter()?.enumerate() {
+        let item = item?;
+        if !item.is_instance(class)? {
+            return Err(PyTypeError::new_err(format!(
+                "item {i}: expected a {}, got {}",
+                class.name()?,
+                item.get_type().name()?
+            )));
+        }
+        let at = PtrArg::convert(&item, false)?.addr;
+        // SAFETY: a struct object of `class` views at least `size` readable bytes.
+        bytes.extend_from_slice(unsafe { std::slice::from_raw_parts(at as *const u8, size) });
+    }
+    if bytes.is_empty() {
+        return PtrArg::convert(&py.None().into_bound(py), false);
+    }
+    PtrArg::convert(pyo3::types::PyByteArray::new(py, &bytes).as_any(), false)
 }
 
 /// A handle passed by value (`hiprtcProgram prog`, `hipsparseHandle_t handle`): an object of
