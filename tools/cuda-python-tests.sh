@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cuda-python's own test modules and examples, unmodified, against NVIDIA's cuda-bindings and
 # against ours, side by side on one NVIDIA GPU machine, and every device attribute compared
-# (docs/cuda.md has the latest figures).
+# (docs/cuda.md has the latest figures), with `python -m hip doctor`'s counts.
 #
 #   tools/cuda-python-tests.sh CUDA_PYTHON_CHECKOUT WHEEL_DIR [OUT_DIR]
 #
@@ -19,6 +19,10 @@ site=$out/site
 python3 -m pip install -q --no-index --no-deps --no-compile --target "$site" "$wheels"/*.whl || exit 1
 ours() { env PYTHONPATH="$site${1:+:$1}" HIP_PLATFORM=nvidia "${@:2}"; }
 nvidia() { env ${1:+PYTHONPATH="$1"} "${@:2}"; }
+# What resolves on the shim this machine loads (hip and hiprtc functions, and the math
+# libraries the wheels carry).
+ours "" python3 -m hip doctor >"$out/doctor.txt" 2>&1
+grep -E '^hip\.|loaded from|symbols:' "$out/doctor.txt"
 cd "$checkout/cuda_bindings/tests"
 for m in test_nvrtc test_kernelParams test_interoperability test_cuda test_cudart; do
   for who in nvidia ours; do
