@@ -9,6 +9,7 @@
 //! handle objects) give theirs. Anything else is a TypeError; a value outside the C type's
 //! range an OverflowError. Both name what was being converted (`what`).
 
+use hipgen_runtime::convert::number::has_int_slot;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
@@ -30,12 +31,6 @@ fn index<'py>(value: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> 
         Err(e) if e.is_instance_of::<PyTypeError>(value.py()) => Ok(None),
         Err(e) => Err(e),
     }
-}
-
-fn has_int(value: &Bound<'_, PyAny>) -> PyResult<bool> {
-    value
-        .get_type()
-        .hasattr(pyo3::intern!(value.py(), "__int__"))
 }
 
 /// `int` in `[lo, hi]`, else an OverflowError naming `what`.
@@ -67,7 +62,7 @@ pub fn integer(
     };
     let int = match index(value)? {
         Some(i) => i,
-        None if truncate && has_int(value)? => {
+        None if truncate && has_int_slot(value) => {
             value.call_method0(pyo3::intern!(value.py(), "__int__"))?
         }
         None => {
@@ -90,7 +85,7 @@ pub fn address(value: &Bound<'_, PyAny>, what: Option<&str>) -> PyResult<i128> {
         Some(i) => i,
         None => {
             let number = py.import("numbers")?.getattr("Number")?;
-            if value.is_instance(&number)? || !has_int(value)? {
+            if value.is_instance(&number)? || !has_int_slot(value) {
                 return Err(PyTypeError::new_err(format!(
                     "{}expected an address, got '{}'",
                     prefix(what),

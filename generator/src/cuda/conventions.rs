@@ -744,10 +744,8 @@ fn plan(
                 .all(|p| !p.kernel_params && !p.attribute_value && !p.location && p.record.is_none())
             // CUDA's integer address (`CUdeviceptr`) where HIP takes a pointer: cuda-python
             // truncates a float given there, as for any integer; HIP's pointer refuses one.
-            && !inputs.iter().any(|&c| {
-                f.params[c].shape.depth == 0
-                    && f.params[c].scalar_typedef.is_some()
-                    && map[c].is_some_and(|j| matches!(h.params[j].ty, CType::Pointer { .. }))
+            && !inputs.iter().zip(&params).any(|(&c, p)| {
+                p.integer && map[c].is_some_and(|j| matches!(h.params[j].ty, CType::Pointer { .. }))
             })
             && !spec.hip_functions.contains_key(&f.name);
         if identity {

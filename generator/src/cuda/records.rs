@@ -219,11 +219,12 @@ impl Table<'_> {
     }
 }
 
-/// Whether a field type is `char` (signed here, as on x86): `uint8_t` arrays stay lists.
+/// Whether a field type is a `char`, signed or not: an array of them is bytes, not a list.
 fn is_char(ty: &CudaFieldType) -> bool {
     matches!(ty, CudaFieldType::Int { size: 1, .. })
 }
 
+/// Whether a field type is an `unsigned char` (all of whose bytes cuda-python reads).
 fn is_uchar(ty: &CudaFieldType) -> bool {
     matches!(
         ty,

@@ -118,7 +118,9 @@ impl Function {
 /// conversion does (`int(dptr) + size / n`); anything else converts as the pointer type does.
 pub fn address_arg<'py, T: FromArg<'py>>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<T> {
     if obj.is_instance_of::<pyo3::types::PyFloat>() {
-        return T::from_arg(&crate::convert::number::truncated_float(obj)?, name);
+        if let Some(int) = crate::convert::number::truncated(obj)? {
+            return T::from_arg(&int, name);
+        }
     }
     T::from_arg(obj, name)
 }

@@ -10,7 +10,7 @@ use pyo3::types::PyInt;
 
 /// The integer a non-integer number stands for (`int(8.7) == 8`), or None when `obj` is no
 /// number with `__int__` (strings and None have none).
-fn truncated<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+pub(crate) fn truncated<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
     let py = obj.py();
     if obj.is_instance_of::<PyInt>() || !has_int_slot(obj) {
         return Ok(None);
@@ -19,15 +19,10 @@ fn truncated<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>
     obj.call_method0(pyo3::intern!(py, "__int__")).map(Some)
 }
 
-/// `int(obj)` of a float (`int(8.7) == 8`; NaN a ValueError, infinity an OverflowError).
-pub(crate) fn truncated_float<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    obj.call_method0(pyo3::intern!(obj.py(), "__int__"))
-}
-
 /// Whether `obj`'s type has `__int__` (its `nb_int` slot, which a class defining `__int__` in
 /// Python fills too): asked without an attribute lookup, which would build an AttributeError
 /// for every string or None given as an integer.
-fn has_int_slot(obj: &Bound<'_, PyAny>) -> bool {
+pub fn has_int_slot(obj: &Bound<'_, PyAny>) -> bool {
     // SAFETY: reading a slot of a live type object; `Py_nb_int` is a valid slot id.
     unsafe {
         !pyo3::ffi::PyType_GetSlot(obj.get_type().as_type_ptr(), pyo3::ffi::Py_nb_int).is_null()
