@@ -741,12 +741,6 @@ def test_pointer_fields_take_lists_as_arrays_they_keep():
     assert ctypes.c_uint32.from_address(int(batch.paramArray)).value == int(op.operation)
 
 
-def test_nvml_says_what_is_missing():
-    with pytest.raises(ImportError, match="amd-smi") as raised:
-        import cuda.bindings.nvml  # noqa: F401
-    assert not isinstance(raised.value, ModuleNotFoundError)
-
-
 def test_generated_modules_name_their_release():
     import cuda.bindings
     from rocm.llvm.c import core

@@ -63,7 +63,7 @@ for release in $(python3 tools/manifest.py runtimes); do
   echo "== the wheels of dist/ against ROCm $release's runtime, in its Debian root (tools/rocm-root.sh)"
   if [ "$(id -u)" = 0 ]; then
     bash tools/rocm-run.sh "$release" -m pytest -q -p no:cacheprovider tests/test_runtime_root.py tests/test_hiprtc.py \
-      tests/test_numba_hip.py
+      tests/test_numba_hip.py tests/test_nvml.py
   else
     echo "   skipped: chroot needs root" >&2
   fi
