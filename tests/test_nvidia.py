@@ -556,3 +556,89 @@ def test_cuda_13_conversions_reach_cuda_as_it_takes_them(shim, tmp_path):
     value = ctypes.c_int()
     assert lib.hipDeviceGetAttribute(ctypes.byref(value), posix, 0) == 0
     assert seen("seen_attribute") == posix and value.value == 7
+
+
+STAND_IN_MATH = r"""
+#include <cstddef>
+extern "C" {
+int seen[4] = {-9, -9, -9, -9};
+float tolerance_seen = -1;
+// cuBLAS's exported cublasGemmEx (its C++ headers overload the name with an inline wrapper
+// taking the older cudaDataType compute type).
+int cublasGemmEx(void *, int transa, int transb, int, int, int, const void *, const void *, int,
+                 int, const void *, int, int, const void *, void *, int, int, int compute, int algo) {
+  seen[0] = transa, seen[1] = transb, seen[2] = compute, seen[3] = algo;
+  return 0;
+}
+// cuSOLVER's float tolerance where hipSOLVER takes a double.
+int cusolverSpScsrlsvqr(void *, int, int, void *, const float *, const int *, const int *,
+                        const float *, float tol, int reorder, float *, int *singularity) {
+  tolerance_seen = tol;
+  *singularity = reorder;
+  return 0;
+}
+// cuSPARSE's int buffer size where hipSPARSE takes a size_t.
+int cusparseScsr2gebsr_bufferSize(void *, int dir, int, int, void *, const float *, const int *,
+                                  const int *, int row_block, int, int *size) {
+  *size = 4096 + row_block + 100 * dir;
+  return 0;
+}
+// An enum CUDA returns (not a status).
+int cusparseGetMatDiagType(void *) { return 1; }
+// A pointer to pointer that differs in const at the inner level.
+static unsigned int constants[2] = {7, 8};
+int curandGetScrambleConstants32(unsigned int **out) {
+  *out = constants;
+  return 0;
+}
+}
+"""
+
+
+def test_math_shim_conversions_reach_cuda_as_it_takes_them(shim, tmp_path):
+    """Each kind of difference the math shims bridge, through stand-ins for CUDA's functions
+    (the only part not real here; the GPU suite runs cuBLAS and the others): the exported
+    function of a name C++ overloads, a double argument where CUDA takes a float, a size_t
+    output CUDA writes as an int, an enum CUDA returns, a pointer to pointer of other const."""
+    stand_in = tmp_path / "libmath_standin.so"
+    src = tmp_path / "standin.cpp"
+    src.write_text(STAND_IN_MATH)
+    subprocess.run(["g++", "-shared", "-fPIC", "-w", str(src), "-o", str(stand_in)], check=True)
+    lib = shim.parent
+    code = f"""
+import ctypes
+from hip import hipblas, hipsparse
+cuda = ctypes.CDLL({str(stand_in)!r}, mode=ctypes.RTLD_GLOBAL)
+blas = ctypes.CDLL({str(lib / "libhipblas_nvidia.so")!r})
+solver = ctypes.CDLL({str(lib / "libhipsolver_nvidia.so")!r})
+sparse = ctypes.CDLL({str(lib / "libhipsparse_nvidia.so")!r})
+rand = ctypes.CDLL({str(lib / "libhiprand_nvidia.so")!r})
+N, T = int(hipblas.hipblasOperation_t.HIPBLAS_OP_N), int(hipblas.hipblasOperation_t.HIPBLAS_OP_T)
+c32 = int(hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_32F)
+algo = int(hipblas.hipblasGemmAlgo_t.HIPBLAS_GEMM_DEFAULT)
+p = ctypes.c_void_p
+gemm = blas.hipblasGemmEx(p(1), N, T, 2, 2, 2, p(8), p(8), 0, 2, p(8), 0, 2, p(8), p(8), 0, 2, c32, algo)
+print(gemm, list((ctypes.c_int * 4).in_dll(cuda, "seen")))
+solver.hipsolverSpScsrlsvqr.argtypes = [p, ctypes.c_int, ctypes.c_int, p, p, p, p, p, ctypes.c_double,
+                                        ctypes.c_int, p, p]
+singularity = ctypes.c_int(-5)
+status = solver.hipsolverSpScsrlsvqr(p(1), 2, 2, p(8), p(8), p(8), p(8), p(8), 0.1, 3, p(8),
+                                     ctypes.byref(singularity))
+print(status, ctypes.c_float.in_dll(cuda, "tolerance_seen").value == ctypes.c_float(0.1).value,
+      singularity.value)
+size = ctypes.c_size_t(2**64 - 1)
+col = int(hipsparse.hipsparseDirection_t.HIPSPARSE_DIRECTION_COLUMN)
+print(sparse.hipsparseScsr2gebsr_bufferSize(p(1), col, 2, 2, p(8), p(8), p(8), p(8), 2, 2,
+                                            ctypes.byref(size)), size.value)
+print(sparse.hipsparseGetMatDiagType(p(8)) == int(hipsparse.hipsparseDiagType_t.HIPSPARSE_DIAG_TYPE_UNIT))
+out = ctypes.POINTER(ctypes.c_uint)()
+print(rand.hiprandGetScrambleConstants32(ctypes.byref(out)), out[0], out[1])
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    gemm, solver, size, diag, scramble = out.stdout.strip().splitlines()
+    assert gemm == "0 [0, 1, 68, -1]"  # CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT
+    assert solver == "0 True 3"
+    assert size == "0 4198"  # 4096 + 2 + 100 * CUSPARSE_DIRECTION_COLUMN, all of the size_t written
+    assert diag == "True"
+    assert scramble == "0 7 8"

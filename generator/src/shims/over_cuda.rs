@@ -370,6 +370,8 @@ struct Wrapper {
     order: Vec<i64>,
     /// Per HIP parameter: its position among CUDA's arguments.
     at: Vec<usize>,
+    /// The C function type of `cuda` where C++ overloads the name (`CudaDecls`).
+    cuda_type: Option<String>,
 }
 
 /// A CUDA function to try for a HIP one, with the CUDA positions passed as NULL.
@@ -420,35 +422,64 @@ fn args(cuda_includes: &[PathBuf]) -> Vec<String> {
     a
 }
 
-/// The enums the CUDA headers declare, read through the parser, last declared first.
-fn cuda_enums(headers: &[String], cuda_includes: &[PathBuf]) -> Result<Vec<CudaEnum>> {
-    let set = crate::parse::HeaderSet {
-        name: "cuda-enums",
-        headers,
-        prelude: "",
-        language: "c++",
-        defines: &[],
-        include_dirs: cuda_includes.to_vec(),
-        bodies: false,
-        inline_functions: false,
-        type_renames: false,
-        filters: crate::parse::Filters::all(),
+/// What the shim reads in CUDA's headers: their enums (last declared first), and the C
+/// function type of each function C++ overloads there (cuBLAS's inline `cublasGemmEx` beside
+/// the exported one, taking the older compute type): `decltype(&name)` cannot pick one, and
+/// the function the library exports is the one meant.
+struct CudaDecls {
+    enums: Vec<CudaEnum>,
+    overloaded: HashMap<String, String>,
+}
+
+fn cuda_decls(headers: &[String], cuda_includes: &[PathBuf]) -> Result<CudaDecls> {
+    let parse = |inline_functions: bool| -> Result<Library> {
+        let set = crate::parse::HeaderSet {
+            name: "cuda-enums",
+            headers,
+            prelude: "",
+            language: "c++",
+            defines: &[],
+            include_dirs: cuda_includes.to_vec(),
+            bodies: false,
+            inline_functions,
+            type_renames: false,
+            filters: crate::parse::Filters::all(),
+        };
+        let all = [".*".to_string()];
+        let part = crate::parse::Part {
+            name: "cuda",
+            bind_files: &all,
+        };
+        Ok(crate::parse::parse_headers(&set, &[part], "cuda")
+            .with_context(|| format!("parsing CUDA's {}", headers.join(", ")))?
+            .remove(0))
     };
-    let all = [".*".to_string()];
-    let part = crate::parse::Part {
-        name: "cuda",
-        bind_files: &all,
-    };
-    let lib = crate::parse::parse_headers(&set, &[part], "cuda")
-        .with_context(|| format!("parsing CUDA's {}", headers.join(", ")))?
-        .remove(0);
-    Ok(lib
-        .enums
-        .into_iter()
-        .rev()
-        .filter(|e| !e.members.is_empty())
-        .map(|e| CudaEnum { members: e.members })
-        .collect())
+    let exported = parse(false)?;
+    let inline: BTreeSet<String> = parse(true)?.functions.into_iter().map(|f| f.name).collect();
+    let overloaded = exported
+        .functions
+        .iter()
+        .filter(|f| inline.contains(&f.name))
+        .filter_map(|f| {
+            let ret = match (&f.ret_spelling, &f.ret) {
+                (s, _) if !s.is_empty() => s.clone(),
+                (_, CType::Enum { name, .. }) => name.clone(),
+                _ => return None,
+            };
+            let params: Vec<&str> = f.params.iter().map(|p| p.spelling.as_str()).collect();
+            Some((f.name.clone(), format!("{ret} (*)({})", params.join(", "))))
+        })
+        .collect();
+    Ok(CudaDecls {
+        enums: exported
+            .enums
+            .into_iter()
+            .rev()
+            .filter(|e| !e.members.is_empty())
+            .map(|e| CudaEnum { members: e.members })
+            .collect(),
+        overloaded,
+    })
 }
 
 /// How the shim spells a HIP type; `None` when it cannot.
@@ -541,7 +572,10 @@ pub fn generate(
     };
 
     // Enum translations: HIPIFY's member pairs, grouped by (HIP enum, CUDA enum).
-    let cuda_enums = cuda_enums(&cuda.headers, cuda_includes)?;
+    let CudaDecls {
+        enums: cuda_enums,
+        overloaded,
+    } = cuda_decls(&cuda.headers, cuda_includes)?;
     let mut cuda_member: HashMap<&str, (usize, i64)> = HashMap::new();
     for (i, e) in cuda_enums.iter().enumerate() {
         for (m, v) in &e.members {
@@ -719,6 +753,7 @@ pub fn generate(
             value,
             order: Vec::new(),
             at: Vec::new(),
+            cuda_type: None,
         };
         w.calling(first, &nulls);
         wanted.push((w, cands));
@@ -788,7 +823,13 @@ pub fn generate(
         std::process::id()
     ));
     for round in 0..16 {
-        model.wrappers = wanted.iter().map(|(w, _)| w.clone()).collect();
+        model.wrappers = wanted
+            .iter()
+            .map(|(w, _)| Wrapper {
+                cuda_type: overloaded.get(&w.cuda).cloned(),
+                ..w.clone()
+            })
+            .collect();
         let source = tmpl.render(minijinja::context! { m => &model })?;
         std::fs::write(&path, &source)?;
         let errors = crate::parse::error_lines(&path, &args(cuda_includes))?;

@@ -425,6 +425,11 @@ template <class PH, class PC> constexpr bool temp_ok() {
     return has_map<PH, PC>::value;
   } else if constexpr (std::is_pointer_v<PH> && std::is_integral_v<PC>) {
     return value_rule<PH, PC>() == Rule::handle_int;
+  } else if constexpr (std::is_same_v<PH, std::size_t> && std::is_same_v<PC, int>) {
+    // A size HIP takes as size_t where CUDA writes an int (cuSPARSE's older buffer sizes),
+    // as hipSPARSE's own NVIDIA backend passes it. Only this pair: wider integer arrays
+    // (int64 indices where CUDA has int) must not pass as one value.
+    return true;
   } else {
     return false;
   }
@@ -442,7 +447,9 @@ template <class H, class C, bool Single> constexpr Rule value_rule() {
   } else if constexpr (std::is_integral_v<H> && std::is_integral_v<C>) {
     return Rule::integer;
   } else if constexpr (std::is_floating_point_v<H> && std::is_floating_point_v<C>) {
-    return sizeof(H) == sizeof(C) ? Rule::floating : Rule::none;
+    // Of another width too, as C converts: hipSOLVER's own NVIDIA backend hands its double
+    // tolerance to cuSOLVER's float parameter so.
+    return Rule::floating;
   } else if constexpr (std::is_pointer_v<H> && std::is_integral_v<C>) {
     // A handle CUDA keeps as an int (cufftHandle): the pointer-sized value carries it; an
     // address CUDA keeps as an int (CUdeviceptr) is a pointer-sized int.
@@ -490,7 +497,7 @@ template <class H, class C, bool Single = false> constexpr bool ok() {
 template <class C, class H> C to_c(H v) {
   constexpr Rule rule = value_rule<H, C>();
   if constexpr (rule == Rule::same || rule == Rule::floating) {
-    return v;
+    return static_cast<C>(v);
   } else if constexpr (rule == Rule::enum_map) {
     return to_cuda(v, static_cast<C *>(nullptr));
   } else if constexpr (rule == Rule::integer) {
@@ -499,7 +506,9 @@ template <class C, class H> C to_c(H v) {
   } else if constexpr (rule == Rule::handle_int) {
     return static_cast<C>(reinterpret_cast<std::intptr_t>(v));
   } else if constexpr (rule == Rule::reinterpret) {
-    return reinterpret_cast<C>(const_cast<bare<H> *>(v));
+    // A C-style cast: the layouts are proven alike, and a pointer to pointer may differ in
+    // const at a level reinterpret_cast cannot reach (`T **` for CUDA's `const T **`).
+    return (C)(v);
   } else if constexpr (rule == Rule::bits) {
     C c;
     std::memcpy(&c, &v, sizeof c);
@@ -519,6 +528,8 @@ template <class H, class C> H to_h(C v) {
     return to_hip(v, static_cast<H *>(nullptr), static_cast<H>(v));
   } else if constexpr (std::is_pointer_v<H> && std::is_integral_v<C>) {
     return reinterpret_cast<H>(static_cast<std::intptr_t>(v));
+  } else if constexpr (std::is_integral_v<H> && std::is_integral_v<C>) {
+    return static_cast<H>(v);
   } else {
     static_assert(always_false<H>, "no conversion back");
   }
@@ -795,6 +806,22 @@ template <> struct Status<h::demoStatus_t> {
   static h::demoStatus_t invalid() { return static_cast<h::demoStatus_t>(7); }
   static h::demoStatus_t unknown() { return static_cast<h::demoStatus_t>(7); }
 };
+// A value CUDA returns, back to HIP: an enum through HIPIFY's pairs read backwards,
+// anything else by the rule a HIP value would take to CUDA.
+template <class C, class R> constexpr bool result_ok() {
+  if constexpr (std::is_enum_v<R> && std::is_enum_v<C>) {
+    return has_map<R, C>::value;
+  } else {
+    return ok<C, R>();
+  }
+}
+template <class R, class C> R result(C v) {
+  if constexpr (std::is_enum_v<R> && std::is_enum_v<C>) {
+    return to_h<R>(v);
+  } else {
+    return to_c<R>(v);
+  }
+}
 template <class R, class C> R ret(C v) {
   if constexpr (std::is_enum_v<R> && std::is_enum_v<C>) {
     return to_hip(v, static_cast<R *>(nullptr), Status<R>::unknown());
@@ -811,8 +838,8 @@ inline void *lookup(const char *name) { return dlsym(RTLD_DEFAULT, name); }
 #define HIPGEN_STR(x) HIPGEN_STR2(x)
 // The CUDA function, found at the first call (a macro name such as cublasSgemm is looked up
 // as what it expands to, cublasSgemm_v2).
-#define HIPGEN_CUDA(fn) \
-  static const auto f = reinterpret_cast<decltype(&fn)>(hipgen::lookup(HIPGEN_STR(fn)))
+// `F`: the CUDA function's type (the wrapper's; the exported one where C++ overloads it).
+#define HIPGEN_CUDA(fn) static const auto f = reinterpret_cast<F>(hipgen::lookup(HIPGEN_STR(fn)))
 #define HIPGEN_EXPORT extern "C" __attribute__((visibility("default")))
 // Driver-API calls need a current context, which runtime-API calls create on first use and
 // HIP on AMD never asks for: the current device's primary context is made current (by the
