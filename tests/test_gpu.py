@@ -417,6 +417,52 @@ def test_hipblas_sgemm_both_transposes_match_numpy():
     lib_ok(hipblas.hipblasDestroy(handle))
 
 
+def test_hipblas_gemm_ex_reaches_the_exported_cublas_function():
+    """hipblasGemmEx: cuBLAS's C++ headers overload cublasGemmEx with an inline wrapper taking
+    the older compute type; the shim calls the exported function, with HIP's data and compute
+    types translated."""
+    from hip import hipblas
+
+    handle = lib_ok(hipblas.hipblasCreate())
+    m, n, k = 32, 24, 16
+    rng = np.random.default_rng(3)
+    a = np.asfortranarray(rng.random((m, k), dtype=np.float32))
+    b = np.asfortranarray(rng.random((k, n), dtype=np.float32))
+    alpha, beta = np.array([1.5], np.float32), np.array([0.0], np.float32)
+    d_a, d_b = to_device(a), to_device(b)
+    d_c = to_device(np.zeros((m, n), np.float32, order="F"))
+    op, r32f = hipblas.hipblasOperation_t.HIPBLAS_OP_N, h.hipDataType.HIP_R_32F
+    lib_ok(
+        hipblas.hipblasGemmEx(
+            handle,
+            op,
+            op,
+            m,
+            n,
+            k,
+            alpha,
+            d_a,
+            r32f,
+            m,
+            d_b,
+            r32f,
+            k,
+            beta,
+            d_c,
+            r32f,
+            m,
+            hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_32F,
+            hipblas.hipblasGemmAlgo_t.HIPBLAS_GEMM_DEFAULT,
+        )
+    )
+    ok(h.hipDeviceSynchronize())
+    c = from_device(d_c, np.zeros((m, n), np.float32, order="F"))
+    np.testing.assert_allclose(c, 1.5 * a @ b, rtol=1e-4)
+    for d in (d_a, d_b, d_c):
+        ok(h.hipFree(d))
+    lib_ok(hipblas.hipblasDestroy(handle))
+
+
 def test_hipfft_c2c_forward_and_inverse_match_numpy():
     from hip import hipfft
 
