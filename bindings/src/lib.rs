@@ -68,6 +68,11 @@ pub mod extension {
         PACKAGE.get().expect("extension::init ran")
     }
 
+    /// The generated modules of this extension (none before `init`).
+    pub(crate) fn package_modules() -> &'static [Module] {
+        PACKAGE.get().map_or(&[], |p| p.modules)
+    }
+
     /// `[(module, [(api name, symbol)])]` of the generated modules.
     #[pyfunction]
     fn symbols() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
@@ -149,6 +154,7 @@ pub mod extension {
         m.add_function(wrap_pyfunction!(platform_reason, m)?)?;
         m.add("__version__", version)?;
         m.add("ROCM_RELEASE", super::ROCM_RELEASE)?;
+        m.add("_c_lookup", super::capi::capsule(m.py(), modules)?)?;
         let names: Vec<&str> = modules.iter().map(|g| g.name).collect();
         m.add("MODULES", PyTuple::new(m.py(), names)?)?;
         let mut published = Vec::new();
@@ -164,6 +170,74 @@ pub mod extension {
             hipgen_runtime::reexport::reexport(sub, reexports)?;
         }
         Ok(())
+    }
+}
+
+/// The C level's loader (`hipgen_lookup_fn` of templates/pxd.j2), which the `.pxd`
+/// trampolines of a Cython extension call on a function's first call.
+mod capi {
+    use super::extension::package_modules;
+    use pyo3::prelude::*;
+    use std::ffi::{c_char, c_void, CStr, CString};
+    use std::ptr::null_mut;
+    use std::sync::OnceLock;
+
+    /// The address of `symbol` in the library of generated module `library`, as the Python
+    /// bindings load it (the same search, the same NVIDIA shim), or NULL where the `.pxd` is
+    /// of another release than this extension (its types are laid out for that one), the
+    /// module is not built in, or the library or symbol is missing (that load error is
+    /// reported as unraisable, as the Python bindings would raise it).
+    unsafe extern "C" fn c_lookup(
+        release: *const c_char,
+        library: *const c_char,
+        symbol: *const c_char,
+    ) -> *mut c_void {
+        if release.is_null() || library.is_null() || symbol.is_null() {
+            return null_mut();
+        }
+        // SAFETY: the trampolines pass NUL-terminated literals.
+        let (release, library, symbol) = unsafe {
+            (
+                CStr::from_ptr(release),
+                CStr::from_ptr(library),
+                CStr::from_ptr(symbol),
+            )
+        };
+        if release.to_bytes() != super::ROCM_RELEASE.as_bytes() {
+            return null_mut();
+        }
+        let Some(m) = package_modules()
+            .iter()
+            .find(|g| g.name.as_bytes() == library.to_bytes())
+        else {
+            return null_mut();
+        };
+        Python::with_gil(|py| match (m.library)().address(py, symbol) {
+            Ok(a) => a as *mut c_void,
+            Err(e) => {
+                e.write_unraisable(py, None);
+                null_mut()
+            }
+        })
+    }
+
+    /// A capsule named `<package>._c_lookup` (the package of the extension's modules) holding
+    /// `c_lookup`.
+    pub fn capsule<'py>(py: Python<'py>, modules: &[super::Module]) -> PyResult<Bound<'py, PyAny>> {
+        static NAME: OnceLock<CString> = OnceLock::new();
+        let package = modules
+            .first()
+            .map_or("hip", |g| g.python_module.split('.').next().unwrap_or("hip"));
+        let name = NAME.get_or_init(|| {
+            CString::new(format!("{package}._c_lookup")).expect("no NUL in a module name")
+        });
+        let f: unsafe extern "C" fn(*const c_char, *const c_char, *const c_char) -> *mut c_void =
+            c_lookup;
+        // SAFETY: a function pointer lives forever; the name is static.
+        unsafe {
+            let cap = pyo3::ffi::PyCapsule_New(f as *mut c_void, name.as_ptr(), None);
+            Bound::from_owned_ptr_or_err(py, cap)
+        }
     }
 }
 

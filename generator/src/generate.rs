@@ -168,7 +168,16 @@ fn generate_one(
         .join("stubs")
         .join(spec.python_module().replace('.', "/") + ".pyi");
     std::fs::create_dir_all(stub.parent().context("stub path")?)?;
-    std::fs::write(stub, rendered.stub)?;
+    std::fs::write(&stub, rendered.stub)?;
+    // The Cython declarations of its C level go beside the stub (`stubs/hip/chip.pxd`), for
+    // the packages whose extension exports the loader they call (hip-python so far).
+    if render::pxd::PACKAGES.contains(&spec.package.as_str()) {
+        let pxd = render::pxd::render(&lib, &imports, &modules, &spec, inputs.templates, command)?;
+        let pxd_path = dir
+            .join("stubs")
+            .join(render::pxd::pxd_module(&spec.python_module()).replace('.', "/") + ".pxd");
+        std::fs::write(pxd_path, pxd)?;
+    }
     ir_file::write(&ir_file::path(dir, name), &lib)?;
     eprintln!(
         "{name}: {} functions, {} enums, {} records, {} handles, {} constants, {} skipped",

@@ -8,6 +8,7 @@ pub mod docstring;
 mod function;
 pub(crate) mod model;
 pub mod names;
+pub mod pxd;
 pub mod stubs;
 pub mod templates;
 mod types;

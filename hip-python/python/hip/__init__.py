@@ -64,6 +64,21 @@ def __getattr__(name):
     raise AttributeError(f"module 'hip' has no attribute {name!r}")
 
 
+def get_include() -> str:
+    """The folder holding the package's Cython declarations (`hip/chip.pxd`, ...), for a
+    build's include path (`cythonize(..., include_path=[hip.get_include()])`); Cython finds
+    them on `sys.path` too (docs/cython.md)."""
+    import os
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _c_lookup():
+    """The loader the `.pxd` trampolines call (a capsule of the chosen release's extension):
+    a Cython extension finds each function where the Python bindings find it."""
+    return _select.native()._c_lookup
+
+
 def _attach_hiprtc_extras():
     """hiprtc's Python extras, once the release's hiprtc is in place."""
     from hip import _nvidia_options

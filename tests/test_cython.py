@@ -1,0 +1,169 @@
+"""The C level for Cython (`hip.chip`, `hip.chiprtc`, ...: the `.pxd` files the wheel carries):
+an extension that cimports every one of them compiles with no ROCm header on its include path,
+every record has the size and field offsets of the IR (what the C compiler gave ROCm's
+headers), and its calls answer as the Python bindings do on the real libraries, a library
+that is not installed included (its error status, never a crash)."""
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import load_ir
+
+pytest.importorskip("Cython")
+hip_pkg = pytest.importorskip("hip")
+
+
+def pxd_modules():
+    """(pxd module, library) of every C level the installed package carries."""
+    root = Path(hip_pkg.get_include()) / "hip"
+    out = []
+    for pxd in sorted(root.glob("c*.pxd")):
+        lib = pxd.stem[1:]
+        if (root / f"{lib}.pyi").exists():
+            out.append((f"hip.{pxd.stem}", lib))
+    return out
+
+
+def unnamed(name):
+    head, _, digits = name.partition("_")
+    return head in ("union", "struct") and digits.isdigit()
+
+
+def field_offsets(record, records, base=0):
+    """(C name, byte offset) of each addressable field, an unnamed member's as the parent's."""
+    for f in record["fields"]:
+        if f.get("bit_width") is not None:
+            continue
+        at = base + f["offset_bits"] // 8
+        ty = f["ty"]
+        inner = records.get(ty.get("name")) if ty.get("kind") == "record" else None
+        if inner is not None and inner.get("anonymous") and unnamed(f["name"]):
+            yield from field_offsets(inner, records, at)
+        else:
+            yield f["name"], at
+
+
+def layout_source(modules):
+    """A Cython function returning {record: [size, {field: offset}]} of every record."""
+    lines = ["def layouts():", "    out = {}"]
+    expected = {}
+    for pxd, lib in modules:
+        alias = pxd.split(".")[-1]
+        records = {r["name"]: r for r in load_ir(lib)["records"]}
+        for r in records.values():
+            if r.get("anonymous"):
+                continue
+            name = r["name"]
+            fields = dict(field_offsets(r, records))
+            expected[name] = [r["size"], fields]
+            lines.append(f"    p_{name} = <{alias}.{name} *>NULL")
+            offsets = ", ".join(f"{k!r}: <size_t>&p_{name}.{k}" for k in fields)
+            lines.append(f"    out[{name!r}] = [sizeof({alias}.{name}), {{{offsets}}}]")
+    lines.append("    return out")
+    return "\n".join(lines) + "\n", expected
+
+
+CALLS = """
+from libc.stddef cimport size_t
+
+def device_count():
+    cdef int n = -7
+    cdef chip.hipError_t e = chip.hipGetDeviceCount(&n)
+    return <int>e, n
+
+def error_string(int e):
+    return chip.hipGetErrorString(<chip.hipError_t>e)
+
+def rtc_version():
+    cdef int major = -1, minor = -1
+    cdef int e = chiprtc.hiprtcVersion(&major, &minor)
+    return e, major, minor
+
+def blas_create():
+    cdef chipblas.hipblasHandle_t handle = NULL
+    return <int>chipblas.hipblasCreate(&handle)
+"""
+
+
+@pytest.fixture(scope="module")
+def extension(tmp_path_factory):
+    """Builds the extension (no include path but the package's) and imports it in a child."""
+    modules = pxd_modules()
+    assert {"hip.chip", "hip.chiprtc"} <= {m for m, _ in modules}
+    tmp = tmp_path_factory.mktemp("cython")
+    layout, expected = layout_source(modules)
+    cimports = "".join(f"from hip cimport {m.split('.')[-1]}\n" for m, _ in modules)
+    (tmp / "hipgen_cy.pyx").write_text(cimports + CALLS + layout)
+    (tmp / "setup.py").write_text(
+        textwrap.dedent(
+            """
+            import hip
+            from Cython.Build import cythonize
+            from setuptools import Extension, setup
+
+            setup(
+                ext_modules=cythonize(
+                    [Extension("hipgen_cy", ["hipgen_cy.pyx"])],
+                    include_path=[hip.get_include()],
+                    compiler_directives={"language_level": 3},
+                ),
+                script_args=["build_ext", "--inplace", "-q"],
+            )
+            """
+        )
+    )
+    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp, capture_output=True, text=True)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    return tmp, expected
+
+
+def ask(tmp, expr):
+    """`expr` evaluated with the extension imported, in a child (its stderr kept apart)."""
+    code = f"import json, hipgen_cy\nprint(json.dumps({expr}))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1]), out.stderr
+
+
+def test_every_record_is_laid_out_as_the_ir_says(extension):
+    tmp, expected = extension
+    got, _ = ask(tmp, "hipgen_cy.layouts()")
+    assert set(got) == set(expected)
+    wrong = {n: (got[n], e) for n, e in expected.items() if got[n] != e}
+    assert not wrong, list(wrong.items())[:5]
+    assert len(expected) > 100
+
+
+def test_calls_answer_as_the_python_bindings_do(extension):
+    from hip import hip, hiprtc
+
+    tmp, _ = extension
+    (status, count), _ = ask(tmp, "hipgen_cy.device_count()")
+    py_status, py_count = hip.hipGetDeviceCount()
+    assert status == int(py_status) and count == py_count
+    text, _ = ask(tmp, "hipgen_cy.error_string(1).decode()")
+    assert text == hip.hipGetErrorString(hip.hipError_t(1)).decode()
+    got, _ = ask(tmp, "hipgen_cy.rtc_version()")
+    assert got == [int(x) for x in hiprtc.hiprtcVersion()]
+
+
+def test_a_library_that_is_not_here_is_its_error_status(extension):
+    from hip import hipblas
+
+    tmp, _ = extension
+    try:
+        expected = int(hipblas.hipblasCreate()[0])
+        missing = False
+    except hip_pkg.HipLoadError:
+        expected = int(hipblas.hipblasStatus_t.HIPBLAS_STATUS_NOT_INITIALIZED)
+        missing = True
+    status, stderr = ask(tmp, "hipgen_cy.blas_create()")
+    assert status == expected
+    if missing:
+        # What the Python bindings raise, reported where C cannot raise it.
+        assert "could not load library 'hipblas'" in stderr
