@@ -55,7 +55,7 @@ fetch_cuda "$CUDA_DIR/13" nvidia-cuda-runtime==13.5.37 nvidia-cuda-nvrtc==13.5.3
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/pip install -q --disable-pip-version-check maturin ziglang auditwheel pytest numpy ruff mypy \
+.venv/bin/pip install -q --disable-pip-version-check maturin ziglang auditwheel pytest numpy ruff mypy cython \
   'clang==19.1.7'  # rocm-llvm-python's dependency (libclang's Python API), installed with --no-deps
 # Packages a program may import beside ours (tests/test_neighbours.py), each in a folder of its
 # own under .venv/neighbours with what it needs beyond .venv's NumPy, not in .venv itself:

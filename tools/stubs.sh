@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Puts the generated `.pyi` stubs (and `.pxd` Cython declarations) of the modules a build has
-# beside the package's Python code,
-# where maturin packs them, after removing the generated stubs an earlier build left there.
+# beside the package's Python code, where maturin packs them, after removing the generated
+# ones an earlier build left there.
 # Usage: tools/stubs.sh BINDINGS_DIR PACKAGE_DIR MODULE...
 #   BINDINGS_DIR  bindings/rocm-<release> (its stubs/ folder is what hipgen wrote)
 #   PACKAGE_DIR   hip-python, rocm-llvm-python

@@ -225,9 +225,9 @@ mod capi {
     /// `c_lookup`.
     pub fn capsule<'py>(py: Python<'py>, modules: &[super::Module]) -> PyResult<Bound<'py, PyAny>> {
         static NAME: OnceLock<CString> = OnceLock::new();
-        let package = modules
-            .first()
-            .map_or("hip", |g| g.python_module.split('.').next().unwrap_or("hip"));
+        let package = modules.first().map_or("hip", |g| {
+            g.python_module.split('.').next().unwrap_or("hip")
+        });
         let name = NAME.get_or_init(|| {
             CString::new(format!("{package}._c_lookup")).expect("no NUL in a module name")
         });

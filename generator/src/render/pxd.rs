@@ -57,6 +57,12 @@ struct Index<'a> {
     callbacks: BTreeSet<&'a str>,
     /// Every type name the `.pxd`s declare (enums, records, handles and their aliases).
     names: BTreeSet<&'a str>,
+    /// Handles named by their typedef (no tag of their own: `hipblasLtMatrixLayout_t`, a
+    /// pointer to an unnamed struct's typedef), spelled by that name.
+    typedef_handles: BTreeSet<&'a str>,
+    /// Record aliases that are typedefs of a pointer to the record (`hipMipmappedArray_t`),
+    /// told by a parameter or field spelled so whose type is that pointer.
+    pointer_aliases: BTreeSet<String>,
 }
 
 impl<'a> Index<'a> {
@@ -64,6 +70,7 @@ impl<'a> Index<'a> {
         let mut records = HashMap::new();
         let mut callbacks = BTreeSet::new();
         let mut names = BTreeSet::new();
+        let mut typedef_handles = BTreeSet::new();
         for l in libs {
             for r in &l.records {
                 records.insert(r.name.as_str(), r);
@@ -73,6 +80,8 @@ impl<'a> Index<'a> {
             for h in &l.handles {
                 if h.callback {
                     callbacks.insert(h.name.as_str());
+                } else if h.aliases.is_empty() {
+                    typedef_handles.insert(h.name.as_str());
                 }
                 names.insert(h.name.as_str());
                 names.extend(h.aliases.iter().map(String::as_str));
@@ -83,10 +92,42 @@ impl<'a> Index<'a> {
             }
             names.extend(l.pointer_aliases.iter().map(String::as_str));
         }
+        let mut pointer_aliases = BTreeSet::new();
+        for l in libs {
+            let typed = l
+                .functions
+                .iter()
+                .flat_map(|f| f.params.iter().map(|p| (p.spelling.as_str(), &p.ty)))
+                .chain(
+                    l.records
+                        .iter()
+                        .flat_map(|r| r.fields.iter().map(|f| (f.spelling.as_str(), &f.ty))),
+                );
+            for (spelling, ty) in typed {
+                // A pointer to a record, or a handle whose class is a record (`hipMipmappedArray`).
+                let pointee = match ty {
+                    CType::Pointer { pointee, .. } => match pointee.as_ref() {
+                        CType::Record { name } => Some(name),
+                        _ => None,
+                    },
+                    CType::Handle { name } => Some(name),
+                    _ => None,
+                };
+                let word = spelling.trim_start_matches("const ").trim();
+                let aliased = pointee
+                    .and_then(|n| records.get(n.as_str()))
+                    .is_some_and(|r: &&Record| r.aliases.iter().any(|a| a == word));
+                if aliased {
+                    pointer_aliases.insert(word.to_string());
+                }
+            }
+        }
         Index {
             records,
             callbacks,
             names,
+            typedef_handles,
+            pointer_aliases,
         }
     }
 
@@ -122,24 +163,36 @@ fn c_type(ty: &CType, ix: &Index) -> Option<String> {
             ..
         } => if *signed { "char" } else { "unsigned char" }.into(),
         CType::Int { size, signed, .. } => {
-            format!("{}int{}_t", if *signed { "" } else { "u" }, *size as u32 * 8)
+            format!(
+                "{}int{}_t",
+                if *signed { "" } else { "u" },
+                *size as u32 * 8
+            )
         }
         CType::Float { size: 4 } => "float".into(),
         CType::Float { size: 8 } => "double".into(),
         CType::Float { .. } | CType::Unsupported { .. } => return None,
         CType::Enum { name, .. } | CType::Record { name } => name.clone(),
-        CType::Handle { name } if ix.callbacks.contains(name.as_str()) => name.clone(),
-        CType::Handle { name } => format!("struct {name} *"),
-        CType::Pointer { pointee, is_const } => {
-            let inner = c_type(pointee, ix)?;
-            if *is_const {
-                format!("const {inner} *")
-            } else {
-                format!("{inner} *")
-            }
+        CType::Handle { name }
+            if ix.callbacks.contains(name.as_str())
+                || ix.typedef_handles.contains(name.as_str()) =>
+        {
+            name.clone()
         }
+        CType::Handle { name } => format!("struct {name} *"),
+        CType::Pointer { pointee, is_const } => pointer(c_type(pointee, ix)?, *is_const),
         CType::Array { elem, .. } => format!("{} *", c_type(elem, ix)?),
     })
+}
+
+/// A pointer to `inner`, `const` where the pointee is: before a plain type, after a pointer
+/// (`const float *const *`).
+fn pointer(inner: String, is_const: bool) -> String {
+    match (is_const, inner.ends_with('*')) {
+        (false, _) => format!("{inner} *"),
+        (true, false) => format!("const {inner} *"),
+        (true, true) => format!("{inner}const *"),
+    }
 }
 
 /// C's own spelling of a type (`int *`, `size_t`, `hipStream_t`), where every name in it is
@@ -147,10 +200,34 @@ fn c_type(ty: &CType, ix: &Index) -> Option<String> {
 /// an `int` needs C's words. `None` for what this cannot take (function pointers, arrays).
 fn spelled(spelling: &str, ix: &Index) -> Option<String> {
     const WORDS: &[&str] = &[
-        "const", "struct", "union", "enum", "unsigned", "signed", "int", "char", "short", "long",
-        "float", "double", "void", "bool", "_Bool", "size_t", "ssize_t", "intptr_t", "uintptr_t",
-        "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
-        "uint32_t", "uint64_t",
+        "const",
+        "struct",
+        "union",
+        "enum",
+        "unsigned",
+        "signed",
+        "int",
+        "char",
+        "short",
+        "long",
+        "float",
+        "double",
+        "void",
+        "bool",
+        "_Bool",
+        "size_t",
+        "ssize_t",
+        "intptr_t",
+        "uintptr_t",
+        "ptrdiff_t",
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
     ];
     if spelling.is_empty() || spelling.contains(['(', '[', '<', ':']) {
         return None;
@@ -175,15 +252,13 @@ fn cy_spelled(c: &str) -> String {
 fn cy_type(ty: &CType, ix: &Index) -> Option<String> {
     Some(match ty {
         CType::Bool => "hipgen_bool".into(),
-        CType::Handle { name } if !ix.callbacks.contains(name.as_str()) => format!("{name} *"),
-        CType::Pointer { pointee, is_const } => {
-            let inner = cy_type(pointee, ix)?;
-            if *is_const {
-                format!("const {inner} *")
-            } else {
-                format!("{inner} *")
-            }
+        CType::Handle { name }
+            if !ix.callbacks.contains(name.as_str())
+                && !ix.typedef_handles.contains(name.as_str()) =>
+        {
+            format!("{name} *")
         }
+        CType::Pointer { pointee, is_const } => pointer(cy_type(pointee, ix)?, *is_const),
         CType::Array { elem, .. } => format!("{} *", cy_type(elem, ix)?),
         _ => c_type(ty, ix)?,
     })
@@ -228,64 +303,154 @@ fn unnamed_member(name: &str) -> bool {
 
 /// The C body of a record (`{ ... }`), with explicit padding to the IR's offsets, and the
 /// names Cython may use (an unnamed member's fields are the parent's); `None` where a field
-/// cannot be written (the record is then opaque bytes of its size).
+/// cannot be written (the record is then opaque bytes of its size). Fields of a struct that
+/// share an offset are an unnamed union the IR lists flattened, and are written as one.
 fn c_body(r: &Record, ix: &Index, depth: usize) -> Option<(String, Vec<String>)> {
     let pad = "  ".repeat(depth + 1);
     let mut out = String::new();
     let mut names = Vec::new();
     let mut pos_bits = 0u64;
-    for (i, f) in r.fields.iter().enumerate() {
-        if !r.is_union {
-            if f.bit_width.is_none() {
-                let (_, align) = ix.layout(&f.ty)?;
-                let at = f.offset_bits / 8;
-                let natural = pos_bits.div_ceil(8).next_multiple_of(align.max(1));
-                if at != natural {
-                    let from = pos_bits.div_ceil(8);
-                    if at < from {
-                        return None;
-                    }
-                    out += &format!("{pad}unsigned char _hipgen_pad{i}[{}];\n", at - from);
+    let mut i = 0;
+    while i < r.fields.len() {
+        let f = &r.fields[i];
+        // A flattened unnamed union: the IR lists an unnamed union's members (and an unnamed
+        // struct's inside it) as the parent's, so a later field starting where this one does
+        // begins another alternative. In a struct, offsets only go back there.
+        let bits = |g: &crate::ir::Field| -> Option<u64> {
+            Some(match g.bit_width {
+                Some(w) => w as u64,
+                None => ix.layout(&g.ty)?.0 * 8,
+            })
+        };
+        let mut group = 1;
+        let mut end = f.offset_bits + bits(f)?;
+        if !r.is_union && f.bit_width.is_none() {
+            let restart = r.fields[i + 1..]
+                .iter()
+                .rposition(|g| g.offset_bits == f.offset_bits)
+                .map(|k| i + 1 + k);
+            if let Some(last) = restart {
+                for g in &r.fields[i..=last] {
+                    end = end.max(g.offset_bits + bits(g)?);
+                }
+                group = last + 1 - i;
+                // The last alternative's own fields, up to the union's extent so far (where it
+                // is the longest, what follows lies at the same offsets either way).
+                while r.fields.get(i + group).is_some_and(|g| g.offset_bits < end) {
+                    end = end.max(r.fields[i + group].offset_bits + bits(&r.fields[i + group])?);
+                    group += 1;
                 }
             }
         }
-        let anonymous = match &f.ty {
-            CType::Record { name } => ix.records.get(name.as_str()).filter(|n| n.anonymous),
-            _ => None,
-        };
-        match anonymous {
-            Some(inner) if unnamed_member(&f.name) => {
-                let (body, inner_names) = c_body(inner, ix, depth + 1)?;
-                let kw = if inner.is_union { "union" } else { "struct" };
-                out += &format!("{pad}{kw} {body};\n");
+        let members = &r.fields[i..i + group];
+        if !r.is_union && f.bit_width.is_none() {
+            let mut align = 1;
+            for m in members {
+                align = align.max(ix.layout(&m.ty)?.1);
+            }
+            let at = f.offset_bits / 8;
+            let from = pos_bits.div_ceil(8);
+            if at != from.next_multiple_of(align) {
+                if at < from {
+                    return None;
+                }
+                out += &format!("{pad}unsigned char _hipgen_pad{i}[{}];\n", at - from);
+            }
+        }
+        let size_bits;
+        if group > 1 {
+            // Its alternatives: a new one at each field starting where the union does.
+            let mut alternatives: Vec<Vec<&crate::ir::Field>> = Vec::new();
+            for m in members {
+                match alternatives.last_mut() {
+                    Some(alt) if m.offset_bits != f.offset_bits => alt.push(m),
+                    _ => alternatives.push(vec![m]),
+                }
+            }
+            let inner_pad = "  ".repeat(depth + 2);
+            out += &format!("{pad}union {{\n");
+            for alt in alternatives {
+                if alt.len() == 1 {
+                    let (decl, cy) = field_decl(alt[0], ix, depth + 2)?;
+                    out += &format!("{inner_pad}{decl};\n");
+                    names.extend(cy);
+                    continue;
+                }
+                // An unnamed struct: its fields at offsets from the union's start.
+                let mut align = 1;
+                for m in &alt {
+                    align = align.max(ix.layout(&m.ty).map_or(1, |l| l.1));
+                }
+                let extent = alt
+                    .iter()
+                    .map(|m| m.offset_bits + bits(m).unwrap_or(0))
+                    .max()?;
+                let inner = Record {
+                    name: String::new(),
+                    aliases: Vec::new(),
+                    is_union: false,
+                    anonymous: true,
+                    size: (extent - f.offset_bits).div_ceil(8).next_multiple_of(align),
+                    align,
+                    fields: alt
+                        .iter()
+                        .map(|m| crate::ir::Field {
+                            offset_bits: m.offset_bits - f.offset_bits,
+                            ..(*m).clone()
+                        })
+                        .collect(),
+                    doc: Default::default(),
+                };
+                let (body, inner_names) = c_body(&inner, ix, depth + 2)?;
+                out += &format!("{inner_pad}struct {body};\n");
                 names.extend(inner_names);
             }
-            _ => {
-                let (decl, cy) = match spelled(&f.spelling, ix) {
-                    Some(c) => (named(&c, &f.name), named(&cy_spelled(&c), &f.name)),
-                    None => (
-                        declare(&f.ty, &f.name, ix, c_type)?,
-                        declare(&f.ty, &f.name, ix, cy_type)?,
-                    ),
-                };
-                match f.bit_width {
-                    Some(w) => out += &format!("{pad}{decl} : {w};\n"),
-                    None => out += &format!("{pad}{decl};\n"),
-                }
-                names.push(cy);
-            }
+            out += &format!("{pad}}};\n");
+            size_bits = end - f.offset_bits;
+        } else {
+            let (decl, cy) = field_decl(f, ix, depth + 1)?;
+            out += &format!("{pad}{decl};\n");
+            names.extend(cy);
+            size_bits = bits(f)?;
         }
-        let size_bits = match f.bit_width {
-            Some(w) => w as u64,
-            None => ix.layout(&f.ty)?.0 * 8,
-        };
         pos_bits = pos_bits.max(f.offset_bits + size_bits);
+        i += group;
     }
     if !r.is_union && r.size * 8 > pos_bits.next_multiple_of(r.align.max(1) * 8) {
         let from = pos_bits.div_ceil(8);
         out += &format!("{pad}unsigned char _hipgen_tail[{}];\n", r.size - from);
     }
     Some((format!("{{\n{out}{}}}", "  ".repeat(depth)), names))
+}
+
+/// One field's C declaration (without `;`) and the names Cython gets from it.
+fn field_decl(f: &crate::ir::Field, ix: &Index, depth: usize) -> Option<(String, Vec<String>)> {
+    let anonymous = match &f.ty {
+        CType::Record { name } => ix.records.get(name.as_str()).filter(|n| n.anonymous),
+        _ => None,
+    };
+    if let Some(inner) = anonymous.filter(|_| unnamed_member(&f.name)) {
+        let (body, inner_names) = c_body(inner, ix, depth)?;
+        let kw = if inner.is_union { "union" } else { "struct" };
+        return Some((format!("{kw} {body}"), inner_names));
+    }
+    let (decl, cy) = match spelled(&f.spelling, ix) {
+        Some(c) => (named(&c, &f.name), named(&cy_spelled(&c), &f.name)),
+        None => (
+            declare(&f.ty, &f.name, ix, c_type)?,
+            declare(&f.ty, &f.name, ix, cy_type)?,
+        ),
+    };
+    Some(match f.bit_width {
+        Some(w) => (format!("{decl} : {w}"), vec![cy]),
+        None => (decl, vec![cy]),
+    })
+}
+
+/// `text` once per translation unit, however many `.pxd`s declare `name` (libraries share
+/// headers: hipSOLVER's IR has hipBLAS's enums, hiprtc's has HIP's).
+fn once(name: &str, text: String) -> String {
+    format!("#ifndef HIPGEN_DEF_{name}\n#define HIPGEN_DEF_{name}\n{text}\n#endif")
 }
 
 /// Writes a C integer literal of an enum's or constant's value.
@@ -319,13 +484,18 @@ fn missing_value(f: &Function, lib: &Library, status: Option<&str>, ix: &Index) 
                 .find(|e| &e.name == name)
                 .map(|e| e.members.as_slice())
                 .unwrap_or_default();
-            let pick = ["initializationerror", "not_initialized", "notinitialized", "not_supported"]
-                .iter()
-                .find_map(|k| {
-                    members
-                        .iter()
-                        .find(|(m, _)| m.to_ascii_lowercase().contains(k))
-                });
+            let pick = [
+                "initializationerror",
+                "not_initialized",
+                "notinitialized",
+                "not_supported",
+            ]
+            .iter()
+            .find_map(|k| {
+                members
+                    .iter()
+                    .find(|(m, _)| m.to_ascii_lowercase().contains(k))
+            });
             match pick {
                 Some((m, _)) => m.clone(),
                 None => format!("({name})-1"),
@@ -378,11 +548,14 @@ pub fn render(
             .map(|(m, v)| format!("  {m} = {}", c_int(*v, e.signed, e.size)))
             .collect();
         if e.size == 4 {
-            c.push(format!(
-                "typedef enum {} {{\n{}\n}} {};",
-                e.name,
-                body.join(",\n"),
-                e.name
+            c.push(once(
+                &e.name,
+                format!(
+                    "typedef enum {} {{\n{}\n}} {};",
+                    e.name,
+                    body.join(",\n"),
+                    e.name
+                ),
             ));
             let mut d = format!("ctypedef enum {}:", e.name);
             if members.is_empty() {
@@ -393,10 +566,14 @@ pub fn render(
             }
             cy.push(d);
         } else {
-            let t = format!("{}int{}_t", if e.signed { "" } else { "u" }, e.size as u32 * 8);
+            let t = format!(
+                "{}int{}_t",
+                if e.signed { "" } else { "u" },
+                e.size as u32 * 8
+            );
             c.push(format!("typedef {t} {};", e.name));
             if !body.is_empty() {
-                c.push(format!("enum {{\n{}\n}};", body.join(",\n")));
+                c.push(once(&e.name, format!("enum {{\n{}\n}};", body.join(",\n"))));
             }
             cy.push(format!("ctypedef {t} {}", e.name));
             if !members.is_empty() {
@@ -417,6 +594,10 @@ pub fn render(
         if h.callback {
             c.push(format!("typedef void *{};", h.name));
             cy.push(format!("ctypedef void *{}", h.name));
+        } else if h.aliases.is_empty() {
+            c.push(format!("typedef struct hipgen_{0} *{0};", h.name));
+            cy.push(format!("cdef struct hipgen_{}", h.name));
+            cy.push(format!("ctypedef hipgen_{0} *{0}", h.name));
         } else {
             c.push(format!("struct {};", h.name));
             cy.push(format!("cdef struct {}", h.name));
@@ -442,8 +623,13 @@ pub fn render(
         // Declared before any record names it by pointer.
         cy.push(format!("ctypedef {kw} {}", r.name));
         for a in r.aliases.iter().filter(|a| **a != r.name) {
-            c.push(format!("typedef {} {a};", r.name));
-            cy.push(format!("ctypedef {} {a}", r.name));
+            let star = if ix.pointer_aliases.contains(a) {
+                "*"
+            } else {
+                ""
+            };
+            c.push(format!("typedef {} {star}{a};", r.name));
+            cy.push(format!("ctypedef {} {star}{a}", r.name));
         }
     }
     let mut done: BTreeSet<&str> = imports
@@ -455,7 +641,10 @@ pub fn render(
     while !pending.is_empty() {
         let before = pending.len();
         pending.retain(|r| {
-            let ready = r.fields.iter().all(|f| by_value(&f.ty).is_none_or(|n| done.contains(n) || n == r.name));
+            let ready = r
+                .fields
+                .iter()
+                .all(|f| by_value(&f.ty).is_none_or(|n| done.contains(n) || n == r.name));
             if ready {
                 defs.push(*r);
                 done.insert(r.name.as_str());
@@ -464,7 +653,7 @@ pub fn render(
         });
         if pending.len() == before {
             // A cycle by value cannot be (C would not compile it): write the rest as bytes.
-            defs.extend(pending.drain(..));
+            defs.append(&mut pending);
         }
     }
     for r in defs {
@@ -475,10 +664,13 @@ pub fn render(
                 Vec::new(),
             )
         });
-        c.push(format!(
-            "{kw} __attribute__((aligned({}))) {} {body};",
-            r.align.max(1),
-            r.name
+        c.push(once(
+            &r.name,
+            format!(
+                "{kw} __attribute__((aligned({}))) {} {body};",
+                r.align.max(1),
+                r.name
+            ),
         ));
         let mut d = format!("ctypedef {kw} {}:", r.name);
         if names.is_empty() {
@@ -493,7 +685,10 @@ pub fn render(
     for k in &lib.constants {
         if let ConstValue::Int(v) = k.value {
             if seen_members.insert(k.name.clone()) {
-                c.push(format!("#define {} ({})", k.name, c_int(v, true, 8)));
+                c.push(once(
+                    &k.name,
+                    format!("#define {} ({})", k.name, c_int(v, true, 8)),
+                ));
                 cy.push(format!("const long long {}", k.name));
             }
         }
@@ -523,7 +718,11 @@ pub fn render(
                 };
                 let name = sanitize(&p.name, i);
                 if let Some(c) = spelled(&p.spelling, &ix) {
-                    return Some((c.clone(), named(&c, &format!("a{i}")), named(&cy_spelled(&c), &name)));
+                    return Some((
+                        c.clone(),
+                        named(&c, &format!("a{i}")),
+                        named(&cy_spelled(&c), &name),
+                    ));
                 }
                 Some((
                     c_type(&ty, &ix)?,
@@ -539,8 +738,12 @@ pub fn render(
         let decls: Vec<&str> = params.iter().map(|p| p.1.as_str()).collect();
         let args: Vec<String> = (0..params.len()).map(|i| format!("a{i}")).collect();
         let fail = missing_value(f, lib, status, &ix);
-        let returns = if matches!(f.ret, CType::Void) { "" } else { "return " };
-        functions.push(format!(
+        let returns = if matches!(f.ret, CType::Void) {
+            ""
+        } else {
+            "return "
+        };
+        functions.push(once(&f.name, format!(
             "static inline {ret} {name}({decls}) {{\n  typedef {ret} (*hipgen_fn)({types});\n  static hipgen_fn f;\n  hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);\n  if (!g) {{\n    g = (hipgen_fn)hipgen_symbol_{library}(\"{symbol}\");\n    if (!g) return {fail};\n    __atomic_store_n(&f, g, __ATOMIC_RELEASE);\n  }}\n  {returns}g({args});\n}}",
             name = f.name,
             decls = if decls.is_empty() { "void".into() } else { decls.join(", ") },
@@ -548,7 +751,7 @@ pub fn render(
             library = lib.name,
             symbol = f.symbol,
             args = args.join(", "),
-        ));
+        )));
         let cy_params: Vec<&str> = params.iter().map(|p| p.2.as_str()).collect();
         cy.push(format!("{cy_ret} {}({}) nogil", f.name, cy_params.join(", ")).replace("* ", "*"));
     }
@@ -583,15 +786,81 @@ fn by_value(ty: &CType) -> Option<&str> {
 /// A parameter name Cython takes (keywords and empty names become `a<i>`).
 fn sanitize(name: &str, i: usize) -> String {
     const KEYWORDS: &[&str] = &[
-        "from", "in", "is", "lambda", "def", "class", "pass", "print", "type", "object", "include",
-        "cdef", "ctypedef", "struct", "union", "enum", "public", "api", "by", "global", "with",
-        "yield", "import", "as", "not", "and", "or", "del", "if", "else", "elif", "while", "for",
-        "try", "except", "finally", "raise", "return", "assert", "exec", "nonlocal", "async",
-        "await", "gil", "nogil", "const", "char", "int", "float", "double", "long", "short",
-        "signed", "unsigned", "void", "readonly", "inline", "new", "property", "None", "True",
-        "False", "operator", "cpdef", "sizeof", "NULL", "extern", "namespace", "fused", "bint",
+        "from",
+        "in",
+        "is",
+        "lambda",
+        "def",
+        "class",
+        "pass",
+        "print",
+        "type",
+        "object",
+        "include",
+        "cdef",
+        "ctypedef",
+        "struct",
+        "union",
+        "enum",
+        "public",
+        "api",
+        "by",
+        "global",
+        "with",
+        "yield",
+        "import",
+        "as",
+        "not",
+        "and",
+        "or",
+        "del",
+        "if",
+        "else",
+        "elif",
+        "while",
+        "for",
+        "try",
+        "except",
+        "finally",
+        "raise",
+        "return",
+        "assert",
+        "exec",
+        "nonlocal",
+        "async",
+        "await",
+        "gil",
+        "nogil",
+        "const",
+        "char",
+        "int",
+        "float",
+        "double",
+        "long",
+        "short",
+        "signed",
+        "unsigned",
+        "void",
+        "readonly",
+        "inline",
+        "new",
+        "property",
+        "None",
+        "True",
+        "False",
+        "operator",
+        "cpdef",
+        "sizeof",
+        "NULL",
+        "extern",
+        "namespace",
+        "fused",
+        "bint",
     ];
-    if name.is_empty() || KEYWORDS.contains(&name) || name.starts_with("arg") && name[3..].parse::<u32>().is_ok() {
+    if name.is_empty()
+        || KEYWORDS.contains(&name)
+        || name.starts_with("arg") && name[3..].parse::<u32>().is_ok()
+    {
         format!("a{i}")
     } else {
         name.to_string()

@@ -40,6 +40,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("5.7.1", "hip", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hipMemoryType
+    #define HIPGEN_DEF_hipMemoryType
     typedef enum hipMemoryType {
       hipMemoryTypeHost = 0,
       hipMemoryTypeDevice = 1,
@@ -47,6 +49,9 @@ cdef extern from *:
       hipMemoryTypeUnified = 3,
       hipMemoryTypeManaged = 4
     } hipMemoryType;
+    #endif
+    #ifndef HIPGEN_DEF_hipError_t
+    #define HIPGEN_DEF_hipError_t
     typedef enum hipError_t {
       hipSuccess = 0,
       hipErrorInvalidValue = 1,
@@ -127,6 +132,9 @@ cdef extern from *:
       hipErrorRuntimeOther = 1053,
       hipErrorTbd = 1054
     } hipError_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceAttribute_t
+    #define HIPGEN_DEF_hipDeviceAttribute_t
     typedef enum hipDeviceAttribute_t {
       hipDeviceAttributeCudaCompatibleBegin = 0,
       hipDeviceAttributeEccEnabled = 0,
@@ -242,18 +250,27 @@ cdef extern from *:
       hipDeviceAttributeAmdSpecificEnd = 19999,
       hipDeviceAttributeVendorSpecificBegin = 20000
     } hipDeviceAttribute_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipComputeMode
+    #define HIPGEN_DEF_hipComputeMode
     typedef enum hipComputeMode {
       hipComputeModeDefault = 0,
       hipComputeModeExclusive = 1,
       hipComputeModeProhibited = 2,
       hipComputeModeExclusiveProcess = 3
     } hipComputeMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipChannelFormatKind
+    #define HIPGEN_DEF_hipChannelFormatKind
     typedef enum hipChannelFormatKind {
       hipChannelFormatKindSigned = 0,
       hipChannelFormatKindUnsigned = 1,
       hipChannelFormatKindFloat = 2,
       hipChannelFormatKindNone = 3
     } hipChannelFormatKind;
+    #endif
+    #ifndef HIPGEN_DEF_hipArray_Format
+    #define HIPGEN_DEF_hipArray_Format
     typedef enum hipArray_Format {
       HIP_AD_FORMAT_UNSIGNED_INT8 = 1,
       HIP_AD_FORMAT_UNSIGNED_INT16 = 2,
@@ -264,32 +281,47 @@ cdef extern from *:
       HIP_AD_FORMAT_HALF = 16,
       HIP_AD_FORMAT_FLOAT = 32
     } hipArray_Format;
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceType
+    #define HIPGEN_DEF_hipResourceType
     typedef enum hipResourceType {
       hipResourceTypeArray = 0,
       hipResourceTypeMipmappedArray = 1,
       hipResourceTypeLinear = 2,
       hipResourceTypePitch2D = 3
     } hipResourceType;
+    #endif
+    #ifndef HIPGEN_DEF_HIPresourcetype_enum
+    #define HIPGEN_DEF_HIPresourcetype_enum
     typedef enum HIPresourcetype_enum {
       HIP_RESOURCE_TYPE_ARRAY = 0,
       HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY = 1,
       HIP_RESOURCE_TYPE_LINEAR = 2,
       HIP_RESOURCE_TYPE_PITCH2D = 3
     } HIPresourcetype_enum;
+    #endif
     typedef HIPresourcetype_enum HIPresourcetype;
     typedef HIPresourcetype_enum hipResourcetype;
+    #ifndef HIPGEN_DEF_HIPaddress_mode_enum
+    #define HIPGEN_DEF_HIPaddress_mode_enum
     typedef enum HIPaddress_mode_enum {
       HIP_TR_ADDRESS_MODE_WRAP = 0,
       HIP_TR_ADDRESS_MODE_CLAMP = 1,
       HIP_TR_ADDRESS_MODE_MIRROR = 2,
       HIP_TR_ADDRESS_MODE_BORDER = 3
     } HIPaddress_mode_enum;
+    #endif
     typedef HIPaddress_mode_enum HIPaddress_mode;
+    #ifndef HIPGEN_DEF_HIPfilter_mode_enum
+    #define HIPGEN_DEF_HIPfilter_mode_enum
     typedef enum HIPfilter_mode_enum {
       HIP_TR_FILTER_MODE_POINT = 0,
       HIP_TR_FILTER_MODE_LINEAR = 1
     } HIPfilter_mode_enum;
+    #endif
     typedef HIPfilter_mode_enum HIPfilter_mode;
+    #ifndef HIPGEN_DEF_hipResourceViewFormat
+    #define HIPGEN_DEF_hipResourceViewFormat
     typedef enum hipResourceViewFormat {
       hipResViewFormatNone = 0,
       hipResViewFormatUnsignedChar1 = 1,
@@ -327,6 +359,9 @@ cdef extern from *:
       hipResViewFormatSignedBlockCompressed6H = 33,
       hipResViewFormatUnsignedBlockCompressed7 = 34
     } hipResourceViewFormat;
+    #endif
+    #ifndef HIPGEN_DEF_HIPresourceViewFormat_enum
+    #define HIPGEN_DEF_HIPresourceViewFormat_enum
     typedef enum HIPresourceViewFormat_enum {
       HIP_RES_VIEW_FORMAT_NONE = 0,
       HIP_RES_VIEW_FORMAT_UINT_1X8 = 1,
@@ -364,7 +399,10 @@ cdef extern from *:
       HIP_RES_VIEW_FORMAT_SIGNED_BC6H = 33,
       HIP_RES_VIEW_FORMAT_UNSIGNED_BC7 = 34
     } HIPresourceViewFormat_enum;
+    #endif
     typedef HIPresourceViewFormat_enum HIPresourceViewFormat;
+    #ifndef HIPGEN_DEF_hipMemcpyKind
+    #define HIPGEN_DEF_hipMemcpyKind
     typedef enum hipMemcpyKind {
       hipMemcpyHostToHost = 0,
       hipMemcpyHostToDevice = 1,
@@ -372,6 +410,9 @@ cdef extern from *:
       hipMemcpyDeviceToDevice = 3,
       hipMemcpyDefault = 4
     } hipMemcpyKind;
+    #endif
+    #ifndef HIPGEN_DEF_hipFunction_attribute
+    #define HIPGEN_DEF_hipFunction_attribute
     typedef enum hipFunction_attribute {
       HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
       HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
@@ -385,6 +426,9 @@ cdef extern from *:
       HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
       HIP_FUNC_ATTRIBUTE_MAX = 10
     } hipFunction_attribute;
+    #endif
+    #ifndef HIPGEN_DEF_hipPointer_attribute
+    #define HIPGEN_DEF_hipPointer_attribute
     typedef enum hipPointer_attribute {
       HIP_POINTER_ATTRIBUTE_CONTEXT = 1,
       HIP_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
@@ -404,37 +448,58 @@ cdef extern from *:
       HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS = 16,
       HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE = 17
     } hipPointer_attribute;
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureAddressMode
+    #define HIPGEN_DEF_hipTextureAddressMode
     typedef enum hipTextureAddressMode {
       hipAddressModeWrap = 0,
       hipAddressModeClamp = 1,
       hipAddressModeMirror = 2,
       hipAddressModeBorder = 3
     } hipTextureAddressMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureFilterMode
+    #define HIPGEN_DEF_hipTextureFilterMode
     typedef enum hipTextureFilterMode {
       hipFilterModePoint = 0,
       hipFilterModeLinear = 1
     } hipTextureFilterMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureReadMode
+    #define HIPGEN_DEF_hipTextureReadMode
     typedef enum hipTextureReadMode {
       hipReadModeElementType = 0,
       hipReadModeNormalizedFloat = 1
     } hipTextureReadMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipSurfaceBoundaryMode
+    #define HIPGEN_DEF_hipSurfaceBoundaryMode
     typedef enum hipSurfaceBoundaryMode {
       hipBoundaryModeZero = 0,
       hipBoundaryModeTrap = 1,
       hipBoundaryModeClamp = 2
     } hipSurfaceBoundaryMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceP2PAttr
+    #define HIPGEN_DEF_hipDeviceP2PAttr
     typedef enum hipDeviceP2PAttr {
       hipDevP2PAttrPerformanceRank = 0,
       hipDevP2PAttrAccessSupported = 1,
       hipDevP2PAttrNativeAtomicSupported = 2,
       hipDevP2PAttrHipArrayAccessSupported = 3
     } hipDeviceP2PAttr;
+    #endif
+    #ifndef HIPGEN_DEF_hipLimit_t
+    #define HIPGEN_DEF_hipLimit_t
     typedef enum hipLimit_t {
       hipLimitStackSize = 0,
       hipLimitPrintfFifoSize = 1,
       hipLimitMallocHeapSize = 2,
       hipLimitRange = 3
     } hipLimit_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemoryAdvise
+    #define HIPGEN_DEF_hipMemoryAdvise
     typedef enum hipMemoryAdvise {
       hipMemAdviseSetReadMostly = 1,
       hipMemAdviseUnsetReadMostly = 2,
@@ -445,11 +510,17 @@ cdef extern from *:
       hipMemAdviseSetCoarseGrain = 100,
       hipMemAdviseUnsetCoarseGrain = 101
     } hipMemoryAdvise;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRangeCoherencyMode
+    #define HIPGEN_DEF_hipMemRangeCoherencyMode
     typedef enum hipMemRangeCoherencyMode {
       hipMemRangeCoherencyModeFineGrain = 0,
       hipMemRangeCoherencyModeCoarseGrain = 1,
       hipMemRangeCoherencyModeIndeterminate = 2
     } hipMemRangeCoherencyMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRangeAttribute
+    #define HIPGEN_DEF_hipMemRangeAttribute
     typedef enum hipMemRangeAttribute {
       hipMemRangeAttributeReadMostly = 1,
       hipMemRangeAttributePreferredLocation = 2,
@@ -457,6 +528,9 @@ cdef extern from *:
       hipMemRangeAttributeLastPrefetchLocation = 4,
       hipMemRangeAttributeCoherencyMode = 100
     } hipMemRangeAttribute;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolAttr
+    #define HIPGEN_DEF_hipMemPoolAttr
     typedef enum hipMemPoolAttr {
       hipMemPoolReuseFollowEventDependencies = 1,
       hipMemPoolReuseAllowOpportunistic = 2,
@@ -467,26 +541,41 @@ cdef extern from *:
       hipMemPoolAttrUsedMemCurrent = 7,
       hipMemPoolAttrUsedMemHigh = 8
     } hipMemPoolAttr;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemLocationType
+    #define HIPGEN_DEF_hipMemLocationType
     typedef enum hipMemLocationType {
       hipMemLocationTypeInvalid = 0,
       hipMemLocationTypeDevice = 1
     } hipMemLocationType;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAccessFlags
+    #define HIPGEN_DEF_hipMemAccessFlags
     typedef enum hipMemAccessFlags {
       hipMemAccessFlagsProtNone = 0,
       hipMemAccessFlagsProtRead = 1,
       hipMemAccessFlagsProtReadWrite = 3
     } hipMemAccessFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocationType
+    #define HIPGEN_DEF_hipMemAllocationType
     typedef enum hipMemAllocationType {
       hipMemAllocationTypeInvalid = 0,
       hipMemAllocationTypePinned = 1,
       hipMemAllocationTypeMax = 2147483647
     } hipMemAllocationType;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocationHandleType
+    #define HIPGEN_DEF_hipMemAllocationHandleType
     typedef enum hipMemAllocationHandleType {
       hipMemHandleTypeNone = 0,
       hipMemHandleTypePosixFileDescriptor = 1,
       hipMemHandleTypeWin32 = 2,
       hipMemHandleTypeWin32Kmt = 4
     } hipMemAllocationHandleType;
+    #endif
+    #ifndef HIPGEN_DEF_hipJitOption
+    #define HIPGEN_DEF_hipJitOption
     typedef enum hipJitOption {
       hipJitOptionMaxRegisters = 0,
       hipJitOptionThreadsPerBlock = 1,
@@ -507,22 +596,34 @@ cdef extern from *:
       hipJitOptionFastCompile = 16,
       hipJitOptionNumOptions = 17
     } hipJitOption;
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncAttribute
+    #define HIPGEN_DEF_hipFuncAttribute
     typedef enum hipFuncAttribute {
       hipFuncAttributeMaxDynamicSharedMemorySize = 8,
       hipFuncAttributePreferredSharedMemoryCarveout = 9,
       hipFuncAttributeMax = 10
     } hipFuncAttribute;
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncCache_t
+    #define HIPGEN_DEF_hipFuncCache_t
     typedef enum hipFuncCache_t {
       hipFuncCachePreferNone = 0,
       hipFuncCachePreferShared = 1,
       hipFuncCachePreferL1 = 2,
       hipFuncCachePreferEqual = 3
     } hipFuncCache_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipSharedMemConfig
+    #define HIPGEN_DEF_hipSharedMemConfig
     typedef enum hipSharedMemConfig {
       hipSharedMemBankSizeDefault = 0,
       hipSharedMemBankSizeFourByte = 1,
       hipSharedMemBankSizeEightByte = 2
     } hipSharedMemConfig;
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryHandleType_enum
+    #define HIPGEN_DEF_hipExternalMemoryHandleType_enum
     typedef enum hipExternalMemoryHandleType_enum {
       hipExternalMemoryHandleTypeOpaqueFd = 1,
       hipExternalMemoryHandleTypeOpaqueWin32 = 2,
@@ -532,19 +633,28 @@ cdef extern from *:
       hipExternalMemoryHandleTypeD3D11Resource = 6,
       hipExternalMemoryHandleTypeD3D11ResourceKmt = 7
     } hipExternalMemoryHandleType_enum;
+    #endif
     typedef hipExternalMemoryHandleType_enum hipExternalMemoryHandleType;
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreHandleType_enum
+    #define HIPGEN_DEF_hipExternalSemaphoreHandleType_enum
     typedef enum hipExternalSemaphoreHandleType_enum {
       hipExternalSemaphoreHandleTypeOpaqueFd = 1,
       hipExternalSemaphoreHandleTypeOpaqueWin32 = 2,
       hipExternalSemaphoreHandleTypeOpaqueWin32Kmt = 3,
       hipExternalSemaphoreHandleTypeD3D12Fence = 4
     } hipExternalSemaphoreHandleType_enum;
+    #endif
     typedef hipExternalSemaphoreHandleType_enum hipExternalSemaphoreHandleType;
+    #ifndef HIPGEN_DEF_hipGLDeviceList
+    #define HIPGEN_DEF_hipGLDeviceList
     typedef enum hipGLDeviceList {
       hipGLDeviceListAll = 1,
       hipGLDeviceListCurrentFrame = 2,
       hipGLDeviceListNextFrame = 3
     } hipGLDeviceList;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsRegisterFlags
+    #define HIPGEN_DEF_hipGraphicsRegisterFlags
     typedef enum hipGraphicsRegisterFlags {
       hipGraphicsRegisterFlagsNone = 0,
       hipGraphicsRegisterFlagsReadOnly = 1,
@@ -552,6 +662,9 @@ cdef extern from *:
       hipGraphicsRegisterFlagsSurfaceLoadStore = 4,
       hipGraphicsRegisterFlagsTextureGather = 8
     } hipGraphicsRegisterFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeType
+    #define HIPGEN_DEF_hipGraphNodeType
     typedef enum hipGraphNodeType {
       hipGraphNodeTypeKernel = 0,
       hipGraphNodeTypeMemcpy = 1,
@@ -569,15 +682,24 @@ cdef extern from *:
       hipGraphNodeTypeMemcpyToSymbol = 13,
       hipGraphNodeTypeCount = 14
     } hipGraphNodeType;
+    #endif
+    #ifndef HIPGEN_DEF_hipKernelNodeAttrID
+    #define HIPGEN_DEF_hipKernelNodeAttrID
     typedef enum hipKernelNodeAttrID {
       hipKernelNodeAttributeAccessPolicyWindow = 1,
       hipKernelNodeAttributeCooperative = 2
     } hipKernelNodeAttrID;
+    #endif
+    #ifndef HIPGEN_DEF_hipAccessProperty
+    #define HIPGEN_DEF_hipAccessProperty
     typedef enum hipAccessProperty {
       hipAccessPropertyNormal = 0,
       hipAccessPropertyStreaming = 1,
       hipAccessPropertyPersisting = 2
     } hipAccessProperty;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecUpdateResult
+    #define HIPGEN_DEF_hipGraphExecUpdateResult
     typedef enum hipGraphExecUpdateResult {
       hipGraphExecUpdateSuccess = 0,
       hipGraphExecUpdateError = 1,
@@ -588,38 +710,62 @@ cdef extern from *:
       hipGraphExecUpdateErrorNotSupported = 6,
       hipGraphExecUpdateErrorUnsupportedFunctionChange = 7
     } hipGraphExecUpdateResult;
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamCaptureMode
+    #define HIPGEN_DEF_hipStreamCaptureMode
     typedef enum hipStreamCaptureMode {
       hipStreamCaptureModeGlobal = 0,
       hipStreamCaptureModeThreadLocal = 1,
       hipStreamCaptureModeRelaxed = 2
     } hipStreamCaptureMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamCaptureStatus
+    #define HIPGEN_DEF_hipStreamCaptureStatus
     typedef enum hipStreamCaptureStatus {
       hipStreamCaptureStatusNone = 0,
       hipStreamCaptureStatusActive = 1,
       hipStreamCaptureStatusInvalidated = 2
     } hipStreamCaptureStatus;
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamUpdateCaptureDependenciesFlags
+    #define HIPGEN_DEF_hipStreamUpdateCaptureDependenciesFlags
     typedef enum hipStreamUpdateCaptureDependenciesFlags {
       hipStreamAddCaptureDependencies = 0,
       hipStreamSetCaptureDependencies = 1
     } hipStreamUpdateCaptureDependenciesFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemAttributeType
+    #define HIPGEN_DEF_hipGraphMemAttributeType
     typedef enum hipGraphMemAttributeType {
       hipGraphMemAttrUsedMemCurrent = 0,
       hipGraphMemAttrUsedMemHigh = 1,
       hipGraphMemAttrReservedMemCurrent = 2,
       hipGraphMemAttrReservedMemHigh = 3
     } hipGraphMemAttributeType;
+    #endif
+    #ifndef HIPGEN_DEF_hipUserObjectFlags
+    #define HIPGEN_DEF_hipUserObjectFlags
     typedef enum hipUserObjectFlags {
       hipUserObjectNoDestructorSync = 1
     } hipUserObjectFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipUserObjectRetainFlags
+    #define HIPGEN_DEF_hipUserObjectRetainFlags
     typedef enum hipUserObjectRetainFlags {
       hipGraphUserObjectMove = 1
     } hipUserObjectRetainFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphInstantiateFlags
+    #define HIPGEN_DEF_hipGraphInstantiateFlags
     typedef enum hipGraphInstantiateFlags {
       hipGraphInstantiateFlagAutoFreeOnLaunch = 1,
       hipGraphInstantiateFlagUpload = 2,
       hipGraphInstantiateFlagDeviceLaunch = 4,
       hipGraphInstantiateFlagUseNodePriority = 8
     } hipGraphInstantiateFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphDebugDotFlags
+    #define HIPGEN_DEF_hipGraphDebugDotFlags
     typedef enum hipGraphDebugDotFlags {
       hipGraphDebugDotFlagsVerbose = 1,
       hipGraphDebugDotFlagsKernelNodeParams = 4,
@@ -632,21 +778,36 @@ cdef extern from *:
       hipGraphDebugDotFlagsKernelNodeAttributes = 512,
       hipGraphDebugDotFlagsHandles = 1024
     } hipGraphDebugDotFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocationGranularity_flags
+    #define HIPGEN_DEF_hipMemAllocationGranularity_flags
     typedef enum hipMemAllocationGranularity_flags {
       hipMemAllocationGranularityMinimum = 0,
       hipMemAllocationGranularityRecommended = 1
     } hipMemAllocationGranularity_flags;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemHandleType
+    #define HIPGEN_DEF_hipMemHandleType
     typedef enum hipMemHandleType {
       hipMemHandleTypeGeneric = 0
     } hipMemHandleType;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemOperationType
+    #define HIPGEN_DEF_hipMemOperationType
     typedef enum hipMemOperationType {
       hipMemOperationTypeMap = 1,
       hipMemOperationTypeUnmap = 2
     } hipMemOperationType;
+    #endif
+    #ifndef HIPGEN_DEF_hipArraySparseSubresourceType
+    #define HIPGEN_DEF_hipArraySparseSubresourceType
     typedef enum hipArraySparseSubresourceType {
       hipArraySparseSubresourceTypeSparseLevel = 0,
       hipArraySparseSubresourceTypeMiptail = 1
     } hipArraySparseSubresourceType;
+    #endif
+    #ifndef HIPGEN_DEF_hipDataType
+    #define HIPGEN_DEF_hipDataType
     typedef enum hipDataType {
       HIP_R_32F = 0,
       HIP_R_64F = 1,
@@ -677,11 +838,15 @@ cdef extern from *:
       HIP_R_64U = 26,
       HIP_C_64U = 27
     } hipDataType;
+    #endif
+    #ifndef HIPGEN_DEF_hipLibraryPropertyType
+    #define HIPGEN_DEF_hipLibraryPropertyType
     typedef enum hipLibraryPropertyType {
       HIP_LIBRARY_MAJOR_VERSION = 0,
       HIP_LIBRARY_MINOR_VERSION = 1,
       HIP_LIBRARY_PATCH_LEVEL = 2
     } hipLibraryPropertyType;
+    #endif
     struct __hip_texture;
     typedef struct __hip_texture *hipTextureObject_t;
     struct __hip_surface;
@@ -726,14 +891,14 @@ cdef extern from *:
     typedef struct HIP_ARRAY_DESCRIPTOR HIP_ARRAY_DESCRIPTOR;
     typedef struct HIP_ARRAY3D_DESCRIPTOR HIP_ARRAY3D_DESCRIPTOR;
     typedef struct hipArray hipArray;
-    typedef hipArray hipArray_t;
+    typedef hipArray *hipArray_t;
     typedef hipArray hiparray;
-    typedef hipArray hipArray_const_t;
+    typedef hipArray *hipArray_const_t;
     typedef struct hip_Memcpy2D hip_Memcpy2D;
     typedef struct hipMipmappedArray hipMipmappedArray;
-    typedef hipMipmappedArray hipMipmappedArray_t;
+    typedef hipMipmappedArray *hipMipmappedArray_t;
     typedef hipMipmappedArray hipmipmappedArray;
-    typedef hipMipmappedArray hipMipmappedArray_const_t;
+    typedef hipMipmappedArray *hipMipmappedArray_const_t;
     typedef struct HIP_TEXTURE_DESC_st HIP_TEXTURE_DESC_st;
     typedef HIP_TEXTURE_DESC_st HIP_TEXTURE_DESC;
     typedef struct hipResourceDesc hipResourceDesc;
@@ -859,6 +1024,8 @@ cdef extern from *:
     typedef struct hipArrayMapInfo_union_1_struct_0 hipArrayMapInfo_union_1_struct_0;
     typedef struct hipArrayMapInfo_union_1_struct_1 hipArrayMapInfo_union_1_struct_1;
     typedef union hipArrayMapInfo_union_2 hipArrayMapInfo_union_2;
+    #ifndef HIPGEN_DEF_hipDeviceArch_t
+    #define HIPGEN_DEF_hipDeviceArch_t
     struct __attribute__((aligned(4))) hipDeviceArch_t {
       unsigned int hasGlobalInt32Atomics : 1;
       unsigned int hasGlobalFloatAtomicExch : 1;
@@ -878,9 +1045,15 @@ cdef extern from *:
       unsigned int has3dGrid : 1;
       unsigned int hasDynamicParallelism : 1;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipUUID_t
+    #define HIPGEN_DEF_hipUUID_t
     struct __attribute__((aligned(1))) hipUUID_t {
       char bytes[16];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceProp_t
+    #define HIPGEN_DEF_hipDeviceProp_t
     struct __attribute__((aligned(8))) hipDeviceProp_t {
       char name[256];
       size_t totalGlobalMem;
@@ -938,13 +1111,30 @@ cdef extern from *:
       int pageableMemoryAccess;
       int pageableMemoryAccessUsesHostPageTables;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipPointerAttribute_t
+    #define HIPGEN_DEF_hipPointerAttribute_t
     struct __attribute__((aligned(8))) hipPointerAttribute_t {
-      unsigned char _hipgen_bytes[32];
+      union {
+        enum hipMemoryType memoryType;
+        enum hipMemoryType type;
+      };
+      int device;
+      void *devicePointer;
+      void *hostPointer;
+      int isManaged;
+      unsigned int allocationFlags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipPointerAttribute_t_union_0
+    #define HIPGEN_DEF_hipPointerAttribute_t_union_0
     union __attribute__((aligned(4))) hipPointerAttribute_t_union_0 {
       enum hipMemoryType memoryType;
       enum hipMemoryType type;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipChannelFormatDesc
+    #define HIPGEN_DEF_hipChannelFormatDesc
     struct __attribute__((aligned(4))) hipChannelFormatDesc {
       int x;
       int y;
@@ -952,12 +1142,18 @@ cdef extern from *:
       int w;
       enum hipChannelFormatKind f;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_ARRAY_DESCRIPTOR
+    #define HIPGEN_DEF_HIP_ARRAY_DESCRIPTOR
     struct __attribute__((aligned(8))) HIP_ARRAY_DESCRIPTOR {
       size_t Width;
       size_t Height;
       enum hipArray_Format Format;
       unsigned int NumChannels;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_ARRAY3D_DESCRIPTOR
+    #define HIPGEN_DEF_HIP_ARRAY3D_DESCRIPTOR
     struct __attribute__((aligned(8))) HIP_ARRAY3D_DESCRIPTOR {
       size_t Width;
       size_t Height;
@@ -966,6 +1162,9 @@ cdef extern from *:
       unsigned int NumChannels;
       unsigned int Flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArray
+    #define HIPGEN_DEF_hipArray
     struct __attribute__((aligned(8))) hipArray {
       void *data;
       struct hipChannelFormatDesc desc;
@@ -979,6 +1178,9 @@ cdef extern from *:
       unsigned int textureType;
       unsigned int flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hip_Memcpy2D
+    #define HIPGEN_DEF_hip_Memcpy2D
     struct __attribute__((aligned(8))) hip_Memcpy2D {
       size_t srcXInBytes;
       size_t srcY;
@@ -997,6 +1199,9 @@ cdef extern from *:
       size_t WidthInBytes;
       size_t Height;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMipmappedArray
+    #define HIPGEN_DEF_hipMipmappedArray
     struct __attribute__((aligned(8))) hipMipmappedArray {
       void *data;
       struct hipChannelFormatDesc desc;
@@ -1010,6 +1215,9 @@ cdef extern from *:
       enum hipArray_Format format;
       unsigned int num_channels;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TEXTURE_DESC_st
+    #define HIPGEN_DEF_HIP_TEXTURE_DESC_st
     struct __attribute__((aligned(4))) HIP_TEXTURE_DESC_st {
       HIPaddress_mode_enum addressMode[3];
       HIPfilter_mode filterMode;
@@ -1022,17 +1230,29 @@ cdef extern from *:
       float borderColor[4];
       int32_t reserved[12];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc_union_0_struct_0
+    #define HIPGEN_DEF_hipResourceDesc_union_0_struct_0
     struct __attribute__((aligned(8))) hipResourceDesc_union_0_struct_0 {
       hipArray_t array;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc_union_0_struct_1
+    #define HIPGEN_DEF_hipResourceDesc_union_0_struct_1
     struct __attribute__((aligned(8))) hipResourceDesc_union_0_struct_1 {
       hipMipmappedArray_t mipmap;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc_union_0_struct_2
+    #define HIPGEN_DEF_hipResourceDesc_union_0_struct_2
     struct __attribute__((aligned(8))) hipResourceDesc_union_0_struct_2 {
       void *devPtr;
       struct hipChannelFormatDesc desc;
       size_t sizeInBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc_union_0_struct_3
+    #define HIPGEN_DEF_hipResourceDesc_union_0_struct_3
     struct __attribute__((aligned(8))) hipResourceDesc_union_0_struct_3 {
       void *devPtr;
       struct hipChannelFormatDesc desc;
@@ -1040,18 +1260,30 @@ cdef extern from *:
       size_t height;
       size_t pitchInBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_0
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_0
     struct __attribute__((aligned(8))) HIP_RESOURCE_DESC_st_union_0_struct_0 {
       hipArray_t hArray;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_1
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_1
     struct __attribute__((aligned(8))) HIP_RESOURCE_DESC_st_union_0_struct_1 {
       hipMipmappedArray_t hMipmappedArray;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_2
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_2
     struct __attribute__((aligned(8))) HIP_RESOURCE_DESC_st_union_0_struct_2 {
       hipDeviceptr_t devPtr;
       hipArray_Format format;
       unsigned int numChannels;
       size_t sizeInBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_3
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_3
     struct __attribute__((aligned(8))) HIP_RESOURCE_DESC_st_union_0_struct_3 {
       hipDeviceptr_t devPtr;
       hipArray_Format format;
@@ -1060,9 +1292,15 @@ cdef extern from *:
       size_t height;
       size_t pitchInBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_4
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_4
     struct __attribute__((aligned(4))) HIP_RESOURCE_DESC_st_union_0_struct_4 {
       int32_t reserved[32];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceViewDesc
+    #define HIPGEN_DEF_hipResourceViewDesc
     struct __attribute__((aligned(8))) hipResourceViewDesc {
       enum hipResourceViewFormat format;
       size_t width;
@@ -1073,6 +1311,9 @@ cdef extern from *:
       unsigned int firstLayer;
       unsigned int lastLayer;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_VIEW_DESC_st
+    #define HIPGEN_DEF_HIP_RESOURCE_VIEW_DESC_st
     struct __attribute__((aligned(8))) HIP_RESOURCE_VIEW_DESC_st {
       HIPresourceViewFormat format;
       size_t width;
@@ -1084,22 +1325,34 @@ cdef extern from *:
       unsigned int lastLayer;
       uint32_t reserved[16];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipPitchedPtr
+    #define HIPGEN_DEF_hipPitchedPtr
     struct __attribute__((aligned(8))) hipPitchedPtr {
       void *ptr;
       size_t pitch;
       size_t xsize;
       size_t ysize;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExtent
+    #define HIPGEN_DEF_hipExtent
     struct __attribute__((aligned(8))) hipExtent {
       size_t width;
       size_t height;
       size_t depth;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipPos
+    #define HIPGEN_DEF_hipPos
     struct __attribute__((aligned(8))) hipPos {
       size_t x;
       size_t y;
       size_t z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy3DParms
+    #define HIPGEN_DEF_hipMemcpy3DParms
     struct __attribute__((aligned(8))) hipMemcpy3DParms {
       hipArray_t srcArray;
       struct hipPos srcPos;
@@ -1110,6 +1363,9 @@ cdef extern from *:
       struct hipExtent extent;
       enum hipMemcpyKind kind;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_MEMCPY3D
+    #define HIPGEN_DEF_HIP_MEMCPY3D
     struct __attribute__((aligned(8))) HIP_MEMCPY3D {
       unsigned int srcXInBytes;
       unsigned int srcY;
@@ -1135,222 +1391,369 @@ cdef extern from *:
       unsigned int Height;
       unsigned int Depth;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uchar1
+    #define HIPGEN_DEF_uchar1
     struct __attribute__((aligned(1))) uchar1 {
       unsigned char x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uchar2
+    #define HIPGEN_DEF_uchar2
     struct __attribute__((aligned(1))) uchar2 {
       unsigned char x;
       unsigned char y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uchar3
+    #define HIPGEN_DEF_uchar3
     struct __attribute__((aligned(1))) uchar3 {
       unsigned char x;
       unsigned char y;
       unsigned char z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uchar4
+    #define HIPGEN_DEF_uchar4
     struct __attribute__((aligned(1))) uchar4 {
       unsigned char x;
       unsigned char y;
       unsigned char z;
       unsigned char w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_char1
+    #define HIPGEN_DEF_char1
     struct __attribute__((aligned(1))) char1 {
       char x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_char2
+    #define HIPGEN_DEF_char2
     struct __attribute__((aligned(1))) char2 {
       char x;
       char y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_char3
+    #define HIPGEN_DEF_char3
     struct __attribute__((aligned(1))) char3 {
       char x;
       char y;
       char z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_char4
+    #define HIPGEN_DEF_char4
     struct __attribute__((aligned(1))) char4 {
       char x;
       char y;
       char z;
       char w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ushort1
+    #define HIPGEN_DEF_ushort1
     struct __attribute__((aligned(2))) ushort1 {
       unsigned short x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ushort2
+    #define HIPGEN_DEF_ushort2
     struct __attribute__((aligned(2))) ushort2 {
       unsigned short x;
       unsigned short y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ushort3
+    #define HIPGEN_DEF_ushort3
     struct __attribute__((aligned(2))) ushort3 {
       unsigned short x;
       unsigned short y;
       unsigned short z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ushort4
+    #define HIPGEN_DEF_ushort4
     struct __attribute__((aligned(2))) ushort4 {
       unsigned short x;
       unsigned short y;
       unsigned short z;
       unsigned short w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_short1
+    #define HIPGEN_DEF_short1
     struct __attribute__((aligned(2))) short1 {
       short x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_short2
+    #define HIPGEN_DEF_short2
     struct __attribute__((aligned(2))) short2 {
       short x;
       short y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_short3
+    #define HIPGEN_DEF_short3
     struct __attribute__((aligned(2))) short3 {
       short x;
       short y;
       short z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_short4
+    #define HIPGEN_DEF_short4
     struct __attribute__((aligned(2))) short4 {
       short x;
       short y;
       short z;
       short w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uint1
+    #define HIPGEN_DEF_uint1
     struct __attribute__((aligned(4))) uint1 {
       unsigned int x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uint2
+    #define HIPGEN_DEF_uint2
     struct __attribute__((aligned(4))) uint2 {
       unsigned int x;
       unsigned int y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uint3
+    #define HIPGEN_DEF_uint3
     struct __attribute__((aligned(4))) uint3 {
       unsigned int x;
       unsigned int y;
       unsigned int z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uint4
+    #define HIPGEN_DEF_uint4
     struct __attribute__((aligned(4))) uint4 {
       unsigned int x;
       unsigned int y;
       unsigned int z;
       unsigned int w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_int1
+    #define HIPGEN_DEF_int1
     struct __attribute__((aligned(4))) int1 {
       int x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_int2
+    #define HIPGEN_DEF_int2
     struct __attribute__((aligned(4))) int2 {
       int x;
       int y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_int3
+    #define HIPGEN_DEF_int3
     struct __attribute__((aligned(4))) int3 {
       int x;
       int y;
       int z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_int4
+    #define HIPGEN_DEF_int4
     struct __attribute__((aligned(4))) int4 {
       int x;
       int y;
       int z;
       int w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulong1
+    #define HIPGEN_DEF_ulong1
     struct __attribute__((aligned(8))) ulong1 {
       unsigned long x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulong2
+    #define HIPGEN_DEF_ulong2
     struct __attribute__((aligned(8))) ulong2 {
       unsigned long x;
       unsigned long y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulong3
+    #define HIPGEN_DEF_ulong3
     struct __attribute__((aligned(8))) ulong3 {
       unsigned long x;
       unsigned long y;
       unsigned long z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulong4
+    #define HIPGEN_DEF_ulong4
     struct __attribute__((aligned(8))) ulong4 {
       unsigned long x;
       unsigned long y;
       unsigned long z;
       unsigned long w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_long1
+    #define HIPGEN_DEF_long1
     struct __attribute__((aligned(8))) long1 {
       long x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_long2
+    #define HIPGEN_DEF_long2
     struct __attribute__((aligned(8))) long2 {
       long x;
       long y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_long3
+    #define HIPGEN_DEF_long3
     struct __attribute__((aligned(8))) long3 {
       long x;
       long y;
       long z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_long4
+    #define HIPGEN_DEF_long4
     struct __attribute__((aligned(8))) long4 {
       long x;
       long y;
       long z;
       long w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulonglong1
+    #define HIPGEN_DEF_ulonglong1
     struct __attribute__((aligned(8))) ulonglong1 {
       unsigned long long x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulonglong2
+    #define HIPGEN_DEF_ulonglong2
     struct __attribute__((aligned(8))) ulonglong2 {
       unsigned long long x;
       unsigned long long y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulonglong3
+    #define HIPGEN_DEF_ulonglong3
     struct __attribute__((aligned(8))) ulonglong3 {
       unsigned long long x;
       unsigned long long y;
       unsigned long long z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulonglong4
+    #define HIPGEN_DEF_ulonglong4
     struct __attribute__((aligned(8))) ulonglong4 {
       unsigned long long x;
       unsigned long long y;
       unsigned long long z;
       unsigned long long w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_longlong1
+    #define HIPGEN_DEF_longlong1
     struct __attribute__((aligned(8))) longlong1 {
       long long x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_longlong2
+    #define HIPGEN_DEF_longlong2
     struct __attribute__((aligned(8))) longlong2 {
       long long x;
       long long y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_longlong3
+    #define HIPGEN_DEF_longlong3
     struct __attribute__((aligned(8))) longlong3 {
       long long x;
       long long y;
       long long z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_longlong4
+    #define HIPGEN_DEF_longlong4
     struct __attribute__((aligned(8))) longlong4 {
       long long x;
       long long y;
       long long z;
       long long w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_float1
+    #define HIPGEN_DEF_float1
     struct __attribute__((aligned(4))) float1 {
       float x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_float2
+    #define HIPGEN_DEF_float2
     struct __attribute__((aligned(4))) float2 {
       float x;
       float y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_float3
+    #define HIPGEN_DEF_float3
     struct __attribute__((aligned(4))) float3 {
       float x;
       float y;
       float z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_float4
+    #define HIPGEN_DEF_float4
     struct __attribute__((aligned(4))) float4 {
       float x;
       float y;
       float z;
       float w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_double1
+    #define HIPGEN_DEF_double1
     struct __attribute__((aligned(8))) double1 {
       double x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_double2
+    #define HIPGEN_DEF_double2
     struct __attribute__((aligned(8))) double2 {
       double x;
       double y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_double3
+    #define HIPGEN_DEF_double3
     struct __attribute__((aligned(8))) double3 {
       double x;
       double y;
       double z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_double4
+    #define HIPGEN_DEF_double4
     struct __attribute__((aligned(8))) double4 {
       double x;
       double y;
       double z;
       double w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_textureReference
+    #define HIPGEN_DEF_textureReference
     struct __attribute__((aligned(8))) textureReference {
       int normalized;
       enum hipTextureReadMode readMode;
@@ -1367,6 +1770,9 @@ cdef extern from *:
       int numChannels;
       enum hipArray_Format format;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureDesc
+    #define HIPGEN_DEF_hipTextureDesc
     struct __attribute__((aligned(4))) hipTextureDesc {
       hipTextureAddressMode addressMode[3];
       enum hipTextureFilterMode filterMode;
@@ -1380,15 +1786,27 @@ cdef extern from *:
       float minMipmapLevelClamp;
       float maxMipmapLevelClamp;
     };
+    #endif
+    #ifndef HIPGEN_DEF_surfaceReference
+    #define HIPGEN_DEF_surfaceReference
     struct __attribute__((aligned(8))) surfaceReference {
       hipSurfaceObject_t surfaceObject;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcMemHandle_st
+    #define HIPGEN_DEF_hipIpcMemHandle_st
     struct __attribute__((aligned(1))) hipIpcMemHandle_st {
       char reserved[64];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcEventHandle_st
+    #define HIPGEN_DEF_hipIpcEventHandle_st
     struct __attribute__((aligned(1))) hipIpcEventHandle_st {
       char reserved[64];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncAttributes
+    #define HIPGEN_DEF_hipFuncAttributes
     struct __attribute__((aligned(8))) hipFuncAttributes {
       int binaryVersion;
       int cacheModeCA;
@@ -1401,14 +1819,23 @@ cdef extern from *:
       int ptxVersion;
       size_t sharedSizeBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemLocation
+    #define HIPGEN_DEF_hipMemLocation
     struct __attribute__((aligned(4))) hipMemLocation {
       hipMemLocationType type;
       int id;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAccessDesc
+    #define HIPGEN_DEF_hipMemAccessDesc
     struct __attribute__((aligned(4))) hipMemAccessDesc {
       hipMemLocation location;
       hipMemAccessFlags flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolProps
+    #define HIPGEN_DEF_hipMemPoolProps
     struct __attribute__((aligned(8))) hipMemPoolProps {
       hipMemAllocationType allocType;
       hipMemAllocationHandleType handleTypes;
@@ -1416,14 +1843,23 @@ cdef extern from *:
       void *win32SecurityAttributes;
       uint8_t reserved[64];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolPtrExportData
+    #define HIPGEN_DEF_hipMemPoolPtrExportData
     struct __attribute__((aligned(1))) hipMemPoolPtrExportData {
       uint8_t reserved[64];
     };
+    #endif
+    #ifndef HIPGEN_DEF_dim3
+    #define HIPGEN_DEF_dim3
     struct __attribute__((aligned(4))) dim3 {
       uint32_t x;
       uint32_t y;
       uint32_t z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchParams_t
+    #define HIPGEN_DEF_hipLaunchParams_t
     struct __attribute__((aligned(8))) hipLaunchParams_t {
       void *func;
       dim3 gridDim;
@@ -1432,6 +1868,9 @@ cdef extern from *:
       size_t sharedMem;
       hipStream_t stream;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipFunctionLaunchParams_t
+    #define HIPGEN_DEF_hipFunctionLaunchParams_t
     struct __attribute__((aligned(8))) hipFunctionLaunchParams_t {
       hipFunction_t function;
       unsigned int gridDimX;
@@ -1444,36 +1883,63 @@ cdef extern from *:
       hipStream_t hStream;
       void **kernelParams;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryHandleDesc_st_union_0_struct_0
+    #define HIPGEN_DEF_hipExternalMemoryHandleDesc_st_union_0_struct_0
     struct __attribute__((aligned(8))) hipExternalMemoryHandleDesc_st_union_0_struct_0 {
       void *handle;
       const void *name;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryBufferDesc_st
+    #define HIPGEN_DEF_hipExternalMemoryBufferDesc_st
     struct __attribute__((aligned(8))) hipExternalMemoryBufferDesc_st {
       unsigned long long offset;
       unsigned long long size;
       unsigned int flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st_union_0_struct_0
+    #define HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st_union_0_struct_0
     struct __attribute__((aligned(8))) hipExternalSemaphoreHandleDesc_st_union_0_struct_0 {
       void *handle;
       const void *name;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0_struct_0
+    #define HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0_struct_0
     struct __attribute__((aligned(8))) hipExternalSemaphoreSignalParams_st_struct_0_struct_0 {
       unsigned long long value;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0_struct_1
+    #define HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0_struct_1
     struct __attribute__((aligned(8))) hipExternalSemaphoreSignalParams_st_struct_0_struct_1 {
       unsigned long long key;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0_struct_0
+    #define HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0_struct_0
     struct __attribute__((aligned(8))) hipExternalSemaphoreWaitParams_st_struct_0_struct_0 {
       unsigned long long value;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0_struct_1
+    #define HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0_struct_1
     struct __attribute__((aligned(8))) hipExternalSemaphoreWaitParams_st_struct_0_struct_1 {
       unsigned long long key;
       unsigned int timeoutMs;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipHostNodeParams
+    #define HIPGEN_DEF_hipHostNodeParams
     struct __attribute__((aligned(8))) hipHostNodeParams {
       hipHostFn_t fn;
       void *userData;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipKernelNodeParams
+    #define HIPGEN_DEF_hipKernelNodeParams
     struct __attribute__((aligned(8))) hipKernelNodeParams {
       dim3 blockDim;
       void **extra;
@@ -1482,6 +1948,9 @@ cdef extern from *:
       void **kernelParams;
       unsigned int sharedMemBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetParams
+    #define HIPGEN_DEF_hipMemsetParams
     struct __attribute__((aligned(8))) hipMemsetParams {
       void *dst;
       unsigned int elementSize;
@@ -1490,6 +1959,9 @@ cdef extern from *:
       unsigned int value;
       size_t width;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocNodeParams
+    #define HIPGEN_DEF_hipMemAllocNodeParams
     struct __attribute__((aligned(8))) hipMemAllocNodeParams {
       hipMemPoolProps poolProps;
       const hipMemAccessDesc *accessDescs;
@@ -1497,6 +1969,9 @@ cdef extern from *:
       size_t bytesize;
       void *dptr;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipAccessPolicyWindow
+    #define HIPGEN_DEF_hipAccessPolicyWindow
     struct __attribute__((aligned(8))) hipAccessPolicyWindow {
       void *base_ptr;
       hipAccessProperty hitProp;
@@ -1504,29 +1979,47 @@ cdef extern from *:
       hipAccessProperty missProp;
       size_t num_bytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipKernelNodeAttrValue
+    #define HIPGEN_DEF_hipKernelNodeAttrValue
     union __attribute__((aligned(8))) hipKernelNodeAttrValue {
       hipAccessPolicyWindow accessPolicyWindow;
       int cooperative;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocationProp_struct_0
+    #define HIPGEN_DEF_hipMemAllocationProp_struct_0
     struct __attribute__((aligned(2))) hipMemAllocationProp_struct_0 {
       unsigned char compressionType;
       unsigned char gpuDirectRDMACapable;
       unsigned short usage;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreSignalNodeParams
+    #define HIPGEN_DEF_hipExternalSemaphoreSignalNodeParams
     struct __attribute__((aligned(8))) hipExternalSemaphoreSignalNodeParams {
       hipExternalSemaphore_t *extSemArray;
       const hipExternalSemaphoreSignalParams *paramsArray;
       unsigned int numExtSems;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreWaitNodeParams
+    #define HIPGEN_DEF_hipExternalSemaphoreWaitNodeParams
     struct __attribute__((aligned(8))) hipExternalSemaphoreWaitNodeParams {
       hipExternalSemaphore_t *extSemArray;
       const hipExternalSemaphoreWaitParams *paramsArray;
       unsigned int numExtSems;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo_union_0
+    #define HIPGEN_DEF_hipArrayMapInfo_union_0
     union __attribute__((aligned(8))) hipArrayMapInfo_union_0 {
       hipMipmappedArray mipmap;
       hipArray_t array;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo_union_1_struct_0
+    #define HIPGEN_DEF_hipArrayMapInfo_union_1_struct_0
     struct __attribute__((aligned(4))) hipArrayMapInfo_union_1_struct_0 {
       unsigned int level;
       unsigned int layer;
@@ -1537,20 +2030,32 @@ cdef extern from *:
       unsigned int extentHeight;
       unsigned int extentDepth;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo_union_1_struct_1
+    #define HIPGEN_DEF_hipArrayMapInfo_union_1_struct_1
     struct __attribute__((aligned(8))) hipArrayMapInfo_union_1_struct_1 {
       unsigned int layer;
       unsigned long long offset;
       unsigned long long size;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo_union_2
+    #define HIPGEN_DEF_hipArrayMapInfo_union_2
     union __attribute__((aligned(8))) hipArrayMapInfo_union_2 {
       hipMemGenericAllocationHandle_t memHandle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc_union_0
+    #define HIPGEN_DEF_hipResourceDesc_union_0
     union __attribute__((aligned(8))) hipResourceDesc_union_0 {
       hipResourceDesc_union_0_struct_0 array;
       hipResourceDesc_union_0_struct_1 mipmap;
       hipResourceDesc_union_0_struct_2 linear;
       hipResourceDesc_union_0_struct_3 pitch2D;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0
     union __attribute__((aligned(8))) HIP_RESOURCE_DESC_st_union_0 {
       HIP_RESOURCE_DESC_st_union_0_struct_0 array;
       HIP_RESOURCE_DESC_st_union_0_struct_1 mipmap;
@@ -1558,24 +2063,39 @@ cdef extern from *:
       HIP_RESOURCE_DESC_st_union_0_struct_3 pitch2D;
       HIP_RESOURCE_DESC_st_union_0_struct_4 reserved;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryHandleDesc_st_union_0
+    #define HIPGEN_DEF_hipExternalMemoryHandleDesc_st_union_0
     union __attribute__((aligned(8))) hipExternalMemoryHandleDesc_st_union_0 {
       int fd;
       hipExternalMemoryHandleDesc_st_union_0_struct_0 win32;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st_union_0
+    #define HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st_union_0
     union __attribute__((aligned(8))) hipExternalSemaphoreHandleDesc_st_union_0 {
       int fd;
       hipExternalSemaphoreHandleDesc_st_union_0_struct_0 win32;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0
+    #define HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0
     struct __attribute__((aligned(8))) hipExternalSemaphoreSignalParams_st_struct_0 {
       hipExternalSemaphoreSignalParams_st_struct_0_struct_0 fence;
       hipExternalSemaphoreSignalParams_st_struct_0_struct_1 keyedMutex;
       uint32_t reserved[12];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0
+    #define HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0
     struct __attribute__((aligned(8))) hipExternalSemaphoreWaitParams_st_struct_0 {
       hipExternalSemaphoreWaitParams_st_struct_0_struct_0 fence;
       hipExternalSemaphoreWaitParams_st_struct_0_struct_1 keyedMutex;
       uint32_t reserved[10];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocationProp
+    #define HIPGEN_DEF_hipMemAllocationProp
     struct __attribute__((aligned(8))) hipMemAllocationProp {
       hipMemAllocationType type;
       hipMemAllocationHandleType requestedHandleType;
@@ -1583,40 +2103,64 @@ cdef extern from *:
       void *win32HandleMetaData;
       hipMemAllocationProp_struct_0 allocFlags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo_union_1
+    #define HIPGEN_DEF_hipArrayMapInfo_union_1
     union __attribute__((aligned(8))) hipArrayMapInfo_union_1 {
       hipArrayMapInfo_union_1_struct_0 sparseLevel;
       hipArrayMapInfo_union_1_struct_1 miptail;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc
+    #define HIPGEN_DEF_hipResourceDesc
     struct __attribute__((aligned(8))) hipResourceDesc {
       enum hipResourceType resType;
       hipResourceDesc_union_0 res;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st
     struct __attribute__((aligned(8))) HIP_RESOURCE_DESC_st {
       HIPresourcetype resType;
       HIP_RESOURCE_DESC_st_union_0 res;
       unsigned int flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryHandleDesc_st
+    #define HIPGEN_DEF_hipExternalMemoryHandleDesc_st
     struct __attribute__((aligned(8))) hipExternalMemoryHandleDesc_st {
       hipExternalMemoryHandleType type;
       hipExternalMemoryHandleDesc_st_union_0 handle;
       unsigned long long size;
       unsigned int flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st
+    #define HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st
     struct __attribute__((aligned(8))) hipExternalSemaphoreHandleDesc_st {
       hipExternalSemaphoreHandleType type;
       hipExternalSemaphoreHandleDesc_st_union_0 handle;
       unsigned int flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreSignalParams_st
+    #define HIPGEN_DEF_hipExternalSemaphoreSignalParams_st
     struct __attribute__((aligned(8))) hipExternalSemaphoreSignalParams_st {
       hipExternalSemaphoreSignalParams_st_struct_0 params;
       unsigned int flags;
       uint32_t reserved[16];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreWaitParams_st
+    #define HIPGEN_DEF_hipExternalSemaphoreWaitParams_st
     struct __attribute__((aligned(8))) hipExternalSemaphoreWaitParams_st {
       hipExternalSemaphoreWaitParams_st_struct_0 params;
       unsigned int flags;
       uint32_t reserved[16];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo
+    #define HIPGEN_DEF_hipArrayMapInfo
     struct __attribute__((aligned(8))) hipArrayMapInfo {
       hipResourceType resourceType;
       hipArrayMapInfo_union_0 resource;
@@ -1630,88 +2174,337 @@ cdef extern from *:
       unsigned int flags;
       uint32_t reserved[2];
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_SUCCESS
+    #define HIPGEN_DEF_HIP_SUCCESS
     #define HIP_SUCCESS (0)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_ERROR_INVALID_VALUE
+    #define HIPGEN_DEF_HIP_ERROR_INVALID_VALUE
     #define HIP_ERROR_INVALID_VALUE (1)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_ERROR_NOT_INITIALIZED
+    #define HIPGEN_DEF_HIP_ERROR_NOT_INITIALIZED
     #define HIP_ERROR_NOT_INITIALIZED (2)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_ERROR_LAUNCH_OUT_OF_RESOURCES
+    #define HIPGEN_DEF_HIP_ERROR_LAUNCH_OUT_OF_RESOURCES
     #define HIP_ERROR_LAUNCH_OUT_OF_RESOURCES (3)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_VERSION_MAJOR
+    #define HIPGEN_DEF_HIP_VERSION_MAJOR
     #define HIP_VERSION_MAJOR (5)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_VERSION_MINOR
+    #define HIPGEN_DEF_HIP_VERSION_MINOR
     #define HIP_VERSION_MINOR (7)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_VERSION_PATCH
+    #define HIPGEN_DEF_HIP_VERSION_PATCH
     #define HIP_VERSION_PATCH (31921)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_VERSION_BUILD_ID
+    #define HIPGEN_DEF_HIP_VERSION_BUILD_ID
     #define HIP_VERSION_BUILD_ID (0)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_VERSION
+    #define HIPGEN_DEF_HIP_VERSION
     #define HIP_VERSION (50731921)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TRSA_OVERRIDE_FORMAT
+    #define HIPGEN_DEF_HIP_TRSA_OVERRIDE_FORMAT
     #define HIP_TRSA_OVERRIDE_FORMAT (1)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TRSF_READ_AS_INTEGER
+    #define HIPGEN_DEF_HIP_TRSF_READ_AS_INTEGER
     #define HIP_TRSF_READ_AS_INTEGER (1)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TRSF_NORMALIZED_COORDINATES
+    #define HIPGEN_DEF_HIP_TRSF_NORMALIZED_COORDINATES
     #define HIP_TRSF_NORMALIZED_COORDINATES (2)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TRSF_SRGB
+    #define HIPGEN_DEF_HIP_TRSF_SRGB
     #define HIP_TRSF_SRGB (16)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureType1D
+    #define HIPGEN_DEF_hipTextureType1D
     #define hipTextureType1D (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureType2D
+    #define HIPGEN_DEF_hipTextureType2D
     #define hipTextureType2D (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureType3D
+    #define HIPGEN_DEF_hipTextureType3D
     #define hipTextureType3D (3)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureTypeCubemap
+    #define HIPGEN_DEF_hipTextureTypeCubemap
     #define hipTextureTypeCubemap (12)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureType1DLayered
+    #define HIPGEN_DEF_hipTextureType1DLayered
     #define hipTextureType1DLayered (241)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureType2DLayered
+    #define HIPGEN_DEF_hipTextureType2DLayered
     #define hipTextureType2DLayered (242)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureTypeCubemapLayered
+    #define HIPGEN_DEF_hipTextureTypeCubemapLayered
     #define hipTextureTypeCubemapLayered (252)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_IMAGE_OBJECT_SIZE_DWORD
+    #define HIPGEN_DEF_HIP_IMAGE_OBJECT_SIZE_DWORD
     #define HIP_IMAGE_OBJECT_SIZE_DWORD (12)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_SAMPLER_OBJECT_SIZE_DWORD
+    #define HIPGEN_DEF_HIP_SAMPLER_OBJECT_SIZE_DWORD
     #define HIP_SAMPLER_OBJECT_SIZE_DWORD (8)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_SAMPLER_OBJECT_OFFSET_DWORD
+    #define HIPGEN_DEF_HIP_SAMPLER_OBJECT_OFFSET_DWORD
     #define HIP_SAMPLER_OBJECT_OFFSET_DWORD (12)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TEXTURE_OBJECT_SIZE_DWORD
+    #define HIPGEN_DEF_HIP_TEXTURE_OBJECT_SIZE_DWORD
     #define HIP_TEXTURE_OBJECT_SIZE_DWORD (20)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_LAUNCH_PARAM_BUFFER_POINTER
+    #define HIPGEN_DEF_HIP_LAUNCH_PARAM_BUFFER_POINTER
     #define HIP_LAUNCH_PARAM_BUFFER_POINTER (1)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_LAUNCH_PARAM_BUFFER_SIZE
+    #define HIPGEN_DEF_HIP_LAUNCH_PARAM_BUFFER_SIZE
     #define HIP_LAUNCH_PARAM_BUFFER_SIZE (2)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_LAUNCH_PARAM_END
+    #define HIPGEN_DEF_HIP_LAUNCH_PARAM_END
     #define HIP_LAUNCH_PARAM_END (3)
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcMemLazyEnablePeerAccess
+    #define HIPGEN_DEF_hipIpcMemLazyEnablePeerAccess
     #define hipIpcMemLazyEnablePeerAccess (0)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_IPC_HANDLE_SIZE
+    #define HIPGEN_DEF_HIP_IPC_HANDLE_SIZE
     #define HIP_IPC_HANDLE_SIZE (64)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamDefault
+    #define HIPGEN_DEF_hipStreamDefault
     #define hipStreamDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamNonBlocking
+    #define HIPGEN_DEF_hipStreamNonBlocking
     #define hipStreamNonBlocking (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventDefault
+    #define HIPGEN_DEF_hipEventDefault
     #define hipEventDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventBlockingSync
+    #define HIPGEN_DEF_hipEventBlockingSync
     #define hipEventBlockingSync (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventDisableTiming
+    #define HIPGEN_DEF_hipEventDisableTiming
     #define hipEventDisableTiming (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventInterprocess
+    #define HIPGEN_DEF_hipEventInterprocess
     #define hipEventInterprocess (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventDisableSystemFence
+    #define HIPGEN_DEF_hipEventDisableSystemFence
     #define hipEventDisableSystemFence (536870912)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventReleaseToDevice
+    #define HIPGEN_DEF_hipEventReleaseToDevice
     #define hipEventReleaseToDevice (1073741824)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventReleaseToSystem
+    #define HIPGEN_DEF_hipEventReleaseToSystem
     #define hipEventReleaseToSystem (2147483648ull)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocDefault
+    #define HIPGEN_DEF_hipHostMallocDefault
     #define hipHostMallocDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocPortable
+    #define HIPGEN_DEF_hipHostMallocPortable
     #define hipHostMallocPortable (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocMapped
+    #define HIPGEN_DEF_hipHostMallocMapped
     #define hipHostMallocMapped (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocWriteCombined
+    #define HIPGEN_DEF_hipHostMallocWriteCombined
     #define hipHostMallocWriteCombined (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocNumaUser
+    #define HIPGEN_DEF_hipHostMallocNumaUser
     #define hipHostMallocNumaUser (536870912)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocCoherent
+    #define HIPGEN_DEF_hipHostMallocCoherent
     #define hipHostMallocCoherent (1073741824)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocNonCoherent
+    #define HIPGEN_DEF_hipHostMallocNonCoherent
     #define hipHostMallocNonCoherent (2147483648ull)
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAttachGlobal
+    #define HIPGEN_DEF_hipMemAttachGlobal
     #define hipMemAttachGlobal (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAttachHost
+    #define HIPGEN_DEF_hipMemAttachHost
     #define hipMemAttachHost (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAttachSingle
+    #define HIPGEN_DEF_hipMemAttachSingle
     #define hipMemAttachSingle (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceMallocDefault
+    #define HIPGEN_DEF_hipDeviceMallocDefault
     #define hipDeviceMallocDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceMallocFinegrained
+    #define HIPGEN_DEF_hipDeviceMallocFinegrained
     #define hipDeviceMallocFinegrained (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocSignalMemory
+    #define HIPGEN_DEF_hipMallocSignalMemory
     #define hipMallocSignalMemory (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceMallocUncached
+    #define HIPGEN_DEF_hipDeviceMallocUncached
     #define hipDeviceMallocUncached (3)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegisterDefault
+    #define HIPGEN_DEF_hipHostRegisterDefault
     #define hipHostRegisterDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegisterPortable
+    #define HIPGEN_DEF_hipHostRegisterPortable
     #define hipHostRegisterPortable (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegisterMapped
+    #define HIPGEN_DEF_hipHostRegisterMapped
     #define hipHostRegisterMapped (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegisterIoMemory
+    #define HIPGEN_DEF_hipHostRegisterIoMemory
     #define hipHostRegisterIoMemory (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegisterReadOnly
+    #define HIPGEN_DEF_hipHostRegisterReadOnly
     #define hipHostRegisterReadOnly (8)
+    #endif
+    #ifndef HIPGEN_DEF_hipExtHostRegisterCoarseGrained
+    #define HIPGEN_DEF_hipExtHostRegisterCoarseGrained
     #define hipExtHostRegisterCoarseGrained (8)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceScheduleAuto
+    #define HIPGEN_DEF_hipDeviceScheduleAuto
     #define hipDeviceScheduleAuto (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceScheduleSpin
+    #define HIPGEN_DEF_hipDeviceScheduleSpin
     #define hipDeviceScheduleSpin (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceScheduleYield
+    #define HIPGEN_DEF_hipDeviceScheduleYield
     #define hipDeviceScheduleYield (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceScheduleBlockingSync
+    #define HIPGEN_DEF_hipDeviceScheduleBlockingSync
     #define hipDeviceScheduleBlockingSync (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceScheduleMask
+    #define HIPGEN_DEF_hipDeviceScheduleMask
     #define hipDeviceScheduleMask (7)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceMapHost
+    #define HIPGEN_DEF_hipDeviceMapHost
     #define hipDeviceMapHost (8)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceLmemResizeToMax
+    #define HIPGEN_DEF_hipDeviceLmemResizeToMax
     #define hipDeviceLmemResizeToMax (16)
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayDefault
+    #define HIPGEN_DEF_hipArrayDefault
     #define hipArrayDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayLayered
+    #define HIPGEN_DEF_hipArrayLayered
     #define hipArrayLayered (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipArraySurfaceLoadStore
+    #define HIPGEN_DEF_hipArraySurfaceLoadStore
     #define hipArraySurfaceLoadStore (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayCubemap
+    #define HIPGEN_DEF_hipArrayCubemap
     #define hipArrayCubemap (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayTextureGather
+    #define HIPGEN_DEF_hipArrayTextureGather
     #define hipArrayTextureGather (8)
+    #endif
+    #ifndef HIPGEN_DEF_hipOccupancyDefault
+    #define HIPGEN_DEF_hipOccupancyDefault
     #define hipOccupancyDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipOccupancyDisableCachingOverride
+    #define HIPGEN_DEF_hipOccupancyDisableCachingOverride
     #define hipOccupancyDisableCachingOverride (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipCooperativeLaunchMultiDeviceNoPreSync
+    #define HIPGEN_DEF_hipCooperativeLaunchMultiDeviceNoPreSync
     #define hipCooperativeLaunchMultiDeviceNoPreSync (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipCooperativeLaunchMultiDeviceNoPostSync
+    #define HIPGEN_DEF_hipCooperativeLaunchMultiDeviceNoPostSync
     #define hipCooperativeLaunchMultiDeviceNoPostSync (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipCpuDeviceId
+    #define HIPGEN_DEF_hipCpuDeviceId
     #define hipCpuDeviceId (-1)
+    #endif
+    #ifndef HIPGEN_DEF_hipInvalidDeviceId
+    #define HIPGEN_DEF_hipInvalidDeviceId
     #define hipInvalidDeviceId (-2)
+    #endif
+    #ifndef HIPGEN_DEF_hipExtAnyOrderLaunch
+    #define HIPGEN_DEF_hipExtAnyOrderLaunch
     #define hipExtAnyOrderLaunch (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValueGte
+    #define HIPGEN_DEF_hipStreamWaitValueGte
     #define hipStreamWaitValueGte (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValueEq
+    #define HIPGEN_DEF_hipStreamWaitValueEq
     #define hipStreamWaitValueEq (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValueAnd
+    #define HIPGEN_DEF_hipStreamWaitValueAnd
     #define hipStreamWaitValueAnd (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValueNor
+    #define HIPGEN_DEF_hipStreamWaitValueNor
     #define hipStreamWaitValueNor (3)
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryDedicated
+    #define HIPGEN_DEF_hipExternalMemoryDedicated
     #define hipExternalMemoryDedicated (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipCreateChannelDesc
+    #define HIPGEN_DEF_hipCreateChannelDesc
     static inline hipChannelFormatDesc hipCreateChannelDesc(int a0, int a1, int a2, int a3, enum hipChannelFormatKind a4) {
       typedef hipChannelFormatDesc (*hipgen_fn)(int, int, int, int, enum hipChannelFormatKind);
       static hipgen_fn f;
@@ -1723,6 +2516,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipInit
+    #define HIPGEN_DEF_hipInit
     static inline hipError_t hipInit(unsigned int a0) {
       typedef hipError_t (*hipgen_fn)(unsigned int);
       static hipgen_fn f;
@@ -1734,6 +2530,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDriverGetVersion
+    #define HIPGEN_DEF_hipDriverGetVersion
     static inline hipError_t hipDriverGetVersion(int *a0) {
       typedef hipError_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -1745,6 +2544,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipRuntimeGetVersion
+    #define HIPGEN_DEF_hipRuntimeGetVersion
     static inline hipError_t hipRuntimeGetVersion(int *a0) {
       typedef hipError_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -1756,6 +2558,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGet
+    #define HIPGEN_DEF_hipDeviceGet
     static inline hipError_t hipDeviceGet(int32_t *a0, int a1) {
       typedef hipError_t (*hipgen_fn)(int32_t *, int);
       static hipgen_fn f;
@@ -1767,6 +2572,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceComputeCapability
+    #define HIPGEN_DEF_hipDeviceComputeCapability
     static inline hipError_t hipDeviceComputeCapability(int *a0, int *a1, int32_t a2) {
       typedef hipError_t (*hipgen_fn)(int *, int *, int32_t);
       static hipgen_fn f;
@@ -1778,6 +2586,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetName
+    #define HIPGEN_DEF_hipDeviceGetName
     static inline hipError_t hipDeviceGetName(char *a0, int a1, int32_t a2) {
       typedef hipError_t (*hipgen_fn)(char *, int, int32_t);
       static hipgen_fn f;
@@ -1789,6 +2600,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetUuid
+    #define HIPGEN_DEF_hipDeviceGetUuid
     static inline hipError_t hipDeviceGetUuid(hipUUID *a0, int32_t a1) {
       typedef hipError_t (*hipgen_fn)(hipUUID *, int32_t);
       static hipgen_fn f;
@@ -1800,6 +2614,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetP2PAttribute
+    #define HIPGEN_DEF_hipDeviceGetP2PAttribute
     static inline hipError_t hipDeviceGetP2PAttribute(int *a0, hipDeviceP2PAttr a1, int a2, int a3) {
       typedef hipError_t (*hipgen_fn)(int *, hipDeviceP2PAttr, int, int);
       static hipgen_fn f;
@@ -1811,6 +2628,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetPCIBusId
+    #define HIPGEN_DEF_hipDeviceGetPCIBusId
     static inline hipError_t hipDeviceGetPCIBusId(char *a0, int a1, int a2) {
       typedef hipError_t (*hipgen_fn)(char *, int, int);
       static hipgen_fn f;
@@ -1822,6 +2642,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetByPCIBusId
+    #define HIPGEN_DEF_hipDeviceGetByPCIBusId
     static inline hipError_t hipDeviceGetByPCIBusId(int *a0, const char *a1) {
       typedef hipError_t (*hipgen_fn)(int *, const char *);
       static hipgen_fn f;
@@ -1833,6 +2656,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceTotalMem
+    #define HIPGEN_DEF_hipDeviceTotalMem
     static inline hipError_t hipDeviceTotalMem(size_t *a0, int32_t a1) {
       typedef hipError_t (*hipgen_fn)(size_t *, int32_t);
       static hipgen_fn f;
@@ -1844,6 +2670,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSynchronize
+    #define HIPGEN_DEF_hipDeviceSynchronize
     static inline hipError_t hipDeviceSynchronize(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -1855,6 +2684,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceReset
+    #define HIPGEN_DEF_hipDeviceReset
     static inline hipError_t hipDeviceReset(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -1866,6 +2698,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipSetDevice
+    #define HIPGEN_DEF_hipSetDevice
     static inline hipError_t hipSetDevice(int a0) {
       typedef hipError_t (*hipgen_fn)(int);
       static hipgen_fn f;
@@ -1877,6 +2712,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetDevice
+    #define HIPGEN_DEF_hipGetDevice
     static inline hipError_t hipGetDevice(int *a0) {
       typedef hipError_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -1888,6 +2726,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetDeviceCount
+    #define HIPGEN_DEF_hipGetDeviceCount
     static inline hipError_t hipGetDeviceCount(int *a0) {
       typedef hipError_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -1899,6 +2740,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetAttribute
+    #define HIPGEN_DEF_hipDeviceGetAttribute
     static inline hipError_t hipDeviceGetAttribute(int *a0, hipDeviceAttribute_t a1, int a2) {
       typedef hipError_t (*hipgen_fn)(int *, hipDeviceAttribute_t, int);
       static hipgen_fn f;
@@ -1910,6 +2754,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetDefaultMemPool
+    #define HIPGEN_DEF_hipDeviceGetDefaultMemPool
     static inline hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *a0, int a1) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t *, int);
       static hipgen_fn f;
@@ -1921,6 +2768,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSetMemPool
+    #define HIPGEN_DEF_hipDeviceSetMemPool
     static inline hipError_t hipDeviceSetMemPool(int a0, hipMemPool_t a1) {
       typedef hipError_t (*hipgen_fn)(int, hipMemPool_t);
       static hipgen_fn f;
@@ -1932,6 +2782,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetMemPool
+    #define HIPGEN_DEF_hipDeviceGetMemPool
     static inline hipError_t hipDeviceGetMemPool(hipMemPool_t *a0, int a1) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t *, int);
       static hipgen_fn f;
@@ -1943,6 +2796,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetDeviceProperties
+    #define HIPGEN_DEF_hipGetDeviceProperties
     static inline hipError_t hipGetDeviceProperties(hipDeviceProp_t *a0, int a1) {
       typedef hipError_t (*hipgen_fn)(hipDeviceProp_t *, int);
       static hipgen_fn f;
@@ -1954,6 +2810,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSetCacheConfig
+    #define HIPGEN_DEF_hipDeviceSetCacheConfig
     static inline hipError_t hipDeviceSetCacheConfig(hipFuncCache_t a0) {
       typedef hipError_t (*hipgen_fn)(hipFuncCache_t);
       static hipgen_fn f;
@@ -1965,6 +2824,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetCacheConfig
+    #define HIPGEN_DEF_hipDeviceGetCacheConfig
     static inline hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipFuncCache_t *);
       static hipgen_fn f;
@@ -1976,6 +2838,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetLimit
+    #define HIPGEN_DEF_hipDeviceGetLimit
     static inline hipError_t hipDeviceGetLimit(size_t *a0, enum hipLimit_t a1) {
       typedef hipError_t (*hipgen_fn)(size_t *, enum hipLimit_t);
       static hipgen_fn f;
@@ -1987,6 +2852,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSetLimit
+    #define HIPGEN_DEF_hipDeviceSetLimit
     static inline hipError_t hipDeviceSetLimit(enum hipLimit_t a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(enum hipLimit_t, size_t);
       static hipgen_fn f;
@@ -1998,6 +2866,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetSharedMemConfig
+    #define HIPGEN_DEF_hipDeviceGetSharedMemConfig
     static inline hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *a0) {
       typedef hipError_t (*hipgen_fn)(hipSharedMemConfig *);
       static hipgen_fn f;
@@ -2009,6 +2880,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetDeviceFlags
+    #define HIPGEN_DEF_hipGetDeviceFlags
     static inline hipError_t hipGetDeviceFlags(unsigned int *a0) {
       typedef hipError_t (*hipgen_fn)(unsigned int *);
       static hipgen_fn f;
@@ -2020,6 +2894,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSetSharedMemConfig
+    #define HIPGEN_DEF_hipDeviceSetSharedMemConfig
     static inline hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig a0) {
       typedef hipError_t (*hipgen_fn)(hipSharedMemConfig);
       static hipgen_fn f;
@@ -2031,6 +2908,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipSetDeviceFlags
+    #define HIPGEN_DEF_hipSetDeviceFlags
     static inline hipError_t hipSetDeviceFlags(unsigned int a0) {
       typedef hipError_t (*hipgen_fn)(unsigned int);
       static hipgen_fn f;
@@ -2042,6 +2922,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipChooseDevice
+    #define HIPGEN_DEF_hipChooseDevice
     static inline hipError_t hipChooseDevice(int *a0, const hipDeviceProp_t *a1) {
       typedef hipError_t (*hipgen_fn)(int *, const hipDeviceProp_t *);
       static hipgen_fn f;
@@ -2053,6 +2936,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtGetLinkTypeAndHopCount
+    #define HIPGEN_DEF_hipExtGetLinkTypeAndHopCount
     static inline hipError_t hipExtGetLinkTypeAndHopCount(int a0, int a1, uint32_t *a2, uint32_t *a3) {
       typedef hipError_t (*hipgen_fn)(int, int, uint32_t *, uint32_t *);
       static hipgen_fn f;
@@ -2064,6 +2950,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcGetMemHandle
+    #define HIPGEN_DEF_hipIpcGetMemHandle
     static inline hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *a0, void *a1) {
       typedef hipError_t (*hipgen_fn)(hipIpcMemHandle_t *, void *);
       static hipgen_fn f;
@@ -2075,6 +2964,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcOpenMemHandle
+    #define HIPGEN_DEF_hipIpcOpenMemHandle
     static inline hipError_t hipIpcOpenMemHandle(void **a0, hipIpcMemHandle_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, hipIpcMemHandle_t, unsigned int);
       static hipgen_fn f;
@@ -2086,6 +2978,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcCloseMemHandle
+    #define HIPGEN_DEF_hipIpcCloseMemHandle
     static inline hipError_t hipIpcCloseMemHandle(void *a0) {
       typedef hipError_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -2097,6 +2992,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcGetEventHandle
+    #define HIPGEN_DEF_hipIpcGetEventHandle
     static inline hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *a0, hipEvent_t a1) {
       typedef hipError_t (*hipgen_fn)(hipIpcEventHandle_t *, hipEvent_t);
       static hipgen_fn f;
@@ -2108,6 +3006,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcOpenEventHandle
+    #define HIPGEN_DEF_hipIpcOpenEventHandle
     static inline hipError_t hipIpcOpenEventHandle(hipEvent_t *a0, hipIpcEventHandle_t a1) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t *, hipIpcEventHandle_t);
       static hipgen_fn f;
@@ -2119,6 +3020,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncSetAttribute
+    #define HIPGEN_DEF_hipFuncSetAttribute
     static inline hipError_t hipFuncSetAttribute(const void *a0, hipFuncAttribute a1, int a2) {
       typedef hipError_t (*hipgen_fn)(const void *, hipFuncAttribute, int);
       static hipgen_fn f;
@@ -2130,6 +3034,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncSetCacheConfig
+    #define HIPGEN_DEF_hipFuncSetCacheConfig
     static inline hipError_t hipFuncSetCacheConfig(const void *a0, hipFuncCache_t a1) {
       typedef hipError_t (*hipgen_fn)(const void *, hipFuncCache_t);
       static hipgen_fn f;
@@ -2141,6 +3048,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncSetSharedMemConfig
+    #define HIPGEN_DEF_hipFuncSetSharedMemConfig
     static inline hipError_t hipFuncSetSharedMemConfig(const void *a0, hipSharedMemConfig a1) {
       typedef hipError_t (*hipgen_fn)(const void *, hipSharedMemConfig);
       static hipgen_fn f;
@@ -2152,6 +3062,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetLastError
+    #define HIPGEN_DEF_hipGetLastError
     static inline hipError_t hipGetLastError(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -2163,6 +3076,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipPeekAtLastError
+    #define HIPGEN_DEF_hipPeekAtLastError
     static inline hipError_t hipPeekAtLastError(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -2174,6 +3090,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetErrorName
+    #define HIPGEN_DEF_hipGetErrorName
     static inline const char * hipGetErrorName(hipError_t a0) {
       typedef const char * (*hipgen_fn)(hipError_t);
       static hipgen_fn f;
@@ -2185,6 +3104,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetErrorString
+    #define HIPGEN_DEF_hipGetErrorString
     static inline const char * hipGetErrorString(hipError_t a0) {
       typedef const char * (*hipgen_fn)(hipError_t);
       static hipgen_fn f;
@@ -2196,6 +3118,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvGetErrorName
+    #define HIPGEN_DEF_hipDrvGetErrorName
     static inline hipError_t hipDrvGetErrorName(hipError_t a0, const char **a1) {
       typedef hipError_t (*hipgen_fn)(hipError_t, const char **);
       static hipgen_fn f;
@@ -2207,6 +3132,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvGetErrorString
+    #define HIPGEN_DEF_hipDrvGetErrorString
     static inline hipError_t hipDrvGetErrorString(hipError_t a0, const char **a1) {
       typedef hipError_t (*hipgen_fn)(hipError_t, const char **);
       static hipgen_fn f;
@@ -2218,6 +3146,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamCreate
+    #define HIPGEN_DEF_hipStreamCreate
     static inline hipError_t hipStreamCreate(hipStream_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t *);
       static hipgen_fn f;
@@ -2229,6 +3160,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamCreateWithFlags
+    #define HIPGEN_DEF_hipStreamCreateWithFlags
     static inline hipError_t hipStreamCreateWithFlags(hipStream_t *a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t *, unsigned int);
       static hipgen_fn f;
@@ -2240,6 +3174,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamCreateWithPriority
+    #define HIPGEN_DEF_hipStreamCreateWithPriority
     static inline hipError_t hipStreamCreateWithPriority(hipStream_t *a0, unsigned int a1, int a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t *, unsigned int, int);
       static hipgen_fn f;
@@ -2251,6 +3188,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetStreamPriorityRange
+    #define HIPGEN_DEF_hipDeviceGetStreamPriorityRange
     static inline hipError_t hipDeviceGetStreamPriorityRange(int *a0, int *a1) {
       typedef hipError_t (*hipgen_fn)(int *, int *);
       static hipgen_fn f;
@@ -2262,6 +3202,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamDestroy
+    #define HIPGEN_DEF_hipStreamDestroy
     static inline hipError_t hipStreamDestroy(hipStream_t a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -2273,6 +3216,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamQuery
+    #define HIPGEN_DEF_hipStreamQuery
     static inline hipError_t hipStreamQuery(hipStream_t a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -2284,6 +3230,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamSynchronize
+    #define HIPGEN_DEF_hipStreamSynchronize
     static inline hipError_t hipStreamSynchronize(hipStream_t a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -2295,6 +3244,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitEvent
+    #define HIPGEN_DEF_hipStreamWaitEvent
     static inline hipError_t hipStreamWaitEvent(hipStream_t a0, hipEvent_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipEvent_t, unsigned int);
       static hipgen_fn f;
@@ -2306,6 +3258,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetFlags
+    #define HIPGEN_DEF_hipStreamGetFlags
     static inline hipError_t hipStreamGetFlags(hipStream_t a0, unsigned int *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, unsigned int *);
       static hipgen_fn f;
@@ -2317,6 +3272,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetPriority
+    #define HIPGEN_DEF_hipStreamGetPriority
     static inline hipError_t hipStreamGetPriority(hipStream_t a0, int *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, int *);
       static hipgen_fn f;
@@ -2328,6 +3286,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetDevice
+    #define HIPGEN_DEF_hipStreamGetDevice
     static inline hipError_t hipStreamGetDevice(hipStream_t a0, int32_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, int32_t *);
       static hipgen_fn f;
@@ -2339,6 +3300,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtStreamCreateWithCUMask
+    #define HIPGEN_DEF_hipExtStreamCreateWithCUMask
     static inline hipError_t hipExtStreamCreateWithCUMask(hipStream_t *a0, uint32_t a1, const uint32_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t *, uint32_t, const uint32_t *);
       static hipgen_fn f;
@@ -2350,6 +3314,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtStreamGetCUMask
+    #define HIPGEN_DEF_hipExtStreamGetCUMask
     static inline hipError_t hipExtStreamGetCUMask(hipStream_t a0, uint32_t a1, uint32_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, uint32_t, uint32_t *);
       static hipgen_fn f;
@@ -2361,6 +3328,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamAddCallback
+    #define HIPGEN_DEF_hipStreamAddCallback
     static inline hipError_t hipStreamAddCallback(hipStream_t a0, hipStreamCallback_t a1, void *a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCallback_t, void *, unsigned int);
       static hipgen_fn f;
@@ -2372,6 +3342,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValue32
+    #define HIPGEN_DEF_hipStreamWaitValue32
     static inline hipError_t hipStreamWaitValue32(hipStream_t a0, void *a1, uint32_t a2, unsigned int a3, uint32_t a4) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint32_t, unsigned int, uint32_t);
       static hipgen_fn f;
@@ -2383,6 +3356,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValue64
+    #define HIPGEN_DEF_hipStreamWaitValue64
     static inline hipError_t hipStreamWaitValue64(hipStream_t a0, void *a1, uint64_t a2, unsigned int a3, uint64_t a4) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint64_t, unsigned int, uint64_t);
       static hipgen_fn f;
@@ -2394,6 +3370,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWriteValue32
+    #define HIPGEN_DEF_hipStreamWriteValue32
     static inline hipError_t hipStreamWriteValue32(hipStream_t a0, void *a1, uint32_t a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint32_t, unsigned int);
       static hipgen_fn f;
@@ -2405,6 +3384,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWriteValue64
+    #define HIPGEN_DEF_hipStreamWriteValue64
     static inline hipError_t hipStreamWriteValue64(hipStream_t a0, void *a1, uint64_t a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint64_t, unsigned int);
       static hipgen_fn f;
@@ -2416,6 +3398,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventCreateWithFlags
+    #define HIPGEN_DEF_hipEventCreateWithFlags
     static inline hipError_t hipEventCreateWithFlags(hipEvent_t *a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t *, unsigned int);
       static hipgen_fn f;
@@ -2427,6 +3412,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventCreate
+    #define HIPGEN_DEF_hipEventCreate
     static inline hipError_t hipEventCreate(hipEvent_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t *);
       static hipgen_fn f;
@@ -2438,6 +3426,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventRecord
+    #define HIPGEN_DEF_hipEventRecord
     static inline hipError_t hipEventRecord(hipEvent_t a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t, hipStream_t);
       static hipgen_fn f;
@@ -2449,6 +3440,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventDestroy
+    #define HIPGEN_DEF_hipEventDestroy
     static inline hipError_t hipEventDestroy(hipEvent_t a0) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t);
       static hipgen_fn f;
@@ -2460,6 +3454,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventSynchronize
+    #define HIPGEN_DEF_hipEventSynchronize
     static inline hipError_t hipEventSynchronize(hipEvent_t a0) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t);
       static hipgen_fn f;
@@ -2471,6 +3468,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventElapsedTime
+    #define HIPGEN_DEF_hipEventElapsedTime
     static inline hipError_t hipEventElapsedTime(float *a0, hipEvent_t a1, hipEvent_t a2) {
       typedef hipError_t (*hipgen_fn)(float *, hipEvent_t, hipEvent_t);
       static hipgen_fn f;
@@ -2482,6 +3482,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventQuery
+    #define HIPGEN_DEF_hipEventQuery
     static inline hipError_t hipEventQuery(hipEvent_t a0) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t);
       static hipgen_fn f;
@@ -2493,6 +3496,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipPointerSetAttribute
+    #define HIPGEN_DEF_hipPointerSetAttribute
     static inline hipError_t hipPointerSetAttribute(const void *a0, hipPointer_attribute a1, hipDeviceptr_t a2) {
       typedef hipError_t (*hipgen_fn)(const void *, hipPointer_attribute, hipDeviceptr_t);
       static hipgen_fn f;
@@ -2504,6 +3510,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipPointerGetAttributes
+    #define HIPGEN_DEF_hipPointerGetAttributes
     static inline hipError_t hipPointerGetAttributes(hipPointerAttribute_t *a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(hipPointerAttribute_t *, const void *);
       static hipgen_fn f;
@@ -2515,6 +3524,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipPointerGetAttribute
+    #define HIPGEN_DEF_hipPointerGetAttribute
     static inline hipError_t hipPointerGetAttribute(void *a0, hipPointer_attribute a1, hipDeviceptr_t a2) {
       typedef hipError_t (*hipgen_fn)(void *, hipPointer_attribute, hipDeviceptr_t);
       static hipgen_fn f;
@@ -2526,6 +3538,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvPointerGetAttributes
+    #define HIPGEN_DEF_hipDrvPointerGetAttributes
     static inline hipError_t hipDrvPointerGetAttributes(unsigned int a0, hipPointer_attribute *a1, void **a2, hipDeviceptr_t a3) {
       typedef hipError_t (*hipgen_fn)(unsigned int, hipPointer_attribute *, void **, hipDeviceptr_t);
       static hipgen_fn f;
@@ -2537,6 +3552,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipImportExternalSemaphore
+    #define HIPGEN_DEF_hipImportExternalSemaphore
     static inline hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *a0, const hipExternalSemaphoreHandleDesc *a1) {
       typedef hipError_t (*hipgen_fn)(hipExternalSemaphore_t *, const hipExternalSemaphoreHandleDesc *);
       static hipgen_fn f;
@@ -2548,6 +3566,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipSignalExternalSemaphoresAsync
+    #define HIPGEN_DEF_hipSignalExternalSemaphoresAsync
     static inline hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *a0, const hipExternalSemaphoreSignalParams *a1, unsigned int a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(const hipExternalSemaphore_t *, const hipExternalSemaphoreSignalParams *, unsigned int, hipStream_t);
       static hipgen_fn f;
@@ -2559,6 +3580,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipWaitExternalSemaphoresAsync
+    #define HIPGEN_DEF_hipWaitExternalSemaphoresAsync
     static inline hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *a0, const hipExternalSemaphoreWaitParams *a1, unsigned int a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(const hipExternalSemaphore_t *, const hipExternalSemaphoreWaitParams *, unsigned int, hipStream_t);
       static hipgen_fn f;
@@ -2570,6 +3594,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDestroyExternalSemaphore
+    #define HIPGEN_DEF_hipDestroyExternalSemaphore
     static inline hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t a0) {
       typedef hipError_t (*hipgen_fn)(hipExternalSemaphore_t);
       static hipgen_fn f;
@@ -2581,6 +3608,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipImportExternalMemory
+    #define HIPGEN_DEF_hipImportExternalMemory
     static inline hipError_t hipImportExternalMemory(hipExternalMemory_t *a0, const hipExternalMemoryHandleDesc *a1) {
       typedef hipError_t (*hipgen_fn)(hipExternalMemory_t *, const hipExternalMemoryHandleDesc *);
       static hipgen_fn f;
@@ -2592,6 +3622,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryGetMappedBuffer
+    #define HIPGEN_DEF_hipExternalMemoryGetMappedBuffer
     static inline hipError_t hipExternalMemoryGetMappedBuffer(void **a0, hipExternalMemory_t a1, const hipExternalMemoryBufferDesc *a2) {
       typedef hipError_t (*hipgen_fn)(void **, hipExternalMemory_t, const hipExternalMemoryBufferDesc *);
       static hipgen_fn f;
@@ -2603,6 +3636,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDestroyExternalMemory
+    #define HIPGEN_DEF_hipDestroyExternalMemory
     static inline hipError_t hipDestroyExternalMemory(hipExternalMemory_t a0) {
       typedef hipError_t (*hipgen_fn)(hipExternalMemory_t);
       static hipgen_fn f;
@@ -2614,6 +3650,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMalloc
+    #define HIPGEN_DEF_hipMalloc
     static inline hipError_t hipMalloc(void **a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(void **, size_t);
       static hipgen_fn f;
@@ -2625,6 +3664,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtMallocWithFlags
+    #define HIPGEN_DEF_hipExtMallocWithFlags
     static inline hipError_t hipExtMallocWithFlags(void **a0, size_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
       static hipgen_fn f;
@@ -2636,6 +3678,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocHost
+    #define HIPGEN_DEF_hipMallocHost
     static inline hipError_t hipMallocHost(void **a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(void **, size_t);
       static hipgen_fn f;
@@ -2647,6 +3692,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocHost
+    #define HIPGEN_DEF_hipMemAllocHost
     static inline hipError_t hipMemAllocHost(void **a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(void **, size_t);
       static hipgen_fn f;
@@ -2658,6 +3706,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMalloc
+    #define HIPGEN_DEF_hipHostMalloc
     static inline hipError_t hipHostMalloc(void **a0, size_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
       static hipgen_fn f;
@@ -2669,6 +3720,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocManaged
+    #define HIPGEN_DEF_hipMallocManaged
     static inline hipError_t hipMallocManaged(void **a0, size_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
       static hipgen_fn f;
@@ -2680,6 +3734,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPrefetchAsync
+    #define HIPGEN_DEF_hipMemPrefetchAsync
     static inline hipError_t hipMemPrefetchAsync(const void *a0, size_t a1, int a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(const void *, size_t, int, hipStream_t);
       static hipgen_fn f;
@@ -2691,6 +3748,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAdvise
+    #define HIPGEN_DEF_hipMemAdvise
     static inline hipError_t hipMemAdvise(const void *a0, size_t a1, hipMemoryAdvise a2, int a3) {
       typedef hipError_t (*hipgen_fn)(const void *, size_t, hipMemoryAdvise, int);
       static hipgen_fn f;
@@ -2702,6 +3762,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRangeGetAttribute
+    #define HIPGEN_DEF_hipMemRangeGetAttribute
     static inline hipError_t hipMemRangeGetAttribute(void *a0, size_t a1, hipMemRangeAttribute a2, const void *a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, hipMemRangeAttribute, const void *, size_t);
       static hipgen_fn f;
@@ -2713,6 +3776,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRangeGetAttributes
+    #define HIPGEN_DEF_hipMemRangeGetAttributes
     static inline hipError_t hipMemRangeGetAttributes(void **a0, size_t *a1, hipMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5) {
       typedef hipError_t (*hipgen_fn)(void **, size_t *, hipMemRangeAttribute *, size_t, const void *, size_t);
       static hipgen_fn f;
@@ -2724,6 +3790,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamAttachMemAsync
+    #define HIPGEN_DEF_hipStreamAttachMemAsync
     static inline hipError_t hipStreamAttachMemAsync(hipStream_t a0, void *a1, size_t a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, void *, size_t, unsigned int);
       static hipgen_fn f;
@@ -2735,6 +3804,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocAsync
+    #define HIPGEN_DEF_hipMallocAsync
     static inline hipError_t hipMallocAsync(void **a0, size_t a1, hipStream_t a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, hipStream_t);
       static hipgen_fn f;
@@ -2746,6 +3818,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFreeAsync
+    #define HIPGEN_DEF_hipFreeAsync
     static inline hipError_t hipFreeAsync(void *a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(void *, hipStream_t);
       static hipgen_fn f;
@@ -2757,6 +3832,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolTrimTo
+    #define HIPGEN_DEF_hipMemPoolTrimTo
     static inline hipError_t hipMemPoolTrimTo(hipMemPool_t a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t, size_t);
       static hipgen_fn f;
@@ -2768,6 +3846,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolSetAttribute
+    #define HIPGEN_DEF_hipMemPoolSetAttribute
     static inline hipError_t hipMemPoolSetAttribute(hipMemPool_t a0, hipMemPoolAttr a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t, hipMemPoolAttr, void *);
       static hipgen_fn f;
@@ -2779,6 +3860,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolGetAttribute
+    #define HIPGEN_DEF_hipMemPoolGetAttribute
     static inline hipError_t hipMemPoolGetAttribute(hipMemPool_t a0, hipMemPoolAttr a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t, hipMemPoolAttr, void *);
       static hipgen_fn f;
@@ -2790,6 +3874,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolSetAccess
+    #define HIPGEN_DEF_hipMemPoolSetAccess
     static inline hipError_t hipMemPoolSetAccess(hipMemPool_t a0, const hipMemAccessDesc *a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t, const hipMemAccessDesc *, size_t);
       static hipgen_fn f;
@@ -2801,6 +3888,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolGetAccess
+    #define HIPGEN_DEF_hipMemPoolGetAccess
     static inline hipError_t hipMemPoolGetAccess(hipMemAccessFlags *a0, hipMemPool_t a1, hipMemLocation *a2) {
       typedef hipError_t (*hipgen_fn)(hipMemAccessFlags *, hipMemPool_t, hipMemLocation *);
       static hipgen_fn f;
@@ -2812,6 +3902,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolCreate
+    #define HIPGEN_DEF_hipMemPoolCreate
     static inline hipError_t hipMemPoolCreate(hipMemPool_t *a0, const hipMemPoolProps *a1) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t *, const hipMemPoolProps *);
       static hipgen_fn f;
@@ -2823,6 +3916,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolDestroy
+    #define HIPGEN_DEF_hipMemPoolDestroy
     static inline hipError_t hipMemPoolDestroy(hipMemPool_t a0) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t);
       static hipgen_fn f;
@@ -2834,6 +3930,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocFromPoolAsync
+    #define HIPGEN_DEF_hipMallocFromPoolAsync
     static inline hipError_t hipMallocFromPoolAsync(void **a0, size_t a1, hipMemPool_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, hipMemPool_t, hipStream_t);
       static hipgen_fn f;
@@ -2845,6 +3944,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolExportToShareableHandle
+    #define HIPGEN_DEF_hipMemPoolExportToShareableHandle
     static inline hipError_t hipMemPoolExportToShareableHandle(void *a0, hipMemPool_t a1, hipMemAllocationHandleType a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(void *, hipMemPool_t, hipMemAllocationHandleType, unsigned int);
       static hipgen_fn f;
@@ -2856,6 +3958,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolImportFromShareableHandle
+    #define HIPGEN_DEF_hipMemPoolImportFromShareableHandle
     static inline hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *a0, void *a1, hipMemAllocationHandleType a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t *, void *, hipMemAllocationHandleType, unsigned int);
       static hipgen_fn f;
@@ -2867,6 +3972,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolExportPointer
+    #define HIPGEN_DEF_hipMemPoolExportPointer
     static inline hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *a0, void *a1) {
       typedef hipError_t (*hipgen_fn)(hipMemPoolPtrExportData *, void *);
       static hipgen_fn f;
@@ -2878,6 +3986,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolImportPointer
+    #define HIPGEN_DEF_hipMemPoolImportPointer
     static inline hipError_t hipMemPoolImportPointer(void **a0, hipMemPool_t a1, hipMemPoolPtrExportData *a2) {
       typedef hipError_t (*hipgen_fn)(void **, hipMemPool_t, hipMemPoolPtrExportData *);
       static hipgen_fn f;
@@ -2889,6 +4000,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostAlloc
+    #define HIPGEN_DEF_hipHostAlloc
     static inline hipError_t hipHostAlloc(void **a0, size_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
       static hipgen_fn f;
@@ -2900,6 +4014,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostGetDevicePointer
+    #define HIPGEN_DEF_hipHostGetDevicePointer
     static inline hipError_t hipHostGetDevicePointer(void **a0, void *a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, void *, unsigned int);
       static hipgen_fn f;
@@ -2911,6 +4028,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostGetFlags
+    #define HIPGEN_DEF_hipHostGetFlags
     static inline hipError_t hipHostGetFlags(unsigned int *a0, void *a1) {
       typedef hipError_t (*hipgen_fn)(unsigned int *, void *);
       static hipgen_fn f;
@@ -2922,6 +4042,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegister
+    #define HIPGEN_DEF_hipHostRegister
     static inline hipError_t hipHostRegister(void *a0, size_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, unsigned int);
       static hipgen_fn f;
@@ -2933,6 +4056,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostUnregister
+    #define HIPGEN_DEF_hipHostUnregister
     static inline hipError_t hipHostUnregister(void *a0) {
       typedef hipError_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -2944,6 +4070,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocPitch
+    #define HIPGEN_DEF_hipMallocPitch
     static inline hipError_t hipMallocPitch(void **a0, size_t *a1, size_t a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(void **, size_t *, size_t, size_t);
       static hipgen_fn f;
@@ -2955,6 +4084,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocPitch
+    #define HIPGEN_DEF_hipMemAllocPitch
     static inline hipError_t hipMemAllocPitch(hipDeviceptr_t *a0, size_t *a1, size_t a2, size_t a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, size_t *, size_t, size_t, unsigned int);
       static hipgen_fn f;
@@ -2966,6 +4098,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFree
+    #define HIPGEN_DEF_hipFree
     static inline hipError_t hipFree(void *a0) {
       typedef hipError_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -2977,6 +4112,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFreeHost
+    #define HIPGEN_DEF_hipFreeHost
     static inline hipError_t hipFreeHost(void *a0) {
       typedef hipError_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -2988,6 +4126,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostFree
+    #define HIPGEN_DEF_hipHostFree
     static inline hipError_t hipHostFree(void *a0) {
       typedef hipError_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -2999,6 +4140,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy
+    #define HIPGEN_DEF_hipMemcpy
     static inline hipError_t hipMemcpy(void *a0, const void *a1, size_t a2, hipMemcpyKind a3) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3010,6 +4154,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyWithStream
+    #define HIPGEN_DEF_hipMemcpyWithStream
     static inline hipError_t hipMemcpyWithStream(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3021,6 +4168,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyHtoD
+    #define HIPGEN_DEF_hipMemcpyHtoD
     static inline hipError_t hipMemcpyHtoD(hipDeviceptr_t a0, void *a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, void *, size_t);
       static hipgen_fn f;
@@ -3032,6 +4182,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyDtoH
+    #define HIPGEN_DEF_hipMemcpyDtoH
     static inline hipError_t hipMemcpyDtoH(void *a0, hipDeviceptr_t a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(void *, hipDeviceptr_t, size_t);
       static hipgen_fn f;
@@ -3043,6 +4196,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyDtoD
+    #define HIPGEN_DEF_hipMemcpyDtoD
     static inline hipError_t hipMemcpyDtoD(hipDeviceptr_t a0, hipDeviceptr_t a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, hipDeviceptr_t, size_t);
       static hipgen_fn f;
@@ -3054,6 +4210,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyHtoDAsync
+    #define HIPGEN_DEF_hipMemcpyHtoDAsync
     static inline hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t a0, void *a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, void *, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3065,6 +4224,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyDtoHAsync
+    #define HIPGEN_DEF_hipMemcpyDtoHAsync
     static inline hipError_t hipMemcpyDtoHAsync(void *a0, hipDeviceptr_t a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(void *, hipDeviceptr_t, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3076,6 +4238,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyDtoDAsync
+    #define HIPGEN_DEF_hipMemcpyDtoDAsync
     static inline hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t a0, hipDeviceptr_t a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, hipDeviceptr_t, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3087,6 +4252,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleGetGlobal
+    #define HIPGEN_DEF_hipModuleGetGlobal
     static inline hipError_t hipModuleGetGlobal(hipDeviceptr_t *a0, size_t *a1, hipModule_t a2, const char *a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, size_t *, hipModule_t, const char *);
       static hipgen_fn f;
@@ -3098,6 +4266,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetSymbolAddress
+    #define HIPGEN_DEF_hipGetSymbolAddress
     static inline hipError_t hipGetSymbolAddress(void **a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(void **, const void *);
       static hipgen_fn f;
@@ -3109,6 +4280,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetSymbolSize
+    #define HIPGEN_DEF_hipGetSymbolSize
     static inline hipError_t hipGetSymbolSize(size_t *a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(size_t *, const void *);
       static hipgen_fn f;
@@ -3120,6 +4294,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyToSymbol
+    #define HIPGEN_DEF_hipMemcpyToSymbol
     static inline hipError_t hipMemcpyToSymbol(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
       typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3131,6 +4308,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyToSymbolAsync
+    #define HIPGEN_DEF_hipMemcpyToSymbolAsync
     static inline hipError_t hipMemcpyToSymbolAsync(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3142,6 +4322,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromSymbol
+    #define HIPGEN_DEF_hipMemcpyFromSymbol
     static inline hipError_t hipMemcpyFromSymbol(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3153,6 +4336,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromSymbolAsync
+    #define HIPGEN_DEF_hipMemcpyFromSymbolAsync
     static inline hipError_t hipMemcpyFromSymbolAsync(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3164,6 +4350,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyAsync
+    #define HIPGEN_DEF_hipMemcpyAsync
     static inline hipError_t hipMemcpyAsync(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3175,6 +4364,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset
+    #define HIPGEN_DEF_hipMemset
     static inline hipError_t hipMemset(void *a0, int a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(void *, int, size_t);
       static hipgen_fn f;
@@ -3186,6 +4378,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD8
+    #define HIPGEN_DEF_hipMemsetD8
     static inline hipError_t hipMemsetD8(hipDeviceptr_t a0, unsigned char a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned char, size_t);
       static hipgen_fn f;
@@ -3197,6 +4392,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD8Async
+    #define HIPGEN_DEF_hipMemsetD8Async
     static inline hipError_t hipMemsetD8Async(hipDeviceptr_t a0, unsigned char a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned char, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3208,6 +4406,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD16
+    #define HIPGEN_DEF_hipMemsetD16
     static inline hipError_t hipMemsetD16(hipDeviceptr_t a0, unsigned short a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned short, size_t);
       static hipgen_fn f;
@@ -3219,6 +4420,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD16Async
+    #define HIPGEN_DEF_hipMemsetD16Async
     static inline hipError_t hipMemsetD16Async(hipDeviceptr_t a0, unsigned short a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned short, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3230,6 +4434,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD32
+    #define HIPGEN_DEF_hipMemsetD32
     static inline hipError_t hipMemsetD32(hipDeviceptr_t a0, int a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, int, size_t);
       static hipgen_fn f;
@@ -3241,6 +4448,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetAsync
+    #define HIPGEN_DEF_hipMemsetAsync
     static inline hipError_t hipMemsetAsync(void *a0, int a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(void *, int, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3252,6 +4462,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD32Async
+    #define HIPGEN_DEF_hipMemsetD32Async
     static inline hipError_t hipMemsetD32Async(hipDeviceptr_t a0, int a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, int, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3263,6 +4476,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset2D
+    #define HIPGEN_DEF_hipMemset2D
     static inline hipError_t hipMemset2D(void *a0, size_t a1, int a2, size_t a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t);
       static hipgen_fn f;
@@ -3274,6 +4490,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset2DAsync
+    #define HIPGEN_DEF_hipMemset2DAsync
     static inline hipError_t hipMemset2DAsync(void *a0, size_t a1, int a2, size_t a3, size_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3285,6 +4504,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset3D
+    #define HIPGEN_DEF_hipMemset3D
     static inline hipError_t hipMemset3D(hipPitchedPtr a0, int a1, hipExtent a2) {
       typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent);
       static hipgen_fn f;
@@ -3296,6 +4518,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset3DAsync
+    #define HIPGEN_DEF_hipMemset3DAsync
     static inline hipError_t hipMemset3DAsync(hipPitchedPtr a0, int a1, hipExtent a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent, hipStream_t);
       static hipgen_fn f;
@@ -3307,6 +4532,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemGetInfo
+    #define HIPGEN_DEF_hipMemGetInfo
     static inline hipError_t hipMemGetInfo(size_t *a0, size_t *a1) {
       typedef hipError_t (*hipgen_fn)(size_t *, size_t *);
       static hipgen_fn f;
@@ -3318,6 +4546,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPtrGetInfo
+    #define HIPGEN_DEF_hipMemPtrGetInfo
     static inline hipError_t hipMemPtrGetInfo(void *a0, size_t *a1) {
       typedef hipError_t (*hipgen_fn)(void *, size_t *);
       static hipgen_fn f;
@@ -3329,6 +4560,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocArray
+    #define HIPGEN_DEF_hipMallocArray
     static inline hipError_t hipMallocArray(hipArray **a0, const hipChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(hipArray **, const hipChannelFormatDesc *, size_t, size_t, unsigned int);
       static hipgen_fn f;
@@ -3340,6 +4574,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayCreate
+    #define HIPGEN_DEF_hipArrayCreate
     static inline hipError_t hipArrayCreate(hipArray **a0, const HIP_ARRAY_DESCRIPTOR *a1) {
       typedef hipError_t (*hipgen_fn)(hipArray **, const HIP_ARRAY_DESCRIPTOR *);
       static hipgen_fn f;
@@ -3351,6 +4588,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayDestroy
+    #define HIPGEN_DEF_hipArrayDestroy
     static inline hipError_t hipArrayDestroy(hipArray *a0) {
       typedef hipError_t (*hipgen_fn)(hipArray *);
       static hipgen_fn f;
@@ -3362,6 +4602,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArray3DCreate
+    #define HIPGEN_DEF_hipArray3DCreate
     static inline hipError_t hipArray3DCreate(hipArray **a0, const HIP_ARRAY3D_DESCRIPTOR *a1) {
       typedef hipError_t (*hipgen_fn)(hipArray **, const HIP_ARRAY3D_DESCRIPTOR *);
       static hipgen_fn f;
@@ -3373,6 +4616,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMalloc3D
+    #define HIPGEN_DEF_hipMalloc3D
     static inline hipError_t hipMalloc3D(hipPitchedPtr *a0, hipExtent a1) {
       typedef hipError_t (*hipgen_fn)(hipPitchedPtr *, hipExtent);
       static hipgen_fn f;
@@ -3384,6 +4630,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFreeArray
+    #define HIPGEN_DEF_hipFreeArray
     static inline hipError_t hipFreeArray(hipArray *a0) {
       typedef hipError_t (*hipgen_fn)(hipArray *);
       static hipgen_fn f;
@@ -3395,6 +4644,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMalloc3DArray
+    #define HIPGEN_DEF_hipMalloc3DArray
     static inline hipError_t hipMalloc3DArray(hipArray **a0, const struct hipChannelFormatDesc *a1, struct hipExtent a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipArray **, const struct hipChannelFormatDesc *, struct hipExtent, unsigned int);
       static hipgen_fn f;
@@ -3406,6 +4658,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayGetInfo
+    #define HIPGEN_DEF_hipArrayGetInfo
     static inline hipError_t hipArrayGetInfo(hipChannelFormatDesc *a0, hipExtent *a1, unsigned int *a2, hipArray *a3) {
       typedef hipError_t (*hipgen_fn)(hipChannelFormatDesc *, hipExtent *, unsigned int *, hipArray *);
       static hipgen_fn f;
@@ -3417,6 +4672,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayGetDescriptor
+    #define HIPGEN_DEF_hipArrayGetDescriptor
     static inline hipError_t hipArrayGetDescriptor(HIP_ARRAY_DESCRIPTOR *a0, hipArray *a1) {
       typedef hipError_t (*hipgen_fn)(HIP_ARRAY_DESCRIPTOR *, hipArray *);
       static hipgen_fn f;
@@ -3428,6 +4686,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArray3DGetDescriptor
+    #define HIPGEN_DEF_hipArray3DGetDescriptor
     static inline hipError_t hipArray3DGetDescriptor(HIP_ARRAY3D_DESCRIPTOR *a0, hipArray *a1) {
       typedef hipError_t (*hipgen_fn)(HIP_ARRAY3D_DESCRIPTOR *, hipArray *);
       static hipgen_fn f;
@@ -3439,6 +4700,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2D
+    #define HIPGEN_DEF_hipMemcpy2D
     static inline hipError_t hipMemcpy2D(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3450,6 +4714,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyParam2D
+    #define HIPGEN_DEF_hipMemcpyParam2D
     static inline hipError_t hipMemcpyParam2D(const hip_Memcpy2D *a0) {
       typedef hipError_t (*hipgen_fn)(const hip_Memcpy2D *);
       static hipgen_fn f;
@@ -3461,6 +4728,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyParam2DAsync
+    #define HIPGEN_DEF_hipMemcpyParam2DAsync
     static inline hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(const hip_Memcpy2D *, hipStream_t);
       static hipgen_fn f;
@@ -3472,6 +4742,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DAsync
+    #define HIPGEN_DEF_hipMemcpy2DAsync
     static inline hipError_t hipMemcpy2DAsync(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6, hipStream_t a7) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3483,6 +4756,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DToArray
+    #define HIPGEN_DEF_hipMemcpy2DToArray
     static inline hipError_t hipMemcpy2DToArray(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
       typedef hipError_t (*hipgen_fn)(hipArray *, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3494,6 +4770,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DToArrayAsync
+    #define HIPGEN_DEF_hipMemcpy2DToArrayAsync
     static inline hipError_t hipMemcpy2DToArrayAsync(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
       typedef hipError_t (*hipgen_fn)(hipArray *, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3505,6 +4784,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyToArray
+    #define HIPGEN_DEF_hipMemcpyToArray
     static inline hipError_t hipMemcpyToArray(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(hipArray *, size_t, size_t, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3516,6 +4798,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromArray
+    #define HIPGEN_DEF_hipMemcpyFromArray
     static inline hipError_t hipMemcpyFromArray(void *a0, hipArray_const_t a1, size_t a2, size_t a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(void *, hipArray_const_t, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3527,6 +4812,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DFromArray
+    #define HIPGEN_DEF_hipMemcpy2DFromArray
     static inline hipError_t hipMemcpy2DFromArray(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3538,6 +4826,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DFromArrayAsync
+    #define HIPGEN_DEF_hipMemcpy2DFromArrayAsync
     static inline hipError_t hipMemcpy2DFromArrayAsync(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3549,6 +4840,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyAtoH
+    #define HIPGEN_DEF_hipMemcpyAtoH
     static inline hipError_t hipMemcpyAtoH(void *a0, hipArray *a1, size_t a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(void *, hipArray *, size_t, size_t);
       static hipgen_fn f;
@@ -3560,6 +4854,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyHtoA
+    #define HIPGEN_DEF_hipMemcpyHtoA
     static inline hipError_t hipMemcpyHtoA(hipArray *a0, size_t a1, const void *a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(hipArray *, size_t, const void *, size_t);
       static hipgen_fn f;
@@ -3571,6 +4868,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy3D
+    #define HIPGEN_DEF_hipMemcpy3D
     static inline hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *a0) {
       typedef hipError_t (*hipgen_fn)(const struct hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -3582,6 +4882,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy3DAsync
+    #define HIPGEN_DEF_hipMemcpy3DAsync
     static inline hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(const struct hipMemcpy3DParms *, hipStream_t);
       static hipgen_fn f;
@@ -3593,6 +4896,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvMemcpy3D
+    #define HIPGEN_DEF_hipDrvMemcpy3D
     static inline hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *a0) {
       typedef hipError_t (*hipgen_fn)(const HIP_MEMCPY3D *);
       static hipgen_fn f;
@@ -3604,6 +4910,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvMemcpy3DAsync
+    #define HIPGEN_DEF_hipDrvMemcpy3DAsync
     static inline hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(const HIP_MEMCPY3D *, hipStream_t);
       static hipgen_fn f;
@@ -3615,6 +4924,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceCanAccessPeer
+    #define HIPGEN_DEF_hipDeviceCanAccessPeer
     static inline hipError_t hipDeviceCanAccessPeer(int *a0, int a1, int a2) {
       typedef hipError_t (*hipgen_fn)(int *, int, int);
       static hipgen_fn f;
@@ -3626,6 +4938,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceEnablePeerAccess
+    #define HIPGEN_DEF_hipDeviceEnablePeerAccess
     static inline hipError_t hipDeviceEnablePeerAccess(int a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(int, unsigned int);
       static hipgen_fn f;
@@ -3637,6 +4952,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceDisablePeerAccess
+    #define HIPGEN_DEF_hipDeviceDisablePeerAccess
     static inline hipError_t hipDeviceDisablePeerAccess(int a0) {
       typedef hipError_t (*hipgen_fn)(int);
       static hipgen_fn f;
@@ -3648,6 +4966,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemGetAddressRange
+    #define HIPGEN_DEF_hipMemGetAddressRange
     static inline hipError_t hipMemGetAddressRange(hipDeviceptr_t *a0, size_t *a1, hipDeviceptr_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, size_t *, hipDeviceptr_t);
       static hipgen_fn f;
@@ -3659,6 +4980,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyPeer
+    #define HIPGEN_DEF_hipMemcpyPeer
     static inline hipError_t hipMemcpyPeer(void *a0, int a1, const void *a2, int a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, int, const void *, int, size_t);
       static hipgen_fn f;
@@ -3670,6 +4994,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyPeerAsync
+    #define HIPGEN_DEF_hipMemcpyPeerAsync
     static inline hipError_t hipMemcpyPeerAsync(void *a0, int a1, const void *a2, int a3, size_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(void *, int, const void *, int, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3681,6 +5008,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxCreate
+    #define HIPGEN_DEF_hipCtxCreate
     static inline hipError_t hipCtxCreate(hipCtx_t *a0, unsigned int a1, int32_t a2) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t *, unsigned int, int32_t);
       static hipgen_fn f;
@@ -3692,6 +5022,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxDestroy
+    #define HIPGEN_DEF_hipCtxDestroy
     static inline hipError_t hipCtxDestroy(hipCtx_t a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t);
       static hipgen_fn f;
@@ -3703,6 +5036,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxPopCurrent
+    #define HIPGEN_DEF_hipCtxPopCurrent
     static inline hipError_t hipCtxPopCurrent(hipCtx_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t *);
       static hipgen_fn f;
@@ -3714,6 +5050,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxPushCurrent
+    #define HIPGEN_DEF_hipCtxPushCurrent
     static inline hipError_t hipCtxPushCurrent(hipCtx_t a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t);
       static hipgen_fn f;
@@ -3725,6 +5064,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxSetCurrent
+    #define HIPGEN_DEF_hipCtxSetCurrent
     static inline hipError_t hipCtxSetCurrent(hipCtx_t a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t);
       static hipgen_fn f;
@@ -3736,6 +5078,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetCurrent
+    #define HIPGEN_DEF_hipCtxGetCurrent
     static inline hipError_t hipCtxGetCurrent(hipCtx_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t *);
       static hipgen_fn f;
@@ -3747,6 +5092,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetDevice
+    #define HIPGEN_DEF_hipCtxGetDevice
     static inline hipError_t hipCtxGetDevice(int32_t *a0) {
       typedef hipError_t (*hipgen_fn)(int32_t *);
       static hipgen_fn f;
@@ -3758,6 +5106,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetApiVersion
+    #define HIPGEN_DEF_hipCtxGetApiVersion
     static inline hipError_t hipCtxGetApiVersion(hipCtx_t a0, int *a1) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t, int *);
       static hipgen_fn f;
@@ -3769,6 +5120,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetCacheConfig
+    #define HIPGEN_DEF_hipCtxGetCacheConfig
     static inline hipError_t hipCtxGetCacheConfig(hipFuncCache_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipFuncCache_t *);
       static hipgen_fn f;
@@ -3780,6 +5134,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxSetCacheConfig
+    #define HIPGEN_DEF_hipCtxSetCacheConfig
     static inline hipError_t hipCtxSetCacheConfig(hipFuncCache_t a0) {
       typedef hipError_t (*hipgen_fn)(hipFuncCache_t);
       static hipgen_fn f;
@@ -3791,6 +5148,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxSetSharedMemConfig
+    #define HIPGEN_DEF_hipCtxSetSharedMemConfig
     static inline hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig a0) {
       typedef hipError_t (*hipgen_fn)(hipSharedMemConfig);
       static hipgen_fn f;
@@ -3802,6 +5162,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetSharedMemConfig
+    #define HIPGEN_DEF_hipCtxGetSharedMemConfig
     static inline hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *a0) {
       typedef hipError_t (*hipgen_fn)(hipSharedMemConfig *);
       static hipgen_fn f;
@@ -3813,6 +5176,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxSynchronize
+    #define HIPGEN_DEF_hipCtxSynchronize
     static inline hipError_t hipCtxSynchronize(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -3824,6 +5190,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetFlags
+    #define HIPGEN_DEF_hipCtxGetFlags
     static inline hipError_t hipCtxGetFlags(unsigned int *a0) {
       typedef hipError_t (*hipgen_fn)(unsigned int *);
       static hipgen_fn f;
@@ -3835,6 +5204,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxEnablePeerAccess
+    #define HIPGEN_DEF_hipCtxEnablePeerAccess
     static inline hipError_t hipCtxEnablePeerAccess(hipCtx_t a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t, unsigned int);
       static hipgen_fn f;
@@ -3846,6 +5218,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxDisablePeerAccess
+    #define HIPGEN_DEF_hipCtxDisablePeerAccess
     static inline hipError_t hipCtxDisablePeerAccess(hipCtx_t a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t);
       static hipgen_fn f;
@@ -3857,6 +5232,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDevicePrimaryCtxGetState
+    #define HIPGEN_DEF_hipDevicePrimaryCtxGetState
     static inline hipError_t hipDevicePrimaryCtxGetState(int32_t a0, unsigned int *a1, int *a2) {
       typedef hipError_t (*hipgen_fn)(int32_t, unsigned int *, int *);
       static hipgen_fn f;
@@ -3868,6 +5246,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDevicePrimaryCtxRelease
+    #define HIPGEN_DEF_hipDevicePrimaryCtxRelease
     static inline hipError_t hipDevicePrimaryCtxRelease(int32_t a0) {
       typedef hipError_t (*hipgen_fn)(int32_t);
       static hipgen_fn f;
@@ -3879,6 +5260,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDevicePrimaryCtxRetain
+    #define HIPGEN_DEF_hipDevicePrimaryCtxRetain
     static inline hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *a0, int32_t a1) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t *, int32_t);
       static hipgen_fn f;
@@ -3890,6 +5274,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDevicePrimaryCtxReset
+    #define HIPGEN_DEF_hipDevicePrimaryCtxReset
     static inline hipError_t hipDevicePrimaryCtxReset(int32_t a0) {
       typedef hipError_t (*hipgen_fn)(int32_t);
       static hipgen_fn f;
@@ -3901,6 +5288,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDevicePrimaryCtxSetFlags
+    #define HIPGEN_DEF_hipDevicePrimaryCtxSetFlags
     static inline hipError_t hipDevicePrimaryCtxSetFlags(int32_t a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(int32_t, unsigned int);
       static hipgen_fn f;
@@ -3912,6 +5302,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLoad
+    #define HIPGEN_DEF_hipModuleLoad
     static inline hipError_t hipModuleLoad(hipModule_t *a0, const char *a1) {
       typedef hipError_t (*hipgen_fn)(hipModule_t *, const char *);
       static hipgen_fn f;
@@ -3923,6 +5316,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleUnload
+    #define HIPGEN_DEF_hipModuleUnload
     static inline hipError_t hipModuleUnload(hipModule_t a0) {
       typedef hipError_t (*hipgen_fn)(hipModule_t);
       static hipgen_fn f;
@@ -3934,6 +5330,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleGetFunction
+    #define HIPGEN_DEF_hipModuleGetFunction
     static inline hipError_t hipModuleGetFunction(hipFunction_t *a0, hipModule_t a1, const char *a2) {
       typedef hipError_t (*hipgen_fn)(hipFunction_t *, hipModule_t, const char *);
       static hipgen_fn f;
@@ -3945,6 +5344,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncGetAttributes
+    #define HIPGEN_DEF_hipFuncGetAttributes
     static inline hipError_t hipFuncGetAttributes(struct hipFuncAttributes *a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(struct hipFuncAttributes *, const void *);
       static hipgen_fn f;
@@ -3956,6 +5358,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncGetAttribute
+    #define HIPGEN_DEF_hipFuncGetAttribute
     static inline hipError_t hipFuncGetAttribute(int *a0, hipFunction_attribute a1, hipFunction_t a2) {
       typedef hipError_t (*hipgen_fn)(int *, hipFunction_attribute, hipFunction_t);
       static hipgen_fn f;
@@ -3967,6 +5372,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleGetTexRef
+    #define HIPGEN_DEF_hipModuleGetTexRef
     static inline hipError_t hipModuleGetTexRef(textureReference **a0, hipModule_t a1, const char *a2) {
       typedef hipError_t (*hipgen_fn)(textureReference **, hipModule_t, const char *);
       static hipgen_fn f;
@@ -3978,6 +5386,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLoadData
+    #define HIPGEN_DEF_hipModuleLoadData
     static inline hipError_t hipModuleLoadData(hipModule_t *a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(hipModule_t *, const void *);
       static hipgen_fn f;
@@ -3989,6 +5400,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLoadDataEx
+    #define HIPGEN_DEF_hipModuleLoadDataEx
     static inline hipError_t hipModuleLoadDataEx(hipModule_t *a0, const void *a1, unsigned int a2, hipJitOption *a3, void **a4) {
       typedef hipError_t (*hipgen_fn)(hipModule_t *, const void *, unsigned int, hipJitOption *, void **);
       static hipgen_fn f;
@@ -4000,6 +5414,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLaunchKernel
+    #define HIPGEN_DEF_hipModuleLaunchKernel
     static inline hipError_t hipModuleLaunchKernel(hipFunction_t a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, hipStream_t a8, void **a9, void **a10) {
       typedef hipError_t (*hipgen_fn)(hipFunction_t, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, hipStream_t, void **, void **);
       static hipgen_fn f;
@@ -4011,6 +5428,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLaunchCooperativeKernel
+    #define HIPGEN_DEF_hipModuleLaunchCooperativeKernel
     static inline hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, hipStream_t a8, void **a9) {
       typedef hipError_t (*hipgen_fn)(hipFunction_t, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, hipStream_t, void **);
       static hipgen_fn f;
@@ -4022,6 +5442,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLaunchCooperativeKernelMultiDevice
+    #define HIPGEN_DEF_hipModuleLaunchCooperativeKernelMultiDevice
     static inline hipError_t hipModuleLaunchCooperativeKernelMultiDevice(hipFunctionLaunchParams *a0, unsigned int a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipFunctionLaunchParams *, unsigned int, unsigned int);
       static hipgen_fn f;
@@ -4033,6 +5456,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchCooperativeKernel
+    #define HIPGEN_DEF_hipLaunchCooperativeKernel
     static inline hipError_t hipLaunchCooperativeKernel(const void *a0, dim3 a1, dim3 a2, void **a3, unsigned int a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, unsigned int, hipStream_t);
       static hipgen_fn f;
@@ -4044,6 +5470,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchCooperativeKernelMultiDevice
+    #define HIPGEN_DEF_hipLaunchCooperativeKernelMultiDevice
     static inline hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *a0, int a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipLaunchParams *, int, unsigned int);
       static hipgen_fn f;
@@ -4055,6 +5484,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtLaunchMultiKernelMultiDevice
+    #define HIPGEN_DEF_hipExtLaunchMultiKernelMultiDevice
     static inline hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *a0, int a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipLaunchParams *, int, unsigned int);
       static hipgen_fn f;
@@ -4066,6 +5498,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSize
+    #define HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSize
     static inline hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *a0, int *a1, hipFunction_t a2, size_t a3, int a4) {
       typedef hipError_t (*hipgen_fn)(int *, int *, hipFunction_t, size_t, int);
       static hipgen_fn f;
@@ -4077,6 +5512,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSizeWithFlags
+    #define HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSizeWithFlags
     static inline hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *a0, int *a1, hipFunction_t a2, size_t a3, int a4, unsigned int a5) {
       typedef hipError_t (*hipgen_fn)(int *, int *, hipFunction_t, size_t, int, unsigned int);
       static hipgen_fn f;
@@ -4088,6 +5526,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor
+    #define HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor
     static inline hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, hipFunction_t a1, int a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(int *, hipFunction_t, int, size_t);
       static hipgen_fn f;
@@ -4099,6 +5540,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
+    #define HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
     static inline hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, hipFunction_t a1, int a2, size_t a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(int *, hipFunction_t, int, size_t, unsigned int);
       static hipgen_fn f;
@@ -4110,6 +5554,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessor
+    #define HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessor
     static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, const void *a1, int a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(int *, const void *, int, size_t);
       static hipgen_fn f;
@@ -4121,6 +5568,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
+    #define HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
     static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, const void *a1, int a2, size_t a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(int *, const void *, int, size_t, unsigned int);
       static hipgen_fn f;
@@ -4132,6 +5582,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipOccupancyMaxPotentialBlockSize
+    #define HIPGEN_DEF_hipOccupancyMaxPotentialBlockSize
     static inline hipError_t hipOccupancyMaxPotentialBlockSize(int *a0, int *a1, const void *a2, size_t a3, int a4) {
       typedef hipError_t (*hipgen_fn)(int *, int *, const void *, size_t, int);
       static hipgen_fn f;
@@ -4143,6 +5596,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipProfilerStart
+    #define HIPGEN_DEF_hipProfilerStart
     static inline hipError_t hipProfilerStart(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -4154,6 +5610,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipProfilerStop
+    #define HIPGEN_DEF_hipProfilerStop
     static inline hipError_t hipProfilerStop(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -4165,6 +5624,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipConfigureCall
+    #define HIPGEN_DEF_hipConfigureCall
     static inline hipError_t hipConfigureCall(dim3 a0, dim3 a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(dim3, dim3, size_t, hipStream_t);
       static hipgen_fn f;
@@ -4176,6 +5638,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipSetupArgument
+    #define HIPGEN_DEF_hipSetupArgument
     static inline hipError_t hipSetupArgument(const void *a0, size_t a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(const void *, size_t, size_t);
       static hipgen_fn f;
@@ -4187,6 +5652,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchByPtr
+    #define HIPGEN_DEF_hipLaunchByPtr
     static inline hipError_t hipLaunchByPtr(const void *a0) {
       typedef hipError_t (*hipgen_fn)(const void *);
       static hipgen_fn f;
@@ -4198,6 +5666,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchKernel
+    #define HIPGEN_DEF_hipLaunchKernel
     static inline hipError_t hipLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, size_t, hipStream_t);
       static hipgen_fn f;
@@ -4209,6 +5680,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchHostFunc
+    #define HIPGEN_DEF_hipLaunchHostFunc
     static inline hipError_t hipLaunchHostFunc(hipStream_t a0, hipHostFn_t a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipHostFn_t, void *);
       static hipgen_fn f;
@@ -4220,6 +5694,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvMemcpy2DUnaligned
+    #define HIPGEN_DEF_hipDrvMemcpy2DUnaligned
     static inline hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *a0) {
       typedef hipError_t (*hipgen_fn)(const hip_Memcpy2D *);
       static hipgen_fn f;
@@ -4231,6 +5708,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtLaunchKernel
+    #define HIPGEN_DEF_hipExtLaunchKernel
     static inline hipError_t hipExtLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5, hipEvent_t a6, hipEvent_t a7, int a8) {
       typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, size_t, hipStream_t, hipEvent_t, hipEvent_t, int);
       static hipgen_fn f;
@@ -4242,6 +5722,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCreateTextureObject
+    #define HIPGEN_DEF_hipCreateTextureObject
     static inline hipError_t hipCreateTextureObject(hipTextureObject_t *a0, const hipResourceDesc *a1, const hipTextureDesc *a2, const struct hipResourceViewDesc *a3) {
       typedef hipError_t (*hipgen_fn)(hipTextureObject_t *, const hipResourceDesc *, const hipTextureDesc *, const struct hipResourceViewDesc *);
       static hipgen_fn f;
@@ -4253,6 +5736,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDestroyTextureObject
+    #define HIPGEN_DEF_hipDestroyTextureObject
     static inline hipError_t hipDestroyTextureObject(hipTextureObject_t a0) {
       typedef hipError_t (*hipgen_fn)(hipTextureObject_t);
       static hipgen_fn f;
@@ -4264,6 +5750,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetChannelDesc
+    #define HIPGEN_DEF_hipGetChannelDesc
     static inline hipError_t hipGetChannelDesc(hipChannelFormatDesc *a0, hipArray_const_t a1) {
       typedef hipError_t (*hipgen_fn)(hipChannelFormatDesc *, hipArray_const_t);
       static hipgen_fn f;
@@ -4275,6 +5764,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetTextureObjectResourceDesc
+    #define HIPGEN_DEF_hipGetTextureObjectResourceDesc
     static inline hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(hipResourceDesc *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4286,6 +5778,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetTextureObjectResourceViewDesc
+    #define HIPGEN_DEF_hipGetTextureObjectResourceViewDesc
     static inline hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(struct hipResourceViewDesc *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4297,6 +5792,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetTextureObjectTextureDesc
+    #define HIPGEN_DEF_hipGetTextureObjectTextureDesc
     static inline hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(hipTextureDesc *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4308,6 +5806,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexObjectCreate
+    #define HIPGEN_DEF_hipTexObjectCreate
     static inline hipError_t hipTexObjectCreate(hipTextureObject_t *a0, const HIP_RESOURCE_DESC *a1, const HIP_TEXTURE_DESC *a2, const HIP_RESOURCE_VIEW_DESC *a3) {
       typedef hipError_t (*hipgen_fn)(hipTextureObject_t *, const HIP_RESOURCE_DESC *, const HIP_TEXTURE_DESC *, const HIP_RESOURCE_VIEW_DESC *);
       static hipgen_fn f;
@@ -4319,6 +5820,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexObjectDestroy
+    #define HIPGEN_DEF_hipTexObjectDestroy
     static inline hipError_t hipTexObjectDestroy(hipTextureObject_t a0) {
       typedef hipError_t (*hipgen_fn)(hipTextureObject_t);
       static hipgen_fn f;
@@ -4330,6 +5834,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexObjectGetResourceDesc
+    #define HIPGEN_DEF_hipTexObjectGetResourceDesc
     static inline hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(HIP_RESOURCE_DESC *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4341,6 +5848,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexObjectGetResourceViewDesc
+    #define HIPGEN_DEF_hipTexObjectGetResourceViewDesc
     static inline hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(HIP_RESOURCE_VIEW_DESC *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4352,6 +5862,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexObjectGetTextureDesc
+    #define HIPGEN_DEF_hipTexObjectGetTextureDesc
     static inline hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(HIP_TEXTURE_DESC *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4363,6 +5876,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocMipmappedArray
+    #define HIPGEN_DEF_hipMallocMipmappedArray
     static inline hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *a0, const struct hipChannelFormatDesc *a1, struct hipExtent a2, unsigned int a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t *, const struct hipChannelFormatDesc *, struct hipExtent, unsigned int, unsigned int);
       static hipgen_fn f;
@@ -4374,6 +5890,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFreeMipmappedArray
+    #define HIPGEN_DEF_hipFreeMipmappedArray
     static inline hipError_t hipFreeMipmappedArray(hipMipmappedArray_t a0) {
       typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t);
       static hipgen_fn f;
@@ -4385,6 +5904,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetMipmappedArrayLevel
+    #define HIPGEN_DEF_hipGetMipmappedArrayLevel
     static inline hipError_t hipGetMipmappedArrayLevel(hipArray_t *a0, hipMipmappedArray_const_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipArray_t *, hipMipmappedArray_const_t, unsigned int);
       static hipgen_fn f;
@@ -4396,6 +5918,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMipmappedArrayCreate
+    #define HIPGEN_DEF_hipMipmappedArrayCreate
     static inline hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *a0, HIP_ARRAY3D_DESCRIPTOR *a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t *, HIP_ARRAY3D_DESCRIPTOR *, unsigned int);
       static hipgen_fn f;
@@ -4407,6 +5932,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMipmappedArrayDestroy
+    #define HIPGEN_DEF_hipMipmappedArrayDestroy
     static inline hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t a0) {
       typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t);
       static hipgen_fn f;
@@ -4418,6 +5946,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMipmappedArrayGetLevel
+    #define HIPGEN_DEF_hipMipmappedArrayGetLevel
     static inline hipError_t hipMipmappedArrayGetLevel(hipArray_t *a0, hipMipmappedArray_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipArray_t *, hipMipmappedArray_t, unsigned int);
       static hipgen_fn f;
@@ -4429,6 +5960,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipBindTextureToMipmappedArray
+    #define HIPGEN_DEF_hipBindTextureToMipmappedArray
     static inline hipError_t hipBindTextureToMipmappedArray(const textureReference *a0, hipMipmappedArray_const_t a1, const hipChannelFormatDesc *a2) {
       typedef hipError_t (*hipgen_fn)(const textureReference *, hipMipmappedArray_const_t, const hipChannelFormatDesc *);
       static hipgen_fn f;
@@ -4440,6 +5974,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetTextureReference
+    #define HIPGEN_DEF_hipGetTextureReference
     static inline hipError_t hipGetTextureReference(const textureReference **a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(const textureReference **, const void *);
       static hipgen_fn f;
@@ -4451,6 +5988,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetAddressMode
+    #define HIPGEN_DEF_hipTexRefSetAddressMode
     static inline hipError_t hipTexRefSetAddressMode(textureReference *a0, int a1, enum hipTextureAddressMode a2) {
       typedef hipError_t (*hipgen_fn)(textureReference *, int, enum hipTextureAddressMode);
       static hipgen_fn f;
@@ -4462,6 +6002,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetArray
+    #define HIPGEN_DEF_hipTexRefSetArray
     static inline hipError_t hipTexRefSetArray(textureReference *a0, hipArray_const_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(textureReference *, hipArray_const_t, unsigned int);
       static hipgen_fn f;
@@ -4473,6 +6016,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetFilterMode
+    #define HIPGEN_DEF_hipTexRefSetFilterMode
     static inline hipError_t hipTexRefSetFilterMode(textureReference *a0, enum hipTextureFilterMode a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, enum hipTextureFilterMode);
       static hipgen_fn f;
@@ -4484,6 +6030,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetFlags
+    #define HIPGEN_DEF_hipTexRefSetFlags
     static inline hipError_t hipTexRefSetFlags(textureReference *a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, unsigned int);
       static hipgen_fn f;
@@ -4495,6 +6044,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetFormat
+    #define HIPGEN_DEF_hipTexRefSetFormat
     static inline hipError_t hipTexRefSetFormat(textureReference *a0, hipArray_Format a1, int a2) {
       typedef hipError_t (*hipgen_fn)(textureReference *, hipArray_Format, int);
       static hipgen_fn f;
@@ -4506,6 +6058,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipBindTexture
+    #define HIPGEN_DEF_hipBindTexture
     static inline hipError_t hipBindTexture(size_t *a0, const textureReference *a1, const void *a2, const hipChannelFormatDesc *a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(size_t *, const textureReference *, const void *, const hipChannelFormatDesc *, size_t);
       static hipgen_fn f;
@@ -4517,6 +6072,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipBindTexture2D
+    #define HIPGEN_DEF_hipBindTexture2D
     static inline hipError_t hipBindTexture2D(size_t *a0, const textureReference *a1, const void *a2, const hipChannelFormatDesc *a3, size_t a4, size_t a5, size_t a6) {
       typedef hipError_t (*hipgen_fn)(size_t *, const textureReference *, const void *, const hipChannelFormatDesc *, size_t, size_t, size_t);
       static hipgen_fn f;
@@ -4528,6 +6086,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipBindTextureToArray
+    #define HIPGEN_DEF_hipBindTextureToArray
     static inline hipError_t hipBindTextureToArray(const textureReference *a0, hipArray_const_t a1, const hipChannelFormatDesc *a2) {
       typedef hipError_t (*hipgen_fn)(const textureReference *, hipArray_const_t, const hipChannelFormatDesc *);
       static hipgen_fn f;
@@ -4539,6 +6100,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetTextureAlignmentOffset
+    #define HIPGEN_DEF_hipGetTextureAlignmentOffset
     static inline hipError_t hipGetTextureAlignmentOffset(size_t *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(size_t *, const textureReference *);
       static hipgen_fn f;
@@ -4550,6 +6114,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipUnbindTexture
+    #define HIPGEN_DEF_hipUnbindTexture
     static inline hipError_t hipUnbindTexture(const textureReference *a0) {
       typedef hipError_t (*hipgen_fn)(const textureReference *);
       static hipgen_fn f;
@@ -4561,6 +6128,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetAddress
+    #define HIPGEN_DEF_hipTexRefGetAddress
     static inline hipError_t hipTexRefGetAddress(hipDeviceptr_t *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, const textureReference *);
       static hipgen_fn f;
@@ -4572,6 +6142,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetAddressMode
+    #define HIPGEN_DEF_hipTexRefGetAddressMode
     static inline hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *a0, const textureReference *a1, int a2) {
       typedef hipError_t (*hipgen_fn)(enum hipTextureAddressMode *, const textureReference *, int);
       static hipgen_fn f;
@@ -4583,6 +6156,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetFilterMode
+    #define HIPGEN_DEF_hipTexRefGetFilterMode
     static inline hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(enum hipTextureFilterMode *, const textureReference *);
       static hipgen_fn f;
@@ -4594,6 +6170,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetFlags
+    #define HIPGEN_DEF_hipTexRefGetFlags
     static inline hipError_t hipTexRefGetFlags(unsigned int *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(unsigned int *, const textureReference *);
       static hipgen_fn f;
@@ -4605,6 +6184,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetFormat
+    #define HIPGEN_DEF_hipTexRefGetFormat
     static inline hipError_t hipTexRefGetFormat(hipArray_Format *a0, int *a1, const textureReference *a2) {
       typedef hipError_t (*hipgen_fn)(hipArray_Format *, int *, const textureReference *);
       static hipgen_fn f;
@@ -4616,6 +6198,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetMaxAnisotropy
+    #define HIPGEN_DEF_hipTexRefGetMaxAnisotropy
     static inline hipError_t hipTexRefGetMaxAnisotropy(int *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(int *, const textureReference *);
       static hipgen_fn f;
@@ -4627,6 +6212,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetMipmapFilterMode
+    #define HIPGEN_DEF_hipTexRefGetMipmapFilterMode
     static inline hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(enum hipTextureFilterMode *, const textureReference *);
       static hipgen_fn f;
@@ -4638,6 +6226,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetMipmapLevelBias
+    #define HIPGEN_DEF_hipTexRefGetMipmapLevelBias
     static inline hipError_t hipTexRefGetMipmapLevelBias(float *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(float *, const textureReference *);
       static hipgen_fn f;
@@ -4649,6 +6240,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetMipmapLevelClamp
+    #define HIPGEN_DEF_hipTexRefGetMipmapLevelClamp
     static inline hipError_t hipTexRefGetMipmapLevelClamp(float *a0, float *a1, const textureReference *a2) {
       typedef hipError_t (*hipgen_fn)(float *, float *, const textureReference *);
       static hipgen_fn f;
@@ -4660,6 +6254,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetMipMappedArray
+    #define HIPGEN_DEF_hipTexRefGetMipMappedArray
     static inline hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t *, const textureReference *);
       static hipgen_fn f;
@@ -4671,6 +6268,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetAddress
+    #define HIPGEN_DEF_hipTexRefSetAddress
     static inline hipError_t hipTexRefSetAddress(size_t *a0, textureReference *a1, hipDeviceptr_t a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(size_t *, textureReference *, hipDeviceptr_t, size_t);
       static hipgen_fn f;
@@ -4682,6 +6282,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetAddress2D
+    #define HIPGEN_DEF_hipTexRefSetAddress2D
     static inline hipError_t hipTexRefSetAddress2D(textureReference *a0, const HIP_ARRAY_DESCRIPTOR *a1, hipDeviceptr_t a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(textureReference *, const HIP_ARRAY_DESCRIPTOR *, hipDeviceptr_t, size_t);
       static hipgen_fn f;
@@ -4693,6 +6296,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetMaxAnisotropy
+    #define HIPGEN_DEF_hipTexRefSetMaxAnisotropy
     static inline hipError_t hipTexRefSetMaxAnisotropy(textureReference *a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, unsigned int);
       static hipgen_fn f;
@@ -4704,6 +6310,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetBorderColor
+    #define HIPGEN_DEF_hipTexRefSetBorderColor
     static inline hipError_t hipTexRefSetBorderColor(textureReference *a0, float *a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, float *);
       static hipgen_fn f;
@@ -4715,6 +6324,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetMipmapFilterMode
+    #define HIPGEN_DEF_hipTexRefSetMipmapFilterMode
     static inline hipError_t hipTexRefSetMipmapFilterMode(textureReference *a0, enum hipTextureFilterMode a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, enum hipTextureFilterMode);
       static hipgen_fn f;
@@ -4726,6 +6338,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetMipmapLevelBias
+    #define HIPGEN_DEF_hipTexRefSetMipmapLevelBias
     static inline hipError_t hipTexRefSetMipmapLevelBias(textureReference *a0, float a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, float);
       static hipgen_fn f;
@@ -4737,6 +6352,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetMipmapLevelClamp
+    #define HIPGEN_DEF_hipTexRefSetMipmapLevelClamp
     static inline hipError_t hipTexRefSetMipmapLevelClamp(textureReference *a0, float a1, float a2) {
       typedef hipError_t (*hipgen_fn)(textureReference *, float, float);
       static hipgen_fn f;
@@ -4748,6 +6366,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetMipmappedArray
+    #define HIPGEN_DEF_hipTexRefSetMipmappedArray
     static inline hipError_t hipTexRefSetMipmappedArray(textureReference *a0, struct hipMipmappedArray *a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(textureReference *, struct hipMipmappedArray *, unsigned int);
       static hipgen_fn f;
@@ -4759,6 +6380,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipApiName
+    #define HIPGEN_DEF_hipApiName
     static inline const char * hipApiName(uint32_t a0) {
       typedef const char * (*hipgen_fn)(uint32_t);
       static hipgen_fn f;
@@ -4770,6 +6394,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipKernelNameRef
+    #define HIPGEN_DEF_hipKernelNameRef
     static inline const char * hipKernelNameRef(const hipFunction_t a0) {
       typedef const char * (*hipgen_fn)(const hipFunction_t);
       static hipgen_fn f;
@@ -4781,6 +6408,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipKernelNameRefByPtr
+    #define HIPGEN_DEF_hipKernelNameRefByPtr
     static inline const char * hipKernelNameRefByPtr(const void *a0, hipStream_t a1) {
       typedef const char * (*hipgen_fn)(const void *, hipStream_t);
       static hipgen_fn f;
@@ -4792,6 +6422,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetStreamDeviceId
+    #define HIPGEN_DEF_hipGetStreamDeviceId
     static inline int32_t hipGetStreamDeviceId(hipStream_t a0) {
       typedef int32_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -4803,6 +6436,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBeginCapture
+    #define HIPGEN_DEF_hipStreamBeginCapture
     static inline hipError_t hipStreamBeginCapture(hipStream_t a0, hipStreamCaptureMode a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureMode);
       static hipgen_fn f;
@@ -4814,6 +6450,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamEndCapture
+    #define HIPGEN_DEF_hipStreamEndCapture
     static inline hipError_t hipStreamEndCapture(hipStream_t a0, hipGraph_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipGraph_t *);
       static hipgen_fn f;
@@ -4825,6 +6464,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo
+    #define HIPGEN_DEF_hipStreamGetCaptureInfo
     static inline hipError_t hipStreamGetCaptureInfo(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *);
       static hipgen_fn f;
@@ -4836,6 +6478,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo_v2
+    #define HIPGEN_DEF_hipStreamGetCaptureInfo_v2
     static inline hipError_t hipStreamGetCaptureInfo_v2(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2, hipGraph_t *a3, const hipGraphNode_t **a4, size_t *a5) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *, hipGraph_t *, const hipGraphNode_t **, size_t *);
       static hipgen_fn f;
@@ -4847,6 +6492,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamIsCapturing
+    #define HIPGEN_DEF_hipStreamIsCapturing
     static inline hipError_t hipStreamIsCapturing(hipStream_t a0, hipStreamCaptureStatus *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *);
       static hipgen_fn f;
@@ -4858,6 +6506,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamUpdateCaptureDependencies
+    #define HIPGEN_DEF_hipStreamUpdateCaptureDependencies
     static inline hipError_t hipStreamUpdateCaptureDependencies(hipStream_t a0, hipGraphNode_t *a1, size_t a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipGraphNode_t *, size_t, unsigned int);
       static hipgen_fn f;
@@ -4869,6 +6520,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipThreadExchangeStreamCaptureMode
+    #define HIPGEN_DEF_hipThreadExchangeStreamCaptureMode
     static inline hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *a0) {
       typedef hipError_t (*hipgen_fn)(hipStreamCaptureMode *);
       static hipgen_fn f;
@@ -4880,6 +6534,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphCreate
+    #define HIPGEN_DEF_hipGraphCreate
     static inline hipError_t hipGraphCreate(hipGraph_t *a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t *, unsigned int);
       static hipgen_fn f;
@@ -4891,6 +6548,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphDestroy
+    #define HIPGEN_DEF_hipGraphDestroy
     static inline hipError_t hipGraphDestroy(hipGraph_t a0) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t);
       static hipgen_fn f;
@@ -4902,6 +6562,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddDependencies
+    #define HIPGEN_DEF_hipGraphAddDependencies
     static inline hipError_t hipGraphAddDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, const hipGraphNode_t *, const hipGraphNode_t *, size_t);
       static hipgen_fn f;
@@ -4913,6 +6576,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphRemoveDependencies
+    #define HIPGEN_DEF_hipGraphRemoveDependencies
     static inline hipError_t hipGraphRemoveDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, const hipGraphNode_t *, const hipGraphNode_t *, size_t);
       static hipgen_fn f;
@@ -4924,6 +6590,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphGetEdges
+    #define HIPGEN_DEF_hipGraphGetEdges
     static inline hipError_t hipGraphGetEdges(hipGraph_t a0, hipGraphNode_t *a1, hipGraphNode_t *a2, size_t *a3) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, hipGraphNode_t *, hipGraphNode_t *, size_t *);
       static hipgen_fn f;
@@ -4935,6 +6604,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphGetNodes
+    #define HIPGEN_DEF_hipGraphGetNodes
     static inline hipError_t hipGraphGetNodes(hipGraph_t a0, hipGraphNode_t *a1, size_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, hipGraphNode_t *, size_t *);
       static hipgen_fn f;
@@ -4946,6 +6618,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphGetRootNodes
+    #define HIPGEN_DEF_hipGraphGetRootNodes
     static inline hipError_t hipGraphGetRootNodes(hipGraph_t a0, hipGraphNode_t *a1, size_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, hipGraphNode_t *, size_t *);
       static hipgen_fn f;
@@ -4957,6 +6632,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeGetDependencies
+    #define HIPGEN_DEF_hipGraphNodeGetDependencies
     static inline hipError_t hipGraphNodeGetDependencies(hipGraphNode_t a0, hipGraphNode_t *a1, size_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNode_t *, size_t *);
       static hipgen_fn f;
@@ -4968,6 +6646,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeGetDependentNodes
+    #define HIPGEN_DEF_hipGraphNodeGetDependentNodes
     static inline hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t a0, hipGraphNode_t *a1, size_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNode_t *, size_t *);
       static hipgen_fn f;
@@ -4979,6 +6660,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeGetType
+    #define HIPGEN_DEF_hipGraphNodeGetType
     static inline hipError_t hipGraphNodeGetType(hipGraphNode_t a0, hipGraphNodeType *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNodeType *);
       static hipgen_fn f;
@@ -4990,6 +6674,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphDestroyNode
+    #define HIPGEN_DEF_hipGraphDestroyNode
     static inline hipError_t hipGraphDestroyNode(hipGraphNode_t a0) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t);
       static hipgen_fn f;
@@ -5001,6 +6688,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphClone
+    #define HIPGEN_DEF_hipGraphClone
     static inline hipError_t hipGraphClone(hipGraph_t *a0, hipGraph_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t *, hipGraph_t);
       static hipgen_fn f;
@@ -5012,6 +6702,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeFindInClone
+    #define HIPGEN_DEF_hipGraphNodeFindInClone
     static inline hipError_t hipGraphNodeFindInClone(hipGraphNode_t *a0, hipGraphNode_t a1, hipGraph_t a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraphNode_t, hipGraph_t);
       static hipgen_fn f;
@@ -5023,6 +6716,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphInstantiate
+    #define HIPGEN_DEF_hipGraphInstantiate
     static inline hipError_t hipGraphInstantiate(hipGraphExec_t *a0, hipGraph_t a1, hipGraphNode_t *a2, char *a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t *, hipGraph_t, hipGraphNode_t *, char *, size_t);
       static hipgen_fn f;
@@ -5034,6 +6730,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphInstantiateWithFlags
+    #define HIPGEN_DEF_hipGraphInstantiateWithFlags
     static inline hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *a0, hipGraph_t a1, unsigned long long a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t *, hipGraph_t, unsigned long long);
       static hipgen_fn f;
@@ -5045,6 +6744,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphLaunch
+    #define HIPGEN_DEF_hipGraphLaunch
     static inline hipError_t hipGraphLaunch(hipGraphExec_t a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipStream_t);
       static hipgen_fn f;
@@ -5056,6 +6758,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphUpload
+    #define HIPGEN_DEF_hipGraphUpload
     static inline hipError_t hipGraphUpload(hipGraphExec_t a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipStream_t);
       static hipgen_fn f;
@@ -5067,6 +6772,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecDestroy
+    #define HIPGEN_DEF_hipGraphExecDestroy
     static inline hipError_t hipGraphExecDestroy(hipGraphExec_t a0) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t);
       static hipgen_fn f;
@@ -5078,6 +6786,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecUpdate
+    #define HIPGEN_DEF_hipGraphExecUpdate
     static inline hipError_t hipGraphExecUpdate(hipGraphExec_t a0, hipGraph_t a1, hipGraphNode_t *a2, hipGraphExecUpdateResult *a3) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraph_t, hipGraphNode_t *, hipGraphExecUpdateResult *);
       static hipgen_fn f;
@@ -5089,6 +6800,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddKernelNode
+    #define HIPGEN_DEF_hipGraphAddKernelNode
     static inline hipError_t hipGraphAddKernelNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipKernelNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipKernelNodeParams *);
       static hipgen_fn f;
@@ -5100,6 +6814,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodeGetParams
+    #define HIPGEN_DEF_hipGraphKernelNodeGetParams
     static inline hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t a0, hipKernelNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipKernelNodeParams *);
       static hipgen_fn f;
@@ -5111,6 +6828,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodeSetParams
+    #define HIPGEN_DEF_hipGraphKernelNodeSetParams
     static inline hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t a0, const hipKernelNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipKernelNodeParams *);
       static hipgen_fn f;
@@ -5122,6 +6842,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecKernelNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecKernelNodeSetParams
     static inline hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipKernelNodeParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipKernelNodeParams *);
       static hipgen_fn f;
@@ -5133,6 +6856,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemcpyNode
+    #define HIPGEN_DEF_hipGraphAddMemcpyNode
     static inline hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipMemcpy3DParms *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -5144,6 +6870,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemcpyNodeGetParams
+    #define HIPGEN_DEF_hipGraphMemcpyNodeGetParams
     static inline hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t a0, hipMemcpy3DParms *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -5155,6 +6884,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParams
+    #define HIPGEN_DEF_hipGraphMemcpyNodeSetParams
     static inline hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t a0, const hipMemcpy3DParms *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -5166,6 +6898,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodeSetAttribute
+    #define HIPGEN_DEF_hipGraphKernelNodeSetAttribute
     static inline hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t a0, hipKernelNodeAttrID a1, const hipKernelNodeAttrValue *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipKernelNodeAttrID, const hipKernelNodeAttrValue *);
       static hipgen_fn f;
@@ -5177,6 +6912,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodeGetAttribute
+    #define HIPGEN_DEF_hipGraphKernelNodeGetAttribute
     static inline hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t a0, hipKernelNodeAttrID a1, hipKernelNodeAttrValue *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipKernelNodeAttrID, hipKernelNodeAttrValue *);
       static hipgen_fn f;
@@ -5188,6 +6926,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams
     static inline hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, hipMemcpy3DParms *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -5199,6 +6940,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemcpyNode1D
+    #define HIPGEN_DEF_hipGraphAddMemcpyNode1D
     static inline hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, hipMemcpyKind a7) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, void *, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5210,6 +6954,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParams1D
+    #define HIPGEN_DEF_hipGraphMemcpyNodeSetParams1D
     static inline hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t a0, void *a1, const void *a2, size_t a3, hipMemcpyKind a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, void *, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5221,6 +6968,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams1D
+    #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams1D
     static inline hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t a0, hipGraphNode_t a1, void *a2, const void *a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, void *, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5232,6 +6982,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemcpyNodeFromSymbol
+    #define HIPGEN_DEF_hipGraphAddMemcpyNodeFromSymbol
     static inline hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, hipMemcpyKind a8) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5243,6 +6996,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParamsFromSymbol
+    #define HIPGEN_DEF_hipGraphMemcpyNodeSetParamsFromSymbol
     static inline hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5254,6 +7010,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsFromSymbol
+    #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsFromSymbol
     static inline hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t a0, hipGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, hipMemcpyKind a6) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5265,6 +7024,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemcpyNodeToSymbol
+    #define HIPGEN_DEF_hipGraphAddMemcpyNodeToSymbol
     static inline hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, hipMemcpyKind a8) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5276,6 +7038,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParamsToSymbol
+    #define HIPGEN_DEF_hipGraphMemcpyNodeSetParamsToSymbol
     static inline hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5287,6 +7052,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsToSymbol
+    #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsToSymbol
     static inline hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t a0, hipGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, hipMemcpyKind a6) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5298,6 +7066,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemsetNode
+    #define HIPGEN_DEF_hipGraphAddMemsetNode
     static inline hipError_t hipGraphAddMemsetNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipMemsetParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipMemsetParams *);
       static hipgen_fn f;
@@ -5309,6 +7080,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemsetNodeGetParams
+    #define HIPGEN_DEF_hipGraphMemsetNodeGetParams
     static inline hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t a0, hipMemsetParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipMemsetParams *);
       static hipgen_fn f;
@@ -5320,6 +7094,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemsetNodeSetParams
+    #define HIPGEN_DEF_hipGraphMemsetNodeSetParams
     static inline hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t a0, const hipMemsetParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipMemsetParams *);
       static hipgen_fn f;
@@ -5331,6 +7108,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecMemsetNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecMemsetNodeSetParams
     static inline hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipMemsetParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipMemsetParams *);
       static hipgen_fn f;
@@ -5342,6 +7122,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddHostNode
+    #define HIPGEN_DEF_hipGraphAddHostNode
     static inline hipError_t hipGraphAddHostNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipHostNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipHostNodeParams *);
       static hipgen_fn f;
@@ -5353,6 +7136,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphHostNodeGetParams
+    #define HIPGEN_DEF_hipGraphHostNodeGetParams
     static inline hipError_t hipGraphHostNodeGetParams(hipGraphNode_t a0, hipHostNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipHostNodeParams *);
       static hipgen_fn f;
@@ -5364,6 +7150,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphHostNodeSetParams
+    #define HIPGEN_DEF_hipGraphHostNodeSetParams
     static inline hipError_t hipGraphHostNodeSetParams(hipGraphNode_t a0, const hipHostNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipHostNodeParams *);
       static hipgen_fn f;
@@ -5375,6 +7164,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecHostNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecHostNodeSetParams
     static inline hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipHostNodeParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipHostNodeParams *);
       static hipgen_fn f;
@@ -5386,6 +7178,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddChildGraphNode
+    #define HIPGEN_DEF_hipGraphAddChildGraphNode
     static inline hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipGraph_t a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipGraph_t);
       static hipgen_fn f;
@@ -5397,6 +7192,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphChildGraphNodeGetGraph
+    #define HIPGEN_DEF_hipGraphChildGraphNodeGetGraph
     static inline hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t a0, hipGraph_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraph_t *);
       static hipgen_fn f;
@@ -5408,6 +7206,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecChildGraphNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecChildGraphNodeSetParams
     static inline hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, hipGraph_t a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipGraph_t);
       static hipgen_fn f;
@@ -5419,6 +7220,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddEmptyNode
+    #define HIPGEN_DEF_hipGraphAddEmptyNode
     static inline hipError_t hipGraphAddEmptyNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t);
       static hipgen_fn f;
@@ -5430,6 +7234,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddEventRecordNode
+    #define HIPGEN_DEF_hipGraphAddEventRecordNode
     static inline hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipEvent_t a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipEvent_t);
       static hipgen_fn f;
@@ -5441,6 +7248,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphEventRecordNodeGetEvent
+    #define HIPGEN_DEF_hipGraphEventRecordNodeGetEvent
     static inline hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t a0, hipEvent_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t *);
       static hipgen_fn f;
@@ -5452,6 +7262,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphEventRecordNodeSetEvent
+    #define HIPGEN_DEF_hipGraphEventRecordNodeSetEvent
     static inline hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t a0, hipEvent_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t);
       static hipgen_fn f;
@@ -5463,6 +7276,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecEventRecordNodeSetEvent
+    #define HIPGEN_DEF_hipGraphExecEventRecordNodeSetEvent
     static inline hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t a0, hipGraphNode_t a1, hipEvent_t a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipEvent_t);
       static hipgen_fn f;
@@ -5474,6 +7290,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddEventWaitNode
+    #define HIPGEN_DEF_hipGraphAddEventWaitNode
     static inline hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipEvent_t a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipEvent_t);
       static hipgen_fn f;
@@ -5485,6 +7304,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphEventWaitNodeGetEvent
+    #define HIPGEN_DEF_hipGraphEventWaitNodeGetEvent
     static inline hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t a0, hipEvent_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t *);
       static hipgen_fn f;
@@ -5496,6 +7318,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphEventWaitNodeSetEvent
+    #define HIPGEN_DEF_hipGraphEventWaitNodeSetEvent
     static inline hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t a0, hipEvent_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t);
       static hipgen_fn f;
@@ -5507,6 +7332,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecEventWaitNodeSetEvent
+    #define HIPGEN_DEF_hipGraphExecEventWaitNodeSetEvent
     static inline hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t a0, hipGraphNode_t a1, hipEvent_t a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipEvent_t);
       static hipgen_fn f;
@@ -5518,6 +7346,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemAllocNode
+    #define HIPGEN_DEF_hipGraphAddMemAllocNode
     static inline hipError_t hipGraphAddMemAllocNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipMemAllocNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipMemAllocNodeParams *);
       static hipgen_fn f;
@@ -5529,6 +7360,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemAllocNodeGetParams
+    #define HIPGEN_DEF_hipGraphMemAllocNodeGetParams
     static inline hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t a0, hipMemAllocNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipMemAllocNodeParams *);
       static hipgen_fn f;
@@ -5540,6 +7374,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemFreeNode
+    #define HIPGEN_DEF_hipGraphAddMemFreeNode
     static inline hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, void *);
       static hipgen_fn f;
@@ -5551,6 +7388,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemFreeNodeGetParams
+    #define HIPGEN_DEF_hipGraphMemFreeNodeGetParams
     static inline hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t a0, void *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, void *);
       static hipgen_fn f;
@@ -5562,6 +7402,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetGraphMemAttribute
+    #define HIPGEN_DEF_hipDeviceGetGraphMemAttribute
     static inline hipError_t hipDeviceGetGraphMemAttribute(int a0, hipGraphMemAttributeType a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(int, hipGraphMemAttributeType, void *);
       static hipgen_fn f;
@@ -5573,6 +7416,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSetGraphMemAttribute
+    #define HIPGEN_DEF_hipDeviceSetGraphMemAttribute
     static inline hipError_t hipDeviceSetGraphMemAttribute(int a0, hipGraphMemAttributeType a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(int, hipGraphMemAttributeType, void *);
       static hipgen_fn f;
@@ -5584,6 +7430,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGraphMemTrim
+    #define HIPGEN_DEF_hipDeviceGraphMemTrim
     static inline hipError_t hipDeviceGraphMemTrim(int a0) {
       typedef hipError_t (*hipgen_fn)(int);
       static hipgen_fn f;
@@ -5595,6 +7444,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipUserObjectCreate
+    #define HIPGEN_DEF_hipUserObjectCreate
     static inline hipError_t hipUserObjectCreate(hipUserObject_t *a0, void *a1, hipHostFn_t a2, unsigned int a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(hipUserObject_t *, void *, hipHostFn_t, unsigned int, unsigned int);
       static hipgen_fn f;
@@ -5606,6 +7458,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipUserObjectRelease
+    #define HIPGEN_DEF_hipUserObjectRelease
     static inline hipError_t hipUserObjectRelease(hipUserObject_t a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipUserObject_t, unsigned int);
       static hipgen_fn f;
@@ -5617,6 +7472,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipUserObjectRetain
+    #define HIPGEN_DEF_hipUserObjectRetain
     static inline hipError_t hipUserObjectRetain(hipUserObject_t a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipUserObject_t, unsigned int);
       static hipgen_fn f;
@@ -5628,6 +7486,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphRetainUserObject
+    #define HIPGEN_DEF_hipGraphRetainUserObject
     static inline hipError_t hipGraphRetainUserObject(hipGraph_t a0, hipUserObject_t a1, unsigned int a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, hipUserObject_t, unsigned int, unsigned int);
       static hipgen_fn f;
@@ -5639,6 +7500,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphReleaseUserObject
+    #define HIPGEN_DEF_hipGraphReleaseUserObject
     static inline hipError_t hipGraphReleaseUserObject(hipGraph_t a0, hipUserObject_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, hipUserObject_t, unsigned int);
       static hipgen_fn f;
@@ -5650,6 +7514,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphDebugDotPrint
+    #define HIPGEN_DEF_hipGraphDebugDotPrint
     static inline hipError_t hipGraphDebugDotPrint(hipGraph_t a0, const char *a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, const char *, unsigned int);
       static hipgen_fn f;
@@ -5661,6 +7528,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodeCopyAttributes
+    #define HIPGEN_DEF_hipGraphKernelNodeCopyAttributes
     static inline hipError_t hipGraphKernelNodeCopyAttributes(hipGraphNode_t a0, hipGraphNode_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNode_t);
       static hipgen_fn f;
@@ -5672,6 +7542,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeSetEnabled
+    #define HIPGEN_DEF_hipGraphNodeSetEnabled
     static inline hipError_t hipGraphNodeSetEnabled(hipGraphExec_t a0, hipGraphNode_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, unsigned int);
       static hipgen_fn f;
@@ -5683,6 +7556,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeGetEnabled
+    #define HIPGEN_DEF_hipGraphNodeGetEnabled
     static inline hipError_t hipGraphNodeGetEnabled(hipGraphExec_t a0, hipGraphNode_t a1, unsigned int *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, unsigned int *);
       static hipgen_fn f;
@@ -5694,6 +7570,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddExternalSemaphoresWaitNode
+    #define HIPGEN_DEF_hipGraphAddExternalSemaphoresWaitNode
     static inline hipError_t hipGraphAddExternalSemaphoresWaitNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipExternalSemaphoreWaitNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipExternalSemaphoreWaitNodeParams *);
       static hipgen_fn f;
@@ -5705,6 +7584,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddExternalSemaphoresSignalNode
+    #define HIPGEN_DEF_hipGraphAddExternalSemaphoresSignalNode
     static inline hipError_t hipGraphAddExternalSemaphoresSignalNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipExternalSemaphoreSignalNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipExternalSemaphoreSignalNodeParams *);
       static hipgen_fn f;
@@ -5716,6 +7598,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeSetParams
+    #define HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeSetParams
     static inline hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(hipGraphNode_t a0, const hipExternalSemaphoreSignalNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipExternalSemaphoreSignalNodeParams *);
       static hipgen_fn f;
@@ -5727,6 +7612,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeSetParams
+    #define HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeSetParams
     static inline hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(hipGraphNode_t a0, const hipExternalSemaphoreWaitNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipExternalSemaphoreWaitNodeParams *);
       static hipgen_fn f;
@@ -5738,6 +7626,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeGetParams
+    #define HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeGetParams
     static inline hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t a0, const hipExternalSemaphoreSignalNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipExternalSemaphoreSignalNodeParams *);
       static hipgen_fn f;
@@ -5749,6 +7640,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeGetParams
+    #define HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeGetParams
     static inline hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_t a0, const hipExternalSemaphoreWaitNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipExternalSemaphoreWaitNodeParams *);
       static hipgen_fn f;
@@ -5760,6 +7654,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecExternalSemaphoresSignalNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecExternalSemaphoresSignalNodeSetParams
     static inline hipError_t hipGraphExecExternalSemaphoresSignalNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipExternalSemaphoreSignalNodeParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipExternalSemaphoreSignalNodeParams *);
       static hipgen_fn f;
@@ -5771,6 +7668,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecExternalSemaphoresWaitNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecExternalSemaphoresWaitNodeSetParams
     static inline hipError_t hipGraphExecExternalSemaphoresWaitNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipExternalSemaphoreWaitNodeParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipExternalSemaphoreWaitNodeParams *);
       static hipgen_fn f;
@@ -5782,6 +7682,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAddressFree
+    #define HIPGEN_DEF_hipMemAddressFree
     static inline hipError_t hipMemAddressFree(void *a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(void *, size_t);
       static hipgen_fn f;
@@ -5793,6 +7696,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAddressReserve
+    #define HIPGEN_DEF_hipMemAddressReserve
     static inline hipError_t hipMemAddressReserve(void **a0, size_t a1, size_t a2, void *a3, unsigned long long a4) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, size_t, void *, unsigned long long);
       static hipgen_fn f;
@@ -5804,6 +7710,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemCreate
+    #define HIPGEN_DEF_hipMemCreate
     static inline hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *a0, size_t a1, const hipMemAllocationProp *a2, unsigned long long a3) {
       typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t *, size_t, const hipMemAllocationProp *, unsigned long long);
       static hipgen_fn f;
@@ -5815,6 +7724,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemExportToShareableHandle
+    #define HIPGEN_DEF_hipMemExportToShareableHandle
     static inline hipError_t hipMemExportToShareableHandle(void *a0, hipMemGenericAllocationHandle_t a1, hipMemAllocationHandleType a2, unsigned long long a3) {
       typedef hipError_t (*hipgen_fn)(void *, hipMemGenericAllocationHandle_t, hipMemAllocationHandleType, unsigned long long);
       static hipgen_fn f;
@@ -5826,6 +7738,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemGetAccess
+    #define HIPGEN_DEF_hipMemGetAccess
     static inline hipError_t hipMemGetAccess(unsigned long long *a0, const hipMemLocation *a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(unsigned long long *, const hipMemLocation *, void *);
       static hipgen_fn f;
@@ -5837,6 +7752,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemGetAllocationGranularity
+    #define HIPGEN_DEF_hipMemGetAllocationGranularity
     static inline hipError_t hipMemGetAllocationGranularity(size_t *a0, const hipMemAllocationProp *a1, hipMemAllocationGranularity_flags a2) {
       typedef hipError_t (*hipgen_fn)(size_t *, const hipMemAllocationProp *, hipMemAllocationGranularity_flags);
       static hipgen_fn f;
@@ -5848,6 +7766,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemGetAllocationPropertiesFromHandle
+    #define HIPGEN_DEF_hipMemGetAllocationPropertiesFromHandle
     static inline hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *a0, hipMemGenericAllocationHandle_t a1) {
       typedef hipError_t (*hipgen_fn)(hipMemAllocationProp *, hipMemGenericAllocationHandle_t);
       static hipgen_fn f;
@@ -5859,6 +7780,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemImportFromShareableHandle
+    #define HIPGEN_DEF_hipMemImportFromShareableHandle
     static inline hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *a0, void *a1, hipMemAllocationHandleType a2) {
       typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t *, void *, hipMemAllocationHandleType);
       static hipgen_fn f;
@@ -5870,6 +7794,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemMap
+    #define HIPGEN_DEF_hipMemMap
     static inline hipError_t hipMemMap(void *a0, size_t a1, size_t a2, hipMemGenericAllocationHandle_t a3, unsigned long long a4) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, size_t, hipMemGenericAllocationHandle_t, unsigned long long);
       static hipgen_fn f;
@@ -5881,6 +7808,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemMapArrayAsync
+    #define HIPGEN_DEF_hipMemMapArrayAsync
     static inline hipError_t hipMemMapArrayAsync(hipArrayMapInfo *a0, unsigned int a1, hipStream_t a2) {
       typedef hipError_t (*hipgen_fn)(hipArrayMapInfo *, unsigned int, hipStream_t);
       static hipgen_fn f;
@@ -5892,6 +7822,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRelease
+    #define HIPGEN_DEF_hipMemRelease
     static inline hipError_t hipMemRelease(hipMemGenericAllocationHandle_t a0) {
       typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t);
       static hipgen_fn f;
@@ -5903,6 +7836,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRetainAllocationHandle
+    #define HIPGEN_DEF_hipMemRetainAllocationHandle
     static inline hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *a0, void *a1) {
       typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t *, void *);
       static hipgen_fn f;
@@ -5914,6 +7850,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemSetAccess
+    #define HIPGEN_DEF_hipMemSetAccess
     static inline hipError_t hipMemSetAccess(void *a0, size_t a1, const hipMemAccessDesc *a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, const hipMemAccessDesc *, size_t);
       static hipgen_fn f;
@@ -5925,6 +7864,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemUnmap
+    #define HIPGEN_DEF_hipMemUnmap
     static inline hipError_t hipMemUnmap(void *a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(void *, size_t);
       static hipgen_fn f;
@@ -5936,6 +7878,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGLGetDevices
+    #define HIPGEN_DEF_hipGLGetDevices
     static inline hipError_t hipGLGetDevices(unsigned int *a0, int *a1, unsigned int a2, hipGLDeviceList a3) {
       typedef hipError_t (*hipgen_fn)(unsigned int *, int *, unsigned int, hipGLDeviceList);
       static hipgen_fn f;
@@ -5947,6 +7892,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsGLRegisterBuffer
+    #define HIPGEN_DEF_hipGraphicsGLRegisterBuffer
     static inline hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **a0, uint32_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphicsResource **, uint32_t, unsigned int);
       static hipgen_fn f;
@@ -5958,6 +7906,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsGLRegisterImage
+    #define HIPGEN_DEF_hipGraphicsGLRegisterImage
     static inline hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **a0, uint32_t a1, uint32_t a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipGraphicsResource **, uint32_t, uint32_t, unsigned int);
       static hipgen_fn f;
@@ -5969,6 +7920,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsMapResources
+    #define HIPGEN_DEF_hipGraphicsMapResources
     static inline hipError_t hipGraphicsMapResources(int a0, hipGraphicsResource_t *a1, hipStream_t a2) {
       typedef hipError_t (*hipgen_fn)(int, hipGraphicsResource_t *, hipStream_t);
       static hipgen_fn f;
@@ -5980,6 +7934,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsSubResourceGetMappedArray
+    #define HIPGEN_DEF_hipGraphicsSubResourceGetMappedArray
     static inline hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *a0, hipGraphicsResource_t a1, unsigned int a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipArray_t *, hipGraphicsResource_t, unsigned int, unsigned int);
       static hipgen_fn f;
@@ -5991,6 +7948,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsResourceGetMappedPointer
+    #define HIPGEN_DEF_hipGraphicsResourceGetMappedPointer
     static inline hipError_t hipGraphicsResourceGetMappedPointer(void **a0, size_t *a1, hipGraphicsResource_t a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t *, hipGraphicsResource_t);
       static hipgen_fn f;
@@ -6002,6 +7962,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsUnmapResources
+    #define HIPGEN_DEF_hipGraphicsUnmapResources
     static inline hipError_t hipGraphicsUnmapResources(int a0, hipGraphicsResource_t *a1, hipStream_t a2) {
       typedef hipError_t (*hipgen_fn)(int, hipGraphicsResource_t *, hipStream_t);
       static hipgen_fn f;
@@ -6013,6 +7976,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsUnregisterResource
+    #define HIPGEN_DEF_hipGraphicsUnregisterResource
     static inline hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t a0) {
       typedef hipError_t (*hipgen_fn)(hipGraphicsResource_t);
       static hipgen_fn f;
@@ -6024,6 +7990,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCreateSurfaceObject
+    #define HIPGEN_DEF_hipCreateSurfaceObject
     static inline hipError_t hipCreateSurfaceObject(hipSurfaceObject_t *a0, const hipResourceDesc *a1) {
       typedef hipError_t (*hipgen_fn)(hipSurfaceObject_t *, const hipResourceDesc *);
       static hipgen_fn f;
@@ -6035,6 +8004,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDestroySurfaceObject
+    #define HIPGEN_DEF_hipDestroySurfaceObject
     static inline hipError_t hipDestroySurfaceObject(hipSurfaceObject_t a0) {
       typedef hipError_t (*hipgen_fn)(hipSurfaceObject_t);
       static hipgen_fn f;
@@ -6046,6 +8018,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy_spt
+    #define HIPGEN_DEF_hipMemcpy_spt
     static inline hipError_t hipMemcpy_spt(void *a0, const void *a1, size_t a2, hipMemcpyKind a3) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6057,6 +8032,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyToSymbol_spt
+    #define HIPGEN_DEF_hipMemcpyToSymbol_spt
     static inline hipError_t hipMemcpyToSymbol_spt(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
       typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6068,6 +8046,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromSymbol_spt
+    #define HIPGEN_DEF_hipMemcpyFromSymbol_spt
     static inline hipError_t hipMemcpyFromSymbol_spt(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6079,6 +8060,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2D_spt
+    #define HIPGEN_DEF_hipMemcpy2D_spt
     static inline hipError_t hipMemcpy2D_spt(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6090,6 +8074,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DFromArray_spt
+    #define HIPGEN_DEF_hipMemcpy2DFromArray_spt
     static inline hipError_t hipMemcpy2DFromArray_spt(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6101,6 +8088,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy3D_spt
+    #define HIPGEN_DEF_hipMemcpy3D_spt
     static inline hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *a0) {
       typedef hipError_t (*hipgen_fn)(const struct hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -6112,6 +8102,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset_spt
+    #define HIPGEN_DEF_hipMemset_spt
     static inline hipError_t hipMemset_spt(void *a0, int a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(void *, int, size_t);
       static hipgen_fn f;
@@ -6123,6 +8116,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetAsync_spt
+    #define HIPGEN_DEF_hipMemsetAsync_spt
     static inline hipError_t hipMemsetAsync_spt(void *a0, int a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(void *, int, size_t, hipStream_t);
       static hipgen_fn f;
@@ -6134,6 +8130,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset2D_spt
+    #define HIPGEN_DEF_hipMemset2D_spt
     static inline hipError_t hipMemset2D_spt(void *a0, size_t a1, int a2, size_t a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t);
       static hipgen_fn f;
@@ -6145,6 +8144,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset2DAsync_spt
+    #define HIPGEN_DEF_hipMemset2DAsync_spt
     static inline hipError_t hipMemset2DAsync_spt(void *a0, size_t a1, int a2, size_t a3, size_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t, hipStream_t);
       static hipgen_fn f;
@@ -6156,6 +8158,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset3DAsync_spt
+    #define HIPGEN_DEF_hipMemset3DAsync_spt
     static inline hipError_t hipMemset3DAsync_spt(hipPitchedPtr a0, int a1, hipExtent a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent, hipStream_t);
       static hipgen_fn f;
@@ -6167,6 +8172,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset3D_spt
+    #define HIPGEN_DEF_hipMemset3D_spt
     static inline hipError_t hipMemset3D_spt(hipPitchedPtr a0, int a1, hipExtent a2) {
       typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent);
       static hipgen_fn f;
@@ -6178,6 +8186,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyAsync_spt
+    #define HIPGEN_DEF_hipMemcpyAsync_spt
     static inline hipError_t hipMemcpyAsync_spt(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6189,6 +8200,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy3DAsync_spt
+    #define HIPGEN_DEF_hipMemcpy3DAsync_spt
     static inline hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms *a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(const hipMemcpy3DParms *, hipStream_t);
       static hipgen_fn f;
@@ -6200,6 +8214,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DAsync_spt
+    #define HIPGEN_DEF_hipMemcpy2DAsync_spt
     static inline hipError_t hipMemcpy2DAsync_spt(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6, hipStream_t a7) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6211,6 +8228,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromSymbolAsync_spt
+    #define HIPGEN_DEF_hipMemcpyFromSymbolAsync_spt
     static inline hipError_t hipMemcpyFromSymbolAsync_spt(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6222,6 +8242,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyToSymbolAsync_spt
+    #define HIPGEN_DEF_hipMemcpyToSymbolAsync_spt
     static inline hipError_t hipMemcpyToSymbolAsync_spt(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6233,6 +8256,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromArray_spt
+    #define HIPGEN_DEF_hipMemcpyFromArray_spt
     static inline hipError_t hipMemcpyFromArray_spt(void *a0, hipArray_const_t a1, size_t a2, size_t a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(void *, hipArray_const_t, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6244,6 +8270,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DToArray_spt
+    #define HIPGEN_DEF_hipMemcpy2DToArray_spt
     static inline hipError_t hipMemcpy2DToArray_spt(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
       typedef hipError_t (*hipgen_fn)(hipArray *, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6255,6 +8284,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DFromArrayAsync_spt
+    #define HIPGEN_DEF_hipMemcpy2DFromArrayAsync_spt
     static inline hipError_t hipMemcpy2DFromArrayAsync_spt(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6266,6 +8298,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DToArrayAsync_spt
+    #define HIPGEN_DEF_hipMemcpy2DToArrayAsync_spt
     static inline hipError_t hipMemcpy2DToArrayAsync_spt(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
       typedef hipError_t (*hipgen_fn)(hipArray *, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6277,6 +8312,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamQuery_spt
+    #define HIPGEN_DEF_hipStreamQuery_spt
     static inline hipError_t hipStreamQuery_spt(hipStream_t a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -6288,6 +8326,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamSynchronize_spt
+    #define HIPGEN_DEF_hipStreamSynchronize_spt
     static inline hipError_t hipStreamSynchronize_spt(hipStream_t a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -6299,6 +8340,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetPriority_spt
+    #define HIPGEN_DEF_hipStreamGetPriority_spt
     static inline hipError_t hipStreamGetPriority_spt(hipStream_t a0, int *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, int *);
       static hipgen_fn f;
@@ -6310,6 +8354,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitEvent_spt
+    #define HIPGEN_DEF_hipStreamWaitEvent_spt
     static inline hipError_t hipStreamWaitEvent_spt(hipStream_t a0, hipEvent_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipEvent_t, unsigned int);
       static hipgen_fn f;
@@ -6321,6 +8368,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetFlags_spt
+    #define HIPGEN_DEF_hipStreamGetFlags_spt
     static inline hipError_t hipStreamGetFlags_spt(hipStream_t a0, unsigned int *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, unsigned int *);
       static hipgen_fn f;
@@ -6332,6 +8382,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamAddCallback_spt
+    #define HIPGEN_DEF_hipStreamAddCallback_spt
     static inline hipError_t hipStreamAddCallback_spt(hipStream_t a0, hipStreamCallback_t a1, void *a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCallback_t, void *, unsigned int);
       static hipgen_fn f;
@@ -6343,6 +8396,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventRecord_spt
+    #define HIPGEN_DEF_hipEventRecord_spt
     static inline hipError_t hipEventRecord_spt(hipEvent_t a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t, hipStream_t);
       static hipgen_fn f;
@@ -6354,6 +8410,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchCooperativeKernel_spt
+    #define HIPGEN_DEF_hipLaunchCooperativeKernel_spt
     static inline hipError_t hipLaunchCooperativeKernel_spt(const void *a0, dim3 a1, dim3 a2, void **a3, uint32_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, uint32_t, hipStream_t);
       static hipgen_fn f;
@@ -6365,6 +8424,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchKernel_spt
+    #define HIPGEN_DEF_hipLaunchKernel_spt
     static inline hipError_t hipLaunchKernel_spt(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, size_t, hipStream_t);
       static hipgen_fn f;
@@ -6376,6 +8438,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphLaunch_spt
+    #define HIPGEN_DEF_hipGraphLaunch_spt
     static inline hipError_t hipGraphLaunch_spt(hipGraphExec_t a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipStream_t);
       static hipgen_fn f;
@@ -6387,6 +8452,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBeginCapture_spt
+    #define HIPGEN_DEF_hipStreamBeginCapture_spt
     static inline hipError_t hipStreamBeginCapture_spt(hipStream_t a0, hipStreamCaptureMode a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureMode);
       static hipgen_fn f;
@@ -6398,6 +8466,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamEndCapture_spt
+    #define HIPGEN_DEF_hipStreamEndCapture_spt
     static inline hipError_t hipStreamEndCapture_spt(hipStream_t a0, hipGraph_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipGraph_t *);
       static hipgen_fn f;
@@ -6409,6 +8480,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamIsCapturing_spt
+    #define HIPGEN_DEF_hipStreamIsCapturing_spt
     static inline hipError_t hipStreamIsCapturing_spt(hipStream_t a0, hipStreamCaptureStatus *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *);
       static hipgen_fn f;
@@ -6420,6 +8494,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo_spt
+    #define HIPGEN_DEF_hipStreamGetCaptureInfo_spt
     static inline hipError_t hipStreamGetCaptureInfo_spt(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *);
       static hipgen_fn f;
@@ -6431,6 +8508,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo_v2_spt
+    #define HIPGEN_DEF_hipStreamGetCaptureInfo_v2_spt
     static inline hipError_t hipStreamGetCaptureInfo_v2_spt(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2, hipGraph_t *a3, const hipGraphNode_t **a4, size_t *a5) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *, hipGraph_t *, const hipGraphNode_t **, size_t *);
       static hipgen_fn f;
@@ -6442,6 +8522,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchHostFunc_spt
+    #define HIPGEN_DEF_hipLaunchHostFunc_spt
     static inline hipError_t hipLaunchHostFunc_spt(hipStream_t a0, hipHostFn_t a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipHostFn_t, void *);
       static hipgen_fn f;
@@ -6453,6 +8536,7 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"
@@ -7087,14 +9171,14 @@ cdef extern from *:
     ctypedef struct HIP_ARRAY_DESCRIPTOR
     ctypedef struct HIP_ARRAY3D_DESCRIPTOR
     ctypedef struct hipArray
-    ctypedef hipArray hipArray_t
+    ctypedef hipArray *hipArray_t
     ctypedef hipArray hiparray
-    ctypedef hipArray hipArray_const_t
+    ctypedef hipArray *hipArray_const_t
     ctypedef struct hip_Memcpy2D
     ctypedef struct hipMipmappedArray
-    ctypedef hipMipmappedArray hipMipmappedArray_t
+    ctypedef hipMipmappedArray *hipMipmappedArray_t
     ctypedef hipMipmappedArray hipmipmappedArray
-    ctypedef hipMipmappedArray hipMipmappedArray_const_t
+    ctypedef hipMipmappedArray *hipMipmappedArray_const_t
     ctypedef struct HIP_TEXTURE_DESC_st
     ctypedef HIP_TEXTURE_DESC_st HIP_TEXTURE_DESC
     ctypedef struct hipResourceDesc
@@ -7297,7 +9381,13 @@ cdef extern from *:
         int pageableMemoryAccess
         int pageableMemoryAccessUsesHostPageTables
     ctypedef struct hipPointerAttribute_t:
-        pass
+        hipMemoryType memoryType
+        hipMemoryType type
+        int device
+        void *devicePointer
+        void *hostPointer
+        int isManaged
+        unsigned int allocationFlags
     ctypedef union hipPointerAttribute_t_union_0:
         hipMemoryType memoryType
         hipMemoryType type

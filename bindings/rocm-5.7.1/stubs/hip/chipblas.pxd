@@ -41,6 +41,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("5.7.1", "hipblas", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hipblasStatus_t
+    #define HIPGEN_DEF_hipblasStatus_t
     typedef enum hipblasStatus_t {
       HIPBLAS_STATUS_SUCCESS = 0,
       HIPBLAS_STATUS_NOT_INITIALIZED = 1,
@@ -55,29 +57,47 @@ cdef extern from *:
       HIPBLAS_STATUS_INVALID_ENUM = 10,
       HIPBLAS_STATUS_UNKNOWN = 11
     } hipblasStatus_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasOperation_t
+    #define HIPGEN_DEF_hipblasOperation_t
     typedef enum hipblasOperation_t {
       HIPBLAS_OP_N = 111,
       HIPBLAS_OP_T = 112,
       HIPBLAS_OP_C = 113
     } hipblasOperation_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasPointerMode_t
+    #define HIPGEN_DEF_hipblasPointerMode_t
     typedef enum hipblasPointerMode_t {
       HIPBLAS_POINTER_MODE_HOST = 0,
       HIPBLAS_POINTER_MODE_DEVICE = 1
     } hipblasPointerMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasFillMode_t
+    #define HIPGEN_DEF_hipblasFillMode_t
     typedef enum hipblasFillMode_t {
       HIPBLAS_FILL_MODE_UPPER = 121,
       HIPBLAS_FILL_MODE_LOWER = 122,
       HIPBLAS_FILL_MODE_FULL = 123
     } hipblasFillMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDiagType_t
+    #define HIPGEN_DEF_hipblasDiagType_t
     typedef enum hipblasDiagType_t {
       HIPBLAS_DIAG_NON_UNIT = 131,
       HIPBLAS_DIAG_UNIT = 132
     } hipblasDiagType_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSideMode_t
+    #define HIPGEN_DEF_hipblasSideMode_t
     typedef enum hipblasSideMode_t {
       HIPBLAS_SIDE_LEFT = 141,
       HIPBLAS_SIDE_RIGHT = 142,
       HIPBLAS_SIDE_BOTH = 143
     } hipblasSideMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDatatype_t
+    #define HIPGEN_DEF_hipblasDatatype_t
     typedef enum hipblasDatatype_t {
       HIPBLAS_R_16F = 150,
       HIPBLAS_R_32F = 151,
@@ -97,37 +117,70 @@ cdef extern from *:
       HIPBLAS_C_16B = 169,
       HIPBLAS_DATATYPE_INVALID = 255
     } hipblasDatatype_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGemmAlgo_t
+    #define HIPGEN_DEF_hipblasGemmAlgo_t
     typedef enum hipblasGemmAlgo_t {
       HIPBLAS_GEMM_DEFAULT = 160
     } hipblasGemmAlgo_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasAtomicsMode_t
+    #define HIPGEN_DEF_hipblasAtomicsMode_t
     typedef enum hipblasAtomicsMode_t {
       HIPBLAS_ATOMICS_NOT_ALLOWED = 0,
       HIPBLAS_ATOMICS_ALLOWED = 1
     } hipblasAtomicsMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasInt8Datatype_t
+    #define HIPGEN_DEF_hipblasInt8Datatype_t
     typedef enum hipblasInt8Datatype_t {
       HIPBLAS_INT8_DATATYPE_DEFAULT = 0,
       HIPBLAS_INT8_DATATYPE_INT8 = 1,
       HIPBLAS_INT8_DATATYPE_PACK_INT8x4 = 2
     } hipblasInt8Datatype_t;
+    #endif
     typedef void *hipblasHandle_t;
     typedef struct hipblasBfloat16 hipblasBfloat16;
     typedef struct hipblasComplex hipblasComplex;
     typedef struct hipblasDoubleComplex hipblasDoubleComplex;
+    #ifndef HIPGEN_DEF_hipblasBfloat16
+    #define HIPGEN_DEF_hipblasBfloat16
     struct __attribute__((aligned(2))) hipblasBfloat16 {
       uint16_t data;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipblasComplex
+    #define HIPGEN_DEF_hipblasComplex
     struct __attribute__((aligned(4))) hipblasComplex {
       float x;
       float y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDoubleComplex
+    #define HIPGEN_DEF_hipblasDoubleComplex
     struct __attribute__((aligned(8))) hipblasDoubleComplex {
       double x;
       double y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipblasVersionMajor
+    #define HIPGEN_DEF_hipblasVersionMajor
     #define hipblasVersionMajor (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipblaseVersionMinor
+    #define HIPGEN_DEF_hipblaseVersionMinor
     #define hipblaseVersionMinor (54)
+    #endif
+    #ifndef HIPGEN_DEF_hipblasVersionMinor
+    #define HIPGEN_DEF_hipblasVersionMinor
     #define hipblasVersionMinor (54)
+    #endif
+    #ifndef HIPGEN_DEF_hipblasVersionPatch
+    #define HIPGEN_DEF_hipblasVersionPatch
     #define hipblasVersionPatch (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCreate
+    #define HIPGEN_DEF_hipblasCreate
     static inline hipblasStatus_t hipblasCreate(hipblasHandle_t *a0) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t *);
       static hipgen_fn f;
@@ -139,6 +192,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDestroy
+    #define HIPGEN_DEF_hipblasDestroy
     static inline hipblasStatus_t hipblasDestroy(hipblasHandle_t a0) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t);
       static hipgen_fn f;
@@ -150,6 +206,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSetStream
+    #define HIPGEN_DEF_hipblasSetStream
     static inline hipblasStatus_t hipblasSetStream(hipblasHandle_t a0, hipStream_t a1) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipStream_t);
       static hipgen_fn f;
@@ -161,6 +220,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGetStream
+    #define HIPGEN_DEF_hipblasGetStream
     static inline hipblasStatus_t hipblasGetStream(hipblasHandle_t a0, hipStream_t *a1) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipStream_t *);
       static hipgen_fn f;
@@ -172,6 +234,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSetPointerMode
+    #define HIPGEN_DEF_hipblasSetPointerMode
     static inline hipblasStatus_t hipblasSetPointerMode(hipblasHandle_t a0, hipblasPointerMode_t a1) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasPointerMode_t);
       static hipgen_fn f;
@@ -183,6 +248,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGetPointerMode
+    #define HIPGEN_DEF_hipblasGetPointerMode
     static inline hipblasStatus_t hipblasGetPointerMode(hipblasHandle_t a0, hipblasPointerMode_t *a1) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasPointerMode_t *);
       static hipgen_fn f;
@@ -194,6 +262,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSetInt8Datatype
+    #define HIPGEN_DEF_hipblasSetInt8Datatype
     static inline hipblasStatus_t hipblasSetInt8Datatype(hipblasHandle_t a0, hipblasInt8Datatype_t a1) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasInt8Datatype_t);
       static hipgen_fn f;
@@ -205,6 +276,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGetInt8Datatype
+    #define HIPGEN_DEF_hipblasGetInt8Datatype
     static inline hipblasStatus_t hipblasGetInt8Datatype(hipblasHandle_t a0, hipblasInt8Datatype_t *a1) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasInt8Datatype_t *);
       static hipgen_fn f;
@@ -216,6 +290,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSetVector
+    #define HIPGEN_DEF_hipblasSetVector
     static inline hipblasStatus_t hipblasSetVector(int a0, int a1, const void *a2, int a3, void *a4, int a5) {
       typedef hipblasStatus_t (*hipgen_fn)(int, int, const void *, int, void *, int);
       static hipgen_fn f;
@@ -227,6 +304,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGetVector
+    #define HIPGEN_DEF_hipblasGetVector
     static inline hipblasStatus_t hipblasGetVector(int a0, int a1, const void *a2, int a3, void *a4, int a5) {
       typedef hipblasStatus_t (*hipgen_fn)(int, int, const void *, int, void *, int);
       static hipgen_fn f;
@@ -238,6 +318,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSetMatrix
+    #define HIPGEN_DEF_hipblasSetMatrix
     static inline hipblasStatus_t hipblasSetMatrix(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(int, int, int, const void *, int, void *, int);
       static hipgen_fn f;
@@ -249,6 +332,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGetMatrix
+    #define HIPGEN_DEF_hipblasGetMatrix
     static inline hipblasStatus_t hipblasGetMatrix(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(int, int, int, const void *, int, void *, int);
       static hipgen_fn f;
@@ -260,6 +346,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSetVectorAsync
+    #define HIPGEN_DEF_hipblasSetVectorAsync
     static inline hipblasStatus_t hipblasSetVectorAsync(int a0, int a1, const void *a2, int a3, void *a4, int a5, hipStream_t a6) {
       typedef hipblasStatus_t (*hipgen_fn)(int, int, const void *, int, void *, int, hipStream_t);
       static hipgen_fn f;
@@ -271,6 +360,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGetVectorAsync
+    #define HIPGEN_DEF_hipblasGetVectorAsync
     static inline hipblasStatus_t hipblasGetVectorAsync(int a0, int a1, const void *a2, int a3, void *a4, int a5, hipStream_t a6) {
       typedef hipblasStatus_t (*hipgen_fn)(int, int, const void *, int, void *, int, hipStream_t);
       static hipgen_fn f;
@@ -282,6 +374,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSetMatrixAsync
+    #define HIPGEN_DEF_hipblasSetMatrixAsync
     static inline hipblasStatus_t hipblasSetMatrixAsync(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6, hipStream_t a7) {
       typedef hipblasStatus_t (*hipgen_fn)(int, int, int, const void *, int, void *, int, hipStream_t);
       static hipgen_fn f;
@@ -293,6 +388,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGetMatrixAsync
+    #define HIPGEN_DEF_hipblasGetMatrixAsync
     static inline hipblasStatus_t hipblasGetMatrixAsync(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6, hipStream_t a7) {
       typedef hipblasStatus_t (*hipgen_fn)(int, int, int, const void *, int, void *, int, hipStream_t);
       static hipgen_fn f;
@@ -304,6 +402,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSetAtomicsMode
+    #define HIPGEN_DEF_hipblasSetAtomicsMode
     static inline hipblasStatus_t hipblasSetAtomicsMode(hipblasHandle_t a0, hipblasAtomicsMode_t a1) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasAtomicsMode_t);
       static hipgen_fn f;
@@ -315,6 +416,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGetAtomicsMode
+    #define HIPGEN_DEF_hipblasGetAtomicsMode
     static inline hipblasStatus_t hipblasGetAtomicsMode(hipblasHandle_t a0, hipblasAtomicsMode_t *a1) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasAtomicsMode_t *);
       static hipgen_fn f;
@@ -326,6 +430,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIsamax
+    #define HIPGEN_DEF_hipblasIsamax
     static inline hipblasStatus_t hipblasIsamax(hipblasHandle_t a0, int a1, const float *a2, int a3, int *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int *);
       static hipgen_fn f;
@@ -337,6 +444,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIdamax
+    #define HIPGEN_DEF_hipblasIdamax
     static inline hipblasStatus_t hipblasIdamax(hipblasHandle_t a0, int a1, const double *a2, int a3, int *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int *);
       static hipgen_fn f;
@@ -348,6 +458,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIcamax
+    #define HIPGEN_DEF_hipblasIcamax
     static inline hipblasStatus_t hipblasIcamax(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int *);
       static hipgen_fn f;
@@ -359,6 +472,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIzamax
+    #define HIPGEN_DEF_hipblasIzamax
     static inline hipblasStatus_t hipblasIzamax(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int *);
       static hipgen_fn f;
@@ -370,8 +486,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
-    static inline hipblasStatus_t hipblasIsamaxBatched(hipblasHandle_t a0, int a1, const const float * *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const float * *, int, int, int *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIsamaxBatched
+    #define HIPGEN_DEF_hipblasIsamaxBatched
+    static inline hipblasStatus_t hipblasIsamaxBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, int *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, int, int *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -381,8 +500,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasIdamaxBatched(hipblasHandle_t a0, int a1, const const double * *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const double * *, int, int, int *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIdamaxBatched
+    #define HIPGEN_DEF_hipblasIdamaxBatched
+    static inline hipblasStatus_t hipblasIdamaxBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, int *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, int, int *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -392,8 +514,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasIcamaxBatched(hipblasHandle_t a0, int a1, const const hipblasComplex * *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasComplex * *, int, int, int *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIcamaxBatched
+    #define HIPGEN_DEF_hipblasIcamaxBatched
+    static inline hipblasStatus_t hipblasIcamaxBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, int *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, int, int *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -403,8 +528,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasIzamaxBatched(hipblasHandle_t a0, int a1, const const hipblasDoubleComplex * *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasDoubleComplex * *, int, int, int *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIzamaxBatched
+    #define HIPGEN_DEF_hipblasIzamaxBatched
+    static inline hipblasStatus_t hipblasIzamaxBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, int *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, int, int *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -414,6 +542,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIsamaxStridedBatched
+    #define HIPGEN_DEF_hipblasIsamaxStridedBatched
     static inline hipblasStatus_t hipblasIsamaxStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, int, int *);
       static hipgen_fn f;
@@ -425,6 +556,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIdamaxStridedBatched
+    #define HIPGEN_DEF_hipblasIdamaxStridedBatched
     static inline hipblasStatus_t hipblasIdamaxStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, int, int *);
       static hipgen_fn f;
@@ -436,6 +570,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIcamaxStridedBatched
+    #define HIPGEN_DEF_hipblasIcamaxStridedBatched
     static inline hipblasStatus_t hipblasIcamaxStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, int, int *);
       static hipgen_fn f;
@@ -447,6 +584,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIzamaxStridedBatched
+    #define HIPGEN_DEF_hipblasIzamaxStridedBatched
     static inline hipblasStatus_t hipblasIzamaxStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, int, int *);
       static hipgen_fn f;
@@ -458,6 +598,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIsamin
+    #define HIPGEN_DEF_hipblasIsamin
     static inline hipblasStatus_t hipblasIsamin(hipblasHandle_t a0, int a1, const float *a2, int a3, int *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int *);
       static hipgen_fn f;
@@ -469,6 +612,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIdamin
+    #define HIPGEN_DEF_hipblasIdamin
     static inline hipblasStatus_t hipblasIdamin(hipblasHandle_t a0, int a1, const double *a2, int a3, int *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int *);
       static hipgen_fn f;
@@ -480,6 +626,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIcamin
+    #define HIPGEN_DEF_hipblasIcamin
     static inline hipblasStatus_t hipblasIcamin(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int *);
       static hipgen_fn f;
@@ -491,6 +640,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIzamin
+    #define HIPGEN_DEF_hipblasIzamin
     static inline hipblasStatus_t hipblasIzamin(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int *);
       static hipgen_fn f;
@@ -502,8 +654,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
-    static inline hipblasStatus_t hipblasIsaminBatched(hipblasHandle_t a0, int a1, const const float * *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const float * *, int, int, int *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIsaminBatched
+    #define HIPGEN_DEF_hipblasIsaminBatched
+    static inline hipblasStatus_t hipblasIsaminBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, int *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, int, int *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -513,8 +668,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasIdaminBatched(hipblasHandle_t a0, int a1, const const double * *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const double * *, int, int, int *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIdaminBatched
+    #define HIPGEN_DEF_hipblasIdaminBatched
+    static inline hipblasStatus_t hipblasIdaminBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, int *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, int, int *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -524,8 +682,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasIcaminBatched(hipblasHandle_t a0, int a1, const const hipblasComplex * *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasComplex * *, int, int, int *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIcaminBatched
+    #define HIPGEN_DEF_hipblasIcaminBatched
+    static inline hipblasStatus_t hipblasIcaminBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, int *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, int, int *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -535,8 +696,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasIzaminBatched(hipblasHandle_t a0, int a1, const const hipblasDoubleComplex * *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasDoubleComplex * *, int, int, int *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIzaminBatched
+    #define HIPGEN_DEF_hipblasIzaminBatched
+    static inline hipblasStatus_t hipblasIzaminBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, int *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, int, int *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -546,6 +710,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIsaminStridedBatched
+    #define HIPGEN_DEF_hipblasIsaminStridedBatched
     static inline hipblasStatus_t hipblasIsaminStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, int, int *);
       static hipgen_fn f;
@@ -557,6 +724,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIdaminStridedBatched
+    #define HIPGEN_DEF_hipblasIdaminStridedBatched
     static inline hipblasStatus_t hipblasIdaminStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, int, int *);
       static hipgen_fn f;
@@ -568,6 +738,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIcaminStridedBatched
+    #define HIPGEN_DEF_hipblasIcaminStridedBatched
     static inline hipblasStatus_t hipblasIcaminStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, int, int *);
       static hipgen_fn f;
@@ -579,6 +752,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasIzaminStridedBatched
+    #define HIPGEN_DEF_hipblasIzaminStridedBatched
     static inline hipblasStatus_t hipblasIzaminStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, int, int *);
       static hipgen_fn f;
@@ -590,6 +766,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSasum
+    #define HIPGEN_DEF_hipblasSasum
     static inline hipblasStatus_t hipblasSasum(hipblasHandle_t a0, int a1, const float *a2, int a3, float *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, float *);
       static hipgen_fn f;
@@ -601,6 +780,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDasum
+    #define HIPGEN_DEF_hipblasDasum
     static inline hipblasStatus_t hipblasDasum(hipblasHandle_t a0, int a1, const double *a2, int a3, double *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, double *);
       static hipgen_fn f;
@@ -612,6 +794,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScasum
+    #define HIPGEN_DEF_hipblasScasum
     static inline hipblasStatus_t hipblasScasum(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, float *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, float *);
       static hipgen_fn f;
@@ -623,6 +808,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDzasum
+    #define HIPGEN_DEF_hipblasDzasum
     static inline hipblasStatus_t hipblasDzasum(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, double *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, double *);
       static hipgen_fn f;
@@ -634,8 +822,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
-    static inline hipblasStatus_t hipblasSasumBatched(hipblasHandle_t a0, int a1, const const float * *a2, int a3, int a4, float *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const float * *, int, int, float *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSasumBatched
+    #define HIPGEN_DEF_hipblasSasumBatched
+    static inline hipblasStatus_t hipblasSasumBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, float *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, int, float *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -645,8 +836,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasDasumBatched(hipblasHandle_t a0, int a1, const const double * *a2, int a3, int a4, double *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const double * *, int, int, double *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDasumBatched
+    #define HIPGEN_DEF_hipblasDasumBatched
+    static inline hipblasStatus_t hipblasDasumBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, double *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, int, double *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -656,8 +850,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasScasumBatched(hipblasHandle_t a0, int a1, const const hipblasComplex * *a2, int a3, int a4, float *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasComplex * *, int, int, float *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScasumBatched
+    #define HIPGEN_DEF_hipblasScasumBatched
+    static inline hipblasStatus_t hipblasScasumBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, float *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, int, float *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -667,8 +864,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasDzasumBatched(hipblasHandle_t a0, int a1, const const hipblasDoubleComplex * *a2, int a3, int a4, double *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasDoubleComplex * *, int, int, double *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDzasumBatched
+    #define HIPGEN_DEF_hipblasDzasumBatched
+    static inline hipblasStatus_t hipblasDzasumBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, double *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, int, double *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -678,6 +878,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSasumStridedBatched
+    #define HIPGEN_DEF_hipblasSasumStridedBatched
     static inline hipblasStatus_t hipblasSasumStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, float *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, int, float *);
       static hipgen_fn f;
@@ -689,6 +892,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDasumStridedBatched
+    #define HIPGEN_DEF_hipblasDasumStridedBatched
     static inline hipblasStatus_t hipblasDasumStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, double *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, int, double *);
       static hipgen_fn f;
@@ -700,6 +906,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScasumStridedBatched
+    #define HIPGEN_DEF_hipblasScasumStridedBatched
     static inline hipblasStatus_t hipblasScasumStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, float *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, int, float *);
       static hipgen_fn f;
@@ -711,6 +920,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDzasumStridedBatched
+    #define HIPGEN_DEF_hipblasDzasumStridedBatched
     static inline hipblasStatus_t hipblasDzasumStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, double *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, int, double *);
       static hipgen_fn f;
@@ -722,6 +934,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasHaxpy
+    #define HIPGEN_DEF_hipblasHaxpy
     static inline hipblasStatus_t hipblasHaxpy(hipblasHandle_t a0, int a1, const uint16_t *a2, const uint16_t *a3, int a4, uint16_t *a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *, const uint16_t *, int, uint16_t *, int);
       static hipgen_fn f;
@@ -733,6 +948,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSaxpy
+    #define HIPGEN_DEF_hipblasSaxpy
     static inline hipblasStatus_t hipblasSaxpy(hipblasHandle_t a0, int a1, const float *a2, const float *a3, int a4, float *a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, const float *, int, float *, int);
       static hipgen_fn f;
@@ -744,6 +962,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDaxpy
+    #define HIPGEN_DEF_hipblasDaxpy
     static inline hipblasStatus_t hipblasDaxpy(hipblasHandle_t a0, int a1, const double *a2, const double *a3, int a4, double *a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, const double *, int, double *, int);
       static hipgen_fn f;
@@ -755,6 +976,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCaxpy
+    #define HIPGEN_DEF_hipblasCaxpy
     static inline hipblasStatus_t hipblasCaxpy(hipblasHandle_t a0, int a1, const hipblasComplex *a2, const hipblasComplex *a3, int a4, hipblasComplex *a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -766,6 +990,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZaxpy
+    #define HIPGEN_DEF_hipblasZaxpy
     static inline hipblasStatus_t hipblasZaxpy(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, const hipblasDoubleComplex *a3, int a4, hipblasDoubleComplex *a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -777,8 +1004,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasHaxpyBatched(hipblasHandle_t a0, int a1, const uint16_t *a2, const const uint16_t * *a3, int a4, const uint16_t * *a5, int a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *, const const uint16_t * *, int, const uint16_t * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasHaxpyBatched
+    #define HIPGEN_DEF_hipblasHaxpyBatched
+    static inline hipblasStatus_t hipblasHaxpyBatched(hipblasHandle_t a0, int a1, const uint16_t *a2, const uint16_t *const *a3, int a4, uint16_t *const *a5, int a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *, const uint16_t *const *, int, uint16_t *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -788,8 +1018,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasSaxpyBatched(hipblasHandle_t a0, int a1, const float *a2, const const float * *a3, int a4, const float * *a5, int a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSaxpyBatched
+    #define HIPGEN_DEF_hipblasSaxpyBatched
+    static inline hipblasStatus_t hipblasSaxpyBatched(hipblasHandle_t a0, int a1, const float *a2, const float *const *a3, int a4, float *const *a5, int a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -799,8 +1032,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasDaxpyBatched(hipblasHandle_t a0, int a1, const double *a2, const const double * *a3, int a4, const double * *a5, int a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDaxpyBatched
+    #define HIPGEN_DEF_hipblasDaxpyBatched
+    static inline hipblasStatus_t hipblasDaxpyBatched(hipblasHandle_t a0, int a1, const double *a2, const double *const *a3, int a4, double *const *a5, int a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -810,8 +1046,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasCaxpyBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, const const hipblasComplex * *a3, int a4, const hipblasComplex * *a5, int a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCaxpyBatched
+    #define HIPGEN_DEF_hipblasCaxpyBatched
+    static inline hipblasStatus_t hipblasCaxpyBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, const hipblasComplex *const *a3, int a4, hipblasComplex *const *a5, int a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -821,8 +1060,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasZaxpyBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, const const hipblasDoubleComplex * *a3, int a4, const hipblasDoubleComplex * *a5, int a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZaxpyBatched
+    #define HIPGEN_DEF_hipblasZaxpyBatched
+    static inline hipblasStatus_t hipblasZaxpyBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, const hipblasDoubleComplex *const *a3, int a4, hipblasDoubleComplex *const *a5, int a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -832,6 +1074,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasHaxpyStridedBatched
+    #define HIPGEN_DEF_hipblasHaxpyStridedBatched
     static inline hipblasStatus_t hipblasHaxpyStridedBatched(hipblasHandle_t a0, int a1, const uint16_t *a2, const uint16_t *a3, int a4, int64_t a5, uint16_t *a6, int a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *, const uint16_t *, int, int64_t, uint16_t *, int, int64_t, int);
       static hipgen_fn f;
@@ -843,6 +1088,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSaxpyStridedBatched
+    #define HIPGEN_DEF_hipblasSaxpyStridedBatched
     static inline hipblasStatus_t hipblasSaxpyStridedBatched(hipblasHandle_t a0, int a1, const float *a2, const float *a3, int a4, int64_t a5, float *a6, int a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -854,6 +1102,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDaxpyStridedBatched
+    #define HIPGEN_DEF_hipblasDaxpyStridedBatched
     static inline hipblasStatus_t hipblasDaxpyStridedBatched(hipblasHandle_t a0, int a1, const double *a2, const double *a3, int a4, int64_t a5, double *a6, int a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -865,6 +1116,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCaxpyStridedBatched
+    #define HIPGEN_DEF_hipblasCaxpyStridedBatched
     static inline hipblasStatus_t hipblasCaxpyStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, const hipblasComplex *a3, int a4, int64_t a5, hipblasComplex *a6, int a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -876,6 +1130,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZaxpyStridedBatched
+    #define HIPGEN_DEF_hipblasZaxpyStridedBatched
     static inline hipblasStatus_t hipblasZaxpyStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, const hipblasDoubleComplex *a3, int a4, int64_t a5, hipblasDoubleComplex *a6, int a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -887,6 +1144,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScopy
+    #define HIPGEN_DEF_hipblasScopy
     static inline hipblasStatus_t hipblasScopy(hipblasHandle_t a0, int a1, const float *a2, int a3, float *a4, int a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, float *, int);
       static hipgen_fn f;
@@ -898,6 +1158,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDcopy
+    #define HIPGEN_DEF_hipblasDcopy
     static inline hipblasStatus_t hipblasDcopy(hipblasHandle_t a0, int a1, const double *a2, int a3, double *a4, int a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, double *, int);
       static hipgen_fn f;
@@ -909,6 +1172,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCcopy
+    #define HIPGEN_DEF_hipblasCcopy
     static inline hipblasStatus_t hipblasCcopy(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, hipblasComplex *a4, int a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -920,6 +1186,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZcopy
+    #define HIPGEN_DEF_hipblasZcopy
     static inline hipblasStatus_t hipblasZcopy(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -931,8 +1200,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasScopyBatched(hipblasHandle_t a0, int a1, const const float * *a2, int a3, const float * *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScopyBatched
+    #define HIPGEN_DEF_hipblasScopyBatched
+    static inline hipblasStatus_t hipblasScopyBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, float *const *a4, int a5, int a6) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -942,8 +1214,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasDcopyBatched(hipblasHandle_t a0, int a1, const const double * *a2, int a3, const double * *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDcopyBatched
+    #define HIPGEN_DEF_hipblasDcopyBatched
+    static inline hipblasStatus_t hipblasDcopyBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, double *const *a4, int a5, int a6) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -953,8 +1228,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasCcopyBatched(hipblasHandle_t a0, int a1, const const hipblasComplex * *a2, int a3, const hipblasComplex * *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCcopyBatched
+    #define HIPGEN_DEF_hipblasCcopyBatched
+    static inline hipblasStatus_t hipblasCcopyBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, hipblasComplex *const *a4, int a5, int a6) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -964,8 +1242,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasZcopyBatched(hipblasHandle_t a0, int a1, const const hipblasDoubleComplex * *a2, int a3, const hipblasDoubleComplex * *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZcopyBatched
+    #define HIPGEN_DEF_hipblasZcopyBatched
+    static inline hipblasStatus_t hipblasZcopyBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, hipblasDoubleComplex *const *a4, int a5, int a6) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -975,6 +1256,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScopyStridedBatched
+    #define HIPGEN_DEF_hipblasScopyStridedBatched
     static inline hipblasStatus_t hipblasScopyStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -986,6 +1270,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDcopyStridedBatched
+    #define HIPGEN_DEF_hipblasDcopyStridedBatched
     static inline hipblasStatus_t hipblasDcopyStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -997,6 +1284,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCcopyStridedBatched
+    #define HIPGEN_DEF_hipblasCcopyStridedBatched
     static inline hipblasStatus_t hipblasCcopyStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -1008,6 +1298,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZcopyStridedBatched
+    #define HIPGEN_DEF_hipblasZcopyStridedBatched
     static inline hipblasStatus_t hipblasZcopyStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -1019,6 +1312,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasHdot
+    #define HIPGEN_DEF_hipblasHdot
     static inline hipblasStatus_t hipblasHdot(hipblasHandle_t a0, int a1, const uint16_t *a2, int a3, const uint16_t *a4, int a5, uint16_t *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *, int, const uint16_t *, int, uint16_t *);
       static hipgen_fn f;
@@ -1030,6 +1326,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasBfdot
+    #define HIPGEN_DEF_hipblasBfdot
     static inline hipblasStatus_t hipblasBfdot(hipblasHandle_t a0, int a1, const hipblasBfloat16 *a2, int a3, const hipblasBfloat16 *a4, int a5, hipblasBfloat16 *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasBfloat16 *, int, const hipblasBfloat16 *, int, hipblasBfloat16 *);
       static hipgen_fn f;
@@ -1041,6 +1340,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSdot
+    #define HIPGEN_DEF_hipblasSdot
     static inline hipblasStatus_t hipblasSdot(hipblasHandle_t a0, int a1, const float *a2, int a3, const float *a4, int a5, float *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, const float *, int, float *);
       static hipgen_fn f;
@@ -1052,6 +1354,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDdot
+    #define HIPGEN_DEF_hipblasDdot
     static inline hipblasStatus_t hipblasDdot(hipblasHandle_t a0, int a1, const double *a2, int a3, const double *a4, int a5, double *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, const double *, int, double *);
       static hipgen_fn f;
@@ -1063,6 +1368,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCdotc
+    #define HIPGEN_DEF_hipblasCdotc
     static inline hipblasStatus_t hipblasCdotc(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *);
       static hipgen_fn f;
@@ -1074,6 +1382,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCdotu
+    #define HIPGEN_DEF_hipblasCdotu
     static inline hipblasStatus_t hipblasCdotu(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *);
       static hipgen_fn f;
@@ -1085,6 +1396,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdotc
+    #define HIPGEN_DEF_hipblasZdotc
     static inline hipblasStatus_t hipblasZdotc(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *);
       static hipgen_fn f;
@@ -1096,6 +1410,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdotu
+    #define HIPGEN_DEF_hipblasZdotu
     static inline hipblasStatus_t hipblasZdotu(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *);
       static hipgen_fn f;
@@ -1107,8 +1424,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasHdotBatched(hipblasHandle_t a0, int a1, const const uint16_t * *a2, int a3, const const uint16_t * *a4, int a5, int a6, uint16_t *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const uint16_t * *, int, const const uint16_t * *, int, int, uint16_t *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasHdotBatched
+    #define HIPGEN_DEF_hipblasHdotBatched
+    static inline hipblasStatus_t hipblasHdotBatched(hipblasHandle_t a0, int a1, const uint16_t *const *a2, int a3, const uint16_t *const *a4, int a5, int a6, uint16_t *a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *const *, int, const uint16_t *const *, int, int, uint16_t *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1118,8 +1438,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasBfdotBatched(hipblasHandle_t a0, int a1, const const hipblasBfloat16 * *a2, int a3, const const hipblasBfloat16 * *a4, int a5, int a6, hipblasBfloat16 *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasBfloat16 * *, int, const const hipblasBfloat16 * *, int, int, hipblasBfloat16 *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasBfdotBatched
+    #define HIPGEN_DEF_hipblasBfdotBatched
+    static inline hipblasStatus_t hipblasBfdotBatched(hipblasHandle_t a0, int a1, const hipblasBfloat16 *const *a2, int a3, const hipblasBfloat16 *const *a4, int a5, int a6, hipblasBfloat16 *a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasBfloat16 *const *, int, const hipblasBfloat16 *const *, int, int, hipblasBfloat16 *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1129,8 +1452,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasSdotBatched(hipblasHandle_t a0, int a1, const const float * *a2, int a3, const const float * *a4, int a5, int a6, float *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const float * *, int, const const float * *, int, int, float *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSdotBatched
+    #define HIPGEN_DEF_hipblasSdotBatched
+    static inline hipblasStatus_t hipblasSdotBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, const float *const *a4, int a5, int a6, float *a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, const float *const *, int, int, float *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1140,8 +1466,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasDdotBatched(hipblasHandle_t a0, int a1, const const double * *a2, int a3, const const double * *a4, int a5, int a6, double *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const double * *, int, const const double * *, int, int, double *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDdotBatched
+    #define HIPGEN_DEF_hipblasDdotBatched
+    static inline hipblasStatus_t hipblasDdotBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, const double *const *a4, int a5, int a6, double *a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, const double *const *, int, int, double *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1151,8 +1480,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasCdotcBatched(hipblasHandle_t a0, int a1, const const hipblasComplex * *a2, int a3, const const hipblasComplex * *a4, int a5, int a6, hipblasComplex *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasComplex * *, int, const const hipblasComplex * *, int, int, hipblasComplex *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCdotcBatched
+    #define HIPGEN_DEF_hipblasCdotcBatched
+    static inline hipblasStatus_t hipblasCdotcBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, const hipblasComplex *const *a4, int a5, int a6, hipblasComplex *a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, const hipblasComplex *const *, int, int, hipblasComplex *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1162,8 +1494,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasCdotuBatched(hipblasHandle_t a0, int a1, const const hipblasComplex * *a2, int a3, const const hipblasComplex * *a4, int a5, int a6, hipblasComplex *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasComplex * *, int, const const hipblasComplex * *, int, int, hipblasComplex *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCdotuBatched
+    #define HIPGEN_DEF_hipblasCdotuBatched
+    static inline hipblasStatus_t hipblasCdotuBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, const hipblasComplex *const *a4, int a5, int a6, hipblasComplex *a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, const hipblasComplex *const *, int, int, hipblasComplex *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1173,8 +1508,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasZdotcBatched(hipblasHandle_t a0, int a1, const const hipblasDoubleComplex * *a2, int a3, const const hipblasDoubleComplex * *a4, int a5, int a6, hipblasDoubleComplex *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, int, hipblasDoubleComplex *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdotcBatched
+    #define HIPGEN_DEF_hipblasZdotcBatched
+    static inline hipblasStatus_t hipblasZdotcBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, const hipblasDoubleComplex *const *a4, int a5, int a6, hipblasDoubleComplex *a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, int, hipblasDoubleComplex *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1184,8 +1522,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasZdotuBatched(hipblasHandle_t a0, int a1, const const hipblasDoubleComplex * *a2, int a3, const const hipblasDoubleComplex * *a4, int a5, int a6, hipblasDoubleComplex *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, int, hipblasDoubleComplex *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdotuBatched
+    #define HIPGEN_DEF_hipblasZdotuBatched
+    static inline hipblasStatus_t hipblasZdotuBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, const hipblasDoubleComplex *const *a4, int a5, int a6, hipblasDoubleComplex *a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, int, hipblasDoubleComplex *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1195,6 +1536,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasHdotStridedBatched
+    #define HIPGEN_DEF_hipblasHdotStridedBatched
     static inline hipblasStatus_t hipblasHdotStridedBatched(hipblasHandle_t a0, int a1, const uint16_t *a2, int a3, int64_t a4, const uint16_t *a5, int a6, int64_t a7, int a8, uint16_t *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *, int, int64_t, const uint16_t *, int, int64_t, int, uint16_t *);
       static hipgen_fn f;
@@ -1206,6 +1550,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasBfdotStridedBatched
+    #define HIPGEN_DEF_hipblasBfdotStridedBatched
     static inline hipblasStatus_t hipblasBfdotStridedBatched(hipblasHandle_t a0, int a1, const hipblasBfloat16 *a2, int a3, int64_t a4, const hipblasBfloat16 *a5, int a6, int64_t a7, int a8, hipblasBfloat16 *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasBfloat16 *, int, int64_t, const hipblasBfloat16 *, int, int64_t, int, hipblasBfloat16 *);
       static hipgen_fn f;
@@ -1217,6 +1564,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSdotStridedBatched
+    #define HIPGEN_DEF_hipblasSdotStridedBatched
     static inline hipblasStatus_t hipblasSdotStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, const float *a5, int a6, int64_t a7, int a8, float *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, const float *, int, int64_t, int, float *);
       static hipgen_fn f;
@@ -1228,6 +1578,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDdotStridedBatched
+    #define HIPGEN_DEF_hipblasDdotStridedBatched
     static inline hipblasStatus_t hipblasDdotStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, const double *a5, int a6, int64_t a7, int a8, double *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, const double *, int, int64_t, int, double *);
       static hipgen_fn f;
@@ -1239,6 +1592,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCdotcStridedBatched
+    #define HIPGEN_DEF_hipblasCdotcStridedBatched
     static inline hipblasStatus_t hipblasCdotcStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, const hipblasComplex *a5, int a6, int64_t a7, int a8, hipblasComplex *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, int, hipblasComplex *);
       static hipgen_fn f;
@@ -1250,6 +1606,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCdotuStridedBatched
+    #define HIPGEN_DEF_hipblasCdotuStridedBatched
     static inline hipblasStatus_t hipblasCdotuStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, const hipblasComplex *a5, int a6, int64_t a7, int a8, hipblasComplex *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, int, hipblasComplex *);
       static hipgen_fn f;
@@ -1261,6 +1620,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdotcStridedBatched
+    #define HIPGEN_DEF_hipblasZdotcStridedBatched
     static inline hipblasStatus_t hipblasZdotcStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, int a8, hipblasDoubleComplex *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, int, hipblasDoubleComplex *);
       static hipgen_fn f;
@@ -1272,6 +1634,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdotuStridedBatched
+    #define HIPGEN_DEF_hipblasZdotuStridedBatched
     static inline hipblasStatus_t hipblasZdotuStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, int a8, hipblasDoubleComplex *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, int, hipblasDoubleComplex *);
       static hipgen_fn f;
@@ -1283,6 +1648,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSnrm2
+    #define HIPGEN_DEF_hipblasSnrm2
     static inline hipblasStatus_t hipblasSnrm2(hipblasHandle_t a0, int a1, const float *a2, int a3, float *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, float *);
       static hipgen_fn f;
@@ -1294,6 +1662,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDnrm2
+    #define HIPGEN_DEF_hipblasDnrm2
     static inline hipblasStatus_t hipblasDnrm2(hipblasHandle_t a0, int a1, const double *a2, int a3, double *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, double *);
       static hipgen_fn f;
@@ -1305,6 +1676,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScnrm2
+    #define HIPGEN_DEF_hipblasScnrm2
     static inline hipblasStatus_t hipblasScnrm2(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, float *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, float *);
       static hipgen_fn f;
@@ -1316,6 +1690,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDznrm2
+    #define HIPGEN_DEF_hipblasDznrm2
     static inline hipblasStatus_t hipblasDznrm2(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, double *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, double *);
       static hipgen_fn f;
@@ -1327,8 +1704,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
-    static inline hipblasStatus_t hipblasSnrm2Batched(hipblasHandle_t a0, int a1, const const float * *a2, int a3, int a4, float *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const float * *, int, int, float *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSnrm2Batched
+    #define HIPGEN_DEF_hipblasSnrm2Batched
+    static inline hipblasStatus_t hipblasSnrm2Batched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, float *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, int, float *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1338,8 +1718,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasDnrm2Batched(hipblasHandle_t a0, int a1, const const double * *a2, int a3, int a4, double *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const double * *, int, int, double *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDnrm2Batched
+    #define HIPGEN_DEF_hipblasDnrm2Batched
+    static inline hipblasStatus_t hipblasDnrm2Batched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, double *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, int, double *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1349,8 +1732,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasScnrm2Batched(hipblasHandle_t a0, int a1, const const hipblasComplex * *a2, int a3, int a4, float *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasComplex * *, int, int, float *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScnrm2Batched
+    #define HIPGEN_DEF_hipblasScnrm2Batched
+    static inline hipblasStatus_t hipblasScnrm2Batched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, float *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, int, float *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1360,8 +1746,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasDznrm2Batched(hipblasHandle_t a0, int a1, const const hipblasDoubleComplex * *a2, int a3, int a4, double *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const const hipblasDoubleComplex * *, int, int, double *);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDznrm2Batched
+    #define HIPGEN_DEF_hipblasDznrm2Batched
+    static inline hipblasStatus_t hipblasDznrm2Batched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, double *a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, int, double *);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1371,6 +1760,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSnrm2StridedBatched
+    #define HIPGEN_DEF_hipblasSnrm2StridedBatched
     static inline hipblasStatus_t hipblasSnrm2StridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, float *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, int, float *);
       static hipgen_fn f;
@@ -1382,6 +1774,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDnrm2StridedBatched
+    #define HIPGEN_DEF_hipblasDnrm2StridedBatched
     static inline hipblasStatus_t hipblasDnrm2StridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, double *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, int, double *);
       static hipgen_fn f;
@@ -1393,6 +1788,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScnrm2StridedBatched
+    #define HIPGEN_DEF_hipblasScnrm2StridedBatched
     static inline hipblasStatus_t hipblasScnrm2StridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, float *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, int, float *);
       static hipgen_fn f;
@@ -1404,6 +1802,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDznrm2StridedBatched
+    #define HIPGEN_DEF_hipblasDznrm2StridedBatched
     static inline hipblasStatus_t hipblasDznrm2StridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, double *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, int, double *);
       static hipgen_fn f;
@@ -1415,6 +1816,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrot
+    #define HIPGEN_DEF_hipblasSrot
     static inline hipblasStatus_t hipblasSrot(hipblasHandle_t a0, int a1, float *a2, int a3, float *a4, int a5, const float *a6, const float *a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, float *, int, const float *, const float *);
       static hipgen_fn f;
@@ -1426,6 +1830,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrot
+    #define HIPGEN_DEF_hipblasDrot
     static inline hipblasStatus_t hipblasDrot(hipblasHandle_t a0, int a1, double *a2, int a3, double *a4, int a5, const double *a6, const double *a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, double *, int, const double *, const double *);
       static hipgen_fn f;
@@ -1437,6 +1844,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCrot
+    #define HIPGEN_DEF_hipblasCrot
     static inline hipblasStatus_t hipblasCrot(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, hipblasComplex *a4, int a5, const float *a6, const hipblasComplex *a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, hipblasComplex *, int, const float *, const hipblasComplex *);
       static hipgen_fn f;
@@ -1448,6 +1858,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsrot
+    #define HIPGEN_DEF_hipblasCsrot
     static inline hipblasStatus_t hipblasCsrot(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, hipblasComplex *a4, int a5, const float *a6, const float *a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, hipblasComplex *, int, const float *, const float *);
       static hipgen_fn f;
@@ -1459,6 +1872,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZrot
+    #define HIPGEN_DEF_hipblasZrot
     static inline hipblasStatus_t hipblasZrot(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5, const double *a6, const hipblasDoubleComplex *a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, hipblasDoubleComplex *, int, const double *, const hipblasDoubleComplex *);
       static hipgen_fn f;
@@ -1470,6 +1886,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdrot
+    #define HIPGEN_DEF_hipblasZdrot
     static inline hipblasStatus_t hipblasZdrot(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5, const double *a6, const double *a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, hipblasDoubleComplex *, int, const double *, const double *);
       static hipgen_fn f;
@@ -1481,8 +1900,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasSrotBatched(hipblasHandle_t a0, int a1, const float * *a2, int a3, const float * *a4, int a5, const float *a6, const float *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float * *, int, const float * *, int, const float *, const float *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrotBatched
+    #define HIPGEN_DEF_hipblasSrotBatched
+    static inline hipblasStatus_t hipblasSrotBatched(hipblasHandle_t a0, int a1, float *const *a2, int a3, float *const *a4, int a5, const float *a6, const float *a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *const *, int, float *const *, int, const float *, const float *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1492,8 +1914,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasDrotBatched(hipblasHandle_t a0, int a1, const double * *a2, int a3, const double * *a4, int a5, const double *a6, const double *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double * *, int, const double * *, int, const double *, const double *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrotBatched
+    #define HIPGEN_DEF_hipblasDrotBatched
+    static inline hipblasStatus_t hipblasDrotBatched(hipblasHandle_t a0, int a1, double *const *a2, int a3, double *const *a4, int a5, const double *a6, const double *a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *const *, int, double *const *, int, const double *, const double *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1503,8 +1928,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasCrotBatched(hipblasHandle_t a0, int a1, const hipblasComplex * *a2, int a3, const hipblasComplex * *a4, int a5, const float *a6, const hipblasComplex *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex * *, int, const hipblasComplex * *, int, const float *, const hipblasComplex *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCrotBatched
+    #define HIPGEN_DEF_hipblasCrotBatched
+    static inline hipblasStatus_t hipblasCrotBatched(hipblasHandle_t a0, int a1, hipblasComplex *const *a2, int a3, hipblasComplex *const *a4, int a5, const float *a6, const hipblasComplex *a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *const *, int, hipblasComplex *const *, int, const float *, const hipblasComplex *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1514,8 +1942,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasCsrotBatched(hipblasHandle_t a0, int a1, const hipblasComplex * *a2, int a3, const hipblasComplex * *a4, int a5, const float *a6, const float *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex * *, int, const hipblasComplex * *, int, const float *, const float *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsrotBatched
+    #define HIPGEN_DEF_hipblasCsrotBatched
+    static inline hipblasStatus_t hipblasCsrotBatched(hipblasHandle_t a0, int a1, hipblasComplex *const *a2, int a3, hipblasComplex *const *a4, int a5, const float *a6, const float *a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *const *, int, hipblasComplex *const *, int, const float *, const float *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1525,8 +1956,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasZrotBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex * *a2, int a3, const hipblasDoubleComplex * *a4, int a5, const double *a6, const hipblasDoubleComplex *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, const double *, const hipblasDoubleComplex *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZrotBatched
+    #define HIPGEN_DEF_hipblasZrotBatched
+    static inline hipblasStatus_t hipblasZrotBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *const *a2, int a3, hipblasDoubleComplex *const *a4, int a5, const double *a6, const hipblasDoubleComplex *a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, const double *, const hipblasDoubleComplex *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1536,8 +1970,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasZdrotBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex * *a2, int a3, const hipblasDoubleComplex * *a4, int a5, const double *a6, const double *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, const double *, const double *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdrotBatched
+    #define HIPGEN_DEF_hipblasZdrotBatched
+    static inline hipblasStatus_t hipblasZdrotBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *const *a2, int a3, hipblasDoubleComplex *const *a4, int a5, const double *a6, const double *a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, const double *, const double *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1547,6 +1984,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrotStridedBatched
+    #define HIPGEN_DEF_hipblasSrotStridedBatched
     static inline hipblasStatus_t hipblasSrotStridedBatched(hipblasHandle_t a0, int a1, float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, const float *a8, const float *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, int64_t, float *, int, int64_t, const float *, const float *, int);
       static hipgen_fn f;
@@ -1558,6 +1998,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrotStridedBatched
+    #define HIPGEN_DEF_hipblasDrotStridedBatched
     static inline hipblasStatus_t hipblasDrotStridedBatched(hipblasHandle_t a0, int a1, double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, const double *a8, const double *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, int64_t, double *, int, int64_t, const double *, const double *, int);
       static hipgen_fn f;
@@ -1569,6 +2012,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCrotStridedBatched
+    #define HIPGEN_DEF_hipblasCrotStridedBatched
     static inline hipblasStatus_t hipblasCrotStridedBatched(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, const float *a8, const hipblasComplex *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, const float *, const hipblasComplex *, int);
       static hipgen_fn f;
@@ -1580,6 +2026,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsrotStridedBatched
+    #define HIPGEN_DEF_hipblasCsrotStridedBatched
     static inline hipblasStatus_t hipblasCsrotStridedBatched(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, const float *a8, const float *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, const float *, const float *, int);
       static hipgen_fn f;
@@ -1591,6 +2040,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZrotStridedBatched
+    #define HIPGEN_DEF_hipblasZrotStridedBatched
     static inline hipblasStatus_t hipblasZrotStridedBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, const double *a8, const hipblasDoubleComplex *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, const double *, const hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -1602,6 +2054,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdrotStridedBatched
+    #define HIPGEN_DEF_hipblasZdrotStridedBatched
     static inline hipblasStatus_t hipblasZdrotStridedBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, const double *a8, const double *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, const double *, const double *, int);
       static hipgen_fn f;
@@ -1613,6 +2068,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrotg
+    #define HIPGEN_DEF_hipblasSrotg
     static inline hipblasStatus_t hipblasSrotg(hipblasHandle_t a0, float *a1, float *a2, float *a3, float *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *, float *, float *, float *);
       static hipgen_fn f;
@@ -1624,6 +2082,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrotg
+    #define HIPGEN_DEF_hipblasDrotg
     static inline hipblasStatus_t hipblasDrotg(hipblasHandle_t a0, double *a1, double *a2, double *a3, double *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *, double *, double *, double *);
       static hipgen_fn f;
@@ -1635,6 +2096,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCrotg
+    #define HIPGEN_DEF_hipblasCrotg
     static inline hipblasStatus_t hipblasCrotg(hipblasHandle_t a0, hipblasComplex *a1, hipblasComplex *a2, float *a3, hipblasComplex *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasComplex *, hipblasComplex *, float *, hipblasComplex *);
       static hipgen_fn f;
@@ -1646,6 +2110,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZrotg
+    #define HIPGEN_DEF_hipblasZrotg
     static inline hipblasStatus_t hipblasZrotg(hipblasHandle_t a0, hipblasDoubleComplex *a1, hipblasDoubleComplex *a2, double *a3, hipblasDoubleComplex *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasDoubleComplex *, hipblasDoubleComplex *, double *, hipblasDoubleComplex *);
       static hipgen_fn f;
@@ -1657,8 +2124,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
-    static inline hipblasStatus_t hipblasSrotgBatched(hipblasHandle_t a0, const float * *a1, const float * *a2, const float * *a3, const float * *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const float * *, const float * *, const float * *, const float * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrotgBatched
+    #define HIPGEN_DEF_hipblasSrotgBatched
+    static inline hipblasStatus_t hipblasSrotgBatched(hipblasHandle_t a0, float *const *a1, float *const *a2, float *const *a3, float *const *a4, int a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *const *, float *const *, float *const *, float *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1668,8 +2138,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasDrotgBatched(hipblasHandle_t a0, const double * *a1, const double * *a2, const double * *a3, const double * *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const double * *, const double * *, const double * *, const double * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrotgBatched
+    #define HIPGEN_DEF_hipblasDrotgBatched
+    static inline hipblasStatus_t hipblasDrotgBatched(hipblasHandle_t a0, double *const *a1, double *const *a2, double *const *a3, double *const *a4, int a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *const *, double *const *, double *const *, double *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1679,8 +2152,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasCrotgBatched(hipblasHandle_t a0, const hipblasComplex * *a1, const hipblasComplex * *a2, const float * *a3, const hipblasComplex * *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasComplex * *, const hipblasComplex * *, const float * *, const hipblasComplex * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCrotgBatched
+    #define HIPGEN_DEF_hipblasCrotgBatched
+    static inline hipblasStatus_t hipblasCrotgBatched(hipblasHandle_t a0, hipblasComplex *const *a1, hipblasComplex *const *a2, float *const *a3, hipblasComplex *const *a4, int a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasComplex *const *, hipblasComplex *const *, float *const *, hipblasComplex *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1690,8 +2166,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasZrotgBatched(hipblasHandle_t a0, const hipblasDoubleComplex * *a1, const hipblasDoubleComplex * *a2, const double * *a3, const hipblasDoubleComplex * *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasDoubleComplex * *, const hipblasDoubleComplex * *, const double * *, const hipblasDoubleComplex * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZrotgBatched
+    #define HIPGEN_DEF_hipblasZrotgBatched
+    static inline hipblasStatus_t hipblasZrotgBatched(hipblasHandle_t a0, hipblasDoubleComplex *const *a1, hipblasDoubleComplex *const *a2, double *const *a3, hipblasDoubleComplex *const *a4, int a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasDoubleComplex *const *, hipblasDoubleComplex *const *, double *const *, hipblasDoubleComplex *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1701,6 +2180,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrotgStridedBatched
+    #define HIPGEN_DEF_hipblasSrotgStridedBatched
     static inline hipblasStatus_t hipblasSrotgStridedBatched(hipblasHandle_t a0, float *a1, int64_t a2, float *a3, int64_t a4, float *a5, int64_t a6, float *a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *, int64_t, float *, int64_t, float *, int64_t, float *, int64_t, int);
       static hipgen_fn f;
@@ -1712,6 +2194,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrotgStridedBatched
+    #define HIPGEN_DEF_hipblasDrotgStridedBatched
     static inline hipblasStatus_t hipblasDrotgStridedBatched(hipblasHandle_t a0, double *a1, int64_t a2, double *a3, int64_t a4, double *a5, int64_t a6, double *a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *, int64_t, double *, int64_t, double *, int64_t, double *, int64_t, int);
       static hipgen_fn f;
@@ -1723,6 +2208,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCrotgStridedBatched
+    #define HIPGEN_DEF_hipblasCrotgStridedBatched
     static inline hipblasStatus_t hipblasCrotgStridedBatched(hipblasHandle_t a0, hipblasComplex *a1, int64_t a2, hipblasComplex *a3, int64_t a4, float *a5, int64_t a6, hipblasComplex *a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasComplex *, int64_t, hipblasComplex *, int64_t, float *, int64_t, hipblasComplex *, int64_t, int);
       static hipgen_fn f;
@@ -1734,6 +2222,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZrotgStridedBatched
+    #define HIPGEN_DEF_hipblasZrotgStridedBatched
     static inline hipblasStatus_t hipblasZrotgStridedBatched(hipblasHandle_t a0, hipblasDoubleComplex *a1, int64_t a2, hipblasDoubleComplex *a3, int64_t a4, double *a5, int64_t a6, hipblasDoubleComplex *a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasDoubleComplex *, int64_t, hipblasDoubleComplex *, int64_t, double *, int64_t, hipblasDoubleComplex *, int64_t, int);
       static hipgen_fn f;
@@ -1745,6 +2236,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrotm
+    #define HIPGEN_DEF_hipblasSrotm
     static inline hipblasStatus_t hipblasSrotm(hipblasHandle_t a0, int a1, float *a2, int a3, float *a4, int a5, const float *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, float *, int, const float *);
       static hipgen_fn f;
@@ -1756,6 +2250,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrotm
+    #define HIPGEN_DEF_hipblasDrotm
     static inline hipblasStatus_t hipblasDrotm(hipblasHandle_t a0, int a1, double *a2, int a3, double *a4, int a5, const double *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, double *, int, const double *);
       static hipgen_fn f;
@@ -1767,8 +2264,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasSrotmBatched(hipblasHandle_t a0, int a1, const float * *a2, int a3, const float * *a4, int a5, const const float * *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float * *, int, const float * *, int, const const float * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrotmBatched
+    #define HIPGEN_DEF_hipblasSrotmBatched
+    static inline hipblasStatus_t hipblasSrotmBatched(hipblasHandle_t a0, int a1, float *const *a2, int a3, float *const *a4, int a5, const float *const *a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *const *, int, float *const *, int, const float *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1778,8 +2278,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasDrotmBatched(hipblasHandle_t a0, int a1, const double * *a2, int a3, const double * *a4, int a5, const const double * *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double * *, int, const double * *, int, const const double * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrotmBatched
+    #define HIPGEN_DEF_hipblasDrotmBatched
+    static inline hipblasStatus_t hipblasDrotmBatched(hipblasHandle_t a0, int a1, double *const *a2, int a3, double *const *a4, int a5, const double *const *a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *const *, int, double *const *, int, const double *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1789,6 +2292,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrotmStridedBatched
+    #define HIPGEN_DEF_hipblasSrotmStridedBatched
     static inline hipblasStatus_t hipblasSrotmStridedBatched(hipblasHandle_t a0, int a1, float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, const float *a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, int64_t, float *, int, int64_t, const float *, int64_t, int);
       static hipgen_fn f;
@@ -1800,6 +2306,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrotmStridedBatched
+    #define HIPGEN_DEF_hipblasDrotmStridedBatched
     static inline hipblasStatus_t hipblasDrotmStridedBatched(hipblasHandle_t a0, int a1, double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, const double *a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, int64_t, double *, int, int64_t, const double *, int64_t, int);
       static hipgen_fn f;
@@ -1811,6 +2320,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrotmg
+    #define HIPGEN_DEF_hipblasSrotmg
     static inline hipblasStatus_t hipblasSrotmg(hipblasHandle_t a0, float *a1, float *a2, float *a3, const float *a4, float *a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *, float *, float *, const float *, float *);
       static hipgen_fn f;
@@ -1822,6 +2334,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrotmg
+    #define HIPGEN_DEF_hipblasDrotmg
     static inline hipblasStatus_t hipblasDrotmg(hipblasHandle_t a0, double *a1, double *a2, double *a3, const double *a4, double *a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *, double *, double *, const double *, double *);
       static hipgen_fn f;
@@ -1833,8 +2348,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasSrotmgBatched(hipblasHandle_t a0, const float * *a1, const float * *a2, const float * *a3, const const float * *a4, const float * *a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const float * *, const float * *, const float * *, const const float * *, const float * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrotmgBatched
+    #define HIPGEN_DEF_hipblasSrotmgBatched
+    static inline hipblasStatus_t hipblasSrotmgBatched(hipblasHandle_t a0, float *const *a1, float *const *a2, float *const *a3, const float *const *a4, float *const *a5, int a6) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *const *, float *const *, float *const *, const float *const *, float *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1844,8 +2362,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasDrotmgBatched(hipblasHandle_t a0, const double * *a1, const double * *a2, const double * *a3, const const double * *a4, const double * *a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const double * *, const double * *, const double * *, const const double * *, const double * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrotmgBatched
+    #define HIPGEN_DEF_hipblasDrotmgBatched
+    static inline hipblasStatus_t hipblasDrotmgBatched(hipblasHandle_t a0, double *const *a1, double *const *a2, double *const *a3, const double *const *a4, double *const *a5, int a6) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *const *, double *const *, double *const *, const double *const *, double *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1855,6 +2376,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSrotmgStridedBatched
+    #define HIPGEN_DEF_hipblasSrotmgStridedBatched
     static inline hipblasStatus_t hipblasSrotmgStridedBatched(hipblasHandle_t a0, float *a1, int64_t a2, float *a3, int64_t a4, float *a5, int64_t a6, const float *a7, int64_t a8, float *a9, int64_t a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *, int64_t, float *, int64_t, float *, int64_t, const float *, int64_t, float *, int64_t, int);
       static hipgen_fn f;
@@ -1866,6 +2390,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDrotmgStridedBatched
+    #define HIPGEN_DEF_hipblasDrotmgStridedBatched
     static inline hipblasStatus_t hipblasDrotmgStridedBatched(hipblasHandle_t a0, double *a1, int64_t a2, double *a3, int64_t a4, double *a5, int64_t a6, const double *a7, int64_t a8, double *a9, int64_t a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *, int64_t, double *, int64_t, double *, int64_t, const double *, int64_t, double *, int64_t, int);
       static hipgen_fn f;
@@ -1877,6 +2404,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSscal
+    #define HIPGEN_DEF_hipblasSscal
     static inline hipblasStatus_t hipblasSscal(hipblasHandle_t a0, int a1, const float *a2, float *a3, int a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, float *, int);
       static hipgen_fn f;
@@ -1888,6 +2418,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDscal
+    #define HIPGEN_DEF_hipblasDscal
     static inline hipblasStatus_t hipblasDscal(hipblasHandle_t a0, int a1, const double *a2, double *a3, int a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, double *, int);
       static hipgen_fn f;
@@ -1899,6 +2432,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCscal
+    #define HIPGEN_DEF_hipblasCscal
     static inline hipblasStatus_t hipblasCscal(hipblasHandle_t a0, int a1, const hipblasComplex *a2, hipblasComplex *a3, int a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -1910,6 +2446,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsscal
+    #define HIPGEN_DEF_hipblasCsscal
     static inline hipblasStatus_t hipblasCsscal(hipblasHandle_t a0, int a1, const float *a2, hipblasComplex *a3, int a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -1921,6 +2460,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZscal
+    #define HIPGEN_DEF_hipblasZscal
     static inline hipblasStatus_t hipblasZscal(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, hipblasDoubleComplex *a3, int a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -1932,6 +2474,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdscal
+    #define HIPGEN_DEF_hipblasZdscal
     static inline hipblasStatus_t hipblasZdscal(hipblasHandle_t a0, int a1, const double *a2, hipblasDoubleComplex *a3, int a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -1943,8 +2488,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
-    static inline hipblasStatus_t hipblasSscalBatched(hipblasHandle_t a0, int a1, const float *a2, const float * *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSscalBatched
+    #define HIPGEN_DEF_hipblasSscalBatched
+    static inline hipblasStatus_t hipblasSscalBatched(hipblasHandle_t a0, int a1, const float *a2, float *const *a3, int a4, int a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1954,8 +2502,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasDscalBatched(hipblasHandle_t a0, int a1, const double *a2, const double * *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDscalBatched
+    #define HIPGEN_DEF_hipblasDscalBatched
+    static inline hipblasStatus_t hipblasDscalBatched(hipblasHandle_t a0, int a1, const double *a2, double *const *a3, int a4, int a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1965,8 +2516,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasCscalBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, const hipblasComplex * *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCscalBatched
+    #define HIPGEN_DEF_hipblasCscalBatched
+    static inline hipblasStatus_t hipblasCscalBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, hipblasComplex *const *a3, int a4, int a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1976,8 +2530,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasZscalBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, const hipblasDoubleComplex * *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZscalBatched
+    #define HIPGEN_DEF_hipblasZscalBatched
+    static inline hipblasStatus_t hipblasZscalBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, hipblasDoubleComplex *const *a3, int a4, int a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1987,8 +2544,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasCsscalBatched(hipblasHandle_t a0, int a1, const float *a2, const hipblasComplex * *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsscalBatched
+    #define HIPGEN_DEF_hipblasCsscalBatched
+    static inline hipblasStatus_t hipblasCsscalBatched(hipblasHandle_t a0, int a1, const float *a2, hipblasComplex *const *a3, int a4, int a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -1998,8 +2558,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasZdscalBatched(hipblasHandle_t a0, int a1, const double *a2, const hipblasDoubleComplex * *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdscalBatched
+    #define HIPGEN_DEF_hipblasZdscalBatched
+    static inline hipblasStatus_t hipblasZdscalBatched(hipblasHandle_t a0, int a1, const double *a2, hipblasDoubleComplex *const *a3, int a4, int a5) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2009,6 +2572,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSscalStridedBatched
+    #define HIPGEN_DEF_hipblasSscalStridedBatched
     static inline hipblasStatus_t hipblasSscalStridedBatched(hipblasHandle_t a0, int a1, const float *a2, float *a3, int a4, int64_t a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -2020,6 +2586,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDscalStridedBatched
+    #define HIPGEN_DEF_hipblasDscalStridedBatched
     static inline hipblasStatus_t hipblasDscalStridedBatched(hipblasHandle_t a0, int a1, const double *a2, double *a3, int a4, int64_t a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -2031,6 +2600,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCscalStridedBatched
+    #define HIPGEN_DEF_hipblasCscalStridedBatched
     static inline hipblasStatus_t hipblasCscalStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, hipblasComplex *a3, int a4, int64_t a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2042,6 +2614,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZscalStridedBatched
+    #define HIPGEN_DEF_hipblasZscalStridedBatched
     static inline hipblasStatus_t hipblasZscalStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, hipblasDoubleComplex *a3, int a4, int64_t a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2053,6 +2628,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsscalStridedBatched
+    #define HIPGEN_DEF_hipblasCsscalStridedBatched
     static inline hipblasStatus_t hipblasCsscalStridedBatched(hipblasHandle_t a0, int a1, const float *a2, hipblasComplex *a3, int a4, int64_t a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2064,6 +2642,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdscalStridedBatched
+    #define HIPGEN_DEF_hipblasZdscalStridedBatched
     static inline hipblasStatus_t hipblasZdscalStridedBatched(hipblasHandle_t a0, int a1, const double *a2, hipblasDoubleComplex *a3, int a4, int64_t a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2075,6 +2656,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSswap
+    #define HIPGEN_DEF_hipblasSswap
     static inline hipblasStatus_t hipblasSswap(hipblasHandle_t a0, int a1, float *a2, int a3, float *a4, int a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, float *, int);
       static hipgen_fn f;
@@ -2086,6 +2670,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDswap
+    #define HIPGEN_DEF_hipblasDswap
     static inline hipblasStatus_t hipblasDswap(hipblasHandle_t a0, int a1, double *a2, int a3, double *a4, int a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, double *, int);
       static hipgen_fn f;
@@ -2097,6 +2684,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCswap
+    #define HIPGEN_DEF_hipblasCswap
     static inline hipblasStatus_t hipblasCswap(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, hipblasComplex *a4, int a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -2108,6 +2698,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZswap
+    #define HIPGEN_DEF_hipblasZswap
     static inline hipblasStatus_t hipblasZswap(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -2119,6 +2712,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSswapBatched
+    #define HIPGEN_DEF_hipblasSswapBatched
     static inline hipblasStatus_t hipblasSswapBatched(hipblasHandle_t a0, int a1, float * *a2, int a3, float * *a4, int a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float * *, int, float * *, int, int);
       static hipgen_fn f;
@@ -2130,6 +2726,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDswapBatched
+    #define HIPGEN_DEF_hipblasDswapBatched
     static inline hipblasStatus_t hipblasDswapBatched(hipblasHandle_t a0, int a1, double * *a2, int a3, double * *a4, int a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double * *, int, double * *, int, int);
       static hipgen_fn f;
@@ -2141,6 +2740,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCswapBatched
+    #define HIPGEN_DEF_hipblasCswapBatched
     static inline hipblasStatus_t hipblasCswapBatched(hipblasHandle_t a0, int a1, hipblasComplex * *a2, int a3, hipblasComplex * *a4, int a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex * *, int, hipblasComplex * *, int, int);
       static hipgen_fn f;
@@ -2152,6 +2754,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZswapBatched
+    #define HIPGEN_DEF_hipblasZswapBatched
     static inline hipblasStatus_t hipblasZswapBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex * *a2, int a3, hipblasDoubleComplex * *a4, int a5, int a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex * *, int, hipblasDoubleComplex * *, int, int);
       static hipgen_fn f;
@@ -2163,6 +2768,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSswapStridedBatched
+    #define HIPGEN_DEF_hipblasSswapStridedBatched
     static inline hipblasStatus_t hipblasSswapStridedBatched(hipblasHandle_t a0, int a1, float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -2174,6 +2782,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDswapStridedBatched
+    #define HIPGEN_DEF_hipblasDswapStridedBatched
     static inline hipblasStatus_t hipblasDswapStridedBatched(hipblasHandle_t a0, int a1, double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -2185,6 +2796,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCswapStridedBatched
+    #define HIPGEN_DEF_hipblasCswapStridedBatched
     static inline hipblasStatus_t hipblasCswapStridedBatched(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2196,6 +2810,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZswapStridedBatched
+    #define HIPGEN_DEF_hipblasZswapStridedBatched
     static inline hipblasStatus_t hipblasZswapStridedBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2207,6 +2824,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgbmv
+    #define HIPGEN_DEF_hipblasSgbmv
     static inline hipblasStatus_t hipblasSgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, const float *a11, float *a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -2218,6 +2838,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgbmv
+    #define HIPGEN_DEF_hipblasDgbmv
     static inline hipblasStatus_t hipblasDgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, const double *a11, double *a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -2229,6 +2852,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgbmv
+    #define HIPGEN_DEF_hipblasCgbmv
     static inline hipblasStatus_t hipblasCgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, int a10, const hipblasComplex *a11, hipblasComplex *a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -2240,6 +2866,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgbmv
+    #define HIPGEN_DEF_hipblasZgbmv
     static inline hipblasStatus_t hipblasZgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -2251,8 +2880,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasSgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const const float * *a7, int a8, const const float * *a9, int a10, const float *a11, const float * *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const float *, const const float * *, int, const const float * *, int, const float *, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgbmvBatched
+    #define HIPGEN_DEF_hipblasSgbmvBatched
+    static inline hipblasStatus_t hipblasSgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const float *const *a7, int a8, const float *const *a9, int a10, const float *a11, float *const *a12, int a13, int a14) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2262,8 +2894,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
-    static inline hipblasStatus_t hipblasDgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const const double * *a7, int a8, const const double * *a9, int a10, const double *a11, const double * *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const double *, const const double * *, int, const const double * *, int, const double *, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgbmvBatched
+    #define HIPGEN_DEF_hipblasDgbmvBatched
+    static inline hipblasStatus_t hipblasDgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const double *const *a7, int a8, const double *const *a9, int a10, const double *a11, double *const *a12, int a13, int a14) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2273,8 +2908,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
-    static inline hipblasStatus_t hipblasCgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasComplex *a6, const const hipblasComplex * *a7, int a8, const const hipblasComplex * *a9, int a10, const hipblasComplex *a11, const hipblasComplex * *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgbmvBatched
+    #define HIPGEN_DEF_hipblasCgbmvBatched
+    static inline hipblasStatus_t hipblasCgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *const *a9, int a10, const hipblasComplex *a11, hipblasComplex *const *a12, int a13, int a14) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2284,8 +2922,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
-    static inline hipblasStatus_t hipblasZgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const const hipblasDoubleComplex * *a7, int a8, const const hipblasDoubleComplex * *a9, int a10, const hipblasDoubleComplex *a11, const hipblasDoubleComplex * *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgbmvBatched
+    #define HIPGEN_DEF_hipblasZgbmvBatched
+    static inline hipblasStatus_t hipblasZgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *const *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *const *a12, int a13, int a14) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2295,6 +2936,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgbmvStridedBatched
+    #define HIPGEN_DEF_hipblasSgbmvStridedBatched
     static inline hipblasStatus_t hipblasSgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, int64_t a9, const float *a10, int a11, int64_t a12, const float *a13, float *a14, int a15, int64_t a16, int a17) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -2306,6 +2950,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgbmvStridedBatched
+    #define HIPGEN_DEF_hipblasDgbmvStridedBatched
     static inline hipblasStatus_t hipblasDgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, int64_t a9, const double *a10, int a11, int64_t a12, const double *a13, double *a14, int a15, int64_t a16, int a17) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -2317,6 +2964,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgbmvStridedBatched
+    #define HIPGEN_DEF_hipblasCgbmvStridedBatched
     static inline hipblasStatus_t hipblasCgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, int64_t a9, const hipblasComplex *a10, int a11, int64_t a12, const hipblasComplex *a13, hipblasComplex *a14, int a15, int64_t a16, int a17) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2328,6 +2978,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgbmvStridedBatched
+    #define HIPGEN_DEF_hipblasZgbmvStridedBatched
     static inline hipblasStatus_t hipblasZgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, const hipblasDoubleComplex *a10, int a11, int64_t a12, const hipblasDoubleComplex *a13, hipblasDoubleComplex *a14, int a15, int64_t a16, int a17) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2339,6 +2992,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgemv
+    #define HIPGEN_DEF_hipblasSgemv
     static inline hipblasStatus_t hipblasSgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float *a4, const float *a5, int a6, const float *a7, int a8, const float *a9, float *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -2350,6 +3006,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgemv
+    #define HIPGEN_DEF_hipblasDgemv
     static inline hipblasStatus_t hipblasDgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double *a4, const double *a5, int a6, const double *a7, int a8, const double *a9, double *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -2361,6 +3020,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgemv
+    #define HIPGEN_DEF_hipblasCgemv
     static inline hipblasStatus_t hipblasCgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, hipblasComplex *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -2372,6 +3034,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgemv
+    #define HIPGEN_DEF_hipblasZgemv
     static inline hipblasStatus_t hipblasZgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -2383,8 +3048,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasSgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float *a4, const const float * *a5, int a6, const const float * *a7, int a8, const float *a9, const float * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const float *, const const float * *, int, const const float * *, int, const float *, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgemvBatched
+    #define HIPGEN_DEF_hipblasSgemvBatched
+    static inline hipblasStatus_t hipblasSgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float *a4, const float *const *a5, int a6, const float *const *a7, int a8, const float *a9, float *const *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2394,8 +3062,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasDgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double *a4, const const double * *a5, int a6, const const double * *a7, int a8, const double *a9, const double * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const double *, const const double * *, int, const const double * *, int, const double *, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgemvBatched
+    #define HIPGEN_DEF_hipblasDgemvBatched
+    static inline hipblasStatus_t hipblasDgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double *a4, const double *const *a5, int a6, const double *const *a7, int a8, const double *a9, double *const *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2405,8 +3076,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasCgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasComplex *a4, const const hipblasComplex * *a5, int a6, const const hipblasComplex * *a7, int a8, const hipblasComplex *a9, const hipblasComplex * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgemvBatched
+    #define HIPGEN_DEF_hipblasCgemvBatched
+    static inline hipblasStatus_t hipblasCgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *const *a5, int a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *a9, hipblasComplex *const *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2416,8 +3090,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasZgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const const hipblasDoubleComplex * *a5, int a6, const const hipblasDoubleComplex * *a7, int a8, const hipblasDoubleComplex *a9, const hipblasDoubleComplex * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgemvBatched
+    #define HIPGEN_DEF_hipblasZgemvBatched
+    static inline hipblasStatus_t hipblasZgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *const *a5, int a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *const *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2427,6 +3104,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgemvStridedBatched
+    #define HIPGEN_DEF_hipblasSgemvStridedBatched
     static inline hipblasStatus_t hipblasSgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float *a4, const float *a5, int a6, int64_t a7, const float *a8, int a9, int64_t a10, const float *a11, float *a12, int a13, int64_t a14, int a15) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -2438,6 +3118,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgemvStridedBatched
+    #define HIPGEN_DEF_hipblasDgemvStridedBatched
     static inline hipblasStatus_t hipblasDgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double *a4, const double *a5, int a6, int64_t a7, const double *a8, int a9, int64_t a10, const double *a11, double *a12, int a13, int64_t a14, int a15) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -2449,6 +3132,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgemvStridedBatched
+    #define HIPGEN_DEF_hipblasCgemvStridedBatched
     static inline hipblasStatus_t hipblasCgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, int64_t a7, const hipblasComplex *a8, int a9, int64_t a10, const hipblasComplex *a11, hipblasComplex *a12, int a13, int64_t a14, int a15) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2460,6 +3146,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgemvStridedBatched
+    #define HIPGEN_DEF_hipblasZgemvStridedBatched
     static inline hipblasStatus_t hipblasZgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, const hipblasDoubleComplex *a8, int a9, int64_t a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13, int64_t a14, int a15) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2471,6 +3160,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSger
+    #define HIPGEN_DEF_hipblasSger
     static inline hipblasStatus_t hipblasSger(hipblasHandle_t a0, int a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, float *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const float *, const float *, int, const float *, int, float *, int);
       static hipgen_fn f;
@@ -2482,6 +3174,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDger
+    #define HIPGEN_DEF_hipblasDger
     static inline hipblasStatus_t hipblasDger(hipblasHandle_t a0, int a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, double *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const double *, const double *, int, const double *, int, double *, int);
       static hipgen_fn f;
@@ -2493,6 +3188,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgeru
+    #define HIPGEN_DEF_hipblasCgeru
     static inline hipblasStatus_t hipblasCgeru(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -2504,6 +3202,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgerc
+    #define HIPGEN_DEF_hipblasCgerc
     static inline hipblasStatus_t hipblasCgerc(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -2515,6 +3216,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgeru
+    #define HIPGEN_DEF_hipblasZgeru
     static inline hipblasStatus_t hipblasZgeru(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -2526,6 +3230,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgerc
+    #define HIPGEN_DEF_hipblasZgerc
     static inline hipblasStatus_t hipblasZgerc(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -2537,8 +3244,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasSgerBatched(hipblasHandle_t a0, int a1, int a2, const float *a3, const const float * *a4, int a5, const const float * *a6, int a7, const float * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const float *, const const float * *, int, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgerBatched
+    #define HIPGEN_DEF_hipblasSgerBatched
+    static inline hipblasStatus_t hipblasSgerBatched(hipblasHandle_t a0, int a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const float *, const float *const *, int, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2548,8 +3258,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasDgerBatched(hipblasHandle_t a0, int a1, int a2, const double *a3, const const double * *a4, int a5, const const double * *a6, int a7, const double * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const double *, const const double * *, int, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgerBatched
+    #define HIPGEN_DEF_hipblasDgerBatched
+    static inline hipblasStatus_t hipblasDgerBatched(hipblasHandle_t a0, int a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const double *, const double *const *, int, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2559,8 +3272,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasCgeruBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const const hipblasComplex * *a4, int a5, const const hipblasComplex * *a6, int a7, const hipblasComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgeruBatched
+    #define HIPGEN_DEF_hipblasCgeruBatched
+    static inline hipblasStatus_t hipblasCgeruBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2570,8 +3286,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasCgercBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const const hipblasComplex * *a4, int a5, const const hipblasComplex * *a6, int a7, const hipblasComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgercBatched
+    #define HIPGEN_DEF_hipblasCgercBatched
+    static inline hipblasStatus_t hipblasCgercBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2581,8 +3300,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasZgeruBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const const hipblasDoubleComplex * *a4, int a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgeruBatched
+    #define HIPGEN_DEF_hipblasZgeruBatched
+    static inline hipblasStatus_t hipblasZgeruBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2592,8 +3314,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasZgercBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const const hipblasDoubleComplex * *a4, int a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgercBatched
+    #define HIPGEN_DEF_hipblasZgercBatched
+    static inline hipblasStatus_t hipblasZgercBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2603,6 +3328,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgerStridedBatched
+    #define HIPGEN_DEF_hipblasSgerStridedBatched
     static inline hipblasStatus_t hipblasSgerStridedBatched(hipblasHandle_t a0, int a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -2614,6 +3342,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgerStridedBatched
+    #define HIPGEN_DEF_hipblasDgerStridedBatched
     static inline hipblasStatus_t hipblasDgerStridedBatched(hipblasHandle_t a0, int a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -2625,6 +3356,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgeruStridedBatched
+    #define HIPGEN_DEF_hipblasCgeruStridedBatched
     static inline hipblasStatus_t hipblasCgeruStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2636,6 +3370,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgercStridedBatched
+    #define HIPGEN_DEF_hipblasCgercStridedBatched
     static inline hipblasStatus_t hipblasCgercStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2647,6 +3384,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgeruStridedBatched
+    #define HIPGEN_DEF_hipblasZgeruStridedBatched
     static inline hipblasStatus_t hipblasZgeruStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2658,6 +3398,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgercStridedBatched
+    #define HIPGEN_DEF_hipblasZgercStridedBatched
     static inline hipblasStatus_t hipblasZgercStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2669,6 +3412,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChbmv
+    #define HIPGEN_DEF_hipblasChbmv
     static inline hipblasStatus_t hipblasChbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, hipblasComplex *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -2680,6 +3426,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhbmv
+    #define HIPGEN_DEF_hipblasZhbmv
     static inline hipblasStatus_t hipblasZhbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -2691,8 +3440,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasChbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasComplex *a4, const const hipblasComplex * *a5, int a6, const const hipblasComplex * *a7, int a8, const hipblasComplex *a9, const hipblasComplex * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChbmvBatched
+    #define HIPGEN_DEF_hipblasChbmvBatched
+    static inline hipblasStatus_t hipblasChbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *const *a5, int a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *a9, hipblasComplex *const *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2702,8 +3454,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasZhbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const const hipblasDoubleComplex * *a5, int a6, const const hipblasDoubleComplex * *a7, int a8, const hipblasDoubleComplex *a9, const hipblasDoubleComplex * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhbmvBatched
+    #define HIPGEN_DEF_hipblasZhbmvBatched
+    static inline hipblasStatus_t hipblasZhbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *const *a5, int a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *const *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2713,6 +3468,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChbmvStridedBatched
+    #define HIPGEN_DEF_hipblasChbmvStridedBatched
     static inline hipblasStatus_t hipblasChbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, int64_t a7, const hipblasComplex *a8, int a9, int64_t a10, const hipblasComplex *a11, hipblasComplex *a12, int a13, int64_t a14, int a15) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2724,6 +3482,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhbmvStridedBatched
+    #define HIPGEN_DEF_hipblasZhbmvStridedBatched
     static inline hipblasStatus_t hipblasZhbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, const hipblasDoubleComplex *a8, int a9, int64_t a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13, int64_t a14, int a15) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2735,6 +3496,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChemv
+    #define HIPGEN_DEF_hipblasChemv
     static inline hipblasStatus_t hipblasChemv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, hipblasComplex *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -2746,6 +3510,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhemv
+    #define HIPGEN_DEF_hipblasZhemv
     static inline hipblasStatus_t hipblasZhemv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -2757,8 +3524,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasChemvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const const hipblasComplex * *a4, int a5, const const hipblasComplex * *a6, int a7, const hipblasComplex *a8, const hipblasComplex * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChemvBatched
+    #define HIPGEN_DEF_hipblasChemvBatched
+    static inline hipblasStatus_t hipblasChemvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, hipblasComplex *const *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2768,8 +3538,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasZhemvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const const hipblasDoubleComplex * *a4, int a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex *a8, const hipblasDoubleComplex * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhemvBatched
+    #define HIPGEN_DEF_hipblasZhemvBatched
+    static inline hipblasStatus_t hipblasZhemvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *const *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2779,6 +3552,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChemvStridedBatched
+    #define HIPGEN_DEF_hipblasChemvStridedBatched
     static inline hipblasStatus_t hipblasChemvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, const hipblasComplex *a10, hipblasComplex *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2790,6 +3566,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhemvStridedBatched
+    #define HIPGEN_DEF_hipblasZhemvStridedBatched
     static inline hipblasStatus_t hipblasZhemvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2801,6 +3580,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCher
+    #define HIPGEN_DEF_hipblasCher
     static inline hipblasStatus_t hipblasCher(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -2812,6 +3594,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZher
+    #define HIPGEN_DEF_hipblasZher
     static inline hipblasStatus_t hipblasZher(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -2823,8 +3608,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasCherBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const const hipblasComplex * *a4, int a5, const hipblasComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCherBatched
+    #define HIPGEN_DEF_hipblasCherBatched
+    static inline hipblasStatus_t hipblasCherBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2834,8 +3622,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasZherBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const const hipblasDoubleComplex * *a4, int a5, const hipblasDoubleComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZherBatched
+    #define HIPGEN_DEF_hipblasZherBatched
+    static inline hipblasStatus_t hipblasZherBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2845,6 +3636,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCherStridedBatched
+    #define HIPGEN_DEF_hipblasCherStridedBatched
     static inline hipblasStatus_t hipblasCherStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2856,6 +3650,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZherStridedBatched
+    #define HIPGEN_DEF_hipblasZherStridedBatched
     static inline hipblasStatus_t hipblasZherStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2867,6 +3664,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCher2
+    #define HIPGEN_DEF_hipblasCher2
     static inline hipblasStatus_t hipblasCher2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -2878,6 +3678,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZher2
+    #define HIPGEN_DEF_hipblasZher2
     static inline hipblasStatus_t hipblasZher2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -2889,8 +3692,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasCher2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const const hipblasComplex * *a4, int a5, const const hipblasComplex * *a6, int a7, const hipblasComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCher2Batched
+    #define HIPGEN_DEF_hipblasCher2Batched
+    static inline hipblasStatus_t hipblasCher2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2900,8 +3706,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasZher2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const const hipblasDoubleComplex * *a4, int a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZher2Batched
+    #define HIPGEN_DEF_hipblasZher2Batched
+    static inline hipblasStatus_t hipblasZher2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2911,6 +3720,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCher2StridedBatched
+    #define HIPGEN_DEF_hipblasCher2StridedBatched
     static inline hipblasStatus_t hipblasCher2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2922,6 +3734,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZher2StridedBatched
+    #define HIPGEN_DEF_hipblasZher2StridedBatched
     static inline hipblasStatus_t hipblasZher2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2933,6 +3748,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChpmv
+    #define HIPGEN_DEF_hipblasChpmv
     static inline hipblasStatus_t hipblasChpmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, const hipblasComplex *a7, hipblasComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -2944,6 +3762,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhpmv
+    #define HIPGEN_DEF_hipblasZhpmv
     static inline hipblasStatus_t hipblasZhpmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -2955,8 +3776,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasChpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const const hipblasComplex * *a4, const const hipblasComplex * *a5, int a6, const hipblasComplex *a7, const hipblasComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const const hipblasComplex * *, const const hipblasComplex * *, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChpmvBatched
+    #define HIPGEN_DEF_hipblasChpmvBatched
+    static inline hipblasStatus_t hipblasChpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, const hipblasComplex *const *a5, int a6, const hipblasComplex *a7, hipblasComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2966,8 +3790,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasZhpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const const hipblasDoubleComplex * *a4, const const hipblasDoubleComplex * *a5, int a6, const hipblasDoubleComplex *a7, const hipblasDoubleComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhpmvBatched
+    #define HIPGEN_DEF_hipblasZhpmvBatched
+    static inline hipblasStatus_t hipblasZhpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, const hipblasDoubleComplex *const *a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -2977,6 +3804,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChpmvStridedBatched
+    #define HIPGEN_DEF_hipblasChpmvStridedBatched
     static inline hipblasStatus_t hipblasChpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int64_t a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2988,6 +3818,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhpmvStridedBatched
+    #define HIPGEN_DEF_hipblasZhpmvStridedBatched
     static inline hipblasStatus_t hipblasZhpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int64_t a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -2999,6 +3832,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChpr
+    #define HIPGEN_DEF_hipblasChpr
     static inline hipblasStatus_t hipblasChpr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *, int, hipblasComplex *);
       static hipgen_fn f;
@@ -3010,6 +3846,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhpr
+    #define HIPGEN_DEF_hipblasZhpr
     static inline hipblasStatus_t hipblasZhpr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *);
       static hipgen_fn f;
@@ -3021,8 +3860,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasChprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const const hipblasComplex * *a4, int a5, const hipblasComplex * *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const const hipblasComplex * *, int, const hipblasComplex * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChprBatched
+    #define HIPGEN_DEF_hipblasChprBatched
+    static inline hipblasStatus_t hipblasChprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *const *, int, hipblasComplex *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3032,8 +3874,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasZhprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const const hipblasDoubleComplex * *a4, int a5, const hipblasDoubleComplex * *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhprBatched
+    #define HIPGEN_DEF_hipblasZhprBatched
+    static inline hipblasStatus_t hipblasZhprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3043,6 +3888,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChprStridedBatched
+    #define HIPGEN_DEF_hipblasChprStridedBatched
     static inline hipblasStatus_t hipblasChprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *, int, int64_t, hipblasComplex *, int64_t, int);
       static hipgen_fn f;
@@ -3054,6 +3902,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhprStridedBatched
+    #define HIPGEN_DEF_hipblasZhprStridedBatched
     static inline hipblasStatus_t hipblasZhprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int64_t, int);
       static hipgen_fn f;
@@ -3065,6 +3916,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChpr2
+    #define HIPGEN_DEF_hipblasChpr2
     static inline hipblasStatus_t hipblasChpr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *);
       static hipgen_fn f;
@@ -3076,6 +3930,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhpr2
+    #define HIPGEN_DEF_hipblasZhpr2
     static inline hipblasStatus_t hipblasZhpr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *);
       static hipgen_fn f;
@@ -3087,8 +3944,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasChpr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const const hipblasComplex * *a4, int a5, const const hipblasComplex * *a6, int a7, const hipblasComplex * *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChpr2Batched
+    #define HIPGEN_DEF_hipblasChpr2Batched
+    static inline hipblasStatus_t hipblasChpr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3098,8 +3958,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasZhpr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const const hipblasDoubleComplex * *a4, int a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex * *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhpr2Batched
+    #define HIPGEN_DEF_hipblasZhpr2Batched
+    static inline hipblasStatus_t hipblasZhpr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3109,6 +3972,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChpr2StridedBatched
+    #define HIPGEN_DEF_hipblasChpr2StridedBatched
     static inline hipblasStatus_t hipblasChpr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int64_t, int);
       static hipgen_fn f;
@@ -3120,6 +3986,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhpr2StridedBatched
+    #define HIPGEN_DEF_hipblasZhpr2StridedBatched
     static inline hipblasStatus_t hipblasZhpr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int64_t, int);
       static hipgen_fn f;
@@ -3131,6 +4000,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsbmv
+    #define HIPGEN_DEF_hipblasSsbmv
     static inline hipblasStatus_t hipblasSsbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float *a4, const float *a5, int a6, const float *a7, int a8, const float *a9, float *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -3142,6 +4014,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsbmv
+    #define HIPGEN_DEF_hipblasDsbmv
     static inline hipblasStatus_t hipblasDsbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double *a4, const double *a5, int a6, const double *a7, int a8, const double *a9, double *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -3153,8 +4028,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasSsbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float *a4, const const float * *a5, int a6, const const float * *a7, int a8, const float *a9, float * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const float *, const const float * *, int, const const float * *, int, const float *, float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsbmvBatched
+    #define HIPGEN_DEF_hipblasSsbmvBatched
+    static inline hipblasStatus_t hipblasSsbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float *a4, const float *const *a5, int a6, const float *const *a7, int a8, const float *a9, float * *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3164,8 +4042,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasDsbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double *a4, const const double * *a5, int a6, const const double * *a7, int a8, const double *a9, double * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const double *, const const double * *, int, const const double * *, int, const double *, double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsbmvBatched
+    #define HIPGEN_DEF_hipblasDsbmvBatched
+    static inline hipblasStatus_t hipblasDsbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double *a4, const double *const *a5, int a6, const double *const *a7, int a8, const double *a9, double * *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3175,6 +4056,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsbmvStridedBatched
+    #define HIPGEN_DEF_hipblasSsbmvStridedBatched
     static inline hipblasStatus_t hipblasSsbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float *a4, const float *a5, int a6, int64_t a7, const float *a8, int a9, int64_t a10, const float *a11, float *a12, int a13, int64_t a14, int a15) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -3186,6 +4070,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsbmvStridedBatched
+    #define HIPGEN_DEF_hipblasDsbmvStridedBatched
     static inline hipblasStatus_t hipblasDsbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double *a4, const double *a5, int a6, int64_t a7, const double *a8, int a9, int64_t a10, const double *a11, double *a12, int a13, int64_t a14, int a15) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -3197,6 +4084,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSspmv
+    #define HIPGEN_DEF_hipblasSspmv
     static inline hipblasStatus_t hipblasSspmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, const float *a5, int a6, const float *a7, float *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -3208,6 +4098,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDspmv
+    #define HIPGEN_DEF_hipblasDspmv
     static inline hipblasStatus_t hipblasDspmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, const double *a5, int a6, const double *a7, double *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -3219,8 +4112,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasSspmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const const float * *a4, const const float * *a5, int a6, const float *a7, float * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const const float * *, const const float * *, int, const float *, float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSspmvBatched
+    #define HIPGEN_DEF_hipblasSspmvBatched
+    static inline hipblasStatus_t hipblasSspmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, const float *const *a5, int a6, const float *a7, float * *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, const float *const *, int, const float *, float * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3230,8 +4126,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasDspmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const const double * *a4, const const double * *a5, int a6, const double *a7, double * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const const double * *, const const double * *, int, const double *, double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDspmvBatched
+    #define HIPGEN_DEF_hipblasDspmvBatched
+    static inline hipblasStatus_t hipblasDspmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, const double *const *a5, int a6, const double *a7, double * *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, const double *const *, int, const double *, double * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3241,6 +4140,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSspmvStridedBatched
+    #define HIPGEN_DEF_hipblasSspmvStridedBatched
     static inline hipblasStatus_t hipblasSspmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int64_t a5, const float *a6, int a7, int64_t a8, const float *a9, float *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -3252,6 +4154,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDspmvStridedBatched
+    #define HIPGEN_DEF_hipblasDspmvStridedBatched
     static inline hipblasStatus_t hipblasDspmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int64_t a5, const double *a6, int a7, int64_t a8, const double *a9, double *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -3263,6 +4168,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSspr
+    #define HIPGEN_DEF_hipblasSspr
     static inline hipblasStatus_t hipblasSspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, float *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, float *);
       static hipgen_fn f;
@@ -3274,6 +4182,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDspr
+    #define HIPGEN_DEF_hipblasDspr
     static inline hipblasStatus_t hipblasDspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, double *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, double *);
       static hipgen_fn f;
@@ -3285,6 +4196,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCspr
+    #define HIPGEN_DEF_hipblasCspr
     static inline hipblasStatus_t hipblasCspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, hipblasComplex *);
       static hipgen_fn f;
@@ -3296,6 +4210,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZspr
+    #define HIPGEN_DEF_hipblasZspr
     static inline hipblasStatus_t hipblasZspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *);
       static hipgen_fn f;
@@ -3307,8 +4224,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasSsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const const float * *a4, int a5, const float * *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const const float * *, int, const float * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsprBatched
+    #define HIPGEN_DEF_hipblasSsprBatched
+    static inline hipblasStatus_t hipblasSsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, float *const *a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, int, float *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3318,8 +4238,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasDsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const const double * *a4, int a5, const double * *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const const double * *, int, const double * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsprBatched
+    #define HIPGEN_DEF_hipblasDsprBatched
+    static inline hipblasStatus_t hipblasDsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, double *const *a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, int, double *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3329,8 +4252,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasCsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const const hipblasComplex * *a4, int a5, const hipblasComplex * *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const const hipblasComplex * *, int, const hipblasComplex * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsprBatched
+    #define HIPGEN_DEF_hipblasCsprBatched
+    static inline hipblasStatus_t hipblasCsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, hipblasComplex *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3340,8 +4266,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasZsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const const hipblasDoubleComplex * *a4, int a5, const hipblasDoubleComplex * *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsprBatched
+    #define HIPGEN_DEF_hipblasZsprBatched
+    static inline hipblasStatus_t hipblasZsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3351,6 +4280,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsprStridedBatched
+    #define HIPGEN_DEF_hipblasSsprStridedBatched
     static inline hipblasStatus_t hipblasSsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, float *a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, int64_t, float *, int64_t, int);
       static hipgen_fn f;
@@ -3362,6 +4294,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsprStridedBatched
+    #define HIPGEN_DEF_hipblasDsprStridedBatched
     static inline hipblasStatus_t hipblasDsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, double *a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, int64_t, double *, int64_t, int);
       static hipgen_fn f;
@@ -3373,6 +4308,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsprStridedBatched
+    #define HIPGEN_DEF_hipblasCsprStridedBatched
     static inline hipblasStatus_t hipblasCsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, hipblasComplex *, int64_t, int);
       static hipgen_fn f;
@@ -3384,6 +4322,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsprStridedBatched
+    #define HIPGEN_DEF_hipblasZsprStridedBatched
     static inline hipblasStatus_t hipblasZsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int64_t a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int64_t, int);
       static hipgen_fn f;
@@ -3395,6 +4336,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSspr2
+    #define HIPGEN_DEF_hipblasSspr2
     static inline hipblasStatus_t hipblasSspr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, float *a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, const float *, int, float *);
       static hipgen_fn f;
@@ -3406,6 +4350,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDspr2
+    #define HIPGEN_DEF_hipblasDspr2
     static inline hipblasStatus_t hipblasDspr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, double *a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, const double *, int, double *);
       static hipgen_fn f;
@@ -3417,8 +4364,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasSspr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const const float * *a4, int a5, const const float * *a6, int a7, const float * *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const const float * *, int, const const float * *, int, const float * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSspr2Batched
+    #define HIPGEN_DEF_hipblasSspr2Batched
+    static inline hipblasStatus_t hipblasSspr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, int, const float *const *, int, float *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3428,8 +4378,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasDspr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const const double * *a4, int a5, const const double * *a6, int a7, const double * *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const const double * *, int, const const double * *, int, const double * *, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDspr2Batched
+    #define HIPGEN_DEF_hipblasDspr2Batched
+    static inline hipblasStatus_t hipblasDspr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, int, const double *const *, int, double *const *, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3439,6 +4392,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSspr2StridedBatched
+    #define HIPGEN_DEF_hipblasSspr2StridedBatched
     static inline hipblasStatus_t hipblasSspr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, int64_t, const float *, int, int64_t, float *, int64_t, int);
       static hipgen_fn f;
@@ -3450,6 +4406,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDspr2StridedBatched
+    #define HIPGEN_DEF_hipblasDspr2StridedBatched
     static inline hipblasStatus_t hipblasDspr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, int64_t, const double *, int, int64_t, double *, int64_t, int);
       static hipgen_fn f;
@@ -3461,6 +4420,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsymv
+    #define HIPGEN_DEF_hipblasSsymv
     static inline hipblasStatus_t hipblasSsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, const float *a8, float *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -3472,6 +4434,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsymv
+    #define HIPGEN_DEF_hipblasDsymv
     static inline hipblasStatus_t hipblasDsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, const double *a8, double *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -3483,6 +4448,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsymv
+    #define HIPGEN_DEF_hipblasCsymv
     static inline hipblasStatus_t hipblasCsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, hipblasComplex *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -3494,6 +4462,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsymv
+    #define HIPGEN_DEF_hipblasZsymv
     static inline hipblasStatus_t hipblasZsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -3505,8 +4476,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasSsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const const float * *a4, int a5, const const float * *a6, int a7, const float *a8, float * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const const float * *, int, const const float * *, int, const float *, float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsymvBatched
+    #define HIPGEN_DEF_hipblasSsymvBatched
+    static inline hipblasStatus_t hipblasSsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, const float *a8, float * *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, int, const float *const *, int, const float *, float * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3516,8 +4490,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasDsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const const double * *a4, int a5, const const double * *a6, int a7, const double *a8, double * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const const double * *, int, const const double * *, int, const double *, double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsymvBatched
+    #define HIPGEN_DEF_hipblasDsymvBatched
+    static inline hipblasStatus_t hipblasDsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, const double *a8, double * *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, int, const double *const *, int, const double *, double * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3527,8 +4504,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasCsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const const hipblasComplex * *a4, int a5, const const hipblasComplex * *a6, int a7, const hipblasComplex *a8, hipblasComplex * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex *, hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsymvBatched
+    #define HIPGEN_DEF_hipblasCsymvBatched
+    static inline hipblasStatus_t hipblasCsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, hipblasComplex * *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3538,8 +4518,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasZsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const const hipblasDoubleComplex * *a4, int a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsymvBatched
+    #define HIPGEN_DEF_hipblasZsymvBatched
+    static inline hipblasStatus_t hipblasZsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex * *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3549,6 +4532,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsymvStridedBatched
+    #define HIPGEN_DEF_hipblasSsymvStridedBatched
     static inline hipblasStatus_t hipblasSsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, const float *a10, float *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -3560,6 +4546,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsymvStridedBatched
+    #define HIPGEN_DEF_hipblasDsymvStridedBatched
     static inline hipblasStatus_t hipblasDsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, const double *a10, double *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -3571,6 +4560,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsymvStridedBatched
+    #define HIPGEN_DEF_hipblasCsymvStridedBatched
     static inline hipblasStatus_t hipblasCsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, const hipblasComplex *a10, hipblasComplex *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -3582,6 +4574,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsymvStridedBatched
+    #define HIPGEN_DEF_hipblasZsymvStridedBatched
     static inline hipblasStatus_t hipblasZsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -3593,6 +4588,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyr
+    #define HIPGEN_DEF_hipblasSsyr
     static inline hipblasStatus_t hipblasSsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, float *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, float *, int);
       static hipgen_fn f;
@@ -3604,6 +4602,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyr
+    #define HIPGEN_DEF_hipblasDsyr
     static inline hipblasStatus_t hipblasDsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, double *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, double *, int);
       static hipgen_fn f;
@@ -3615,6 +4616,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyr
+    #define HIPGEN_DEF_hipblasCsyr
     static inline hipblasStatus_t hipblasCsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -3626,6 +4630,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyr
+    #define HIPGEN_DEF_hipblasZsyr
     static inline hipblasStatus_t hipblasZsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -3637,8 +4644,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasSsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const const float * *a4, int a5, const float * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyrBatched
+    #define HIPGEN_DEF_hipblasSsyrBatched
+    static inline hipblasStatus_t hipblasSsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, float *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3648,8 +4658,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasDsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const const double * *a4, int a5, const double * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyrBatched
+    #define HIPGEN_DEF_hipblasDsyrBatched
+    static inline hipblasStatus_t hipblasDsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, double *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3659,8 +4672,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasCsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const const hipblasComplex * *a4, int a5, const hipblasComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyrBatched
+    #define HIPGEN_DEF_hipblasCsyrBatched
+    static inline hipblasStatus_t hipblasCsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3670,8 +4686,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasZsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const const hipblasDoubleComplex * *a4, int a5, const hipblasDoubleComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyrBatched
+    #define HIPGEN_DEF_hipblasZsyrBatched
+    static inline hipblasStatus_t hipblasZsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3681,6 +4700,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyrStridedBatched
+    #define HIPGEN_DEF_hipblasSsyrStridedBatched
     static inline hipblasStatus_t hipblasSsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -3692,6 +4714,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyrStridedBatched
+    #define HIPGEN_DEF_hipblasDsyrStridedBatched
     static inline hipblasStatus_t hipblasDsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -3703,6 +4728,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyrStridedBatched
+    #define HIPGEN_DEF_hipblasCsyrStridedBatched
     static inline hipblasStatus_t hipblasCsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -3714,6 +4742,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyrStridedBatched
+    #define HIPGEN_DEF_hipblasZsyrStridedBatched
     static inline hipblasStatus_t hipblasZsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -3725,6 +4756,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyr2
+    #define HIPGEN_DEF_hipblasSsyr2
     static inline hipblasStatus_t hipblasSsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, float *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, const float *, int, float *, int);
       static hipgen_fn f;
@@ -3736,6 +4770,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyr2
+    #define HIPGEN_DEF_hipblasDsyr2
     static inline hipblasStatus_t hipblasDsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, double *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, const double *, int, double *, int);
       static hipgen_fn f;
@@ -3747,6 +4784,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyr2
+    #define HIPGEN_DEF_hipblasCsyr2
     static inline hipblasStatus_t hipblasCsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -3758,6 +4798,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyr2
+    #define HIPGEN_DEF_hipblasZsyr2
     static inline hipblasStatus_t hipblasZsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -3769,8 +4812,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasSsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const const float * *a4, int a5, const const float * *a6, int a7, const float * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const const float * *, int, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyr2Batched
+    #define HIPGEN_DEF_hipblasSsyr2Batched
+    static inline hipblasStatus_t hipblasSsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, int, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3780,8 +4826,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasDsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const const double * *a4, int a5, const const double * *a6, int a7, const double * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const const double * *, int, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyr2Batched
+    #define HIPGEN_DEF_hipblasDsyr2Batched
+    static inline hipblasStatus_t hipblasDsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, int, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3791,8 +4840,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasCsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const const hipblasComplex * *a4, int a5, const const hipblasComplex * *a6, int a7, const hipblasComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyr2Batched
+    #define HIPGEN_DEF_hipblasCsyr2Batched
+    static inline hipblasStatus_t hipblasCsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3802,8 +4854,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasZsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const const hipblasDoubleComplex * *a4, int a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyr2Batched
+    #define HIPGEN_DEF_hipblasZsyr2Batched
+    static inline hipblasStatus_t hipblasZsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3813,6 +4868,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyr2StridedBatched
+    #define HIPGEN_DEF_hipblasSsyr2StridedBatched
     static inline hipblasStatus_t hipblasSsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, int64_t, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -3824,6 +4882,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyr2StridedBatched
+    #define HIPGEN_DEF_hipblasDsyr2StridedBatched
     static inline hipblasStatus_t hipblasDsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, int64_t, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -3835,6 +4896,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyr2StridedBatched
+    #define HIPGEN_DEF_hipblasCsyr2StridedBatched
     static inline hipblasStatus_t hipblasCsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -3846,6 +4910,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyr2StridedBatched
+    #define HIPGEN_DEF_hipblasZsyr2StridedBatched
     static inline hipblasStatus_t hipblasZsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -3857,6 +4924,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStbmv
+    #define HIPGEN_DEF_hipblasStbmv
     static inline hipblasStatus_t hipblasStbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, float *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, int, float *, int);
       static hipgen_fn f;
@@ -3868,6 +4938,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtbmv
+    #define HIPGEN_DEF_hipblasDtbmv
     static inline hipblasStatus_t hipblasDtbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, double *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, int, double *, int);
       static hipgen_fn f;
@@ -3879,6 +4952,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtbmv
+    #define HIPGEN_DEF_hipblasCtbmv
     static inline hipblasStatus_t hipblasCtbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -3890,6 +4966,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtbmv
+    #define HIPGEN_DEF_hipblasZtbmv
     static inline hipblasStatus_t hipblasZtbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -3901,8 +4980,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasStbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const const float * *a6, int a7, const float * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStbmvBatched
+    #define HIPGEN_DEF_hipblasStbmvBatched
+    static inline hipblasStatus_t hipblasStbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3912,8 +4994,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasDtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const const double * *a6, int a7, const double * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtbmvBatched
+    #define HIPGEN_DEF_hipblasDtbmvBatched
+    static inline hipblasStatus_t hipblasDtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3923,8 +5008,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasCtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const const hipblasComplex * *a6, int a7, const hipblasComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtbmvBatched
+    #define HIPGEN_DEF_hipblasCtbmvBatched
+    static inline hipblasStatus_t hipblasCtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3934,8 +5022,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasZtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtbmvBatched
+    #define HIPGEN_DEF_hipblasZtbmvBatched
+    static inline hipblasStatus_t hipblasZtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -3945,6 +5036,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStbmvStridedBatched
+    #define HIPGEN_DEF_hipblasStbmvStridedBatched
     static inline hipblasStatus_t hipblasStbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, int64_t a8, float *a9, int a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -3956,6 +5050,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtbmvStridedBatched
+    #define HIPGEN_DEF_hipblasDtbmvStridedBatched
     static inline hipblasStatus_t hipblasDtbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, int64_t a8, double *a9, int a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -3967,6 +5064,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtbmvStridedBatched
+    #define HIPGEN_DEF_hipblasCtbmvStridedBatched
     static inline hipblasStatus_t hipblasCtbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, int64_t a8, hipblasComplex *a9, int a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -3978,6 +5078,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtbmvStridedBatched
+    #define HIPGEN_DEF_hipblasZtbmvStridedBatched
     static inline hipblasStatus_t hipblasZtbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, hipblasDoubleComplex *a9, int a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -3989,6 +5092,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStbsv
+    #define HIPGEN_DEF_hipblasStbsv
     static inline hipblasStatus_t hipblasStbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, float *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, int, float *, int);
       static hipgen_fn f;
@@ -4000,6 +5106,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtbsv
+    #define HIPGEN_DEF_hipblasDtbsv
     static inline hipblasStatus_t hipblasDtbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, double *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, int, double *, int);
       static hipgen_fn f;
@@ -4011,6 +5120,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtbsv
+    #define HIPGEN_DEF_hipblasCtbsv
     static inline hipblasStatus_t hipblasCtbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -4022,6 +5134,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtbsv
+    #define HIPGEN_DEF_hipblasZtbsv
     static inline hipblasStatus_t hipblasZtbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -4033,8 +5148,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasStbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const const float * *a6, int a7, const float * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStbsvBatched
+    #define HIPGEN_DEF_hipblasStbsvBatched
+    static inline hipblasStatus_t hipblasStbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4044,8 +5162,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasDtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const const double * *a6, int a7, const double * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtbsvBatched
+    #define HIPGEN_DEF_hipblasDtbsvBatched
+    static inline hipblasStatus_t hipblasDtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4055,8 +5176,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasCtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const const hipblasComplex * *a6, int a7, const hipblasComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtbsvBatched
+    #define HIPGEN_DEF_hipblasCtbsvBatched
+    static inline hipblasStatus_t hipblasCtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4066,8 +5190,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasZtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtbsvBatched
+    #define HIPGEN_DEF_hipblasZtbsvBatched
+    static inline hipblasStatus_t hipblasZtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4077,6 +5204,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStbsvStridedBatched
+    #define HIPGEN_DEF_hipblasStbsvStridedBatched
     static inline hipblasStatus_t hipblasStbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, int64_t a8, float *a9, int a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -4088,6 +5218,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtbsvStridedBatched
+    #define HIPGEN_DEF_hipblasDtbsvStridedBatched
     static inline hipblasStatus_t hipblasDtbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, int64_t a8, double *a9, int a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -4099,6 +5232,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtbsvStridedBatched
+    #define HIPGEN_DEF_hipblasCtbsvStridedBatched
     static inline hipblasStatus_t hipblasCtbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, int64_t a8, hipblasComplex *a9, int a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4110,6 +5246,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtbsvStridedBatched
+    #define HIPGEN_DEF_hipblasZtbsvStridedBatched
     static inline hipblasStatus_t hipblasZtbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, hipblasDoubleComplex *a9, int a10, int64_t a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4121,6 +5260,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStpmv
+    #define HIPGEN_DEF_hipblasStpmv
     static inline hipblasStatus_t hipblasStpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, float *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, float *, int);
       static hipgen_fn f;
@@ -4132,6 +5274,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtpmv
+    #define HIPGEN_DEF_hipblasDtpmv
     static inline hipblasStatus_t hipblasDtpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, double *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, double *, int);
       static hipgen_fn f;
@@ -4143,6 +5288,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtpmv
+    #define HIPGEN_DEF_hipblasCtpmv
     static inline hipblasStatus_t hipblasCtpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, hipblasComplex *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -4154,6 +5302,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtpmv
+    #define HIPGEN_DEF_hipblasZtpmv
     static inline hipblasStatus_t hipblasZtpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, hipblasDoubleComplex *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -4165,8 +5316,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasStpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const float * *a5, const float * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const float * *, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStpmvBatched
+    #define HIPGEN_DEF_hipblasStpmvBatched
+    static inline hipblasStatus_t hipblasStpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, float *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *const *, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4176,8 +5330,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasDtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const double * *a5, const double * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const double * *, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtpmvBatched
+    #define HIPGEN_DEF_hipblasDtpmvBatched
+    static inline hipblasStatus_t hipblasDtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, double *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *const *, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4187,8 +5344,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasCtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const hipblasComplex * *a5, const hipblasComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const hipblasComplex * *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtpmvBatched
+    #define HIPGEN_DEF_hipblasCtpmvBatched
+    static inline hipblasStatus_t hipblasCtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, hipblasComplex *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *const *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4198,8 +5358,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasZtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const hipblasDoubleComplex * *a5, const hipblasDoubleComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const hipblasDoubleComplex * *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtpmvBatched
+    #define HIPGEN_DEF_hipblasZtpmvBatched
+    static inline hipblasStatus_t hipblasZtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, hipblasDoubleComplex *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *const *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4209,6 +5372,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStpmvStridedBatched
+    #define HIPGEN_DEF_hipblasStpmvStridedBatched
     static inline hipblasStatus_t hipblasStpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -4220,6 +5386,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtpmvStridedBatched
+    #define HIPGEN_DEF_hipblasDtpmvStridedBatched
     static inline hipblasStatus_t hipblasDtpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -4231,6 +5400,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtpmvStridedBatched
+    #define HIPGEN_DEF_hipblasCtpmvStridedBatched
     static inline hipblasStatus_t hipblasCtpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4242,6 +5414,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtpmvStridedBatched
+    #define HIPGEN_DEF_hipblasZtpmvStridedBatched
     static inline hipblasStatus_t hipblasZtpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4253,6 +5428,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStpsv
+    #define HIPGEN_DEF_hipblasStpsv
     static inline hipblasStatus_t hipblasStpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, float *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, float *, int);
       static hipgen_fn f;
@@ -4264,6 +5442,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtpsv
+    #define HIPGEN_DEF_hipblasDtpsv
     static inline hipblasStatus_t hipblasDtpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, double *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, double *, int);
       static hipgen_fn f;
@@ -4275,6 +5456,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtpsv
+    #define HIPGEN_DEF_hipblasCtpsv
     static inline hipblasStatus_t hipblasCtpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, hipblasComplex *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -4286,6 +5470,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtpsv
+    #define HIPGEN_DEF_hipblasZtpsv
     static inline hipblasStatus_t hipblasZtpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, hipblasDoubleComplex *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -4297,8 +5484,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasStpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const float * *a5, const float * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const float * *, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStpsvBatched
+    #define HIPGEN_DEF_hipblasStpsvBatched
+    static inline hipblasStatus_t hipblasStpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, float *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *const *, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4308,8 +5498,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasDtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const double * *a5, const double * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const double * *, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtpsvBatched
+    #define HIPGEN_DEF_hipblasDtpsvBatched
+    static inline hipblasStatus_t hipblasDtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, double *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *const *, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4319,8 +5512,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasCtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const hipblasComplex * *a5, const hipblasComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const hipblasComplex * *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtpsvBatched
+    #define HIPGEN_DEF_hipblasCtpsvBatched
+    static inline hipblasStatus_t hipblasCtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, hipblasComplex *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *const *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4330,8 +5526,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasZtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const hipblasDoubleComplex * *a5, const hipblasDoubleComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const hipblasDoubleComplex * *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtpsvBatched
+    #define HIPGEN_DEF_hipblasZtpsvBatched
+    static inline hipblasStatus_t hipblasZtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, hipblasDoubleComplex *const *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *const *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4341,6 +5540,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStpsvStridedBatched
+    #define HIPGEN_DEF_hipblasStpsvStridedBatched
     static inline hipblasStatus_t hipblasStpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -4352,6 +5554,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtpsvStridedBatched
+    #define HIPGEN_DEF_hipblasDtpsvStridedBatched
     static inline hipblasStatus_t hipblasDtpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -4363,6 +5568,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtpsvStridedBatched
+    #define HIPGEN_DEF_hipblasCtpsvStridedBatched
     static inline hipblasStatus_t hipblasCtpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4374,6 +5582,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtpsvStridedBatched
+    #define HIPGEN_DEF_hipblasZtpsvStridedBatched
     static inline hipblasStatus_t hipblasZtpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4385,6 +5596,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrmv
+    #define HIPGEN_DEF_hipblasStrmv
     static inline hipblasStatus_t hipblasStrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, float *a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int, float *, int);
       static hipgen_fn f;
@@ -4396,6 +5610,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrmv
+    #define HIPGEN_DEF_hipblasDtrmv
     static inline hipblasStatus_t hipblasDtrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, double *a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int, double *, int);
       static hipgen_fn f;
@@ -4407,6 +5624,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrmv
+    #define HIPGEN_DEF_hipblasCtrmv
     static inline hipblasStatus_t hipblasCtrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, hipblasComplex *a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -4418,6 +5638,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrmv
+    #define HIPGEN_DEF_hipblasZtrmv
     static inline hipblasStatus_t hipblasZtrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, hipblasDoubleComplex *a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -4429,8 +5652,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasStrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const float * *a5, int a6, const float * *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrmvBatched
+    #define HIPGEN_DEF_hipblasStrmvBatched
+    static inline hipblasStatus_t hipblasStrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, int a6, float *const *a7, int a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4440,8 +5666,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasDtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const double * *a5, int a6, const double * *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrmvBatched
+    #define HIPGEN_DEF_hipblasDtrmvBatched
+    static inline hipblasStatus_t hipblasDtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, int a6, double *const *a7, int a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4451,8 +5680,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasCtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const hipblasComplex * *a5, int a6, const hipblasComplex * *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrmvBatched
+    #define HIPGEN_DEF_hipblasCtrmvBatched
+    static inline hipblasStatus_t hipblasCtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, int a6, hipblasComplex *const *a7, int a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4462,8 +5694,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasZtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const hipblasDoubleComplex * *a5, int a6, const hipblasDoubleComplex * *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrmvBatched
+    #define HIPGEN_DEF_hipblasZtrmvBatched
+    static inline hipblasStatus_t hipblasZtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, int a6, hipblasDoubleComplex *const *a7, int a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4473,6 +5708,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrmvStridedBatched
+    #define HIPGEN_DEF_hipblasStrmvStridedBatched
     static inline hipblasStatus_t hipblasStrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, int64_t a7, float *a8, int a9, int64_t a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -4484,6 +5722,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrmvStridedBatched
+    #define HIPGEN_DEF_hipblasDtrmvStridedBatched
     static inline hipblasStatus_t hipblasDtrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, int64_t a7, double *a8, int a9, int64_t a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -4495,6 +5736,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrmvStridedBatched
+    #define HIPGEN_DEF_hipblasCtrmvStridedBatched
     static inline hipblasStatus_t hipblasCtrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, int64_t a7, hipblasComplex *a8, int a9, int64_t a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4506,6 +5750,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrmvStridedBatched
+    #define HIPGEN_DEF_hipblasZtrmvStridedBatched
     static inline hipblasStatus_t hipblasZtrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, hipblasDoubleComplex *a8, int a9, int64_t a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4517,6 +5764,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrsv
+    #define HIPGEN_DEF_hipblasStrsv
     static inline hipblasStatus_t hipblasStrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, float *a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int, float *, int);
       static hipgen_fn f;
@@ -4528,6 +5778,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrsv
+    #define HIPGEN_DEF_hipblasDtrsv
     static inline hipblasStatus_t hipblasDtrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, double *a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int, double *, int);
       static hipgen_fn f;
@@ -4539,6 +5792,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrsv
+    #define HIPGEN_DEF_hipblasCtrsv
     static inline hipblasStatus_t hipblasCtrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, hipblasComplex *a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -4550,6 +5806,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrsv
+    #define HIPGEN_DEF_hipblasZtrsv
     static inline hipblasStatus_t hipblasZtrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, hipblasDoubleComplex *a7, int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -4561,8 +5820,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasStrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const float * *a5, int a6, const float * *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrsvBatched
+    #define HIPGEN_DEF_hipblasStrsvBatched
+    static inline hipblasStatus_t hipblasStrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, int a6, float *const *a7, int a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4572,8 +5834,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasDtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const double * *a5, int a6, const double * *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrsvBatched
+    #define HIPGEN_DEF_hipblasDtrsvBatched
+    static inline hipblasStatus_t hipblasDtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, int a6, double *const *a7, int a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4583,8 +5848,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasCtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const hipblasComplex * *a5, int a6, const hipblasComplex * *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrsvBatched
+    #define HIPGEN_DEF_hipblasCtrsvBatched
+    static inline hipblasStatus_t hipblasCtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, int a6, hipblasComplex *const *a7, int a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4594,8 +5862,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasZtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const const hipblasDoubleComplex * *a5, int a6, const hipblasDoubleComplex * *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrsvBatched
+    #define HIPGEN_DEF_hipblasZtrsvBatched
+    static inline hipblasStatus_t hipblasZtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, int a6, hipblasDoubleComplex *const *a7, int a8, int a9) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4605,6 +5876,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrsvStridedBatched
+    #define HIPGEN_DEF_hipblasStrsvStridedBatched
     static inline hipblasStatus_t hipblasStrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, int64_t a7, float *a8, int a9, int64_t a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -4616,6 +5890,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrsvStridedBatched
+    #define HIPGEN_DEF_hipblasDtrsvStridedBatched
     static inline hipblasStatus_t hipblasDtrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, int64_t a7, double *a8, int a9, int64_t a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -4627,6 +5904,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrsvStridedBatched
+    #define HIPGEN_DEF_hipblasCtrsvStridedBatched
     static inline hipblasStatus_t hipblasCtrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, int64_t a7, hipblasComplex *a8, int a9, int64_t a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4638,6 +5918,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrsvStridedBatched
+    #define HIPGEN_DEF_hipblasZtrsvStridedBatched
     static inline hipblasStatus_t hipblasZtrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, hipblasDoubleComplex *a8, int a9, int64_t a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4649,6 +5932,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasHgemm
+    #define HIPGEN_DEF_hipblasHgemm
     static inline hipblasStatus_t hipblasHgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const uint16_t *a6, const uint16_t *a7, int a8, const uint16_t *a9, int a10, const uint16_t *a11, uint16_t *a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const uint16_t *, const uint16_t *, int, const uint16_t *, int, const uint16_t *, uint16_t *, int);
       static hipgen_fn f;
@@ -4660,6 +5946,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgemm
+    #define HIPGEN_DEF_hipblasSgemm
     static inline hipblasStatus_t hipblasSgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, const float *a11, float *a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -4671,6 +5960,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgemm
+    #define HIPGEN_DEF_hipblasDgemm
     static inline hipblasStatus_t hipblasDgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, const double *a11, double *a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -4682,6 +5974,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgemm
+    #define HIPGEN_DEF_hipblasCgemm
     static inline hipblasStatus_t hipblasCgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, int a10, const hipblasComplex *a11, hipblasComplex *a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -4693,6 +5988,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgemm
+    #define HIPGEN_DEF_hipblasZgemm
     static inline hipblasStatus_t hipblasZgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -4704,8 +6002,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasHgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const uint16_t *a6, const const uint16_t * *a7, int a8, const const uint16_t * *a9, int a10, const uint16_t *a11, const uint16_t * *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const uint16_t *, const const uint16_t * *, int, const const uint16_t * *, int, const uint16_t *, const uint16_t * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasHgemmBatched
+    #define HIPGEN_DEF_hipblasHgemmBatched
+    static inline hipblasStatus_t hipblasHgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const uint16_t *a6, const uint16_t *const *a7, int a8, const uint16_t *const *a9, int a10, const uint16_t *a11, uint16_t *const *a12, int a13, int a14) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const uint16_t *, const uint16_t *const *, int, const uint16_t *const *, int, const uint16_t *, uint16_t *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4715,8 +6016,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
-    static inline hipblasStatus_t hipblasSgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, const const float * *a7, int a8, const const float * *a9, int a10, const float *a11, const float * *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const float *, const const float * *, int, const const float * *, int, const float *, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgemmBatched
+    #define HIPGEN_DEF_hipblasSgemmBatched
+    static inline hipblasStatus_t hipblasSgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, const float *const *a7, int a8, const float *const *a9, int a10, const float *a11, float *const *a12, int a13, int a14) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4726,8 +6030,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
-    static inline hipblasStatus_t hipblasDgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, const const double * *a7, int a8, const const double * *a9, int a10, const double *a11, const double * *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const double *, const const double * *, int, const const double * *, int, const double *, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgemmBatched
+    #define HIPGEN_DEF_hipblasDgemmBatched
+    static inline hipblasStatus_t hipblasDgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, const double *const *a7, int a8, const double *const *a9, int a10, const double *a11, double *const *a12, int a13, int a14) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4737,8 +6044,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
-    static inline hipblasStatus_t hipblasCgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasComplex *a6, const const hipblasComplex * *a7, int a8, const const hipblasComplex * *a9, int a10, const hipblasComplex *a11, const hipblasComplex * *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgemmBatched
+    #define HIPGEN_DEF_hipblasCgemmBatched
+    static inline hipblasStatus_t hipblasCgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *const *a9, int a10, const hipblasComplex *a11, hipblasComplex *const *a12, int a13, int a14) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4748,8 +6058,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
-    static inline hipblasStatus_t hipblasZgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const const hipblasDoubleComplex * *a7, int a8, const const hipblasDoubleComplex * *a9, int a10, const hipblasDoubleComplex *a11, const hipblasDoubleComplex * *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgemmBatched
+    #define HIPGEN_DEF_hipblasZgemmBatched
+    static inline hipblasStatus_t hipblasZgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *const *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *const *a12, int a13, int a14) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4759,6 +6072,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasHgemmStridedBatched
+    #define HIPGEN_DEF_hipblasHgemmStridedBatched
     static inline hipblasStatus_t hipblasHgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const uint16_t *a6, const uint16_t *a7, int a8, long long a9, const uint16_t *a10, int a11, long long a12, const uint16_t *a13, uint16_t *a14, int a15, long long a16, int a17) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const uint16_t *, const uint16_t *, int, long long, const uint16_t *, int, long long, const uint16_t *, uint16_t *, int, long long, int);
       static hipgen_fn f;
@@ -4770,6 +6086,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgemmStridedBatched
+    #define HIPGEN_DEF_hipblasSgemmStridedBatched
     static inline hipblasStatus_t hipblasSgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, long long a9, const float *a10, int a11, long long a12, const float *a13, float *a14, int a15, long long a16, int a17) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const float *, const float *, int, long long, const float *, int, long long, const float *, float *, int, long long, int);
       static hipgen_fn f;
@@ -4781,6 +6100,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgemmStridedBatched
+    #define HIPGEN_DEF_hipblasDgemmStridedBatched
     static inline hipblasStatus_t hipblasDgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, long long a9, const double *a10, int a11, long long a12, const double *a13, double *a14, int a15, long long a16, int a17) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const double *, const double *, int, long long, const double *, int, long long, const double *, double *, int, long long, int);
       static hipgen_fn f;
@@ -4792,6 +6114,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgemmStridedBatched
+    #define HIPGEN_DEF_hipblasCgemmStridedBatched
     static inline hipblasStatus_t hipblasCgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, long long a9, const hipblasComplex *a10, int a11, long long a12, const hipblasComplex *a13, hipblasComplex *a14, int a15, long long a16, int a17) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasComplex *, const hipblasComplex *, int, long long, const hipblasComplex *, int, long long, const hipblasComplex *, hipblasComplex *, int, long long, int);
       static hipgen_fn f;
@@ -4803,6 +6128,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgemmStridedBatched
+    #define HIPGEN_DEF_hipblasZgemmStridedBatched
     static inline hipblasStatus_t hipblasZgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, long long a9, const hipblasDoubleComplex *a10, int a11, long long a12, const hipblasDoubleComplex *a13, hipblasDoubleComplex *a14, int a15, long long a16, int a17) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, long long, const hipblasDoubleComplex *, int, long long, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, long long, int);
       static hipgen_fn f;
@@ -4814,6 +6142,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCherk
+    #define HIPGEN_DEF_hipblasCherk
     static inline hipblasStatus_t hipblasCherk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const hipblasComplex *a6, int a7, const float *a8, hipblasComplex *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const hipblasComplex *, int, const float *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -4825,6 +6156,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZherk
+    #define HIPGEN_DEF_hipblasZherk
     static inline hipblasStatus_t hipblasZherk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const hipblasDoubleComplex *a6, int a7, const double *a8, hipblasDoubleComplex *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const hipblasDoubleComplex *, int, const double *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -4836,8 +6170,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasCherkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const const hipblasComplex * *a6, int a7, const float *a8, const hipblasComplex * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const const hipblasComplex * *, int, const float *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCherkBatched
+    #define HIPGEN_DEF_hipblasCherkBatched
+    static inline hipblasStatus_t hipblasCherkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const hipblasComplex *const *a6, int a7, const float *a8, hipblasComplex *const *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const hipblasComplex *const *, int, const float *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4847,8 +6184,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasZherkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const const hipblasDoubleComplex * *a6, int a7, const double *a8, const hipblasDoubleComplex * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const const hipblasDoubleComplex * *, int, const double *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZherkBatched
+    #define HIPGEN_DEF_hipblasZherkBatched
+    static inline hipblasStatus_t hipblasZherkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const hipblasDoubleComplex *const *a6, int a7, const double *a8, hipblasDoubleComplex *const *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const hipblasDoubleComplex *const *, int, const double *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4858,6 +6198,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCherkStridedBatched
+    #define HIPGEN_DEF_hipblasCherkStridedBatched
     static inline hipblasStatus_t hipblasCherkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const hipblasComplex *a6, int a7, int64_t a8, const float *a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const hipblasComplex *, int, int64_t, const float *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4869,6 +6212,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZherkStridedBatched
+    #define HIPGEN_DEF_hipblasZherkStridedBatched
     static inline hipblasStatus_t hipblasZherkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const double *a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const hipblasDoubleComplex *, int, int64_t, const double *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4880,6 +6226,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCherkx
+    #define HIPGEN_DEF_hipblasCherkx
     static inline hipblasStatus_t hipblasCherkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const float *a10, hipblasComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const float *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -4891,6 +6240,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZherkx
+    #define HIPGEN_DEF_hipblasZherkx
     static inline hipblasStatus_t hipblasZherkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const double *a10, hipblasDoubleComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const double *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -4902,8 +6254,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasCherkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const const hipblasComplex * *a6, int a7, const const hipblasComplex * *a8, int a9, const float *a10, const hipblasComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const float *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCherkxBatched
+    #define HIPGEN_DEF_hipblasCherkxBatched
+    static inline hipblasStatus_t hipblasCherkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const float *a10, hipblasComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const float *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4913,8 +6268,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasZherkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const const hipblasDoubleComplex * *a6, int a7, const const hipblasDoubleComplex * *a8, int a9, const double *a10, const hipblasDoubleComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const double *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZherkxBatched
+    #define HIPGEN_DEF_hipblasZherkxBatched
+    static inline hipblasStatus_t hipblasZherkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const double *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const double *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4924,6 +6282,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCherkxStridedBatched
+    #define HIPGEN_DEF_hipblasCherkxStridedBatched
     static inline hipblasStatus_t hipblasCherkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const float *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const float *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4935,6 +6296,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZherkxStridedBatched
+    #define HIPGEN_DEF_hipblasZherkxStridedBatched
     static inline hipblasStatus_t hipblasZherkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const double *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const double *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -4946,6 +6310,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCher2k
+    #define HIPGEN_DEF_hipblasCher2k
     static inline hipblasStatus_t hipblasCher2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const float *a10, hipblasComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const float *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -4957,6 +6324,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZher2k
+    #define HIPGEN_DEF_hipblasZher2k
     static inline hipblasStatus_t hipblasZher2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const double *a10, hipblasDoubleComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const double *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -4968,8 +6338,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasCher2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const const hipblasComplex * *a6, int a7, const const hipblasComplex * *a8, int a9, const float *a10, const hipblasComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const float *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCher2kBatched
+    #define HIPGEN_DEF_hipblasCher2kBatched
+    static inline hipblasStatus_t hipblasCher2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const float *a10, hipblasComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const float *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4979,8 +6352,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasZher2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const const hipblasDoubleComplex * *a6, int a7, const const hipblasDoubleComplex * *a8, int a9, const double *a10, const hipblasDoubleComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const double *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZher2kBatched
+    #define HIPGEN_DEF_hipblasZher2kBatched
+    static inline hipblasStatus_t hipblasZher2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const double *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const double *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -4990,6 +6366,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCher2kStridedBatched
+    #define HIPGEN_DEF_hipblasCher2kStridedBatched
     static inline hipblasStatus_t hipblasCher2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const float *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const float *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5001,6 +6380,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZher2kStridedBatched
+    #define HIPGEN_DEF_hipblasZher2kStridedBatched
     static inline hipblasStatus_t hipblasZher2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const double *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const double *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5012,6 +6394,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsymm
+    #define HIPGEN_DEF_hipblasSsymm
     static inline hipblasStatus_t hipblasSsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, int a9, const float *a10, float *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -5023,6 +6408,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsymm
+    #define HIPGEN_DEF_hipblasDsymm
     static inline hipblasStatus_t hipblasDsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, int a9, const double *a10, double *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -5034,6 +6422,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsymm
+    #define HIPGEN_DEF_hipblasCsymm
     static inline hipblasStatus_t hipblasCsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -5045,6 +6436,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsymm
+    #define HIPGEN_DEF_hipblasZsymm
     static inline hipblasStatus_t hipblasZsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -5056,8 +6450,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasSsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const float *a5, const const float * *a6, int a7, const const float * *a8, int a9, const float *a10, const float * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const float *, const const float * *, int, const const float * *, int, const float *, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsymmBatched
+    #define HIPGEN_DEF_hipblasSsymmBatched
+    static inline hipblasStatus_t hipblasSsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *const *a8, int a9, const float *a10, float *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5067,8 +6464,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasDsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const double *a5, const const double * *a6, int a7, const const double * *a8, int a9, const double *a10, const double * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const double *, const const double * *, int, const const double * *, int, const double *, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsymmBatched
+    #define HIPGEN_DEF_hipblasDsymmBatched
+    static inline hipblasStatus_t hipblasDsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *const *a8, int a9, const double *a10, double *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5078,8 +6478,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasCsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const const hipblasComplex * *a6, int a7, const const hipblasComplex * *a8, int a9, const hipblasComplex *a10, const hipblasComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsymmBatched
+    #define HIPGEN_DEF_hipblasCsymmBatched
+    static inline hipblasStatus_t hipblasCsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5089,8 +6492,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasZsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const const hipblasDoubleComplex * *a6, int a7, const const hipblasDoubleComplex * *a8, int a9, const hipblasDoubleComplex *a10, const hipblasDoubleComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsymmBatched
+    #define HIPGEN_DEF_hipblasZsymmBatched
+    static inline hipblasStatus_t hipblasZsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5100,6 +6506,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsymmStridedBatched
+    #define HIPGEN_DEF_hipblasSsymmStridedBatched
     static inline hipblasStatus_t hipblasSsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, int a10, int64_t a11, const float *a12, float *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -5111,6 +6520,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsymmStridedBatched
+    #define HIPGEN_DEF_hipblasDsymmStridedBatched
     static inline hipblasStatus_t hipblasDsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, int a10, int64_t a11, const double *a12, double *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -5122,6 +6534,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsymmStridedBatched
+    #define HIPGEN_DEF_hipblasCsymmStridedBatched
     static inline hipblasStatus_t hipblasCsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5133,6 +6548,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsymmStridedBatched
+    #define HIPGEN_DEF_hipblasZsymmStridedBatched
     static inline hipblasStatus_t hipblasZsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5144,6 +6562,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyrk
+    #define HIPGEN_DEF_hipblasSsyrk
     static inline hipblasStatus_t hipblasSsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, float *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -5155,6 +6576,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyrk
+    #define HIPGEN_DEF_hipblasDsyrk
     static inline hipblasStatus_t hipblasDsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, double *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -5166,6 +6590,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyrk
+    #define HIPGEN_DEF_hipblasCsyrk
     static inline hipblasStatus_t hipblasCsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, hipblasComplex *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -5177,6 +6604,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyrk
+    #define HIPGEN_DEF_hipblasZsyrk
     static inline hipblasStatus_t hipblasZsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -5188,8 +6618,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasSsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const const float * *a6, int a7, const float *a8, const float * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const const float * *, int, const float *, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyrkBatched
+    #define HIPGEN_DEF_hipblasSsyrkBatched
+    static inline hipblasStatus_t hipblasSsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *a8, float *const *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *const *, int, const float *, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5199,8 +6632,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasDsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const const double * *a6, int a7, const double *a8, const double * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const const double * *, int, const double *, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyrkBatched
+    #define HIPGEN_DEF_hipblasDsyrkBatched
+    static inline hipblasStatus_t hipblasDsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *a8, double *const *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *const *, int, const double *, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5210,8 +6646,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasCsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const const hipblasComplex * *a6, int a7, const hipblasComplex *a8, const hipblasComplex * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyrkBatched
+    #define HIPGEN_DEF_hipblasCsyrkBatched
+    static inline hipblasStatus_t hipblasCsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, hipblasComplex *const *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5221,8 +6660,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasZsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex *a8, const hipblasDoubleComplex * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyrkBatched
+    #define HIPGEN_DEF_hipblasZsyrkBatched
+    static inline hipblasStatus_t hipblasZsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *const *a9, int a10, int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5232,6 +6674,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyrkStridedBatched
+    #define HIPGEN_DEF_hipblasSsyrkStridedBatched
     static inline hipblasStatus_t hipblasSsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, float *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, int64_t, const float *, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -5243,6 +6688,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyrkStridedBatched
+    #define HIPGEN_DEF_hipblasDsyrkStridedBatched
     static inline hipblasStatus_t hipblasDsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, double *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, int64_t, const double *, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -5254,6 +6702,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyrkStridedBatched
+    #define HIPGEN_DEF_hipblasCsyrkStridedBatched
     static inline hipblasStatus_t hipblasCsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5265,6 +6716,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyrkStridedBatched
+    #define HIPGEN_DEF_hipblasZsyrkStridedBatched
     static inline hipblasStatus_t hipblasZsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5276,6 +6730,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyr2k
+    #define HIPGEN_DEF_hipblasSsyr2k
     static inline hipblasStatus_t hipblasSsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, int a9, const float *a10, float *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -5287,6 +6744,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyr2k
+    #define HIPGEN_DEF_hipblasDsyr2k
     static inline hipblasStatus_t hipblasDsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, int a9, const double *a10, double *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -5298,6 +6758,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyr2k
+    #define HIPGEN_DEF_hipblasCsyr2k
     static inline hipblasStatus_t hipblasCsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -5309,6 +6772,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyr2k
+    #define HIPGEN_DEF_hipblasZsyr2k
     static inline hipblasStatus_t hipblasZsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -5320,8 +6786,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasSsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const const float * *a6, int a7, const const float * *a8, int a9, const float *a10, const float * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const const float * *, int, const const float * *, int, const float *, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyr2kBatched
+    #define HIPGEN_DEF_hipblasSsyr2kBatched
+    static inline hipblasStatus_t hipblasSsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *const *a8, int a9, const float *a10, float *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5331,8 +6800,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasDsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const const double * *a6, int a7, const const double * *a8, int a9, const double *a10, const double * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const const double * *, int, const const double * *, int, const double *, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyr2kBatched
+    #define HIPGEN_DEF_hipblasDsyr2kBatched
+    static inline hipblasStatus_t hipblasDsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *const *a8, int a9, const double *a10, double *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5342,8 +6814,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasCsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const const hipblasComplex * *a6, int a7, const const hipblasComplex * *a8, int a9, const hipblasComplex *a10, const hipblasComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyr2kBatched
+    #define HIPGEN_DEF_hipblasCsyr2kBatched
+    static inline hipblasStatus_t hipblasCsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5353,8 +6828,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasZsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const const hipblasDoubleComplex * *a6, int a7, const const hipblasDoubleComplex * *a8, int a9, const hipblasDoubleComplex *a10, const hipblasDoubleComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyr2kBatched
+    #define HIPGEN_DEF_hipblasZsyr2kBatched
+    static inline hipblasStatus_t hipblasZsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5364,6 +6842,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyr2kStridedBatched
+    #define HIPGEN_DEF_hipblasSsyr2kStridedBatched
     static inline hipblasStatus_t hipblasSsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, int a10, int64_t a11, const float *a12, float *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -5375,6 +6856,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyr2kStridedBatched
+    #define HIPGEN_DEF_hipblasDsyr2kStridedBatched
     static inline hipblasStatus_t hipblasDsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, int a10, int64_t a11, const double *a12, double *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -5386,6 +6870,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyr2kStridedBatched
+    #define HIPGEN_DEF_hipblasCsyr2kStridedBatched
     static inline hipblasStatus_t hipblasCsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5397,6 +6884,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyr2kStridedBatched
+    #define HIPGEN_DEF_hipblasZsyr2kStridedBatched
     static inline hipblasStatus_t hipblasZsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5408,6 +6898,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyrkx
+    #define HIPGEN_DEF_hipblasSsyrkx
     static inline hipblasStatus_t hipblasSsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, int a9, const float *a10, float *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -5419,6 +6912,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyrkx
+    #define HIPGEN_DEF_hipblasDsyrkx
     static inline hipblasStatus_t hipblasDsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, int a9, const double *a10, double *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -5430,6 +6926,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyrkx
+    #define HIPGEN_DEF_hipblasCsyrkx
     static inline hipblasStatus_t hipblasCsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -5441,6 +6940,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyrkx
+    #define HIPGEN_DEF_hipblasZsyrkx
     static inline hipblasStatus_t hipblasZsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -5452,8 +6954,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasSsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const const float * *a6, int a7, const const float * *a8, int a9, const float *a10, const float * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const const float * *, int, const const float * *, int, const float *, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyrkxBatched
+    #define HIPGEN_DEF_hipblasSsyrkxBatched
+    static inline hipblasStatus_t hipblasSsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *const *a8, int a9, const float *a10, float *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5463,8 +6968,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasDsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const const double * *a6, int a7, const const double * *a8, int a9, const double *a10, const double * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const const double * *, int, const const double * *, int, const double *, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyrkxBatched
+    #define HIPGEN_DEF_hipblasDsyrkxBatched
+    static inline hipblasStatus_t hipblasDsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *const *a8, int a9, const double *a10, double *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5474,8 +6982,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasCsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const const hipblasComplex * *a6, int a7, const const hipblasComplex * *a8, int a9, const hipblasComplex *a10, const hipblasComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyrkxBatched
+    #define HIPGEN_DEF_hipblasCsyrkxBatched
+    static inline hipblasStatus_t hipblasCsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5485,8 +6996,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasZsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const const hipblasDoubleComplex * *a6, int a7, const const hipblasDoubleComplex * *a8, int a9, const hipblasDoubleComplex *a10, const hipblasDoubleComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyrkxBatched
+    #define HIPGEN_DEF_hipblasZsyrkxBatched
+    static inline hipblasStatus_t hipblasZsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5496,6 +7010,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSsyrkxStridedBatched
+    #define HIPGEN_DEF_hipblasSsyrkxStridedBatched
     static inline hipblasStatus_t hipblasSsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, int a10, int64_t a11, const float *a12, float *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -5507,6 +7024,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDsyrkxStridedBatched
+    #define HIPGEN_DEF_hipblasDsyrkxStridedBatched
     static inline hipblasStatus_t hipblasDsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, int a10, int64_t a11, const double *a12, double *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -5518,6 +7038,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCsyrkxStridedBatched
+    #define HIPGEN_DEF_hipblasCsyrkxStridedBatched
     static inline hipblasStatus_t hipblasCsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5529,6 +7052,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZsyrkxStridedBatched
+    #define HIPGEN_DEF_hipblasZsyrkxStridedBatched
     static inline hipblasStatus_t hipblasZsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5540,6 +7066,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgeam
+    #define HIPGEN_DEF_hipblasSgeam
     static inline hipblasStatus_t hipblasSgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, const float *a9, int a10, float *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const float *, const float *, int, const float *, const float *, int, float *, int);
       static hipgen_fn f;
@@ -5551,6 +7080,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgeam
+    #define HIPGEN_DEF_hipblasDgeam
     static inline hipblasStatus_t hipblasDgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, const double *a9, int a10, double *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const double *, const double *, int, const double *, const double *, int, double *, int);
       static hipgen_fn f;
@@ -5562,6 +7094,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgeam
+    #define HIPGEN_DEF_hipblasCgeam
     static inline hipblasStatus_t hipblasCgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, const hipblasComplex *a9, int a10, hipblasComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -5573,6 +7108,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgeam
+    #define HIPGEN_DEF_hipblasZgeam
     static inline hipblasStatus_t hipblasZgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, const hipblasDoubleComplex *a9, int a10, hipblasDoubleComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -5584,8 +7122,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasSgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const const float * *a6, int a7, const float *a8, const const float * *a9, int a10, const float * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const float *, const const float * *, int, const float *, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgeamBatched
+    #define HIPGEN_DEF_hipblasSgeamBatched
+    static inline hipblasStatus_t hipblasSgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *a8, const float *const *a9, int a10, float *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const float *, const float *const *, int, const float *, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5595,8 +7136,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasDgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const const double * *a6, int a7, const double *a8, const const double * *a9, int a10, const double * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const double *, const const double * *, int, const double *, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgeamBatched
+    #define HIPGEN_DEF_hipblasDgeamBatched
+    static inline hipblasStatus_t hipblasDgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *a8, const double *const *a9, int a10, double *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const double *, const double *const *, int, const double *, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5606,8 +7150,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasCgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const const hipblasComplex * *a6, int a7, const hipblasComplex *a8, const const hipblasComplex * *a9, int a10, const hipblasComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const hipblasComplex *, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgeamBatched
+    #define HIPGEN_DEF_hipblasCgeamBatched
+    static inline hipblasStatus_t hipblasCgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, const hipblasComplex *const *a9, int a10, hipblasComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5617,8 +7164,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasZgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex *a8, const const hipblasDoubleComplex * *a9, int a10, const hipblasDoubleComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgeamBatched
+    #define HIPGEN_DEF_hipblasZgeamBatched
+    static inline hipblasStatus_t hipblasZgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, const hipblasDoubleComplex *const *a9, int a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5628,6 +7178,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgeamStridedBatched
+    #define HIPGEN_DEF_hipblasSgeamStridedBatched
     static inline hipblasStatus_t hipblasSgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, const float *a10, int a11, int64_t a12, float *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const float *, const float *, int, int64_t, const float *, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -5639,6 +7192,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgeamStridedBatched
+    #define HIPGEN_DEF_hipblasDgeamStridedBatched
     static inline hipblasStatus_t hipblasDgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, const double *a10, int a11, int64_t a12, double *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const double *, const double *, int, int64_t, const double *, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -5650,6 +7206,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgeamStridedBatched
+    #define HIPGEN_DEF_hipblasCgeamStridedBatched
     static inline hipblasStatus_t hipblasCgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, const hipblasComplex *a10, int a11, int64_t a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5661,6 +7220,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgeamStridedBatched
+    #define HIPGEN_DEF_hipblasZgeamStridedBatched
     static inline hipblasStatus_t hipblasZgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, const hipblasDoubleComplex *a10, int a11, int64_t a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5672,6 +7234,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChemm
+    #define HIPGEN_DEF_hipblasChemm
     static inline hipblasStatus_t hipblasChemm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
       static hipgen_fn f;
@@ -5683,6 +7248,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhemm
+    #define HIPGEN_DEF_hipblasZhemm
     static inline hipblasStatus_t hipblasZhemm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -5694,8 +7262,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasChemmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const const hipblasComplex * *a6, int a7, const const hipblasComplex * *a8, int a9, const hipblasComplex *a10, const hipblasComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex *, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChemmBatched
+    #define HIPGEN_DEF_hipblasChemmBatched
+    static inline hipblasStatus_t hipblasChemmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5705,8 +7276,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasZhemmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const const hipblasDoubleComplex * *a6, int a7, const const hipblasDoubleComplex * *a8, int a9, const hipblasDoubleComplex *a10, const hipblasDoubleComplex * *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhemmBatched
+    #define HIPGEN_DEF_hipblasZhemmBatched
+    static inline hipblasStatus_t hipblasZhemmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5716,6 +7290,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasChemmStridedBatched
+    #define HIPGEN_DEF_hipblasChemmStridedBatched
     static inline hipblasStatus_t hipblasChemmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5727,6 +7304,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZhemmStridedBatched
+    #define HIPGEN_DEF_hipblasZhemmStridedBatched
     static inline hipblasStatus_t hipblasZhemmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5738,6 +7318,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrmm
+    #define HIPGEN_DEF_hipblasStrmm
     static inline hipblasStatus_t hipblasStrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, const float *a8, int a9, float *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, const float *, int, float *, int);
       static hipgen_fn f;
@@ -5749,6 +7332,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrmm
+    #define HIPGEN_DEF_hipblasDtrmm
     static inline hipblasStatus_t hipblasDtrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, const double *a8, int a9, double *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, const double *, int, double *, int);
       static hipgen_fn f;
@@ -5760,6 +7346,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrmm
+    #define HIPGEN_DEF_hipblasCtrmm
     static inline hipblasStatus_t hipblasCtrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, const hipblasComplex *a8, int a9, hipblasComplex *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -5771,6 +7360,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrmm
+    #define HIPGEN_DEF_hipblasZtrmm
     static inline hipblasStatus_t hipblasZtrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, const hipblasDoubleComplex *a8, int a9, hipblasDoubleComplex *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -5782,8 +7374,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasStrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, const const float * *a8, int a9, const float * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrmmBatched
+    #define HIPGEN_DEF_hipblasStrmmBatched
+    static inline hipblasStatus_t hipblasStrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, const float *const *a8, int a9, float *const *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5793,8 +7388,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasDtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, const const double * *a8, int a9, const double * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrmmBatched
+    #define HIPGEN_DEF_hipblasDtrmmBatched
+    static inline hipblasStatus_t hipblasDtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, const double *const *a8, int a9, double *const *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5804,8 +7402,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasCtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, const const hipblasComplex * *a8, int a9, const hipblasComplex * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrmmBatched
+    #define HIPGEN_DEF_hipblasCtrmmBatched
+    static inline hipblasStatus_t hipblasCtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, const hipblasComplex *const *a8, int a9, hipblasComplex *const *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5815,8 +7416,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasZtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, const const hipblasDoubleComplex * *a8, int a9, const hipblasDoubleComplex * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrmmBatched
+    #define HIPGEN_DEF_hipblasZtrmmBatched
+    static inline hipblasStatus_t hipblasZtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, const hipblasDoubleComplex *const *a8, int a9, hipblasDoubleComplex *const *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5826,6 +7430,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrmmStridedBatched
+    #define HIPGEN_DEF_hipblasStrmmStridedBatched
     static inline hipblasStatus_t hipblasStrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, const float *a8, int a9, int64_t a10, float *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -5837,6 +7444,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrmmStridedBatched
+    #define HIPGEN_DEF_hipblasDtrmmStridedBatched
     static inline hipblasStatus_t hipblasDtrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, const double *a8, int a9, int64_t a10, double *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -5848,6 +7458,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrmmStridedBatched
+    #define HIPGEN_DEF_hipblasCtrmmStridedBatched
     static inline hipblasStatus_t hipblasCtrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, const hipblasComplex *a8, int a9, int64_t a10, hipblasComplex *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5859,6 +7472,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrmmStridedBatched
+    #define HIPGEN_DEF_hipblasZtrmmStridedBatched
     static inline hipblasStatus_t hipblasZtrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, const hipblasDoubleComplex *a8, int a9, int64_t a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5870,6 +7486,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrsm
+    #define HIPGEN_DEF_hipblasStrsm
     static inline hipblasStatus_t hipblasStrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, float *a8, int a9, float *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, float *, int, float *, int);
       static hipgen_fn f;
@@ -5881,6 +7500,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrsm
+    #define HIPGEN_DEF_hipblasDtrsm
     static inline hipblasStatus_t hipblasDtrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, double *a8, int a9, double *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, double *, int, double *, int);
       static hipgen_fn f;
@@ -5892,6 +7514,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrsm
+    #define HIPGEN_DEF_hipblasCtrsm
     static inline hipblasStatus_t hipblasCtrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, hipblasComplex *a8, int a9, hipblasComplex *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -5903,6 +7528,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrsm
+    #define HIPGEN_DEF_hipblasZtrsm
     static inline hipblasStatus_t hipblasZtrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *a8, int a9, hipblasDoubleComplex *a10, int a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -5914,8 +7542,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasStrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, const float * *a8, int a9, float * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, const float * *, int, float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrsmBatched
+    #define HIPGEN_DEF_hipblasStrsmBatched
+    static inline hipblasStatus_t hipblasStrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, float *const *a8, int a9, float * *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, float *const *, int, float * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5925,8 +7556,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasDtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, const double * *a8, int a9, double * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, const double * *, int, double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrsmBatched
+    #define HIPGEN_DEF_hipblasDtrsmBatched
+    static inline hipblasStatus_t hipblasDtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, double *const *a8, int a9, double * *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, double *const *, int, double * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5936,8 +7570,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasCtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, const hipblasComplex * *a8, int a9, hipblasComplex * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, const hipblasComplex * *, int, hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrsmBatched
+    #define HIPGEN_DEF_hipblasCtrsmBatched
+    static inline hipblasStatus_t hipblasCtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, hipblasComplex *const *a8, int a9, hipblasComplex * *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, hipblasComplex *const *, int, hipblasComplex * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5947,8 +7584,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
-    static inline hipblasStatus_t hipblasZtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, const hipblasDoubleComplex * *a8, int a9, hipblasDoubleComplex * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex * *, int, hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrsmBatched
+    #define HIPGEN_DEF_hipblasZtrsmBatched
+    static inline hipblasStatus_t hipblasZtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *const *a8, int a9, hipblasDoubleComplex * *a10, int a11, int a12) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, hipblasDoubleComplex * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -5958,6 +7598,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrsmStridedBatched
+    #define HIPGEN_DEF_hipblasStrsmStridedBatched
     static inline hipblasStatus_t hipblasStrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, float *a8, int a9, int64_t a10, float *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -5969,6 +7612,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrsmStridedBatched
+    #define HIPGEN_DEF_hipblasDtrsmStridedBatched
     static inline hipblasStatus_t hipblasDtrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, double *a8, int a9, int64_t a10, double *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -5980,6 +7626,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrsmStridedBatched
+    #define HIPGEN_DEF_hipblasCtrsmStridedBatched
     static inline hipblasStatus_t hipblasCtrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, hipblasComplex *a8, int a9, int64_t a10, hipblasComplex *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -5991,6 +7640,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrsmStridedBatched
+    #define HIPGEN_DEF_hipblasZtrsmStridedBatched
     static inline hipblasStatus_t hipblasZtrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *a8, int a9, int64_t a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -6002,6 +7654,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrtri
+    #define HIPGEN_DEF_hipblasStrtri
     static inline hipblasStatus_t hipblasStrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const float *a4, int a5, float *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const float *, int, float *, int);
       static hipgen_fn f;
@@ -6013,6 +7668,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrtri
+    #define HIPGEN_DEF_hipblasDtrtri
     static inline hipblasStatus_t hipblasDtrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const double *a4, int a5, double *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const double *, int, double *, int);
       static hipgen_fn f;
@@ -6024,6 +7682,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrtri
+    #define HIPGEN_DEF_hipblasCtrtri
     static inline hipblasStatus_t hipblasCtrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasComplex *a4, int a5, hipblasComplex *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -6035,6 +7696,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrtri
+    #define HIPGEN_DEF_hipblasZtrtri
     static inline hipblasStatus_t hipblasZtrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6, int a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -6046,8 +7710,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasStrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const const float * *a4, int a5, float * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const const float * *, int, float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrtriBatched
+    #define HIPGEN_DEF_hipblasStrtriBatched
+    static inline hipblasStatus_t hipblasStrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const float *const *a4, int a5, float * *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const float *const *, int, float * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6057,8 +7724,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasDtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const const double * *a4, int a5, double * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const const double * *, int, double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrtriBatched
+    #define HIPGEN_DEF_hipblasDtrtriBatched
+    static inline hipblasStatus_t hipblasDtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const double *const *a4, int a5, double * *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const double *const *, int, double * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6068,8 +7738,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasCtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const const hipblasComplex * *a4, int a5, hipblasComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const const hipblasComplex * *, int, hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrtriBatched
+    #define HIPGEN_DEF_hipblasCtrtriBatched
+    static inline hipblasStatus_t hipblasCtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasComplex *const *a4, int a5, hipblasComplex * *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasComplex *const *, int, hipblasComplex * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6079,8 +7752,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasZtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const const hipblasDoubleComplex * *a4, int a5, hipblasDoubleComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const const hipblasDoubleComplex * *, int, hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrtriBatched
+    #define HIPGEN_DEF_hipblasZtrtriBatched
+    static inline hipblasStatus_t hipblasZtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex * *a6, int a7, int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex * *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6090,6 +7766,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStrtriStridedBatched
+    #define HIPGEN_DEF_hipblasStrtriStridedBatched
     static inline hipblasStatus_t hipblasStrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const float *a4, int a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -6101,6 +7780,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDtrtriStridedBatched
+    #define HIPGEN_DEF_hipblasDtrtriStridedBatched
     static inline hipblasStatus_t hipblasDtrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const double *a4, int a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -6112,6 +7794,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCtrtriStridedBatched
+    #define HIPGEN_DEF_hipblasCtrtriStridedBatched
     static inline hipblasStatus_t hipblasCtrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -6123,6 +7808,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZtrtriStridedBatched
+    #define HIPGEN_DEF_hipblasZtrtriStridedBatched
     static inline hipblasStatus_t hipblasZtrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -6134,6 +7822,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSdgmm
+    #define HIPGEN_DEF_hipblasSdgmm
     static inline hipblasStatus_t hipblasSdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const float *a4, int a5, const float *a6, int a7, float *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const float *, int, const float *, int, float *, int);
       static hipgen_fn f;
@@ -6145,6 +7836,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDdgmm
+    #define HIPGEN_DEF_hipblasDdgmm
     static inline hipblasStatus_t hipblasDdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const double *a4, int a5, const double *a6, int a7, double *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const double *, int, const double *, int, double *, int);
       static hipgen_fn f;
@@ -6156,6 +7850,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCdgmm
+    #define HIPGEN_DEF_hipblasCdgmm
     static inline hipblasStatus_t hipblasCdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *, int);
       static hipgen_fn f;
@@ -6167,6 +7864,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdgmm
+    #define HIPGEN_DEF_hipblasZdgmm
     static inline hipblasStatus_t hipblasZdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
       static hipgen_fn f;
@@ -6178,8 +7878,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasSdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const const float * *a4, int a5, const const float * *a6, int a7, const float * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const const float * *, int, const const float * *, int, const float * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSdgmmBatched
+    #define HIPGEN_DEF_hipblasSdgmmBatched
+    static inline hipblasStatus_t hipblasSdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const float *const *, int, const float *const *, int, float *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6189,8 +7892,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasDdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const const double * *a4, int a5, const const double * *a6, int a7, const double * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const const double * *, int, const const double * *, int, const double * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDdgmmBatched
+    #define HIPGEN_DEF_hipblasDdgmmBatched
+    static inline hipblasStatus_t hipblasDdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const double *const *, int, const double *const *, int, double *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6200,8 +7906,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasCdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const const hipblasComplex * *a4, int a5, const const hipblasComplex * *a6, int a7, const hipblasComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const const hipblasComplex * *, int, const const hipblasComplex * *, int, const hipblasComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCdgmmBatched
+    #define HIPGEN_DEF_hipblasCdgmmBatched
+    static inline hipblasStatus_t hipblasCdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6211,8 +7920,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasZdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const const hipblasDoubleComplex * *a4, int a5, const const hipblasDoubleComplex * *a6, int a7, const hipblasDoubleComplex * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const const hipblasDoubleComplex * *, int, const const hipblasDoubleComplex * *, int, const hipblasDoubleComplex * *, int, int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdgmmBatched
+    #define HIPGEN_DEF_hipblasZdgmmBatched
+    static inline hipblasStatus_t hipblasZdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6222,6 +7934,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSdgmmStridedBatched
+    #define HIPGEN_DEF_hipblasSdgmmStridedBatched
     static inline hipblasStatus_t hipblasSdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const float *, int, int64_t, const float *, int, int64_t, float *, int, int64_t, int);
       static hipgen_fn f;
@@ -6233,6 +7948,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDdgmmStridedBatched
+    #define HIPGEN_DEF_hipblasDdgmmStridedBatched
     static inline hipblasStatus_t hipblasDdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const double *, int, int64_t, const double *, int, int64_t, double *, int, int64_t, int);
       static hipgen_fn f;
@@ -6244,6 +7962,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCdgmmStridedBatched
+    #define HIPGEN_DEF_hipblasCdgmmStridedBatched
     static inline hipblasStatus_t hipblasCdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -6255,6 +7976,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZdgmmStridedBatched
+    #define HIPGEN_DEF_hipblasZdgmmStridedBatched
     static inline hipblasStatus_t hipblasZdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
       static hipgen_fn f;
@@ -6266,6 +7990,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgetrf
+    #define HIPGEN_DEF_hipblasSgetrf
     static inline hipblasStatus_t hipblasSgetrf(hipblasHandle_t a0, const int a1, float *a2, const int a3, int *a4, int *a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, float *, const int, int *, int *);
       static hipgen_fn f;
@@ -6277,6 +8004,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgetrf
+    #define HIPGEN_DEF_hipblasDgetrf
     static inline hipblasStatus_t hipblasDgetrf(hipblasHandle_t a0, const int a1, double *a2, const int a3, int *a4, int *a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, double *, const int, int *, int *);
       static hipgen_fn f;
@@ -6288,6 +8018,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgetrf
+    #define HIPGEN_DEF_hipblasCgetrf
     static inline hipblasStatus_t hipblasCgetrf(hipblasHandle_t a0, const int a1, hipblasComplex *a2, const int a3, int *a4, int *a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasComplex *, const int, int *, int *);
       static hipgen_fn f;
@@ -6299,6 +8032,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgetrf
+    #define HIPGEN_DEF_hipblasZgetrf
     static inline hipblasStatus_t hipblasZgetrf(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *a2, const int a3, int *a4, int *a5) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasDoubleComplex *, const int, int *, int *);
       static hipgen_fn f;
@@ -6310,8 +8046,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
-    static inline hipblasStatus_t hipblasSgetrfBatched(hipblasHandle_t a0, const int a1, const float * *a2, const int a3, int *a4, int *a5, const int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const float * *, const int, int *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgetrfBatched
+    #define HIPGEN_DEF_hipblasSgetrfBatched
+    static inline hipblasStatus_t hipblasSgetrfBatched(hipblasHandle_t a0, const int a1, float *const *a2, const int a3, int *a4, int *a5, const int a6) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, float *const *, const int, int *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6321,8 +8060,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasDgetrfBatched(hipblasHandle_t a0, const int a1, const double * *a2, const int a3, int *a4, int *a5, const int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const double * *, const int, int *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgetrfBatched
+    #define HIPGEN_DEF_hipblasDgetrfBatched
+    static inline hipblasStatus_t hipblasDgetrfBatched(hipblasHandle_t a0, const int a1, double *const *a2, const int a3, int *a4, int *a5, const int a6) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, double *const *, const int, int *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6332,8 +8074,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasCgetrfBatched(hipblasHandle_t a0, const int a1, const hipblasComplex * *a2, const int a3, int *a4, int *a5, const int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const hipblasComplex * *, const int, int *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgetrfBatched
+    #define HIPGEN_DEF_hipblasCgetrfBatched
+    static inline hipblasStatus_t hipblasCgetrfBatched(hipblasHandle_t a0, const int a1, hipblasComplex *const *a2, const int a3, int *a4, int *a5, const int a6) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasComplex *const *, const int, int *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6343,8 +8088,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasZgetrfBatched(hipblasHandle_t a0, const int a1, const hipblasDoubleComplex * *a2, const int a3, int *a4, int *a5, const int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const hipblasDoubleComplex * *, const int, int *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgetrfBatched
+    #define HIPGEN_DEF_hipblasZgetrfBatched
+    static inline hipblasStatus_t hipblasZgetrfBatched(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *const *a2, const int a3, int *a4, int *a5, const int a6) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasDoubleComplex *const *, const int, int *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6354,6 +8102,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgetrfStridedBatched
+    #define HIPGEN_DEF_hipblasSgetrfStridedBatched
     static inline hipblasStatus_t hipblasSgetrfStridedBatched(hipblasHandle_t a0, const int a1, float *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, float *, const int, int64_t, int *, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6365,6 +8116,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgetrfStridedBatched
+    #define HIPGEN_DEF_hipblasDgetrfStridedBatched
     static inline hipblasStatus_t hipblasDgetrfStridedBatched(hipblasHandle_t a0, const int a1, double *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, double *, const int, int64_t, int *, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6376,6 +8130,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgetrfStridedBatched
+    #define HIPGEN_DEF_hipblasCgetrfStridedBatched
     static inline hipblasStatus_t hipblasCgetrfStridedBatched(hipblasHandle_t a0, const int a1, hipblasComplex *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasComplex *, const int, int64_t, int *, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6387,6 +8144,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgetrfStridedBatched
+    #define HIPGEN_DEF_hipblasZgetrfStridedBatched
     static inline hipblasStatus_t hipblasZgetrfStridedBatched(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasDoubleComplex *, const int, int64_t, int *, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6398,6 +8158,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgetrs
+    #define HIPGEN_DEF_hipblasSgetrs
     static inline hipblasStatus_t hipblasSgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, float *a4, const int a5, const int *a6, float *a7, const int a8, int *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, float *, const int, const int *, float *, const int, int *);
       static hipgen_fn f;
@@ -6409,6 +8172,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgetrs
+    #define HIPGEN_DEF_hipblasDgetrs
     static inline hipblasStatus_t hipblasDgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, double *a4, const int a5, const int *a6, double *a7, const int a8, int *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, double *, const int, const int *, double *, const int, int *);
       static hipgen_fn f;
@@ -6420,6 +8186,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgetrs
+    #define HIPGEN_DEF_hipblasCgetrs
     static inline hipblasStatus_t hipblasCgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasComplex *a4, const int a5, const int *a6, hipblasComplex *a7, const int a8, int *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasComplex *, const int, const int *, hipblasComplex *, const int, int *);
       static hipgen_fn f;
@@ -6431,6 +8200,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgetrs
+    #define HIPGEN_DEF_hipblasZgetrs
     static inline hipblasStatus_t hipblasZgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasDoubleComplex *a4, const int a5, const int *a6, hipblasDoubleComplex *a7, const int a8, int *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasDoubleComplex *, const int, const int *, hipblasDoubleComplex *, const int, int *);
       static hipgen_fn f;
@@ -6442,8 +8214,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
-    static inline hipblasStatus_t hipblasSgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, const float * *a4, const int a5, const int *a6, const float * *a7, const int a8, int *a9, const int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, const float * *, const int, const int *, const float * *, const int, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgetrsBatched
+    #define HIPGEN_DEF_hipblasSgetrsBatched
+    static inline hipblasStatus_t hipblasSgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, float *const *a4, const int a5, const int *a6, float *const *a7, const int a8, int *a9, const int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, float *const *, const int, const int *, float *const *, const int, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6453,8 +8228,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasDgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, const double * *a4, const int a5, const int *a6, const double * *a7, const int a8, int *a9, const int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, const double * *, const int, const int *, const double * *, const int, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgetrsBatched
+    #define HIPGEN_DEF_hipblasDgetrsBatched
+    static inline hipblasStatus_t hipblasDgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, double *const *a4, const int a5, const int *a6, double *const *a7, const int a8, int *a9, const int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, double *const *, const int, const int *, double *const *, const int, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6464,8 +8242,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasCgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, const hipblasComplex * *a4, const int a5, const int *a6, const hipblasComplex * *a7, const int a8, int *a9, const int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, const hipblasComplex * *, const int, const int *, const hipblasComplex * *, const int, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgetrsBatched
+    #define HIPGEN_DEF_hipblasCgetrsBatched
+    static inline hipblasStatus_t hipblasCgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasComplex *const *a4, const int a5, const int *a6, hipblasComplex *const *a7, const int a8, int *a9, const int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasComplex *const *, const int, const int *, hipblasComplex *const *, const int, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6475,8 +8256,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasZgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, const hipblasDoubleComplex * *a4, const int a5, const int *a6, const hipblasDoubleComplex * *a7, const int a8, int *a9, const int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, const hipblasDoubleComplex * *, const int, const int *, const hipblasDoubleComplex * *, const int, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgetrsBatched
+    #define HIPGEN_DEF_hipblasZgetrsBatched
+    static inline hipblasStatus_t hipblasZgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasDoubleComplex *const *a4, const int a5, const int *a6, hipblasDoubleComplex *const *a7, const int a8, int *a9, const int a10) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasDoubleComplex *const *, const int, const int *, hipblasDoubleComplex *const *, const int, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6486,6 +8270,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgetrsStridedBatched
+    #define HIPGEN_DEF_hipblasSgetrsStridedBatched
     static inline hipblasStatus_t hipblasSgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, float *a4, const int a5, int64_t a6, const int *a7, int64_t a8, float *a9, const int a10, int64_t a11, int *a12, const int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, float *, const int, int64_t, const int *, int64_t, float *, const int, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6497,6 +8284,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgetrsStridedBatched
+    #define HIPGEN_DEF_hipblasDgetrsStridedBatched
     static inline hipblasStatus_t hipblasDgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, double *a4, const int a5, int64_t a6, const int *a7, int64_t a8, double *a9, const int a10, int64_t a11, int *a12, const int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, double *, const int, int64_t, const int *, int64_t, double *, const int, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6508,6 +8298,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgetrsStridedBatched
+    #define HIPGEN_DEF_hipblasCgetrsStridedBatched
     static inline hipblasStatus_t hipblasCgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasComplex *a4, const int a5, int64_t a6, const int *a7, int64_t a8, hipblasComplex *a9, const int a10, int64_t a11, int *a12, const int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasComplex *, const int, int64_t, const int *, int64_t, hipblasComplex *, const int, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6519,6 +8312,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgetrsStridedBatched
+    #define HIPGEN_DEF_hipblasZgetrsStridedBatched
     static inline hipblasStatus_t hipblasZgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasDoubleComplex *a4, const int a5, int64_t a6, const int *a7, int64_t a8, hipblasDoubleComplex *a9, const int a10, int64_t a11, int *a12, const int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasDoubleComplex *, const int, int64_t, const int *, int64_t, hipblasDoubleComplex *, const int, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6530,8 +8326,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
-    static inline hipblasStatus_t hipblasSgetriBatched(hipblasHandle_t a0, const int a1, const float * *a2, const int a3, int *a4, const float * *a5, const int a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const float * *, const int, int *, const float * *, const int, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgetriBatched
+    #define HIPGEN_DEF_hipblasSgetriBatched
+    static inline hipblasStatus_t hipblasSgetriBatched(hipblasHandle_t a0, const int a1, float *const *a2, const int a3, int *a4, float *const *a5, const int a6, int *a7, const int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, float *const *, const int, int *, float *const *, const int, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6541,8 +8340,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasDgetriBatched(hipblasHandle_t a0, const int a1, const double * *a2, const int a3, int *a4, const double * *a5, const int a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const double * *, const int, int *, const double * *, const int, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgetriBatched
+    #define HIPGEN_DEF_hipblasDgetriBatched
+    static inline hipblasStatus_t hipblasDgetriBatched(hipblasHandle_t a0, const int a1, double *const *a2, const int a3, int *a4, double *const *a5, const int a6, int *a7, const int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, double *const *, const int, int *, double *const *, const int, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6552,8 +8354,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasCgetriBatched(hipblasHandle_t a0, const int a1, const hipblasComplex * *a2, const int a3, int *a4, const hipblasComplex * *a5, const int a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const hipblasComplex * *, const int, int *, const hipblasComplex * *, const int, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgetriBatched
+    #define HIPGEN_DEF_hipblasCgetriBatched
+    static inline hipblasStatus_t hipblasCgetriBatched(hipblasHandle_t a0, const int a1, hipblasComplex *const *a2, const int a3, int *a4, hipblasComplex *const *a5, const int a6, int *a7, const int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasComplex *const *, const int, int *, hipblasComplex *const *, const int, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6563,8 +8368,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
-    static inline hipblasStatus_t hipblasZgetriBatched(hipblasHandle_t a0, const int a1, const hipblasDoubleComplex * *a2, const int a3, int *a4, const hipblasDoubleComplex * *a5, const int a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const hipblasDoubleComplex * *, const int, int *, const hipblasDoubleComplex * *, const int, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgetriBatched
+    #define HIPGEN_DEF_hipblasZgetriBatched
+    static inline hipblasStatus_t hipblasZgetriBatched(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *const *a2, const int a3, int *a4, hipblasDoubleComplex *const *a5, const int a6, int *a7, const int a8) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasDoubleComplex *const *, const int, int *, hipblasDoubleComplex *const *, const int, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6574,6 +8382,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgels
+    #define HIPGEN_DEF_hipblasSgels
     static inline hipblasStatus_t hipblasSgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, float *a5, const int a6, float *a7, const int a8, int *a9, int *a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, float *, const int, float *, const int, int *, int *);
       static hipgen_fn f;
@@ -6585,6 +8396,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgels
+    #define HIPGEN_DEF_hipblasDgels
     static inline hipblasStatus_t hipblasDgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, double *a5, const int a6, double *a7, const int a8, int *a9, int *a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, double *, const int, double *, const int, int *, int *);
       static hipgen_fn f;
@@ -6596,6 +8410,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgels
+    #define HIPGEN_DEF_hipblasCgels
     static inline hipblasStatus_t hipblasCgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasComplex *a5, const int a6, hipblasComplex *a7, const int a8, int *a9, int *a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasComplex *, const int, hipblasComplex *, const int, int *, int *);
       static hipgen_fn f;
@@ -6607,6 +8424,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgels
+    #define HIPGEN_DEF_hipblasZgels
     static inline hipblasStatus_t hipblasZgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasDoubleComplex *a5, const int a6, hipblasDoubleComplex *a7, const int a8, int *a9, int *a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasDoubleComplex *, const int, hipblasDoubleComplex *, const int, int *, int *);
       static hipgen_fn f;
@@ -6618,8 +8438,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
-    static inline hipblasStatus_t hipblasSgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, const float * *a5, const int a6, const float * *a7, const int a8, int *a9, int *a10, const int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, const float * *, const int, const float * *, const int, int *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgelsBatched
+    #define HIPGEN_DEF_hipblasSgelsBatched
+    static inline hipblasStatus_t hipblasSgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, float *const *a5, const int a6, float *const *a7, const int a8, int *a9, int *a10, const int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, float *const *, const int, float *const *, const int, int *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6629,8 +8452,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasDgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, const double * *a5, const int a6, const double * *a7, const int a8, int *a9, int *a10, const int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, const double * *, const int, const double * *, const int, int *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgelsBatched
+    #define HIPGEN_DEF_hipblasDgelsBatched
+    static inline hipblasStatus_t hipblasDgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, double *const *a5, const int a6, double *const *a7, const int a8, int *a9, int *a10, const int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, double *const *, const int, double *const *, const int, int *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6640,8 +8466,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasCgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, const hipblasComplex * *a5, const int a6, const hipblasComplex * *a7, const int a8, int *a9, int *a10, const int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, const hipblasComplex * *, const int, const hipblasComplex * *, const int, int *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgelsBatched
+    #define HIPGEN_DEF_hipblasCgelsBatched
+    static inline hipblasStatus_t hipblasCgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasComplex *const *a5, const int a6, hipblasComplex *const *a7, const int a8, int *a9, int *a10, const int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasComplex *const *, const int, hipblasComplex *const *, const int, int *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6651,8 +8480,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
-    static inline hipblasStatus_t hipblasZgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, const hipblasDoubleComplex * *a5, const int a6, const hipblasDoubleComplex * *a7, const int a8, int *a9, int *a10, const int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, const hipblasDoubleComplex * *, const int, const hipblasDoubleComplex * *, const int, int *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgelsBatched
+    #define HIPGEN_DEF_hipblasZgelsBatched
+    static inline hipblasStatus_t hipblasZgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasDoubleComplex *const *a5, const int a6, hipblasDoubleComplex *const *a7, const int a8, int *a9, int *a10, const int a11) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasDoubleComplex *const *, const int, hipblasDoubleComplex *const *, const int, int *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6662,6 +8494,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgelsStridedBatched
+    #define HIPGEN_DEF_hipblasSgelsStridedBatched
     static inline hipblasStatus_t hipblasSgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, float *a5, const int a6, int64_t a7, float *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, float *, const int, int64_t, float *, const int, int64_t, int *, int *, const int);
       static hipgen_fn f;
@@ -6673,6 +8508,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgelsStridedBatched
+    #define HIPGEN_DEF_hipblasDgelsStridedBatched
     static inline hipblasStatus_t hipblasDgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, double *a5, const int a6, int64_t a7, double *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, double *, const int, int64_t, double *, const int, int64_t, int *, int *, const int);
       static hipgen_fn f;
@@ -6684,6 +8522,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgelsStridedBatched
+    #define HIPGEN_DEF_hipblasCgelsStridedBatched
     static inline hipblasStatus_t hipblasCgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasComplex *a5, const int a6, int64_t a7, hipblasComplex *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasComplex *, const int, int64_t, hipblasComplex *, const int, int64_t, int *, int *, const int);
       static hipgen_fn f;
@@ -6695,6 +8536,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgelsStridedBatched
+    #define HIPGEN_DEF_hipblasZgelsStridedBatched
     static inline hipblasStatus_t hipblasZgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasDoubleComplex *a5, const int a6, int64_t a7, hipblasDoubleComplex *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasDoubleComplex *, const int, int64_t, hipblasDoubleComplex *, const int, int64_t, int *, int *, const int);
       static hipgen_fn f;
@@ -6706,6 +8550,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgeqrf
+    #define HIPGEN_DEF_hipblasSgeqrf
     static inline hipblasStatus_t hipblasSgeqrf(hipblasHandle_t a0, const int a1, const int a2, float *a3, const int a4, float *a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, float *, const int, float *, int *);
       static hipgen_fn f;
@@ -6717,6 +8564,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgeqrf
+    #define HIPGEN_DEF_hipblasDgeqrf
     static inline hipblasStatus_t hipblasDgeqrf(hipblasHandle_t a0, const int a1, const int a2, double *a3, const int a4, double *a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, double *, const int, double *, int *);
       static hipgen_fn f;
@@ -6728,6 +8578,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgeqrf
+    #define HIPGEN_DEF_hipblasCgeqrf
     static inline hipblasStatus_t hipblasCgeqrf(hipblasHandle_t a0, const int a1, const int a2, hipblasComplex *a3, const int a4, hipblasComplex *a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasComplex *, const int, hipblasComplex *, int *);
       static hipgen_fn f;
@@ -6739,6 +8592,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgeqrf
+    #define HIPGEN_DEF_hipblasZgeqrf
     static inline hipblasStatus_t hipblasZgeqrf(hipblasHandle_t a0, const int a1, const int a2, hipblasDoubleComplex *a3, const int a4, hipblasDoubleComplex *a5, int *a6) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasDoubleComplex *, const int, hipblasDoubleComplex *, int *);
       static hipgen_fn f;
@@ -6750,8 +8606,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
-    static inline hipblasStatus_t hipblasSgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, const float * *a3, const int a4, const float * *a5, int *a6, const int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, const float * *, const int, const float * *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgeqrfBatched
+    #define HIPGEN_DEF_hipblasSgeqrfBatched
+    static inline hipblasStatus_t hipblasSgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, float *const *a3, const int a4, float *const *a5, int *a6, const int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, float *const *, const int, float *const *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6761,8 +8620,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasDgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, const double * *a3, const int a4, const double * *a5, int *a6, const int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, const double * *, const int, const double * *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgeqrfBatched
+    #define HIPGEN_DEF_hipblasDgeqrfBatched
+    static inline hipblasStatus_t hipblasDgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, double *const *a3, const int a4, double *const *a5, int *a6, const int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, double *const *, const int, double *const *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6772,8 +8634,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasCgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, const hipblasComplex * *a3, const int a4, const hipblasComplex * *a5, int *a6, const int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, const hipblasComplex * *, const int, const hipblasComplex * *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgeqrfBatched
+    #define HIPGEN_DEF_hipblasCgeqrfBatched
+    static inline hipblasStatus_t hipblasCgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasComplex *const *a3, const int a4, hipblasComplex *const *a5, int *a6, const int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasComplex *const *, const int, hipblasComplex *const *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6783,8 +8648,11 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
-    static inline hipblasStatus_t hipblasZgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, const hipblasDoubleComplex * *a3, const int a4, const hipblasDoubleComplex * *a5, int *a6, const int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, const hipblasDoubleComplex * *, const int, const hipblasDoubleComplex * *, int *, const int);
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgeqrfBatched
+    #define HIPGEN_DEF_hipblasZgeqrfBatched
+    static inline hipblasStatus_t hipblasZgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasDoubleComplex *const *a3, const int a4, hipblasDoubleComplex *const *a5, int *a6, const int a7) {
+      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasDoubleComplex *const *, const int, hipblasDoubleComplex *const *, int *, const int);
       static hipgen_fn f;
       hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
       if (!g) {
@@ -6794,6 +8662,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSgeqrfStridedBatched
+    #define HIPGEN_DEF_hipblasSgeqrfStridedBatched
     static inline hipblasStatus_t hipblasSgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, float *a3, const int a4, int64_t a5, float *a6, int64_t a7, int *a8, const int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, float *, const int, int64_t, float *, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6805,6 +8676,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDgeqrfStridedBatched
+    #define HIPGEN_DEF_hipblasDgeqrfStridedBatched
     static inline hipblasStatus_t hipblasDgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, double *a3, const int a4, int64_t a5, double *a6, int64_t a7, int *a8, const int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, double *, const int, int64_t, double *, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6816,6 +8690,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasCgeqrfStridedBatched
+    #define HIPGEN_DEF_hipblasCgeqrfStridedBatched
     static inline hipblasStatus_t hipblasCgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasComplex *a3, const int a4, int64_t a5, hipblasComplex *a6, int64_t a7, int *a8, const int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasComplex *, const int, int64_t, hipblasComplex *, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6827,6 +8704,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasZgeqrfStridedBatched
+    #define HIPGEN_DEF_hipblasZgeqrfStridedBatched
     static inline hipblasStatus_t hipblasZgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasDoubleComplex *a3, const int a4, int64_t a5, hipblasDoubleComplex *a6, int64_t a7, int *a8, const int a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasDoubleComplex *, const int, int64_t, hipblasDoubleComplex *, int64_t, int *, const int);
       static hipgen_fn f;
@@ -6838,6 +8718,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGemmEx
+    #define HIPGEN_DEF_hipblasGemmEx
     static inline hipblasStatus_t hipblasGemmEx(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const void *a6, const void *a7, hipblasDatatype_t a8, int a9, const void *a10, hipblasDatatype_t a11, int a12, const void *a13, void *a14, hipblasDatatype_t a15, int a16, hipblasDatatype_t a17, hipblasGemmAlgo_t a18) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const void *, const void *, hipblasDatatype_t, int, const void *, hipblasDatatype_t, int, const void *, void *, hipblasDatatype_t, int, hipblasDatatype_t, hipblasGemmAlgo_t);
       static hipgen_fn f;
@@ -6849,6 +8732,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGemmBatchedEx
+    #define HIPGEN_DEF_hipblasGemmBatchedEx
     static inline hipblasStatus_t hipblasGemmBatchedEx(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const void *a6, const void * *a7, hipblasDatatype_t a8, int a9, const void * *a10, hipblasDatatype_t a11, int a12, const void *a13, void * *a14, hipblasDatatype_t a15, int a16, int a17, hipblasDatatype_t a18, hipblasGemmAlgo_t a19) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const void *, const void * *, hipblasDatatype_t, int, const void * *, hipblasDatatype_t, int, const void *, void * *, hipblasDatatype_t, int, int, hipblasDatatype_t, hipblasGemmAlgo_t);
       static hipgen_fn f;
@@ -6860,6 +8746,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasGemmStridedBatchedEx
+    #define HIPGEN_DEF_hipblasGemmStridedBatchedEx
     static inline hipblasStatus_t hipblasGemmStridedBatchedEx(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const void *a6, const void *a7, hipblasDatatype_t a8, int a9, int64_t a10, const void *a11, hipblasDatatype_t a12, int a13, int64_t a14, const void *a15, void *a16, hipblasDatatype_t a17, int a18, int64_t a19, int a20, hipblasDatatype_t a21, hipblasGemmAlgo_t a22) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const void *, const void *, hipblasDatatype_t, int, int64_t, const void *, hipblasDatatype_t, int, int64_t, const void *, void *, hipblasDatatype_t, int, int64_t, int, hipblasDatatype_t, hipblasGemmAlgo_t);
       static hipgen_fn f;
@@ -6871,6 +8760,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasTrsmEx
+    #define HIPGEN_DEF_hipblasTrsmEx
     static inline hipblasStatus_t hipblasTrsmEx(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const void *a7, void *a8, int a9, void *a10, int a11, const void *a12, int a13, hipblasDatatype_t a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const void *, void *, int, void *, int, const void *, int, hipblasDatatype_t);
       static hipgen_fn f;
@@ -6882,6 +8774,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasTrsmBatchedEx
+    #define HIPGEN_DEF_hipblasTrsmBatchedEx
     static inline hipblasStatus_t hipblasTrsmBatchedEx(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const void *a7, void *a8, int a9, void *a10, int a11, int a12, const void *a13, int a14, hipblasDatatype_t a15) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const void *, void *, int, void *, int, int, const void *, int, hipblasDatatype_t);
       static hipgen_fn f;
@@ -6893,6 +8788,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasTrsmStridedBatchedEx
+    #define HIPGEN_DEF_hipblasTrsmStridedBatchedEx
     static inline hipblasStatus_t hipblasTrsmStridedBatchedEx(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const void *a7, void *a8, int a9, int64_t a10, void *a11, int a12, int64_t a13, int a14, const void *a15, int a16, int64_t a17, hipblasDatatype_t a18) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const void *, void *, int, int64_t, void *, int, int64_t, int, const void *, int, int64_t, hipblasDatatype_t);
       static hipgen_fn f;
@@ -6904,6 +8802,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasAxpyEx
+    #define HIPGEN_DEF_hipblasAxpyEx
     static inline hipblasStatus_t hipblasAxpyEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, const void *a4, hipblasDatatype_t a5, int a6, void *a7, hipblasDatatype_t a8, int a9, hipblasDatatype_t a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, const void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, int, hipblasDatatype_t);
       static hipgen_fn f;
@@ -6915,6 +8816,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasAxpyBatchedEx
+    #define HIPGEN_DEF_hipblasAxpyBatchedEx
     static inline hipblasStatus_t hipblasAxpyBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, const void *a4, hipblasDatatype_t a5, int a6, void *a7, hipblasDatatype_t a8, int a9, int a10, hipblasDatatype_t a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, const void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, int, int, hipblasDatatype_t);
       static hipgen_fn f;
@@ -6926,6 +8830,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasAxpyStridedBatchedEx
+    #define HIPGEN_DEF_hipblasAxpyStridedBatchedEx
     static inline hipblasStatus_t hipblasAxpyStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, const void *a4, hipblasDatatype_t a5, int a6, int64_t a7, void *a8, hipblasDatatype_t a9, int a10, int64_t a11, int a12, hipblasDatatype_t a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, const void *, hipblasDatatype_t, int, int64_t, void *, hipblasDatatype_t, int, int64_t, int, hipblasDatatype_t);
       static hipgen_fn f;
@@ -6937,6 +8844,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDotEx
+    #define HIPGEN_DEF_hipblasDotEx
     static inline hipblasStatus_t hipblasDotEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, void *a8, hipblasDatatype_t a9, hipblasDatatype_t a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, const void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
       static hipgen_fn f;
@@ -6948,6 +8858,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDotcEx
+    #define HIPGEN_DEF_hipblasDotcEx
     static inline hipblasStatus_t hipblasDotcEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, void *a8, hipblasDatatype_t a9, hipblasDatatype_t a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, const void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
       static hipgen_fn f;
@@ -6959,6 +8872,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDotBatchedEx
+    #define HIPGEN_DEF_hipblasDotBatchedEx
     static inline hipblasStatus_t hipblasDotBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, int a8, void *a9, hipblasDatatype_t a10, hipblasDatatype_t a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, const void *, hipblasDatatype_t, int, int, void *, hipblasDatatype_t, hipblasDatatype_t);
       static hipgen_fn f;
@@ -6970,6 +8886,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDotcBatchedEx
+    #define HIPGEN_DEF_hipblasDotcBatchedEx
     static inline hipblasStatus_t hipblasDotcBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, int a8, void *a9, hipblasDatatype_t a10, hipblasDatatype_t a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, const void *, hipblasDatatype_t, int, int, void *, hipblasDatatype_t, hipblasDatatype_t);
       static hipgen_fn f;
@@ -6981,6 +8900,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDotStridedBatchedEx
+    #define HIPGEN_DEF_hipblasDotStridedBatchedEx
     static inline hipblasStatus_t hipblasDotStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int64_t a5, const void *a6, hipblasDatatype_t a7, int a8, int64_t a9, int a10, void *a11, hipblasDatatype_t a12, hipblasDatatype_t a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, int64_t, const void *, hipblasDatatype_t, int, int64_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
       static hipgen_fn f;
@@ -6992,6 +8914,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasDotcStridedBatchedEx
+    #define HIPGEN_DEF_hipblasDotcStridedBatchedEx
     static inline hipblasStatus_t hipblasDotcStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int64_t a5, const void *a6, hipblasDatatype_t a7, int a8, int64_t a9, int a10, void *a11, hipblasDatatype_t a12, hipblasDatatype_t a13) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, int64_t, const void *, hipblasDatatype_t, int, int64_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
       static hipgen_fn f;
@@ -7003,6 +8928,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasNrm2Ex
+    #define HIPGEN_DEF_hipblasNrm2Ex
     static inline hipblasStatus_t hipblasNrm2Ex(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, void *a5, hipblasDatatype_t a6, hipblasDatatype_t a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
       static hipgen_fn f;
@@ -7014,6 +8942,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasNrm2BatchedEx
+    #define HIPGEN_DEF_hipblasNrm2BatchedEx
     static inline hipblasStatus_t hipblasNrm2BatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int a5, void *a6, hipblasDatatype_t a7, hipblasDatatype_t a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, int, void *, hipblasDatatype_t, hipblasDatatype_t);
       static hipgen_fn f;
@@ -7025,6 +8956,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasNrm2StridedBatchedEx
+    #define HIPGEN_DEF_hipblasNrm2StridedBatchedEx
     static inline hipblasStatus_t hipblasNrm2StridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int64_t a5, int a6, void *a7, hipblasDatatype_t a8, hipblasDatatype_t a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, int64_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
       static hipgen_fn f;
@@ -7036,6 +8970,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasRotEx
+    #define HIPGEN_DEF_hipblasRotEx
     static inline hipblasStatus_t hipblasRotEx(hipblasHandle_t a0, int a1, void *a2, hipblasDatatype_t a3, int a4, void *a5, hipblasDatatype_t a6, int a7, const void *a8, const void *a9, hipblasDatatype_t a10, hipblasDatatype_t a11) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, int, const void *, const void *, hipblasDatatype_t, hipblasDatatype_t);
       static hipgen_fn f;
@@ -7047,6 +8984,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasRotBatchedEx
+    #define HIPGEN_DEF_hipblasRotBatchedEx
     static inline hipblasStatus_t hipblasRotBatchedEx(hipblasHandle_t a0, int a1, void *a2, hipblasDatatype_t a3, int a4, void *a5, hipblasDatatype_t a6, int a7, const void *a8, const void *a9, hipblasDatatype_t a10, int a11, hipblasDatatype_t a12) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, int, const void *, const void *, hipblasDatatype_t, int, hipblasDatatype_t);
       static hipgen_fn f;
@@ -7058,6 +8998,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasRotStridedBatchedEx
+    #define HIPGEN_DEF_hipblasRotStridedBatchedEx
     static inline hipblasStatus_t hipblasRotStridedBatchedEx(hipblasHandle_t a0, int a1, void *a2, hipblasDatatype_t a3, int a4, int64_t a5, void *a6, hipblasDatatype_t a7, int a8, int64_t a9, const void *a10, const void *a11, hipblasDatatype_t a12, int a13, hipblasDatatype_t a14) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, void *, hipblasDatatype_t, int, int64_t, void *, hipblasDatatype_t, int, int64_t, const void *, const void *, hipblasDatatype_t, int, hipblasDatatype_t);
       static hipgen_fn f;
@@ -7069,6 +9012,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScalEx
+    #define HIPGEN_DEF_hipblasScalEx
     static inline hipblasStatus_t hipblasScalEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, void *a4, hipblasDatatype_t a5, int a6, hipblasDatatype_t a7) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, void *, hipblasDatatype_t, int, hipblasDatatype_t);
       static hipgen_fn f;
@@ -7080,6 +9026,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScalBatchedEx
+    #define HIPGEN_DEF_hipblasScalBatchedEx
     static inline hipblasStatus_t hipblasScalBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, void *a4, hipblasDatatype_t a5, int a6, int a7, hipblasDatatype_t a8) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, void *, hipblasDatatype_t, int, int, hipblasDatatype_t);
       static hipgen_fn f;
@@ -7091,6 +9040,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasScalStridedBatchedEx
+    #define HIPGEN_DEF_hipblasScalStridedBatchedEx
     static inline hipblasStatus_t hipblasScalStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, void *a4, hipblasDatatype_t a5, int a6, int64_t a7, int a8, hipblasDatatype_t a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, void *, hipblasDatatype_t, int, int64_t, int, hipblasDatatype_t);
       static hipgen_fn f;
@@ -7102,6 +9054,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasStatusToString
+    #define HIPGEN_DEF_hipblasStatusToString
     static inline const char * hipblasStatusToString(hipblasStatus_t a0) {
       typedef const char * (*hipgen_fn)(hipblasStatus_t);
       static hipgen_fn f;
@@ -7113,6 +9068,7 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"
@@ -7212,10 +9168,10 @@ cdef extern from *:
     hipblasStatus_t hipblasIdamax(hipblasHandle_t handle, int n, const double *x, int incx, int *result) nogil
     hipblasStatus_t hipblasIcamax(hipblasHandle_t handle, int n, const hipblasComplex *x, int incx, int *result) nogil
     hipblasStatus_t hipblasIzamax(hipblasHandle_t handle, int n, const hipblasDoubleComplex *x, int incx, int *result) nogil
-    hipblasStatus_t hipblasIsamaxBatched(hipblasHandle_t handle, int n, const const float **x, int incx, int batchCount, int *result) nogil
-    hipblasStatus_t hipblasIdamaxBatched(hipblasHandle_t handle, int n, const const double **x, int incx, int batchCount, int *result) nogil
-    hipblasStatus_t hipblasIcamaxBatched(hipblasHandle_t handle, int n, const const hipblasComplex **x, int incx, int batchCount, int *result) nogil
-    hipblasStatus_t hipblasIzamaxBatched(hipblasHandle_t handle, int n, const const hipblasDoubleComplex **x, int incx, int batchCount, int *result) nogil
+    hipblasStatus_t hipblasIsamaxBatched(hipblasHandle_t handle, int n, const float *const *x, int incx, int batchCount, int *result) nogil
+    hipblasStatus_t hipblasIdamaxBatched(hipblasHandle_t handle, int n, const double *const *x, int incx, int batchCount, int *result) nogil
+    hipblasStatus_t hipblasIcamaxBatched(hipblasHandle_t handle, int n, const hipblasComplex *const *x, int incx, int batchCount, int *result) nogil
+    hipblasStatus_t hipblasIzamaxBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex *const *x, int incx, int batchCount, int *result) nogil
     hipblasStatus_t hipblasIsamaxStridedBatched(hipblasHandle_t handle, int n, const float *x, int incx, int64_t stridex, int batchCount, int *result) nogil
     hipblasStatus_t hipblasIdamaxStridedBatched(hipblasHandle_t handle, int n, const double *x, int incx, int64_t stridex, int batchCount, int *result) nogil
     hipblasStatus_t hipblasIcamaxStridedBatched(hipblasHandle_t handle, int n, const hipblasComplex *x, int incx, int64_t stridex, int batchCount, int *result) nogil
@@ -7224,10 +9180,10 @@ cdef extern from *:
     hipblasStatus_t hipblasIdamin(hipblasHandle_t handle, int n, const double *x, int incx, int *result) nogil
     hipblasStatus_t hipblasIcamin(hipblasHandle_t handle, int n, const hipblasComplex *x, int incx, int *result) nogil
     hipblasStatus_t hipblasIzamin(hipblasHandle_t handle, int n, const hipblasDoubleComplex *x, int incx, int *result) nogil
-    hipblasStatus_t hipblasIsaminBatched(hipblasHandle_t handle, int n, const const float **x, int incx, int batchCount, int *result) nogil
-    hipblasStatus_t hipblasIdaminBatched(hipblasHandle_t handle, int n, const const double **x, int incx, int batchCount, int *result) nogil
-    hipblasStatus_t hipblasIcaminBatched(hipblasHandle_t handle, int n, const const hipblasComplex **x, int incx, int batchCount, int *result) nogil
-    hipblasStatus_t hipblasIzaminBatched(hipblasHandle_t handle, int n, const const hipblasDoubleComplex **x, int incx, int batchCount, int *result) nogil
+    hipblasStatus_t hipblasIsaminBatched(hipblasHandle_t handle, int n, const float *const *x, int incx, int batchCount, int *result) nogil
+    hipblasStatus_t hipblasIdaminBatched(hipblasHandle_t handle, int n, const double *const *x, int incx, int batchCount, int *result) nogil
+    hipblasStatus_t hipblasIcaminBatched(hipblasHandle_t handle, int n, const hipblasComplex *const *x, int incx, int batchCount, int *result) nogil
+    hipblasStatus_t hipblasIzaminBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex *const *x, int incx, int batchCount, int *result) nogil
     hipblasStatus_t hipblasIsaminStridedBatched(hipblasHandle_t handle, int n, const float *x, int incx, int64_t stridex, int batchCount, int *result) nogil
     hipblasStatus_t hipblasIdaminStridedBatched(hipblasHandle_t handle, int n, const double *x, int incx, int64_t stridex, int batchCount, int *result) nogil
     hipblasStatus_t hipblasIcaminStridedBatched(hipblasHandle_t handle, int n, const hipblasComplex *x, int incx, int64_t stridex, int batchCount, int *result) nogil
@@ -7236,10 +9192,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDasum(hipblasHandle_t handle, int n, const double *x, int incx, double *result) nogil
     hipblasStatus_t hipblasScasum(hipblasHandle_t handle, int n, const hipblasComplex *x, int incx, float *result) nogil
     hipblasStatus_t hipblasDzasum(hipblasHandle_t handle, int n, const hipblasDoubleComplex *x, int incx, double *result) nogil
-    hipblasStatus_t hipblasSasumBatched(hipblasHandle_t handle, int n, const const float **x, int incx, int batchCount, float *result) nogil
-    hipblasStatus_t hipblasDasumBatched(hipblasHandle_t handle, int n, const const double **x, int incx, int batchCount, double *result) nogil
-    hipblasStatus_t hipblasScasumBatched(hipblasHandle_t handle, int n, const const hipblasComplex **x, int incx, int batchCount, float *result) nogil
-    hipblasStatus_t hipblasDzasumBatched(hipblasHandle_t handle, int n, const const hipblasDoubleComplex **x, int incx, int batchCount, double *result) nogil
+    hipblasStatus_t hipblasSasumBatched(hipblasHandle_t handle, int n, const float *const *x, int incx, int batchCount, float *result) nogil
+    hipblasStatus_t hipblasDasumBatched(hipblasHandle_t handle, int n, const double *const *x, int incx, int batchCount, double *result) nogil
+    hipblasStatus_t hipblasScasumBatched(hipblasHandle_t handle, int n, const hipblasComplex *const *x, int incx, int batchCount, float *result) nogil
+    hipblasStatus_t hipblasDzasumBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex *const *x, int incx, int batchCount, double *result) nogil
     hipblasStatus_t hipblasSasumStridedBatched(hipblasHandle_t handle, int n, const float *x, int incx, int64_t stridex, int batchCount, float *result) nogil
     hipblasStatus_t hipblasDasumStridedBatched(hipblasHandle_t handle, int n, const double *x, int incx, int64_t stridex, int batchCount, double *result) nogil
     hipblasStatus_t hipblasScasumStridedBatched(hipblasHandle_t handle, int n, const hipblasComplex *x, int incx, int64_t stridex, int batchCount, float *result) nogil
@@ -7249,11 +9205,11 @@ cdef extern from *:
     hipblasStatus_t hipblasDaxpy(hipblasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy) nogil
     hipblasStatus_t hipblasCaxpy(hipblasHandle_t handle, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, hipblasComplex *y, int incy) nogil
     hipblasStatus_t hipblasZaxpy(hipblasHandle_t handle, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, hipblasDoubleComplex *y, int incy) nogil
-    hipblasStatus_t hipblasHaxpyBatched(hipblasHandle_t handle, int n, const uint16_t *alpha, const const uint16_t **x, int incx, const uint16_t **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasSaxpyBatched(hipblasHandle_t handle, int n, const float *alpha, const const float **x, int incx, const float **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasDaxpyBatched(hipblasHandle_t handle, int n, const double *alpha, const const double **x, int incx, const double **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasCaxpyBatched(hipblasHandle_t handle, int n, const hipblasComplex *alpha, const const hipblasComplex **x, int incx, const hipblasComplex **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasZaxpyBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasHaxpyBatched(hipblasHandle_t handle, int n, const uint16_t *alpha, const uint16_t *const *x, int incx, uint16_t *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasSaxpyBatched(hipblasHandle_t handle, int n, const float *alpha, const float *const *x, int incx, float *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasDaxpyBatched(hipblasHandle_t handle, int n, const double *alpha, const double *const *x, int incx, double *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasCaxpyBatched(hipblasHandle_t handle, int n, const hipblasComplex *alpha, const hipblasComplex *const *x, int incx, hipblasComplex *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasZaxpyBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *x, int incx, hipblasDoubleComplex *const *y, int incy, int batchCount) nogil
     hipblasStatus_t hipblasHaxpyStridedBatched(hipblasHandle_t handle, int n, const uint16_t *alpha, const uint16_t *x, int incx, int64_t stridex, uint16_t *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasSaxpyStridedBatched(hipblasHandle_t handle, int n, const float *alpha, const float *x, int incx, int64_t stridex, float *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasDaxpyStridedBatched(hipblasHandle_t handle, int n, const double *alpha, const double *x, int incx, int64_t stridex, double *y, int incy, int64_t stridey, int batchCount) nogil
@@ -7263,10 +9219,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDcopy(hipblasHandle_t handle, int n, const double *x, int incx, double *y, int incy) nogil
     hipblasStatus_t hipblasCcopy(hipblasHandle_t handle, int n, const hipblasComplex *x, int incx, hipblasComplex *y, int incy) nogil
     hipblasStatus_t hipblasZcopy(hipblasHandle_t handle, int n, const hipblasDoubleComplex *x, int incx, hipblasDoubleComplex *y, int incy) nogil
-    hipblasStatus_t hipblasScopyBatched(hipblasHandle_t handle, int n, const const float **x, int incx, const float **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasDcopyBatched(hipblasHandle_t handle, int n, const const double **x, int incx, const double **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasCcopyBatched(hipblasHandle_t handle, int n, const const hipblasComplex **x, int incx, const hipblasComplex **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasZcopyBatched(hipblasHandle_t handle, int n, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasScopyBatched(hipblasHandle_t handle, int n, const float *const *x, int incx, float *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasDcopyBatched(hipblasHandle_t handle, int n, const double *const *x, int incx, double *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasCcopyBatched(hipblasHandle_t handle, int n, const hipblasComplex *const *x, int incx, hipblasComplex *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasZcopyBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex *const *x, int incx, hipblasDoubleComplex *const *y, int incy, int batchCount) nogil
     hipblasStatus_t hipblasScopyStridedBatched(hipblasHandle_t handle, int n, const float *x, int incx, int64_t stridex, float *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasDcopyStridedBatched(hipblasHandle_t handle, int n, const double *x, int incx, int64_t stridex, double *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasCcopyStridedBatched(hipblasHandle_t handle, int n, const hipblasComplex *x, int incx, int64_t stridex, hipblasComplex *y, int incy, int64_t stridey, int batchCount) nogil
@@ -7279,14 +9235,14 @@ cdef extern from *:
     hipblasStatus_t hipblasCdotu(hipblasHandle_t handle, int n, const hipblasComplex *x, int incx, const hipblasComplex *y, int incy, hipblasComplex *result) nogil
     hipblasStatus_t hipblasZdotc(hipblasHandle_t handle, int n, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *y, int incy, hipblasDoubleComplex *result) nogil
     hipblasStatus_t hipblasZdotu(hipblasHandle_t handle, int n, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *y, int incy, hipblasDoubleComplex *result) nogil
-    hipblasStatus_t hipblasHdotBatched(hipblasHandle_t handle, int n, const const uint16_t **x, int incx, const const uint16_t **y, int incy, int batchCount, uint16_t *result) nogil
-    hipblasStatus_t hipblasBfdotBatched(hipblasHandle_t handle, int n, const const hipblasBfloat16 **x, int incx, const const hipblasBfloat16 **y, int incy, int batchCount, hipblasBfloat16 *result) nogil
-    hipblasStatus_t hipblasSdotBatched(hipblasHandle_t handle, int n, const const float **x, int incx, const const float **y, int incy, int batchCount, float *result) nogil
-    hipblasStatus_t hipblasDdotBatched(hipblasHandle_t handle, int n, const const double **x, int incx, const const double **y, int incy, int batchCount, double *result) nogil
-    hipblasStatus_t hipblasCdotcBatched(hipblasHandle_t handle, int n, const const hipblasComplex **x, int incx, const const hipblasComplex **y, int incy, int batchCount, hipblasComplex *result) nogil
-    hipblasStatus_t hipblasCdotuBatched(hipblasHandle_t handle, int n, const const hipblasComplex **x, int incx, const const hipblasComplex **y, int incy, int batchCount, hipblasComplex *result) nogil
-    hipblasStatus_t hipblasZdotcBatched(hipblasHandle_t handle, int n, const const hipblasDoubleComplex **x, int incx, const const hipblasDoubleComplex **y, int incy, int batchCount, hipblasDoubleComplex *result) nogil
-    hipblasStatus_t hipblasZdotuBatched(hipblasHandle_t handle, int n, const const hipblasDoubleComplex **x, int incx, const const hipblasDoubleComplex **y, int incy, int batchCount, hipblasDoubleComplex *result) nogil
+    hipblasStatus_t hipblasHdotBatched(hipblasHandle_t handle, int n, const uint16_t *const *x, int incx, const uint16_t *const *y, int incy, int batchCount, uint16_t *result) nogil
+    hipblasStatus_t hipblasBfdotBatched(hipblasHandle_t handle, int n, const hipblasBfloat16 *const *x, int incx, const hipblasBfloat16 *const *y, int incy, int batchCount, hipblasBfloat16 *result) nogil
+    hipblasStatus_t hipblasSdotBatched(hipblasHandle_t handle, int n, const float *const *x, int incx, const float *const *y, int incy, int batchCount, float *result) nogil
+    hipblasStatus_t hipblasDdotBatched(hipblasHandle_t handle, int n, const double *const *x, int incx, const double *const *y, int incy, int batchCount, double *result) nogil
+    hipblasStatus_t hipblasCdotcBatched(hipblasHandle_t handle, int n, const hipblasComplex *const *x, int incx, const hipblasComplex *const *y, int incy, int batchCount, hipblasComplex *result) nogil
+    hipblasStatus_t hipblasCdotuBatched(hipblasHandle_t handle, int n, const hipblasComplex *const *x, int incx, const hipblasComplex *const *y, int incy, int batchCount, hipblasComplex *result) nogil
+    hipblasStatus_t hipblasZdotcBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *const *y, int incy, int batchCount, hipblasDoubleComplex *result) nogil
+    hipblasStatus_t hipblasZdotuBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *const *y, int incy, int batchCount, hipblasDoubleComplex *result) nogil
     hipblasStatus_t hipblasHdotStridedBatched(hipblasHandle_t handle, int n, const uint16_t *x, int incx, int64_t stridex, const uint16_t *y, int incy, int64_t stridey, int batchCount, uint16_t *result) nogil
     hipblasStatus_t hipblasBfdotStridedBatched(hipblasHandle_t handle, int n, const hipblasBfloat16 *x, int incx, int64_t stridex, const hipblasBfloat16 *y, int incy, int64_t stridey, int batchCount, hipblasBfloat16 *result) nogil
     hipblasStatus_t hipblasSdotStridedBatched(hipblasHandle_t handle, int n, const float *x, int incx, int64_t stridex, const float *y, int incy, int64_t stridey, int batchCount, float *result) nogil
@@ -7299,10 +9255,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDnrm2(hipblasHandle_t handle, int n, const double *x, int incx, double *result) nogil
     hipblasStatus_t hipblasScnrm2(hipblasHandle_t handle, int n, const hipblasComplex *x, int incx, float *result) nogil
     hipblasStatus_t hipblasDznrm2(hipblasHandle_t handle, int n, const hipblasDoubleComplex *x, int incx, double *result) nogil
-    hipblasStatus_t hipblasSnrm2Batched(hipblasHandle_t handle, int n, const const float **x, int incx, int batchCount, float *result) nogil
-    hipblasStatus_t hipblasDnrm2Batched(hipblasHandle_t handle, int n, const const double **x, int incx, int batchCount, double *result) nogil
-    hipblasStatus_t hipblasScnrm2Batched(hipblasHandle_t handle, int n, const const hipblasComplex **x, int incx, int batchCount, float *result) nogil
-    hipblasStatus_t hipblasDznrm2Batched(hipblasHandle_t handle, int n, const const hipblasDoubleComplex **x, int incx, int batchCount, double *result) nogil
+    hipblasStatus_t hipblasSnrm2Batched(hipblasHandle_t handle, int n, const float *const *x, int incx, int batchCount, float *result) nogil
+    hipblasStatus_t hipblasDnrm2Batched(hipblasHandle_t handle, int n, const double *const *x, int incx, int batchCount, double *result) nogil
+    hipblasStatus_t hipblasScnrm2Batched(hipblasHandle_t handle, int n, const hipblasComplex *const *x, int incx, int batchCount, float *result) nogil
+    hipblasStatus_t hipblasDznrm2Batched(hipblasHandle_t handle, int n, const hipblasDoubleComplex *const *x, int incx, int batchCount, double *result) nogil
     hipblasStatus_t hipblasSnrm2StridedBatched(hipblasHandle_t handle, int n, const float *x, int incx, int64_t stridex, int batchCount, float *result) nogil
     hipblasStatus_t hipblasDnrm2StridedBatched(hipblasHandle_t handle, int n, const double *x, int incx, int64_t stridex, int batchCount, double *result) nogil
     hipblasStatus_t hipblasScnrm2StridedBatched(hipblasHandle_t handle, int n, const hipblasComplex *x, int incx, int64_t stridex, int batchCount, float *result) nogil
@@ -7313,12 +9269,12 @@ cdef extern from *:
     hipblasStatus_t hipblasCsrot(hipblasHandle_t handle, int n, hipblasComplex *x, int incx, hipblasComplex *y, int incy, const float *c, const float *s) nogil
     hipblasStatus_t hipblasZrot(hipblasHandle_t handle, int n, hipblasDoubleComplex *x, int incx, hipblasDoubleComplex *y, int incy, const double *c, const hipblasDoubleComplex *s) nogil
     hipblasStatus_t hipblasZdrot(hipblasHandle_t handle, int n, hipblasDoubleComplex *x, int incx, hipblasDoubleComplex *y, int incy, const double *c, const double *s) nogil
-    hipblasStatus_t hipblasSrotBatched(hipblasHandle_t handle, int n, const float **x, int incx, const float **y, int incy, const float *c, const float *s, int batchCount) nogil
-    hipblasStatus_t hipblasDrotBatched(hipblasHandle_t handle, int n, const double **x, int incx, const double **y, int incy, const double *c, const double *s, int batchCount) nogil
-    hipblasStatus_t hipblasCrotBatched(hipblasHandle_t handle, int n, const hipblasComplex **x, int incx, const hipblasComplex **y, int incy, const float *c, const hipblasComplex *s, int batchCount) nogil
-    hipblasStatus_t hipblasCsrotBatched(hipblasHandle_t handle, int n, const hipblasComplex **x, int incx, const hipblasComplex **y, int incy, const float *c, const float *s, int batchCount) nogil
-    hipblasStatus_t hipblasZrotBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex **y, int incy, const double *c, const hipblasDoubleComplex *s, int batchCount) nogil
-    hipblasStatus_t hipblasZdrotBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex **y, int incy, const double *c, const double *s, int batchCount) nogil
+    hipblasStatus_t hipblasSrotBatched(hipblasHandle_t handle, int n, float *const *x, int incx, float *const *y, int incy, const float *c, const float *s, int batchCount) nogil
+    hipblasStatus_t hipblasDrotBatched(hipblasHandle_t handle, int n, double *const *x, int incx, double *const *y, int incy, const double *c, const double *s, int batchCount) nogil
+    hipblasStatus_t hipblasCrotBatched(hipblasHandle_t handle, int n, hipblasComplex *const *x, int incx, hipblasComplex *const *y, int incy, const float *c, const hipblasComplex *s, int batchCount) nogil
+    hipblasStatus_t hipblasCsrotBatched(hipblasHandle_t handle, int n, hipblasComplex *const *x, int incx, hipblasComplex *const *y, int incy, const float *c, const float *s, int batchCount) nogil
+    hipblasStatus_t hipblasZrotBatched(hipblasHandle_t handle, int n, hipblasDoubleComplex *const *x, int incx, hipblasDoubleComplex *const *y, int incy, const double *c, const hipblasDoubleComplex *s, int batchCount) nogil
+    hipblasStatus_t hipblasZdrotBatched(hipblasHandle_t handle, int n, hipblasDoubleComplex *const *x, int incx, hipblasDoubleComplex *const *y, int incy, const double *c, const double *s, int batchCount) nogil
     hipblasStatus_t hipblasSrotStridedBatched(hipblasHandle_t handle, int n, float *x, int incx, int64_t stridex, float *y, int incy, int64_t stridey, const float *c, const float *s, int batchCount) nogil
     hipblasStatus_t hipblasDrotStridedBatched(hipblasHandle_t handle, int n, double *x, int incx, int64_t stridex, double *y, int incy, int64_t stridey, const double *c, const double *s, int batchCount) nogil
     hipblasStatus_t hipblasCrotStridedBatched(hipblasHandle_t handle, int n, hipblasComplex *x, int incx, int64_t stridex, hipblasComplex *y, int incy, int64_t stridey, const float *c, const hipblasComplex *s, int batchCount) nogil
@@ -7329,24 +9285,24 @@ cdef extern from *:
     hipblasStatus_t hipblasDrotg(hipblasHandle_t handle, double *a, double *b, double *c, double *s) nogil
     hipblasStatus_t hipblasCrotg(hipblasHandle_t handle, hipblasComplex *a, hipblasComplex *b, float *c, hipblasComplex *s) nogil
     hipblasStatus_t hipblasZrotg(hipblasHandle_t handle, hipblasDoubleComplex *a, hipblasDoubleComplex *b, double *c, hipblasDoubleComplex *s) nogil
-    hipblasStatus_t hipblasSrotgBatched(hipblasHandle_t handle, const float **a, const float **b, const float **c, const float **s, int batchCount) nogil
-    hipblasStatus_t hipblasDrotgBatched(hipblasHandle_t handle, const double **a, const double **b, const double **c, const double **s, int batchCount) nogil
-    hipblasStatus_t hipblasCrotgBatched(hipblasHandle_t handle, const hipblasComplex **a, const hipblasComplex **b, const float **c, const hipblasComplex **s, int batchCount) nogil
-    hipblasStatus_t hipblasZrotgBatched(hipblasHandle_t handle, const hipblasDoubleComplex **a, const hipblasDoubleComplex **b, const double **c, const hipblasDoubleComplex **s, int batchCount) nogil
+    hipblasStatus_t hipblasSrotgBatched(hipblasHandle_t handle, float *const *a, float *const *b, float *const *c, float *const *s, int batchCount) nogil
+    hipblasStatus_t hipblasDrotgBatched(hipblasHandle_t handle, double *const *a, double *const *b, double *const *c, double *const *s, int batchCount) nogil
+    hipblasStatus_t hipblasCrotgBatched(hipblasHandle_t handle, hipblasComplex *const *a, hipblasComplex *const *b, float *const *c, hipblasComplex *const *s, int batchCount) nogil
+    hipblasStatus_t hipblasZrotgBatched(hipblasHandle_t handle, hipblasDoubleComplex *const *a, hipblasDoubleComplex *const *b, double *const *c, hipblasDoubleComplex *const *s, int batchCount) nogil
     hipblasStatus_t hipblasSrotgStridedBatched(hipblasHandle_t handle, float *a, int64_t stridea, float *b, int64_t strideb, float *c, int64_t stridec, float *s, int64_t strides, int batchCount) nogil
     hipblasStatus_t hipblasDrotgStridedBatched(hipblasHandle_t handle, double *a, int64_t stridea, double *b, int64_t strideb, double *c, int64_t stridec, double *s, int64_t strides, int batchCount) nogil
     hipblasStatus_t hipblasCrotgStridedBatched(hipblasHandle_t handle, hipblasComplex *a, int64_t stridea, hipblasComplex *b, int64_t strideb, float *c, int64_t stridec, hipblasComplex *s, int64_t strides, int batchCount) nogil
     hipblasStatus_t hipblasZrotgStridedBatched(hipblasHandle_t handle, hipblasDoubleComplex *a, int64_t stridea, hipblasDoubleComplex *b, int64_t strideb, double *c, int64_t stridec, hipblasDoubleComplex *s, int64_t strides, int batchCount) nogil
     hipblasStatus_t hipblasSrotm(hipblasHandle_t handle, int n, float *x, int incx, float *y, int incy, const float *param) nogil
     hipblasStatus_t hipblasDrotm(hipblasHandle_t handle, int n, double *x, int incx, double *y, int incy, const double *param) nogil
-    hipblasStatus_t hipblasSrotmBatched(hipblasHandle_t handle, int n, const float **x, int incx, const float **y, int incy, const const float **param, int batchCount) nogil
-    hipblasStatus_t hipblasDrotmBatched(hipblasHandle_t handle, int n, const double **x, int incx, const double **y, int incy, const const double **param, int batchCount) nogil
+    hipblasStatus_t hipblasSrotmBatched(hipblasHandle_t handle, int n, float *const *x, int incx, float *const *y, int incy, const float *const *param, int batchCount) nogil
+    hipblasStatus_t hipblasDrotmBatched(hipblasHandle_t handle, int n, double *const *x, int incx, double *const *y, int incy, const double *const *param, int batchCount) nogil
     hipblasStatus_t hipblasSrotmStridedBatched(hipblasHandle_t handle, int n, float *x, int incx, int64_t stridex, float *y, int incy, int64_t stridey, const float *param, int64_t strideParam, int batchCount) nogil
     hipblasStatus_t hipblasDrotmStridedBatched(hipblasHandle_t handle, int n, double *x, int incx, int64_t stridex, double *y, int incy, int64_t stridey, const double *param, int64_t strideParam, int batchCount) nogil
     hipblasStatus_t hipblasSrotmg(hipblasHandle_t handle, float *d1, float *d2, float *x1, const float *y1, float *param) nogil
     hipblasStatus_t hipblasDrotmg(hipblasHandle_t handle, double *d1, double *d2, double *x1, const double *y1, double *param) nogil
-    hipblasStatus_t hipblasSrotmgBatched(hipblasHandle_t handle, const float **d1, const float **d2, const float **x1, const const float **y1, const float **param, int batchCount) nogil
-    hipblasStatus_t hipblasDrotmgBatched(hipblasHandle_t handle, const double **d1, const double **d2, const double **x1, const const double **y1, const double **param, int batchCount) nogil
+    hipblasStatus_t hipblasSrotmgBatched(hipblasHandle_t handle, float *const *d1, float *const *d2, float *const *x1, const float *const *y1, float *const *param, int batchCount) nogil
+    hipblasStatus_t hipblasDrotmgBatched(hipblasHandle_t handle, double *const *d1, double *const *d2, double *const *x1, const double *const *y1, double *const *param, int batchCount) nogil
     hipblasStatus_t hipblasSrotmgStridedBatched(hipblasHandle_t handle, float *d1, int64_t strided1, float *d2, int64_t strided2, float *x1, int64_t stridex1, const float *y1, int64_t stridey1, float *param, int64_t strideParam, int batchCount) nogil
     hipblasStatus_t hipblasDrotmgStridedBatched(hipblasHandle_t handle, double *d1, int64_t strided1, double *d2, int64_t strided2, double *x1, int64_t stridex1, const double *y1, int64_t stridey1, double *param, int64_t strideParam, int batchCount) nogil
     hipblasStatus_t hipblasSscal(hipblasHandle_t handle, int n, const float *alpha, float *x, int incx) nogil
@@ -7355,12 +9311,12 @@ cdef extern from *:
     hipblasStatus_t hipblasCsscal(hipblasHandle_t handle, int n, const float *alpha, hipblasComplex *x, int incx) nogil
     hipblasStatus_t hipblasZscal(hipblasHandle_t handle, int n, const hipblasDoubleComplex *alpha, hipblasDoubleComplex *x, int incx) nogil
     hipblasStatus_t hipblasZdscal(hipblasHandle_t handle, int n, const double *alpha, hipblasDoubleComplex *x, int incx) nogil
-    hipblasStatus_t hipblasSscalBatched(hipblasHandle_t handle, int n, const float *alpha, const float **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasDscalBatched(hipblasHandle_t handle, int n, const double *alpha, const double **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasCscalBatched(hipblasHandle_t handle, int n, const hipblasComplex *alpha, const hipblasComplex **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasZscalBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasCsscalBatched(hipblasHandle_t handle, int n, const float *alpha, const hipblasComplex **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasZdscalBatched(hipblasHandle_t handle, int n, const double *alpha, const hipblasDoubleComplex **x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasSscalBatched(hipblasHandle_t handle, int n, const float *alpha, float *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasDscalBatched(hipblasHandle_t handle, int n, const double *alpha, double *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasCscalBatched(hipblasHandle_t handle, int n, const hipblasComplex *alpha, hipblasComplex *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasZscalBatched(hipblasHandle_t handle, int n, const hipblasDoubleComplex *alpha, hipblasDoubleComplex *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasCsscalBatched(hipblasHandle_t handle, int n, const float *alpha, hipblasComplex *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasZdscalBatched(hipblasHandle_t handle, int n, const double *alpha, hipblasDoubleComplex *const *x, int incx, int batchCount) nogil
     hipblasStatus_t hipblasSscalStridedBatched(hipblasHandle_t handle, int n, const float *alpha, float *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasDscalStridedBatched(hipblasHandle_t handle, int n, const double *alpha, double *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasCscalStridedBatched(hipblasHandle_t handle, int n, const hipblasComplex *alpha, hipblasComplex *x, int incx, int64_t stridex, int batchCount) nogil
@@ -7383,10 +9339,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDgbmv(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const double *alpha, const double *AP, int lda, const double *x, int incx, const double *beta, double *y, int incy) nogil
     hipblasStatus_t hipblasCgbmv(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *x, int incx, const hipblasComplex *beta, hipblasComplex *y, int incy) nogil
     hipblasStatus_t hipblasZgbmv(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex *y, int incy) nogil
-    hipblasStatus_t hipblasSgbmvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const float *alpha, const const float **AP, int lda, const const float **x, int incx, const float *beta, const float **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasDgbmvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const double *alpha, const const double **AP, int lda, const const double **x, int incx, const double *beta, const double **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasCgbmvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **x, int incx, const hipblasComplex *beta, const hipblasComplex **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasZgbmvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex *beta, const hipblasDoubleComplex **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasSgbmvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const float *alpha, const float *const *AP, int lda, const float *const *x, int incx, const float *beta, float *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasDgbmvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const double *alpha, const double *const *AP, int lda, const double *const *x, int incx, const double *beta, double *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasCgbmvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *x, int incx, const hipblasComplex *beta, hipblasComplex *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasZgbmvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex *const *y, int incy, int batchCount) nogil
     hipblasStatus_t hipblasSgbmvStridedBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const float *alpha, const float *AP, int lda, int64_t strideA, const float *x, int incx, int64_t stridex, const float *beta, float *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasDgbmvStridedBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const double *alpha, const double *AP, int lda, int64_t strideA, const double *x, int incx, int64_t stridex, const double *beta, double *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasCgbmvStridedBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, int kl, int ku, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *x, int incx, int64_t stridex, const hipblasComplex *beta, hipblasComplex *y, int incy, int64_t stridey, int batchCount) nogil
@@ -7395,10 +9351,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDgemv(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, const double *alpha, const double *AP, int lda, const double *x, int incx, const double *beta, double *y, int incy) nogil
     hipblasStatus_t hipblasCgemv(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *x, int incx, const hipblasComplex *beta, hipblasComplex *y, int incy) nogil
     hipblasStatus_t hipblasZgemv(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex *y, int incy) nogil
-    hipblasStatus_t hipblasSgemvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, const float *alpha, const const float **AP, int lda, const const float **x, int incx, const float *beta, const float **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasDgemvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, const double *alpha, const const double **AP, int lda, const const double **x, int incx, const double *beta, const double **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasCgemvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **x, int incx, const hipblasComplex *beta, const hipblasComplex **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasZgemvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex *beta, const hipblasDoubleComplex **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasSgemvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, const float *alpha, const float *const *AP, int lda, const float *const *x, int incx, const float *beta, float *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasDgemvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, const double *alpha, const double *const *AP, int lda, const double *const *x, int incx, const double *beta, double *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasCgemvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *x, int incx, const hipblasComplex *beta, hipblasComplex *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasZgemvBatched(hipblasHandle_t handle, hipblasOperation_t trans, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex *const *y, int incy, int batchCount) nogil
     hipblasStatus_t hipblasSgemvStridedBatched(hipblasHandle_t handle, hipblasOperation_t transA, int m, int n, const float *alpha, const float *AP, int lda, int64_t strideA, const float *x, int incx, int64_t stridex, const float *beta, float *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasDgemvStridedBatched(hipblasHandle_t handle, hipblasOperation_t transA, int m, int n, const double *alpha, const double *AP, int lda, int64_t strideA, const double *x, int incx, int64_t stridex, const double *beta, double *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasCgemvStridedBatched(hipblasHandle_t handle, hipblasOperation_t transA, int m, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *x, int incx, int64_t stridex, const hipblasComplex *beta, hipblasComplex *y, int incy, int64_t stridey, int batchCount) nogil
@@ -7409,12 +9365,12 @@ cdef extern from *:
     hipblasStatus_t hipblasCgerc(hipblasHandle_t handle, int m, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, const hipblasComplex *y, int incy, hipblasComplex *AP, int lda) nogil
     hipblasStatus_t hipblasZgeru(hipblasHandle_t handle, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *y, int incy, hipblasDoubleComplex *AP, int lda) nogil
     hipblasStatus_t hipblasZgerc(hipblasHandle_t handle, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *y, int incy, hipblasDoubleComplex *AP, int lda) nogil
-    hipblasStatus_t hipblasSgerBatched(hipblasHandle_t handle, int m, int n, const float *alpha, const const float **x, int incx, const const float **y, int incy, const float **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasDgerBatched(hipblasHandle_t handle, int m, int n, const double *alpha, const const double **x, int incx, const const double **y, int incy, const double **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasCgeruBatched(hipblasHandle_t handle, int m, int n, const hipblasComplex *alpha, const const hipblasComplex **x, int incx, const const hipblasComplex **y, int incy, const hipblasComplex **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasCgercBatched(hipblasHandle_t handle, int m, int n, const hipblasComplex *alpha, const const hipblasComplex **x, int incx, const const hipblasComplex **y, int incy, const hipblasComplex **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasZgeruBatched(hipblasHandle_t handle, int m, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **x, int incx, const const hipblasDoubleComplex **y, int incy, const hipblasDoubleComplex **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasZgercBatched(hipblasHandle_t handle, int m, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **x, int incx, const const hipblasDoubleComplex **y, int incy, const hipblasDoubleComplex **AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasSgerBatched(hipblasHandle_t handle, int m, int n, const float *alpha, const float *const *x, int incx, const float *const *y, int incy, float *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasDgerBatched(hipblasHandle_t handle, int m, int n, const double *alpha, const double *const *x, int incx, const double *const *y, int incy, double *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasCgeruBatched(hipblasHandle_t handle, int m, int n, const hipblasComplex *alpha, const hipblasComplex *const *x, int incx, const hipblasComplex *const *y, int incy, hipblasComplex *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasCgercBatched(hipblasHandle_t handle, int m, int n, const hipblasComplex *alpha, const hipblasComplex *const *x, int incx, const hipblasComplex *const *y, int incy, hipblasComplex *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasZgeruBatched(hipblasHandle_t handle, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *const *y, int incy, hipblasDoubleComplex *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasZgercBatched(hipblasHandle_t handle, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *const *y, int incy, hipblasDoubleComplex *const *AP, int lda, int batchCount) nogil
     hipblasStatus_t hipblasSgerStridedBatched(hipblasHandle_t handle, int m, int n, const float *alpha, const float *x, int incx, int64_t stridex, const float *y, int incy, int64_t stridey, float *AP, int lda, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasDgerStridedBatched(hipblasHandle_t handle, int m, int n, const double *alpha, const double *x, int incx, int64_t stridex, const double *y, int incy, int64_t stridey, double *AP, int lda, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasCgeruStridedBatched(hipblasHandle_t handle, int m, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, int64_t stridex, const hipblasComplex *y, int incy, int64_t stridey, hipblasComplex *AP, int lda, int64_t strideA, int batchCount) nogil
@@ -7423,84 +9379,84 @@ cdef extern from *:
     hipblasStatus_t hipblasZgercStridedBatched(hipblasHandle_t handle, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, int64_t stridex, const hipblasDoubleComplex *y, int incy, int64_t stridey, hipblasDoubleComplex *AP, int lda, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasChbmv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *x, int incx, const hipblasComplex *beta, hipblasComplex *y, int incy) nogil
     hipblasStatus_t hipblasZhbmv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex *y, int incy) nogil
-    hipblasStatus_t hipblasChbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **x, int incx, const hipblasComplex *beta, const hipblasComplex **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasZhbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex *beta, const hipblasDoubleComplex **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasChbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *x, int incx, const hipblasComplex *beta, hipblasComplex *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasZhbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex *const *y, int incy, int batchCount) nogil
     hipblasStatus_t hipblasChbmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *x, int incx, int64_t stridex, const hipblasComplex *beta, hipblasComplex *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasZhbmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, int64_t strideA, const hipblasDoubleComplex *x, int incx, int64_t stridex, const hipblasDoubleComplex *beta, hipblasDoubleComplex *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasChemv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *x, int incx, const hipblasComplex *beta, hipblasComplex *y, int incy) nogil
     hipblasStatus_t hipblasZhemv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex *y, int incy) nogil
-    hipblasStatus_t hipblasChemvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **x, int incx, const hipblasComplex *beta, const hipblasComplex **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasZhemvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex *beta, const hipblasDoubleComplex **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasChemvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *x, int incx, const hipblasComplex *beta, hipblasComplex *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasZhemvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex *const *y, int incy, int batchCount) nogil
     hipblasStatus_t hipblasChemvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *x, int incx, int64_t stridex, const hipblasComplex *beta, hipblasComplex *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasZhemvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, int64_t strideA, const hipblasDoubleComplex *x, int incx, int64_t stridex, const hipblasDoubleComplex *beta, hipblasDoubleComplex *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasCher(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const hipblasComplex *x, int incx, hipblasComplex *AP, int lda) nogil
     hipblasStatus_t hipblasZher(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const hipblasDoubleComplex *x, int incx, hipblasDoubleComplex *AP, int lda) nogil
-    hipblasStatus_t hipblasCherBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const const hipblasComplex **x, int incx, const hipblasComplex **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasZherBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex **AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasCherBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const hipblasComplex *const *x, int incx, hipblasComplex *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasZherBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const hipblasDoubleComplex *const *x, int incx, hipblasDoubleComplex *const *AP, int lda, int batchCount) nogil
     hipblasStatus_t hipblasCherStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const hipblasComplex *x, int incx, int64_t stridex, hipblasComplex *AP, int lda, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasZherStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const hipblasDoubleComplex *x, int incx, int64_t stridex, hipblasDoubleComplex *AP, int lda, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasCher2(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, const hipblasComplex *y, int incy, hipblasComplex *AP, int lda) nogil
     hipblasStatus_t hipblasZher2(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *y, int incy, hipblasDoubleComplex *AP, int lda) nogil
-    hipblasStatus_t hipblasCher2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const const hipblasComplex **x, int incx, const const hipblasComplex **y, int incy, const hipblasComplex **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasZher2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **x, int incx, const const hipblasDoubleComplex **y, int incy, const hipblasDoubleComplex **AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasCher2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *const *x, int incx, const hipblasComplex *const *y, int incy, hipblasComplex *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasZher2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *const *y, int incy, hipblasDoubleComplex *const *AP, int lda, int batchCount) nogil
     hipblasStatus_t hipblasCher2StridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, int64_t stridex, const hipblasComplex *y, int incy, int64_t stridey, hipblasComplex *AP, int lda, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasZher2StridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, int64_t stridex, const hipblasDoubleComplex *y, int incy, int64_t stridey, hipblasDoubleComplex *AP, int lda, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasChpmv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *AP, const hipblasComplex *x, int incx, const hipblasComplex *beta, hipblasComplex *y, int incy) nogil
     hipblasStatus_t hipblasZhpmv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex *y, int incy) nogil
-    hipblasStatus_t hipblasChpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const const hipblasComplex **AP, const const hipblasComplex **x, int incx, const hipblasComplex *beta, const hipblasComplex **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasZhpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex *beta, const hipblasDoubleComplex **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasChpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *const *AP, const hipblasComplex *const *x, int incx, const hipblasComplex *beta, hipblasComplex *const *y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasZhpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex *const *y, int incy, int batchCount) nogil
     hipblasStatus_t hipblasChpmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int64_t strideA, const hipblasComplex *x, int incx, int64_t stridex, const hipblasComplex *beta, hipblasComplex *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasZhpmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int64_t strideA, const hipblasDoubleComplex *x, int incx, int64_t stridex, const hipblasDoubleComplex *beta, hipblasDoubleComplex *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasChpr(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const hipblasComplex *x, int incx, hipblasComplex *AP) nogil
     hipblasStatus_t hipblasZhpr(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const hipblasDoubleComplex *x, int incx, hipblasDoubleComplex *AP) nogil
-    hipblasStatus_t hipblasChprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const const hipblasComplex **x, int incx, const hipblasComplex **AP, int batchCount) nogil
-    hipblasStatus_t hipblasZhprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex **AP, int batchCount) nogil
+    hipblasStatus_t hipblasChprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const hipblasComplex *const *x, int incx, hipblasComplex *const *AP, int batchCount) nogil
+    hipblasStatus_t hipblasZhprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const hipblasDoubleComplex *const *x, int incx, hipblasDoubleComplex *const *AP, int batchCount) nogil
     hipblasStatus_t hipblasChprStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const hipblasComplex *x, int incx, int64_t stridex, hipblasComplex *AP, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasZhprStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const hipblasDoubleComplex *x, int incx, int64_t stridex, hipblasDoubleComplex *AP, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasChpr2(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, const hipblasComplex *y, int incy, hipblasComplex *AP) nogil
     hipblasStatus_t hipblasZhpr2(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *y, int incy, hipblasDoubleComplex *AP) nogil
-    hipblasStatus_t hipblasChpr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const const hipblasComplex **x, int incx, const const hipblasComplex **y, int incy, const hipblasComplex **AP, int batchCount) nogil
-    hipblasStatus_t hipblasZhpr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **x, int incx, const const hipblasDoubleComplex **y, int incy, const hipblasDoubleComplex **AP, int batchCount) nogil
+    hipblasStatus_t hipblasChpr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *const *x, int incx, const hipblasComplex *const *y, int incy, hipblasComplex *const *AP, int batchCount) nogil
+    hipblasStatus_t hipblasZhpr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *const *y, int incy, hipblasDoubleComplex *const *AP, int batchCount) nogil
     hipblasStatus_t hipblasChpr2StridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, int64_t stridex, const hipblasComplex *y, int incy, int64_t stridey, hipblasComplex *AP, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasZhpr2StridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, int64_t stridex, const hipblasDoubleComplex *y, int incy, int64_t stridey, hipblasDoubleComplex *AP, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasSsbmv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const float *alpha, const float *AP, int lda, const float *x, int incx, const float *beta, float *y, int incy) nogil
     hipblasStatus_t hipblasDsbmv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const double *alpha, const double *AP, int lda, const double *x, int incx, const double *beta, double *y, int incy) nogil
-    hipblasStatus_t hipblasSsbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const float *alpha, const const float **AP, int lda, const const float **x, int incx, const float *beta, float **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasDsbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const double *alpha, const const double **AP, int lda, const const double **x, int incx, const double *beta, double **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasSsbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const float *alpha, const float *const *AP, int lda, const float *const *x, int incx, const float *beta, float **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasDsbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const double *alpha, const double *const *AP, int lda, const double *const *x, int incx, const double *beta, double **y, int incy, int batchCount) nogil
     hipblasStatus_t hipblasSsbmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const float *alpha, const float *AP, int lda, int64_t strideA, const float *x, int incx, int64_t stridex, const float *beta, float *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasDsbmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, int k, const double *alpha, const double *AP, int lda, int64_t strideA, const double *x, int incx, int64_t stridex, const double *beta, double *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasSspmv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *AP, const float *x, int incx, const float *beta, float *y, int incy) nogil
     hipblasStatus_t hipblasDspmv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *AP, const double *x, int incx, const double *beta, double *y, int incy) nogil
-    hipblasStatus_t hipblasSspmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const const float **AP, const const float **x, int incx, const float *beta, float **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasDspmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const const double **AP, const const double **x, int incx, const double *beta, double **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasSspmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *const *AP, const float *const *x, int incx, const float *beta, float **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasDspmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *const *AP, const double *const *x, int incx, const double *beta, double **y, int incy, int batchCount) nogil
     hipblasStatus_t hipblasSspmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *AP, int64_t strideA, const float *x, int incx, int64_t stridex, const float *beta, float *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasDspmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *AP, int64_t strideA, const double *x, int incx, int64_t stridex, const double *beta, double *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasSspr(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, float *AP) nogil
     hipblasStatus_t hipblasDspr(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, double *AP) nogil
     hipblasStatus_t hipblasCspr(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, hipblasComplex *AP) nogil
     hipblasStatus_t hipblasZspr(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, hipblasDoubleComplex *AP) nogil
-    hipblasStatus_t hipblasSsprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const const float **x, int incx, const float **AP, int batchCount) nogil
-    hipblasStatus_t hipblasDsprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const const double **x, int incx, const double **AP, int batchCount) nogil
-    hipblasStatus_t hipblasCsprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const const hipblasComplex **x, int incx, const hipblasComplex **AP, int batchCount) nogil
-    hipblasStatus_t hipblasZsprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex **AP, int batchCount) nogil
+    hipblasStatus_t hipblasSsprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *const *x, int incx, float *const *AP, int batchCount) nogil
+    hipblasStatus_t hipblasDsprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *const *x, int incx, double *const *AP, int batchCount) nogil
+    hipblasStatus_t hipblasCsprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *const *x, int incx, hipblasComplex *const *AP, int batchCount) nogil
+    hipblasStatus_t hipblasZsprBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *x, int incx, hipblasDoubleComplex *const *AP, int batchCount) nogil
     hipblasStatus_t hipblasSsprStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, int64_t stridex, float *AP, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasDsprStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, int64_t stridex, double *AP, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasCsprStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, int64_t stridex, hipblasComplex *AP, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasZsprStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, int64_t stridex, hipblasDoubleComplex *AP, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasSspr2(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *AP) nogil
     hipblasStatus_t hipblasDspr2(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *AP) nogil
-    hipblasStatus_t hipblasSspr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const const float **x, int incx, const const float **y, int incy, const float **AP, int batchCount) nogil
-    hipblasStatus_t hipblasDspr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const const double **x, int incx, const const double **y, int incy, const double **AP, int batchCount) nogil
+    hipblasStatus_t hipblasSspr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *const *x, int incx, const float *const *y, int incy, float *const *AP, int batchCount) nogil
+    hipblasStatus_t hipblasDspr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *const *x, int incx, const double *const *y, int incy, double *const *AP, int batchCount) nogil
     hipblasStatus_t hipblasSspr2StridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, int64_t stridex, const float *y, int incy, int64_t stridey, float *AP, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasDspr2StridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, int64_t stridex, const double *y, int incy, int64_t stridey, double *AP, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasSsymv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *AP, int lda, const float *x, int incx, const float *beta, float *y, int incy) nogil
     hipblasStatus_t hipblasDsymv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *AP, int lda, const double *x, int incx, const double *beta, double *y, int incy) nogil
     hipblasStatus_t hipblasCsymv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *x, int incx, const hipblasComplex *beta, hipblasComplex *y, int incy) nogil
     hipblasStatus_t hipblasZsymv(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex *y, int incy) nogil
-    hipblasStatus_t hipblasSsymvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const const float **AP, int lda, const const float **x, int incx, const float *beta, float **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasDsymvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const const double **AP, int lda, const const double **x, int incx, const double *beta, double **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasCsymvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **x, int incx, const hipblasComplex *beta, hipblasComplex **y, int incy, int batchCount) nogil
-    hipblasStatus_t hipblasZsymvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasSsymvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *const *AP, int lda, const float *const *x, int incx, const float *beta, float **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasDsymvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *const *AP, int lda, const double *const *x, int incx, const double *beta, double **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasCsymvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *x, int incx, const hipblasComplex *beta, hipblasComplex **y, int incy, int batchCount) nogil
+    hipblasStatus_t hipblasZsymvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *beta, hipblasDoubleComplex **y, int incy, int batchCount) nogil
     hipblasStatus_t hipblasSsymvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *AP, int lda, int64_t strideA, const float *x, int incx, int64_t stridex, const float *beta, float *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasDsymvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *AP, int lda, int64_t strideA, const double *x, int incx, int64_t stridex, const double *beta, double *y, int incy, int64_t stridey, int batchCount) nogil
     hipblasStatus_t hipblasCsymvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *x, int incx, int64_t stridex, const hipblasComplex *beta, hipblasComplex *y, int incy, int64_t stridey, int batchCount) nogil
@@ -7509,10 +9465,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDsyr(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, double *AP, int lda) nogil
     hipblasStatus_t hipblasCsyr(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, hipblasComplex *AP, int lda) nogil
     hipblasStatus_t hipblasZsyr(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, hipblasDoubleComplex *AP, int lda) nogil
-    hipblasStatus_t hipblasSsyrBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const const float **x, int incx, const float **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasDsyrBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const const double **x, int incx, const double **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasCsyrBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const const hipblasComplex **x, int incx, const hipblasComplex **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasZsyrBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex **AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasSsyrBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *const *x, int incx, float *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasDsyrBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *const *x, int incx, double *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasCsyrBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *const *x, int incx, hipblasComplex *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasZsyrBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *x, int incx, hipblasDoubleComplex *const *AP, int lda, int batchCount) nogil
     hipblasStatus_t hipblasSsyrStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, int64_t stridex, float *AP, int lda, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasDsyrStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, int64_t stridex, double *AP, int lda, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasCsyrStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, int64_t stridex, hipblasComplex *AP, int lda, int64_t strideA, int batchCount) nogil
@@ -7521,10 +9477,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDsyr2(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *AP, int lda) nogil
     hipblasStatus_t hipblasCsyr2(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, const hipblasComplex *y, int incy, hipblasComplex *AP, int lda) nogil
     hipblasStatus_t hipblasZsyr2(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *x, int incx, const hipblasDoubleComplex *y, int incy, hipblasDoubleComplex *AP, int lda) nogil
-    hipblasStatus_t hipblasSsyr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const const float **x, int incx, const const float **y, int incy, const float **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasDsyr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const const double **x, int incx, const const double **y, int incy, const double **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasCsyr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const const hipblasComplex **x, int incx, const const hipblasComplex **y, int incy, const hipblasComplex **AP, int lda, int batchCount) nogil
-    hipblasStatus_t hipblasZsyr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **x, int incx, const const hipblasDoubleComplex **y, int incy, const hipblasDoubleComplex **AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasSsyr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *const *x, int incx, const float *const *y, int incy, float *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasDsyr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *const *x, int incx, const double *const *y, int incy, double *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasCsyr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *const *x, int incx, const hipblasComplex *const *y, int incy, hipblasComplex *const *AP, int lda, int batchCount) nogil
+    hipblasStatus_t hipblasZsyr2Batched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *x, int incx, const hipblasDoubleComplex *const *y, int incy, hipblasDoubleComplex *const *AP, int lda, int batchCount) nogil
     hipblasStatus_t hipblasSsyr2StridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, int64_t stridex, const float *y, int incy, int64_t stridey, float *AP, int lda, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasDsyr2StridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, int64_t stridex, const double *y, int incy, int64_t stridey, double *AP, int lda, int64_t strideA, int batchCount) nogil
     hipblasStatus_t hipblasCsyr2StridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, int n, const hipblasComplex *alpha, const hipblasComplex *x, int incx, int64_t stridex, const hipblasComplex *y, int incy, int64_t stridey, hipblasComplex *AP, int lda, int64_t strideA, int batchCount) nogil
@@ -7533,10 +9489,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDtbmv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const double *AP, int lda, double *x, int incx) nogil
     hipblasStatus_t hipblasCtbmv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const hipblasComplex *AP, int lda, hipblasComplex *x, int incx) nogil
     hipblasStatus_t hipblasZtbmv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const hipblasDoubleComplex *AP, int lda, hipblasDoubleComplex *x, int incx) nogil
-    hipblasStatus_t hipblasStbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const const float **AP, int lda, const float **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasDtbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const const double **AP, int lda, const double **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasCtbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const const hipblasComplex **AP, int lda, const hipblasComplex **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasZtbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const const hipblasDoubleComplex **AP, int lda, const hipblasDoubleComplex **x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasStbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const float *const *AP, int lda, float *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasDtbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const double *const *AP, int lda, double *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasCtbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const hipblasComplex *const *AP, int lda, hipblasComplex *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasZtbmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const hipblasDoubleComplex *const *AP, int lda, hipblasDoubleComplex *const *x, int incx, int batchCount) nogil
     hipblasStatus_t hipblasStbmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const float *AP, int lda, int64_t strideA, float *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasDtbmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const double *AP, int lda, int64_t strideA, double *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasCtbmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int k, const hipblasComplex *AP, int lda, int64_t strideA, hipblasComplex *x, int incx, int64_t stridex, int batchCount) nogil
@@ -7545,10 +9501,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDtbsv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const double *AP, int lda, double *x, int incx) nogil
     hipblasStatus_t hipblasCtbsv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const hipblasComplex *AP, int lda, hipblasComplex *x, int incx) nogil
     hipblasStatus_t hipblasZtbsv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const hipblasDoubleComplex *AP, int lda, hipblasDoubleComplex *x, int incx) nogil
-    hipblasStatus_t hipblasStbsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const const float **AP, int lda, const float **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasDtbsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const const double **AP, int lda, const double **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasCtbsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const const hipblasComplex **AP, int lda, const hipblasComplex **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasZtbsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const const hipblasDoubleComplex **AP, int lda, const hipblasDoubleComplex **x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasStbsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const float *const *AP, int lda, float *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasDtbsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const double *const *AP, int lda, double *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasCtbsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const hipblasComplex *const *AP, int lda, hipblasComplex *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasZtbsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const hipblasDoubleComplex *const *AP, int lda, hipblasDoubleComplex *const *x, int incx, int batchCount) nogil
     hipblasStatus_t hipblasStbsvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const float *AP, int lda, int64_t strideA, float *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasDtbsvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const double *AP, int lda, int64_t strideA, double *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasCtbsvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int n, int k, const hipblasComplex *AP, int lda, int64_t strideA, hipblasComplex *x, int incx, int64_t stridex, int batchCount) nogil
@@ -7557,10 +9513,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDtpmv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *AP, double *x, int incx) nogil
     hipblasStatus_t hipblasCtpmv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *AP, hipblasComplex *x, int incx) nogil
     hipblasStatus_t hipblasZtpmv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasDoubleComplex *AP, hipblasDoubleComplex *x, int incx) nogil
-    hipblasStatus_t hipblasStpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const float **AP, const float **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasDtpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const double **AP, const double **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasCtpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const hipblasComplex **AP, const hipblasComplex **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasZtpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const hipblasDoubleComplex **AP, const hipblasDoubleComplex **x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasStpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const float *const *AP, float *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasDtpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *const *AP, double *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasCtpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *const *AP, hipblasComplex *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasZtpmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasDoubleComplex *const *AP, hipblasDoubleComplex *const *x, int incx, int batchCount) nogil
     hipblasStatus_t hipblasStpmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const float *AP, int64_t strideA, float *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasDtpmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *AP, int64_t strideA, double *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasCtpmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *AP, int64_t strideA, hipblasComplex *x, int incx, int64_t stridex, int batchCount) nogil
@@ -7569,10 +9525,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDtpsv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *AP, double *x, int incx) nogil
     hipblasStatus_t hipblasCtpsv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *AP, hipblasComplex *x, int incx) nogil
     hipblasStatus_t hipblasZtpsv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasDoubleComplex *AP, hipblasDoubleComplex *x, int incx) nogil
-    hipblasStatus_t hipblasStpsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const float **AP, const float **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasDtpsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const double **AP, const double **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasCtpsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const hipblasComplex **AP, const hipblasComplex **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasZtpsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const hipblasDoubleComplex **AP, const hipblasDoubleComplex **x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasStpsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const float *const *AP, float *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasDtpsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *const *AP, double *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasCtpsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *const *AP, hipblasComplex *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasZtpsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasDoubleComplex *const *AP, hipblasDoubleComplex *const *x, int incx, int batchCount) nogil
     hipblasStatus_t hipblasStpsvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const float *AP, int64_t strideA, float *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasDtpsvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *AP, int64_t strideA, double *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasCtpsvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *AP, int64_t strideA, hipblasComplex *x, int incx, int64_t stridex, int batchCount) nogil
@@ -7581,10 +9537,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDtrmv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *AP, int lda, double *x, int incx) nogil
     hipblasStatus_t hipblasCtrmv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *AP, int lda, hipblasComplex *x, int incx) nogil
     hipblasStatus_t hipblasZtrmv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasDoubleComplex *AP, int lda, hipblasDoubleComplex *x, int incx) nogil
-    hipblasStatus_t hipblasStrmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const float **AP, int lda, const float **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasDtrmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const double **AP, int lda, const double **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasCtrmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const hipblasComplex **AP, int lda, const hipblasComplex **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasZtrmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const hipblasDoubleComplex **AP, int lda, const hipblasDoubleComplex **x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasStrmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const float *const *AP, int lda, float *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasDtrmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *const *AP, int lda, double *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasCtrmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *const *AP, int lda, hipblasComplex *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasZtrmvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasDoubleComplex *const *AP, int lda, hipblasDoubleComplex *const *x, int incx, int batchCount) nogil
     hipblasStatus_t hipblasStrmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const float *AP, int lda, int64_t strideA, float *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasDtrmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *AP, int lda, int64_t strideA, double *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasCtrmvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *AP, int lda, int64_t strideA, hipblasComplex *x, int incx, int64_t stridex, int batchCount) nogil
@@ -7593,10 +9549,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDtrsv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *AP, int lda, double *x, int incx) nogil
     hipblasStatus_t hipblasCtrsv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *AP, int lda, hipblasComplex *x, int incx) nogil
     hipblasStatus_t hipblasZtrsv(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasDoubleComplex *AP, int lda, hipblasDoubleComplex *x, int incx) nogil
-    hipblasStatus_t hipblasStrsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const float **AP, int lda, const float **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasDtrsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const double **AP, int lda, const double **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasCtrsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const hipblasComplex **AP, int lda, const hipblasComplex **x, int incx, int batchCount) nogil
-    hipblasStatus_t hipblasZtrsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const const hipblasDoubleComplex **AP, int lda, const hipblasDoubleComplex **x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasStrsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const float *const *AP, int lda, float *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasDtrsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *const *AP, int lda, double *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasCtrsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *const *AP, int lda, hipblasComplex *const *x, int incx, int batchCount) nogil
+    hipblasStatus_t hipblasZtrsvBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasDoubleComplex *const *AP, int lda, hipblasDoubleComplex *const *x, int incx, int batchCount) nogil
     hipblasStatus_t hipblasStrsvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const float *AP, int lda, int64_t strideA, float *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasDtrsvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const double *AP, int lda, int64_t strideA, double *x, int incx, int64_t stridex, int batchCount) nogil
     hipblasStatus_t hipblasCtrsvStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, const hipblasComplex *AP, int lda, int64_t strideA, hipblasComplex *x, int incx, int64_t stridex, int batchCount) nogil
@@ -7606,11 +9562,11 @@ cdef extern from *:
     hipblasStatus_t hipblasDgemm(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const double *alpha, const double *AP, int lda, const double *BP, int ldb, const double *beta, double *CP, int ldc) nogil
     hipblasStatus_t hipblasCgemm(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *BP, int ldb, const hipblasComplex *beta, hipblasComplex *CP, int ldc) nogil
     hipblasStatus_t hipblasZgemm(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *BP, int ldb, const hipblasDoubleComplex *beta, hipblasDoubleComplex *CP, int ldc) nogil
-    hipblasStatus_t hipblasHgemmBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const uint16_t *alpha, const const uint16_t **AP, int lda, const const uint16_t **BP, int ldb, const uint16_t *beta, const uint16_t **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasSgemmBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const float *alpha, const const float **AP, int lda, const const float **BP, int ldb, const float *beta, const float **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasDgemmBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const double *alpha, const const double **AP, int lda, const const double **BP, int ldb, const double *beta, const double **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasCgemmBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **BP, int ldb, const hipblasComplex *beta, const hipblasComplex **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasZgemmBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **BP, int ldb, const hipblasDoubleComplex *beta, const hipblasDoubleComplex **CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasHgemmBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const uint16_t *alpha, const uint16_t *const *AP, int lda, const uint16_t *const *BP, int ldb, const uint16_t *beta, uint16_t *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasSgemmBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const float *alpha, const float *const *AP, int lda, const float *const *BP, int ldb, const float *beta, float *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasDgemmBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const double *alpha, const double *const *AP, int lda, const double *const *BP, int ldb, const double *beta, double *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasCgemmBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *BP, int ldb, const hipblasComplex *beta, hipblasComplex *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasZgemmBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *BP, int ldb, const hipblasDoubleComplex *beta, hipblasDoubleComplex *const *CP, int ldc, int batchCount) nogil
     hipblasStatus_t hipblasHgemmStridedBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const uint16_t *alpha, const uint16_t *AP, int lda, long long strideA, const uint16_t *BP, int ldb, long long strideB, const uint16_t *beta, uint16_t *CP, int ldc, long long strideC, int batchCount) nogil
     hipblasStatus_t hipblasSgemmStridedBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const float *alpha, const float *AP, int lda, long long strideA, const float *BP, int ldb, long long strideB, const float *beta, float *CP, int ldc, long long strideC, int batchCount) nogil
     hipblasStatus_t hipblasDgemmStridedBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const double *alpha, const double *AP, int lda, long long strideA, const double *BP, int ldb, long long strideB, const double *beta, double *CP, int ldc, long long strideC, int batchCount) nogil
@@ -7618,30 +9574,30 @@ cdef extern from *:
     hipblasStatus_t hipblasZgemmStridedBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, long long strideA, const hipblasDoubleComplex *BP, int ldb, long long strideB, const hipblasDoubleComplex *beta, hipblasDoubleComplex *CP, int ldc, long long strideC, int batchCount) nogil
     hipblasStatus_t hipblasCherk(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const hipblasComplex *AP, int lda, const float *beta, hipblasComplex *CP, int ldc) nogil
     hipblasStatus_t hipblasZherk(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const hipblasDoubleComplex *AP, int lda, const double *beta, hipblasDoubleComplex *CP, int ldc) nogil
-    hipblasStatus_t hipblasCherkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const const hipblasComplex **AP, int lda, const float *beta, const hipblasComplex **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasZherkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const const hipblasDoubleComplex **AP, int lda, const double *beta, const hipblasDoubleComplex **CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasCherkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const hipblasComplex *const *AP, int lda, const float *beta, hipblasComplex *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasZherkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const hipblasDoubleComplex *const *AP, int lda, const double *beta, hipblasDoubleComplex *const *CP, int ldc, int batchCount) nogil
     hipblasStatus_t hipblasCherkStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const float *beta, hipblasComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasZherkStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const hipblasDoubleComplex *AP, int lda, int64_t strideA, const double *beta, hipblasDoubleComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasCherkx(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *BP, int ldb, const float *beta, hipblasComplex *CP, int ldc) nogil
     hipblasStatus_t hipblasZherkx(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *BP, int ldb, const double *beta, hipblasDoubleComplex *CP, int ldc) nogil
-    hipblasStatus_t hipblasCherkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **BP, int ldb, const float *beta, const hipblasComplex **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasZherkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **BP, int ldb, const double *beta, const hipblasDoubleComplex **CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasCherkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *BP, int ldb, const float *beta, hipblasComplex *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasZherkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *BP, int ldb, const double *beta, hipblasDoubleComplex *const *CP, int ldc, int batchCount) nogil
     hipblasStatus_t hipblasCherkxStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *BP, int ldb, int64_t strideB, const float *beta, hipblasComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasZherkxStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, int64_t strideA, const hipblasDoubleComplex *BP, int ldb, int64_t strideB, const double *beta, hipblasDoubleComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasCher2k(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *BP, int ldb, const float *beta, hipblasComplex *CP, int ldc) nogil
     hipblasStatus_t hipblasZher2k(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *BP, int ldb, const double *beta, hipblasDoubleComplex *CP, int ldc) nogil
-    hipblasStatus_t hipblasCher2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **BP, int ldb, const float *beta, const hipblasComplex **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasZher2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **BP, int ldb, const double *beta, const hipblasDoubleComplex **CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasCher2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *BP, int ldb, const float *beta, hipblasComplex *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasZher2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *BP, int ldb, const double *beta, hipblasDoubleComplex *const *CP, int ldc, int batchCount) nogil
     hipblasStatus_t hipblasCher2kStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *BP, int ldb, int64_t strideB, const float *beta, hipblasComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasZher2kStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, int64_t strideA, const hipblasDoubleComplex *BP, int ldb, int64_t strideB, const double *beta, hipblasDoubleComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasSsymm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const float *alpha, const float *AP, int lda, const float *BP, int ldb, const float *beta, float *CP, int ldc) nogil
     hipblasStatus_t hipblasDsymm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const double *alpha, const double *AP, int lda, const double *BP, int ldb, const double *beta, double *CP, int ldc) nogil
     hipblasStatus_t hipblasCsymm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *BP, int ldb, const hipblasComplex *beta, hipblasComplex *CP, int ldc) nogil
     hipblasStatus_t hipblasZsymm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *BP, int ldb, const hipblasDoubleComplex *beta, hipblasDoubleComplex *CP, int ldc) nogil
-    hipblasStatus_t hipblasSsymmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const float *alpha, const const float **AP, int lda, const const float **BP, int ldb, const float *beta, const float **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasDsymmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const double *alpha, const const double **AP, int lda, const const double **BP, int ldb, const double *beta, const double **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasCsymmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **BP, int ldb, const hipblasComplex *beta, const hipblasComplex **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasZsymmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **BP, int ldb, const hipblasDoubleComplex *beta, const hipblasDoubleComplex **CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasSsymmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const float *alpha, const float *const *AP, int lda, const float *const *BP, int ldb, const float *beta, float *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasDsymmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const double *alpha, const double *const *AP, int lda, const double *const *BP, int ldb, const double *beta, double *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasCsymmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *BP, int ldb, const hipblasComplex *beta, hipblasComplex *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasZsymmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *BP, int ldb, const hipblasDoubleComplex *beta, hipblasDoubleComplex *const *CP, int ldc, int batchCount) nogil
     hipblasStatus_t hipblasSsymmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const float *alpha, const float *AP, int lda, int64_t strideA, const float *BP, int ldb, int64_t strideB, const float *beta, float *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasDsymmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const double *alpha, const double *AP, int lda, int64_t strideA, const double *BP, int ldb, int64_t strideB, const double *beta, double *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasCsymmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int m, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *BP, int ldb, int64_t strideB, const hipblasComplex *beta, hipblasComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
@@ -7650,10 +9606,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDsyrk(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const double *AP, int lda, const double *beta, double *CP, int ldc) nogil
     hipblasStatus_t hipblasCsyrk(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *beta, hipblasComplex *CP, int ldc) nogil
     hipblasStatus_t hipblasZsyrk(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *beta, hipblasDoubleComplex *CP, int ldc) nogil
-    hipblasStatus_t hipblasSsyrkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const const float **AP, int lda, const float *beta, const float **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasDsyrkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const const double **AP, int lda, const double *beta, const double **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasCsyrkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const hipblasComplex *beta, const hipblasComplex **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasZsyrkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const hipblasDoubleComplex *beta, const hipblasDoubleComplex **CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasSsyrkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const float *const *AP, int lda, const float *beta, float *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasDsyrkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const double *const *AP, int lda, const double *beta, double *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasCsyrkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *beta, hipblasComplex *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasZsyrkBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *beta, hipblasDoubleComplex *const *CP, int ldc, int batchCount) nogil
     hipblasStatus_t hipblasSsyrkStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const float *AP, int lda, int64_t strideA, const float *beta, float *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasDsyrkStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const double *AP, int lda, int64_t strideA, const double *beta, double *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasCsyrkStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *beta, hipblasComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
@@ -7662,10 +9618,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDsyr2k(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const double *AP, int lda, const double *BP, int ldb, const double *beta, double *CP, int ldc) nogil
     hipblasStatus_t hipblasCsyr2k(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *BP, int ldb, const hipblasComplex *beta, hipblasComplex *CP, int ldc) nogil
     hipblasStatus_t hipblasZsyr2k(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *BP, int ldb, const hipblasDoubleComplex *beta, hipblasDoubleComplex *CP, int ldc) nogil
-    hipblasStatus_t hipblasSsyr2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const const float **AP, int lda, const const float **BP, int ldb, const float *beta, const float **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasDsyr2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const const double **AP, int lda, const const double **BP, int ldb, const double *beta, const double **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasCsyr2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **BP, int ldb, const hipblasComplex *beta, const hipblasComplex **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasZsyr2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **BP, int ldb, const hipblasDoubleComplex *beta, const hipblasDoubleComplex **CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasSsyr2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const float *const *AP, int lda, const float *const *BP, int ldb, const float *beta, float *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasDsyr2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const double *const *AP, int lda, const double *const *BP, int ldb, const double *beta, double *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasCsyr2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *BP, int ldb, const hipblasComplex *beta, hipblasComplex *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasZsyr2kBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *BP, int ldb, const hipblasDoubleComplex *beta, hipblasDoubleComplex *const *CP, int ldc, int batchCount) nogil
     hipblasStatus_t hipblasSsyr2kStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const float *AP, int lda, int64_t strideA, const float *BP, int ldb, int64_t strideB, const float *beta, float *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasDsyr2kStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const double *AP, int lda, int64_t strideA, const double *BP, int ldb, int64_t strideB, const double *beta, double *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasCsyr2kStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *BP, int ldb, int64_t strideB, const hipblasComplex *beta, hipblasComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
@@ -7674,10 +9630,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDsyrkx(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const double *AP, int lda, const double *BP, int ldb, const double *beta, double *CP, int ldc) nogil
     hipblasStatus_t hipblasCsyrkx(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *BP, int ldb, const hipblasComplex *beta, hipblasComplex *CP, int ldc) nogil
     hipblasStatus_t hipblasZsyrkx(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *BP, int ldb, const hipblasDoubleComplex *beta, hipblasDoubleComplex *CP, int ldc) nogil
-    hipblasStatus_t hipblasSsyrkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const const float **AP, int lda, const const float **BP, int ldb, const float *beta, const float **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasDsyrkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const const double **AP, int lda, const const double **BP, int ldb, const double *beta, const double **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasCsyrkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **BP, int ldb, const hipblasComplex *beta, const hipblasComplex **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasZsyrkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **BP, int ldb, const hipblasDoubleComplex *beta, const hipblasDoubleComplex **CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasSsyrkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const float *const *AP, int lda, const float *const *BP, int ldb, const float *beta, float *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasDsyrkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const double *const *AP, int lda, const double *const *BP, int ldb, const double *beta, double *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasCsyrkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *BP, int ldb, const hipblasComplex *beta, hipblasComplex *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasZsyrkxBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *BP, int ldb, const hipblasDoubleComplex *beta, hipblasDoubleComplex *const *CP, int ldc, int batchCount) nogil
     hipblasStatus_t hipblasSsyrkxStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const float *alpha, const float *AP, int lda, int64_t strideA, const float *BP, int ldb, int64_t strideB, const float *beta, float *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasDsyrkxStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const double *alpha, const double *AP, int lda, int64_t strideA, const double *BP, int ldb, int64_t strideB, const double *beta, double *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasCsyrkxStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasOperation_t transA, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *BP, int ldb, int64_t strideB, const hipblasComplex *beta, hipblasComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
@@ -7686,28 +9642,28 @@ cdef extern from *:
     hipblasStatus_t hipblasDgeam(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const double *alpha, const double *AP, int lda, const double *beta, const double *BP, int ldb, double *CP, int ldc) nogil
     hipblasStatus_t hipblasCgeam(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *beta, const hipblasComplex *BP, int ldb, hipblasComplex *CP, int ldc) nogil
     hipblasStatus_t hipblasZgeam(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *beta, const hipblasDoubleComplex *BP, int ldb, hipblasDoubleComplex *CP, int ldc) nogil
-    hipblasStatus_t hipblasSgeamBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const float *alpha, const const float **AP, int lda, const float *beta, const const float **BP, int ldb, const float **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasDgeamBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const double *alpha, const const double **AP, int lda, const double *beta, const const double **BP, int ldb, const double **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasCgeamBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const hipblasComplex *beta, const const hipblasComplex **BP, int ldb, const hipblasComplex **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasZgeamBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const hipblasDoubleComplex *beta, const const hipblasDoubleComplex **BP, int ldb, const hipblasDoubleComplex **CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasSgeamBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const float *alpha, const float *const *AP, int lda, const float *beta, const float *const *BP, int ldb, float *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasDgeamBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const double *alpha, const double *const *AP, int lda, const double *beta, const double *const *BP, int ldb, double *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasCgeamBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *beta, const hipblasComplex *const *BP, int ldb, hipblasComplex *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasZgeamBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *beta, const hipblasDoubleComplex *const *BP, int ldb, hipblasDoubleComplex *const *CP, int ldc, int batchCount) nogil
     hipblasStatus_t hipblasSgeamStridedBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const float *alpha, const float *AP, int lda, int64_t strideA, const float *beta, const float *BP, int ldb, int64_t strideB, float *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasDgeamStridedBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const double *alpha, const double *AP, int lda, int64_t strideA, const double *beta, const double *BP, int ldb, int64_t strideB, double *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasCgeamStridedBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *beta, const hipblasComplex *BP, int ldb, int64_t strideB, hipblasComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasZgeamStridedBatched(hipblasHandle_t handle, hipblasOperation_t transA, hipblasOperation_t transB, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, int64_t strideA, const hipblasDoubleComplex *beta, const hipblasDoubleComplex *BP, int ldb, int64_t strideB, hipblasDoubleComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasChemm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, const hipblasComplex *BP, int ldb, const hipblasComplex *beta, hipblasComplex *CP, int ldc) nogil
     hipblasStatus_t hipblasZhemm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *BP, int ldb, const hipblasDoubleComplex *beta, hipblasDoubleComplex *CP, int ldc) nogil
-    hipblasStatus_t hipblasChemmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int n, int k, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const const hipblasComplex **BP, int ldb, const hipblasComplex *beta, const hipblasComplex **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasZhemmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int n, int k, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **BP, int ldb, const hipblasDoubleComplex *beta, const hipblasDoubleComplex **CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasChemmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int n, int k, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *BP, int ldb, const hipblasComplex *beta, hipblasComplex *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasZhemmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *BP, int ldb, const hipblasDoubleComplex *beta, hipblasDoubleComplex *const *CP, int ldc, int batchCount) nogil
     hipblasStatus_t hipblasChemmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int n, int k, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *BP, int ldb, int64_t strideB, const hipblasComplex *beta, hipblasComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasZhemmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, int n, int k, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, int64_t strideA, const hipblasDoubleComplex *BP, int ldb, int64_t strideB, const hipblasDoubleComplex *beta, hipblasDoubleComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasStrmm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const float *alpha, const float *AP, int lda, float *BP, int ldb) nogil
     hipblasStatus_t hipblasDtrmm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const double *alpha, const double *AP, int lda, double *BP, int ldb) nogil
     hipblasStatus_t hipblasCtrmm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, hipblasComplex *BP, int ldb) nogil
     hipblasStatus_t hipblasZtrmm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *AP, int lda, hipblasDoubleComplex *BP, int ldb) nogil
-    hipblasStatus_t hipblasStrmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const float *alpha, const const float **AP, int lda, const float **BP, int ldb, int batchCount) nogil
-    hipblasStatus_t hipblasDtrmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const double *alpha, const const double **AP, int lda, const double **BP, int ldb, int batchCount) nogil
-    hipblasStatus_t hipblasCtrmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasComplex *alpha, const const hipblasComplex **AP, int lda, const hipblasComplex **BP, int ldb, int batchCount) nogil
-    hipblasStatus_t hipblasZtrmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasDoubleComplex *alpha, const const hipblasDoubleComplex **AP, int lda, const hipblasDoubleComplex **BP, int ldb, int batchCount) nogil
+    hipblasStatus_t hipblasStrmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const float *alpha, const float *const *AP, int lda, float *const *BP, int ldb, int batchCount) nogil
+    hipblasStatus_t hipblasDtrmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const double *alpha, const double *const *AP, int lda, double *const *BP, int ldb, int batchCount) nogil
+    hipblasStatus_t hipblasCtrmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasComplex *alpha, const hipblasComplex *const *AP, int lda, hipblasComplex *const *BP, int ldb, int batchCount) nogil
+    hipblasStatus_t hipblasZtrmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex *const *AP, int lda, hipblasDoubleComplex *const *BP, int ldb, int batchCount) nogil
     hipblasStatus_t hipblasStrmmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const float *alpha, const float *AP, int lda, int64_t strideA, float *BP, int ldb, int64_t strideB, int batchCount) nogil
     hipblasStatus_t hipblasDtrmmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const double *alpha, const double *AP, int lda, int64_t strideA, double *BP, int ldb, int64_t strideB, int batchCount) nogil
     hipblasStatus_t hipblasCtrmmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasComplex *alpha, const hipblasComplex *AP, int lda, int64_t strideA, hipblasComplex *BP, int ldb, int64_t strideB, int batchCount) nogil
@@ -7716,10 +9672,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDtrsm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const double *alpha, double *AP, int lda, double *BP, int ldb) nogil
     hipblasStatus_t hipblasCtrsm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasComplex *alpha, hipblasComplex *AP, int lda, hipblasComplex *BP, int ldb) nogil
     hipblasStatus_t hipblasZtrsm(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasDoubleComplex *alpha, hipblasDoubleComplex *AP, int lda, hipblasDoubleComplex *BP, int ldb) nogil
-    hipblasStatus_t hipblasStrsmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const float *alpha, const float **AP, int lda, float **BP, int ldb, int batchCount) nogil
-    hipblasStatus_t hipblasDtrsmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const double *alpha, const double **AP, int lda, double **BP, int ldb, int batchCount) nogil
-    hipblasStatus_t hipblasCtrsmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasComplex *alpha, const hipblasComplex **AP, int lda, hipblasComplex **BP, int ldb, int batchCount) nogil
-    hipblasStatus_t hipblasZtrsmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasDoubleComplex *alpha, const hipblasDoubleComplex **AP, int lda, hipblasDoubleComplex **BP, int ldb, int batchCount) nogil
+    hipblasStatus_t hipblasStrsmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const float *alpha, float *const *AP, int lda, float **BP, int ldb, int batchCount) nogil
+    hipblasStatus_t hipblasDtrsmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const double *alpha, double *const *AP, int lda, double **BP, int ldb, int batchCount) nogil
+    hipblasStatus_t hipblasCtrsmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasComplex *alpha, hipblasComplex *const *AP, int lda, hipblasComplex **BP, int ldb, int batchCount) nogil
+    hipblasStatus_t hipblasZtrsmBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasDoubleComplex *alpha, hipblasDoubleComplex *const *AP, int lda, hipblasDoubleComplex **BP, int ldb, int batchCount) nogil
     hipblasStatus_t hipblasStrsmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const float *alpha, float *AP, int lda, int64_t strideA, float *BP, int ldb, int64_t strideB, int batchCount) nogil
     hipblasStatus_t hipblasDtrsmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const double *alpha, double *AP, int lda, int64_t strideA, double *BP, int ldb, int64_t strideB, int batchCount) nogil
     hipblasStatus_t hipblasCtrsmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, hipblasFillMode_t uplo, hipblasOperation_t transA, hipblasDiagType_t diag, int m, int n, const hipblasComplex *alpha, hipblasComplex *AP, int lda, int64_t strideA, hipblasComplex *BP, int ldb, int64_t strideB, int batchCount) nogil
@@ -7728,10 +9684,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDtrtri(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const double *AP, int lda, double *invA, int ldinvA) nogil
     hipblasStatus_t hipblasCtrtri(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const hipblasComplex *AP, int lda, hipblasComplex *invA, int ldinvA) nogil
     hipblasStatus_t hipblasZtrtri(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const hipblasDoubleComplex *AP, int lda, hipblasDoubleComplex *invA, int ldinvA) nogil
-    hipblasStatus_t hipblasStrtriBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const const float **AP, int lda, float **invA, int ldinvA, int batchCount) nogil
-    hipblasStatus_t hipblasDtrtriBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const const double **AP, int lda, double **invA, int ldinvA, int batchCount) nogil
-    hipblasStatus_t hipblasCtrtriBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const const hipblasComplex **AP, int lda, hipblasComplex **invA, int ldinvA, int batchCount) nogil
-    hipblasStatus_t hipblasZtrtriBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const const hipblasDoubleComplex **AP, int lda, hipblasDoubleComplex **invA, int ldinvA, int batchCount) nogil
+    hipblasStatus_t hipblasStrtriBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const float *const *AP, int lda, float **invA, int ldinvA, int batchCount) nogil
+    hipblasStatus_t hipblasDtrtriBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const double *const *AP, int lda, double **invA, int ldinvA, int batchCount) nogil
+    hipblasStatus_t hipblasCtrtriBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const hipblasComplex *const *AP, int lda, hipblasComplex **invA, int ldinvA, int batchCount) nogil
+    hipblasStatus_t hipblasZtrtriBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const hipblasDoubleComplex *const *AP, int lda, hipblasDoubleComplex **invA, int ldinvA, int batchCount) nogil
     hipblasStatus_t hipblasStrtriStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const float *AP, int lda, int64_t strideA, float *invA, int ldinvA, int64_t stride_invA, int batchCount) nogil
     hipblasStatus_t hipblasDtrtriStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const double *AP, int lda, int64_t strideA, double *invA, int ldinvA, int64_t stride_invA, int batchCount) nogil
     hipblasStatus_t hipblasCtrtriStridedBatched(hipblasHandle_t handle, hipblasFillMode_t uplo, hipblasDiagType_t diag, int n, const hipblasComplex *AP, int lda, int64_t strideA, hipblasComplex *invA, int ldinvA, int64_t stride_invA, int batchCount) nogil
@@ -7740,10 +9696,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDdgmm(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const double *AP, int lda, const double *x, int incx, double *CP, int ldc) nogil
     hipblasStatus_t hipblasCdgmm(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const hipblasComplex *AP, int lda, const hipblasComplex *x, int incx, hipblasComplex *CP, int ldc) nogil
     hipblasStatus_t hipblasZdgmm(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const hipblasDoubleComplex *AP, int lda, const hipblasDoubleComplex *x, int incx, hipblasDoubleComplex *CP, int ldc) nogil
-    hipblasStatus_t hipblasSdgmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const const float **AP, int lda, const const float **x, int incx, const float **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasDdgmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const const double **AP, int lda, const const double **x, int incx, const double **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasCdgmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const const hipblasComplex **AP, int lda, const const hipblasComplex **x, int incx, const hipblasComplex **CP, int ldc, int batchCount) nogil
-    hipblasStatus_t hipblasZdgmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const const hipblasDoubleComplex **AP, int lda, const const hipblasDoubleComplex **x, int incx, const hipblasDoubleComplex **CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasSdgmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const float *const *AP, int lda, const float *const *x, int incx, float *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasDdgmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const double *const *AP, int lda, const double *const *x, int incx, double *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasCdgmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const hipblasComplex *const *AP, int lda, const hipblasComplex *const *x, int incx, hipblasComplex *const *CP, int ldc, int batchCount) nogil
+    hipblasStatus_t hipblasZdgmmBatched(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const hipblasDoubleComplex *const *AP, int lda, const hipblasDoubleComplex *const *x, int incx, hipblasDoubleComplex *const *CP, int ldc, int batchCount) nogil
     hipblasStatus_t hipblasSdgmmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const float *AP, int lda, int64_t strideA, const float *x, int incx, int64_t stridex, float *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasDdgmmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const double *AP, int lda, int64_t strideA, const double *x, int incx, int64_t stridex, double *CP, int ldc, int64_t strideC, int batchCount) nogil
     hipblasStatus_t hipblasCdgmmStridedBatched(hipblasHandle_t handle, hipblasSideMode_t side, int m, int n, const hipblasComplex *AP, int lda, int64_t strideA, const hipblasComplex *x, int incx, int64_t stridex, hipblasComplex *CP, int ldc, int64_t strideC, int batchCount) nogil
@@ -7752,10 +9708,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDgetrf(hipblasHandle_t handle, const int n, double *A, const int lda, int *ipiv, int *info) nogil
     hipblasStatus_t hipblasCgetrf(hipblasHandle_t handle, const int n, hipblasComplex *A, const int lda, int *ipiv, int *info) nogil
     hipblasStatus_t hipblasZgetrf(hipblasHandle_t handle, const int n, hipblasDoubleComplex *A, const int lda, int *ipiv, int *info) nogil
-    hipblasStatus_t hipblasSgetrfBatched(hipblasHandle_t handle, const int n, const float **A, const int lda, int *ipiv, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasDgetrfBatched(hipblasHandle_t handle, const int n, const double **A, const int lda, int *ipiv, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasCgetrfBatched(hipblasHandle_t handle, const int n, const hipblasComplex **A, const int lda, int *ipiv, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasZgetrfBatched(hipblasHandle_t handle, const int n, const hipblasDoubleComplex **A, const int lda, int *ipiv, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasSgetrfBatched(hipblasHandle_t handle, const int n, float *const *A, const int lda, int *ipiv, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasDgetrfBatched(hipblasHandle_t handle, const int n, double *const *A, const int lda, int *ipiv, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasCgetrfBatched(hipblasHandle_t handle, const int n, hipblasComplex *const *A, const int lda, int *ipiv, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasZgetrfBatched(hipblasHandle_t handle, const int n, hipblasDoubleComplex *const *A, const int lda, int *ipiv, int *info, const int batchCount) nogil
     hipblasStatus_t hipblasSgetrfStridedBatched(hipblasHandle_t handle, const int n, float *A, const int lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, const int batchCount) nogil
     hipblasStatus_t hipblasDgetrfStridedBatched(hipblasHandle_t handle, const int n, double *A, const int lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, const int batchCount) nogil
     hipblasStatus_t hipblasCgetrfStridedBatched(hipblasHandle_t handle, const int n, hipblasComplex *A, const int lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, const int batchCount) nogil
@@ -7764,26 +9720,26 @@ cdef extern from *:
     hipblasStatus_t hipblasDgetrs(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, double *A, const int lda, const int *ipiv, double *B, const int ldb, int *info) nogil
     hipblasStatus_t hipblasCgetrs(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, hipblasComplex *A, const int lda, const int *ipiv, hipblasComplex *B, const int ldb, int *info) nogil
     hipblasStatus_t hipblasZgetrs(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, hipblasDoubleComplex *A, const int lda, const int *ipiv, hipblasDoubleComplex *B, const int ldb, int *info) nogil
-    hipblasStatus_t hipblasSgetrsBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, const float **A, const int lda, const int *ipiv, const float **B, const int ldb, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasDgetrsBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, const double **A, const int lda, const int *ipiv, const double **B, const int ldb, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasCgetrsBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, const hipblasComplex **A, const int lda, const int *ipiv, const hipblasComplex **B, const int ldb, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasZgetrsBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, const hipblasDoubleComplex **A, const int lda, const int *ipiv, const hipblasDoubleComplex **B, const int ldb, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasSgetrsBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, float *const *A, const int lda, const int *ipiv, float *const *B, const int ldb, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasDgetrsBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, double *const *A, const int lda, const int *ipiv, double *const *B, const int ldb, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasCgetrsBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, hipblasComplex *const *A, const int lda, const int *ipiv, hipblasComplex *const *B, const int ldb, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasZgetrsBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, hipblasDoubleComplex *const *A, const int lda, const int *ipiv, hipblasDoubleComplex *const *B, const int ldb, int *info, const int batchCount) nogil
     hipblasStatus_t hipblasSgetrsStridedBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, float *A, const int lda, int64_t strideA, const int *ipiv, int64_t strideP, float *B, const int ldb, int64_t strideB, int *info, const int batchCount) nogil
     hipblasStatus_t hipblasDgetrsStridedBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, double *A, const int lda, int64_t strideA, const int *ipiv, int64_t strideP, double *B, const int ldb, int64_t strideB, int *info, const int batchCount) nogil
     hipblasStatus_t hipblasCgetrsStridedBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, hipblasComplex *A, const int lda, int64_t strideA, const int *ipiv, int64_t strideP, hipblasComplex *B, const int ldb, int64_t strideB, int *info, const int batchCount) nogil
     hipblasStatus_t hipblasZgetrsStridedBatched(hipblasHandle_t handle, const hipblasOperation_t trans, const int n, const int nrhs, hipblasDoubleComplex *A, const int lda, int64_t strideA, const int *ipiv, int64_t strideP, hipblasDoubleComplex *B, const int ldb, int64_t strideB, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasSgetriBatched(hipblasHandle_t handle, const int n, const float **A, const int lda, int *ipiv, const float **C, const int ldc, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasDgetriBatched(hipblasHandle_t handle, const int n, const double **A, const int lda, int *ipiv, const double **C, const int ldc, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasCgetriBatched(hipblasHandle_t handle, const int n, const hipblasComplex **A, const int lda, int *ipiv, const hipblasComplex **C, const int ldc, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasZgetriBatched(hipblasHandle_t handle, const int n, const hipblasDoubleComplex **A, const int lda, int *ipiv, const hipblasDoubleComplex **C, const int ldc, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasSgetriBatched(hipblasHandle_t handle, const int n, float *const *A, const int lda, int *ipiv, float *const *C, const int ldc, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasDgetriBatched(hipblasHandle_t handle, const int n, double *const *A, const int lda, int *ipiv, double *const *C, const int ldc, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasCgetriBatched(hipblasHandle_t handle, const int n, hipblasComplex *const *A, const int lda, int *ipiv, hipblasComplex *const *C, const int ldc, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasZgetriBatched(hipblasHandle_t handle, const int n, hipblasDoubleComplex *const *A, const int lda, int *ipiv, hipblasDoubleComplex *const *C, const int ldc, int *info, const int batchCount) nogil
     hipblasStatus_t hipblasSgels(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, float *A, const int lda, float *B, const int ldb, int *info, int *deviceInfo) nogil
     hipblasStatus_t hipblasDgels(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, double *A, const int lda, double *B, const int ldb, int *info, int *deviceInfo) nogil
     hipblasStatus_t hipblasCgels(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, hipblasComplex *A, const int lda, hipblasComplex *B, const int ldb, int *info, int *deviceInfo) nogil
     hipblasStatus_t hipblasZgels(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, hipblasDoubleComplex *A, const int lda, hipblasDoubleComplex *B, const int ldb, int *info, int *deviceInfo) nogil
-    hipblasStatus_t hipblasSgelsBatched(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, const float **A, const int lda, const float **B, const int ldb, int *info, int *deviceInfo, const int batchCount) nogil
-    hipblasStatus_t hipblasDgelsBatched(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, const double **A, const int lda, const double **B, const int ldb, int *info, int *deviceInfo, const int batchCount) nogil
-    hipblasStatus_t hipblasCgelsBatched(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, const hipblasComplex **A, const int lda, const hipblasComplex **B, const int ldb, int *info, int *deviceInfo, const int batchCount) nogil
-    hipblasStatus_t hipblasZgelsBatched(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, const hipblasDoubleComplex **A, const int lda, const hipblasDoubleComplex **B, const int ldb, int *info, int *deviceInfo, const int batchCount) nogil
+    hipblasStatus_t hipblasSgelsBatched(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, float *const *A, const int lda, float *const *B, const int ldb, int *info, int *deviceInfo, const int batchCount) nogil
+    hipblasStatus_t hipblasDgelsBatched(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, double *const *A, const int lda, double *const *B, const int ldb, int *info, int *deviceInfo, const int batchCount) nogil
+    hipblasStatus_t hipblasCgelsBatched(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, hipblasComplex *const *A, const int lda, hipblasComplex *const *B, const int ldb, int *info, int *deviceInfo, const int batchCount) nogil
+    hipblasStatus_t hipblasZgelsBatched(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, hipblasDoubleComplex *const *A, const int lda, hipblasDoubleComplex *const *B, const int ldb, int *info, int *deviceInfo, const int batchCount) nogil
     hipblasStatus_t hipblasSgelsStridedBatched(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, float *A, const int lda, int64_t strideA, float *B, const int ldb, int64_t strideB, int *info, int *deviceInfo, const int batch_count) nogil
     hipblasStatus_t hipblasDgelsStridedBatched(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, double *A, const int lda, int64_t strideA, double *B, const int ldb, int64_t strideB, int *info, int *deviceInfo, const int batch_count) nogil
     hipblasStatus_t hipblasCgelsStridedBatched(hipblasHandle_t handle, hipblasOperation_t trans, const int m, const int n, const int nrhs, hipblasComplex *A, const int lda, int64_t strideA, hipblasComplex *B, const int ldb, int64_t strideB, int *info, int *deviceInfo, const int batch_count) nogil
@@ -7792,10 +9748,10 @@ cdef extern from *:
     hipblasStatus_t hipblasDgeqrf(hipblasHandle_t handle, const int m, const int n, double *A, const int lda, double *ipiv, int *info) nogil
     hipblasStatus_t hipblasCgeqrf(hipblasHandle_t handle, const int m, const int n, hipblasComplex *A, const int lda, hipblasComplex *ipiv, int *info) nogil
     hipblasStatus_t hipblasZgeqrf(hipblasHandle_t handle, const int m, const int n, hipblasDoubleComplex *A, const int lda, hipblasDoubleComplex *ipiv, int *info) nogil
-    hipblasStatus_t hipblasSgeqrfBatched(hipblasHandle_t handle, const int m, const int n, const float **A, const int lda, const float **ipiv, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasDgeqrfBatched(hipblasHandle_t handle, const int m, const int n, const double **A, const int lda, const double **ipiv, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasCgeqrfBatched(hipblasHandle_t handle, const int m, const int n, const hipblasComplex **A, const int lda, const hipblasComplex **ipiv, int *info, const int batchCount) nogil
-    hipblasStatus_t hipblasZgeqrfBatched(hipblasHandle_t handle, const int m, const int n, const hipblasDoubleComplex **A, const int lda, const hipblasDoubleComplex **ipiv, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasSgeqrfBatched(hipblasHandle_t handle, const int m, const int n, float *const *A, const int lda, float *const *ipiv, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasDgeqrfBatched(hipblasHandle_t handle, const int m, const int n, double *const *A, const int lda, double *const *ipiv, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasCgeqrfBatched(hipblasHandle_t handle, const int m, const int n, hipblasComplex *const *A, const int lda, hipblasComplex *const *ipiv, int *info, const int batchCount) nogil
+    hipblasStatus_t hipblasZgeqrfBatched(hipblasHandle_t handle, const int m, const int n, hipblasDoubleComplex *const *A, const int lda, hipblasDoubleComplex *const *ipiv, int *info, const int batchCount) nogil
     hipblasStatus_t hipblasSgeqrfStridedBatched(hipblasHandle_t handle, const int m, const int n, float *A, const int lda, int64_t strideA, float *ipiv, int64_t strideP, int *info, const int batchCount) nogil
     hipblasStatus_t hipblasDgeqrfStridedBatched(hipblasHandle_t handle, const int m, const int n, double *A, const int lda, int64_t strideA, double *ipiv, int64_t strideP, int *info, const int batchCount) nogil
     hipblasStatus_t hipblasCgeqrfStridedBatched(hipblasHandle_t handle, const int m, const int n, hipblasComplex *A, const int lda, int64_t strideA, hipblasComplex *ipiv, int64_t strideP, int *info, const int batchCount) nogil

@@ -41,6 +41,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("5.7.1", "hipfft", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hipfftResult_t
+    #define HIPGEN_DEF_hipfftResult_t
     typedef enum hipfftResult_t {
       HIPFFT_SUCCESS = 0,
       HIPFFT_INVALID_PLAN = 1,
@@ -59,7 +61,10 @@ cdef extern from *:
       HIPFFT_NOT_IMPLEMENTED = 14,
       HIPFFT_NOT_SUPPORTED = 16
     } hipfftResult_t;
+    #endif
     typedef hipfftResult_t hipfftResult;
+    #ifndef HIPGEN_DEF_hipfftType_t
+    #define HIPGEN_DEF_hipfftType_t
     typedef enum hipfftType_t {
       HIPFFT_R2C = 42,
       HIPFFT_C2R = 44,
@@ -68,17 +73,29 @@ cdef extern from *:
       HIPFFT_Z2D = 108,
       HIPFFT_Z2Z = 105
     } hipfftType_t;
+    #endif
     typedef hipfftType_t hipfftType;
+    #ifndef HIPGEN_DEF_hipfftLibraryPropertyType_t
+    #define HIPGEN_DEF_hipfftLibraryPropertyType_t
     typedef enum hipfftLibraryPropertyType_t {
       HIPFFT_MAJOR_VERSION = 0,
       HIPFFT_MINOR_VERSION = 1,
       HIPFFT_PATCH_LEVEL = 2
     } hipfftLibraryPropertyType_t;
+    #endif
     typedef hipfftLibraryPropertyType_t hipfftLibraryPropertyType;
     struct hipfftHandle_t;
     typedef struct hipfftHandle_t *hipfftHandle;
+    #ifndef HIPGEN_DEF_HIPFFT_FORWARD
+    #define HIPGEN_DEF_HIPFFT_FORWARD
     #define HIPFFT_FORWARD (-1)
+    #endif
+    #ifndef HIPGEN_DEF_HIPFFT_BACKWARD
+    #define HIPGEN_DEF_HIPFFT_BACKWARD
     #define HIPFFT_BACKWARD (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipfftPlan1d
+    #define HIPGEN_DEF_hipfftPlan1d
     static inline hipfftResult_t hipfftPlan1d(hipfftHandle *a0, int a1, hipfftType a2, int a3) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle *, int, hipfftType, int);
       static hipgen_fn f;
@@ -90,6 +107,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftPlan2d
+    #define HIPGEN_DEF_hipfftPlan2d
     static inline hipfftResult_t hipfftPlan2d(hipfftHandle *a0, int a1, int a2, hipfftType a3) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle *, int, int, hipfftType);
       static hipgen_fn f;
@@ -101,6 +121,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftPlan3d
+    #define HIPGEN_DEF_hipfftPlan3d
     static inline hipfftResult_t hipfftPlan3d(hipfftHandle *a0, int a1, int a2, int a3, hipfftType a4) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle *, int, int, int, hipfftType);
       static hipgen_fn f;
@@ -112,6 +135,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftPlanMany
+    #define HIPGEN_DEF_hipfftPlanMany
     static inline hipfftResult_t hipfftPlanMany(hipfftHandle *a0, int a1, int *a2, int *a3, int a4, int a5, int *a6, int a7, int a8, hipfftType a9, int a10) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle *, int, int *, int *, int, int, int *, int, int, hipfftType, int);
       static hipgen_fn f;
@@ -123,6 +149,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftCreate
+    #define HIPGEN_DEF_hipfftCreate
     static inline hipfftResult_t hipfftCreate(hipfftHandle *a0) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle *);
       static hipgen_fn f;
@@ -134,6 +163,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftExtPlanScaleFactor
+    #define HIPGEN_DEF_hipfftExtPlanScaleFactor
     static inline hipfftResult_t hipfftExtPlanScaleFactor(hipfftHandle a0, double a1) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, double);
       static hipgen_fn f;
@@ -145,6 +177,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftMakePlan1d
+    #define HIPGEN_DEF_hipfftMakePlan1d
     static inline hipfftResult_t hipfftMakePlan1d(hipfftHandle a0, int a1, hipfftType a2, int a3, size_t *a4) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, hipfftType, int, size_t *);
       static hipgen_fn f;
@@ -156,6 +191,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftMakePlan2d
+    #define HIPGEN_DEF_hipfftMakePlan2d
     static inline hipfftResult_t hipfftMakePlan2d(hipfftHandle a0, int a1, int a2, hipfftType a3, size_t *a4) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int, hipfftType, size_t *);
       static hipgen_fn f;
@@ -167,6 +205,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftMakePlan3d
+    #define HIPGEN_DEF_hipfftMakePlan3d
     static inline hipfftResult_t hipfftMakePlan3d(hipfftHandle a0, int a1, int a2, int a3, hipfftType a4, size_t *a5) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int, int, hipfftType, size_t *);
       static hipgen_fn f;
@@ -178,6 +219,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftMakePlanMany
+    #define HIPGEN_DEF_hipfftMakePlanMany
     static inline hipfftResult_t hipfftMakePlanMany(hipfftHandle a0, int a1, int *a2, int *a3, int a4, int a5, int *a6, int a7, int a8, hipfftType a9, int a10, size_t *a11) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int *, int *, int, int, int *, int, int, hipfftType, int, size_t *);
       static hipgen_fn f;
@@ -189,6 +233,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftMakePlanMany64
+    #define HIPGEN_DEF_hipfftMakePlanMany64
     static inline hipfftResult_t hipfftMakePlanMany64(hipfftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, long long *a6, long long a7, long long a8, hipfftType a9, long long a10, size_t *a11) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, long long *, long long *, long long, long long, long long *, long long, long long, hipfftType, long long, size_t *);
       static hipgen_fn f;
@@ -200,6 +247,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftEstimate1d
+    #define HIPGEN_DEF_hipfftEstimate1d
     static inline hipfftResult_t hipfftEstimate1d(int a0, hipfftType a1, int a2, size_t *a3) {
       typedef hipfftResult_t (*hipgen_fn)(int, hipfftType, int, size_t *);
       static hipgen_fn f;
@@ -211,6 +261,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftEstimate2d
+    #define HIPGEN_DEF_hipfftEstimate2d
     static inline hipfftResult_t hipfftEstimate2d(int a0, int a1, hipfftType a2, size_t *a3) {
       typedef hipfftResult_t (*hipgen_fn)(int, int, hipfftType, size_t *);
       static hipgen_fn f;
@@ -222,6 +275,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftEstimate3d
+    #define HIPGEN_DEF_hipfftEstimate3d
     static inline hipfftResult_t hipfftEstimate3d(int a0, int a1, int a2, hipfftType a3, size_t *a4) {
       typedef hipfftResult_t (*hipgen_fn)(int, int, int, hipfftType, size_t *);
       static hipgen_fn f;
@@ -233,6 +289,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftEstimateMany
+    #define HIPGEN_DEF_hipfftEstimateMany
     static inline hipfftResult_t hipfftEstimateMany(int a0, int *a1, int *a2, int a3, int a4, int *a5, int a6, int a7, hipfftType a8, int a9, size_t *a10) {
       typedef hipfftResult_t (*hipgen_fn)(int, int *, int *, int, int, int *, int, int, hipfftType, int, size_t *);
       static hipgen_fn f;
@@ -244,6 +303,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftGetSize1d
+    #define HIPGEN_DEF_hipfftGetSize1d
     static inline hipfftResult_t hipfftGetSize1d(hipfftHandle a0, int a1, hipfftType a2, int a3, size_t *a4) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, hipfftType, int, size_t *);
       static hipgen_fn f;
@@ -255,6 +317,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftGetSize2d
+    #define HIPGEN_DEF_hipfftGetSize2d
     static inline hipfftResult_t hipfftGetSize2d(hipfftHandle a0, int a1, int a2, hipfftType a3, size_t *a4) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int, hipfftType, size_t *);
       static hipgen_fn f;
@@ -266,6 +331,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftGetSize3d
+    #define HIPGEN_DEF_hipfftGetSize3d
     static inline hipfftResult_t hipfftGetSize3d(hipfftHandle a0, int a1, int a2, int a3, hipfftType a4, size_t *a5) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int, int, hipfftType, size_t *);
       static hipgen_fn f;
@@ -277,6 +345,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftGetSizeMany
+    #define HIPGEN_DEF_hipfftGetSizeMany
     static inline hipfftResult_t hipfftGetSizeMany(hipfftHandle a0, int a1, int *a2, int *a3, int a4, int a5, int *a6, int a7, int a8, hipfftType a9, int a10, size_t *a11) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int *, int *, int, int, int *, int, int, hipfftType, int, size_t *);
       static hipgen_fn f;
@@ -288,6 +359,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftGetSizeMany64
+    #define HIPGEN_DEF_hipfftGetSizeMany64
     static inline hipfftResult_t hipfftGetSizeMany64(hipfftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, long long *a6, long long a7, long long a8, hipfftType a9, long long a10, size_t *a11) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, long long *, long long *, long long, long long, long long *, long long, long long, hipfftType, long long, size_t *);
       static hipgen_fn f;
@@ -299,6 +373,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftGetSize
+    #define HIPGEN_DEF_hipfftGetSize
     static inline hipfftResult_t hipfftGetSize(hipfftHandle a0, size_t *a1) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, size_t *);
       static hipgen_fn f;
@@ -310,6 +387,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftSetAutoAllocation
+    #define HIPGEN_DEF_hipfftSetAutoAllocation
     static inline hipfftResult_t hipfftSetAutoAllocation(hipfftHandle a0, int a1) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int);
       static hipgen_fn f;
@@ -321,6 +401,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftSetWorkArea
+    #define HIPGEN_DEF_hipfftSetWorkArea
     static inline hipfftResult_t hipfftSetWorkArea(hipfftHandle a0, void *a1) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, void *);
       static hipgen_fn f;
@@ -332,6 +415,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftExecC2C
+    #define HIPGEN_DEF_hipfftExecC2C
     static inline hipfftResult_t hipfftExecC2C(hipfftHandle a0, float2 *a1, float2 *a2, int a3) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, float2 *, float2 *, int);
       static hipgen_fn f;
@@ -343,6 +429,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftExecR2C
+    #define HIPGEN_DEF_hipfftExecR2C
     static inline hipfftResult_t hipfftExecR2C(hipfftHandle a0, float *a1, float2 *a2) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, float *, float2 *);
       static hipgen_fn f;
@@ -354,6 +443,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftExecC2R
+    #define HIPGEN_DEF_hipfftExecC2R
     static inline hipfftResult_t hipfftExecC2R(hipfftHandle a0, float2 *a1, float *a2) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, float2 *, float *);
       static hipgen_fn f;
@@ -365,6 +457,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftExecZ2Z
+    #define HIPGEN_DEF_hipfftExecZ2Z
     static inline hipfftResult_t hipfftExecZ2Z(hipfftHandle a0, double2 *a1, double2 *a2, int a3) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, double2 *, double2 *, int);
       static hipgen_fn f;
@@ -376,6 +471,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftExecD2Z
+    #define HIPGEN_DEF_hipfftExecD2Z
     static inline hipfftResult_t hipfftExecD2Z(hipfftHandle a0, double *a1, double2 *a2) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, double *, double2 *);
       static hipgen_fn f;
@@ -387,6 +485,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftExecZ2D
+    #define HIPGEN_DEF_hipfftExecZ2D
     static inline hipfftResult_t hipfftExecZ2D(hipfftHandle a0, double2 *a1, double *a2) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, double2 *, double *);
       static hipgen_fn f;
@@ -398,6 +499,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftSetStream
+    #define HIPGEN_DEF_hipfftSetStream
     static inline hipfftResult_t hipfftSetStream(hipfftHandle a0, hipStream_t a1) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, hipStream_t);
       static hipgen_fn f;
@@ -409,6 +513,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftDestroy
+    #define HIPGEN_DEF_hipfftDestroy
     static inline hipfftResult_t hipfftDestroy(hipfftHandle a0) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftHandle);
       static hipgen_fn f;
@@ -420,6 +527,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftGetVersion
+    #define HIPGEN_DEF_hipfftGetVersion
     static inline hipfftResult_t hipfftGetVersion(int *a0) {
       typedef hipfftResult_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -431,6 +541,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipfftGetProperty
+    #define HIPGEN_DEF_hipfftGetProperty
     static inline hipfftResult_t hipfftGetProperty(hipfftLibraryPropertyType a0, int *a1) {
       typedef hipfftResult_t (*hipgen_fn)(hipfftLibraryPropertyType, int *);
       static hipgen_fn f;
@@ -442,6 +555,7 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"

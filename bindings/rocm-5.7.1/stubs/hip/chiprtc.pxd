@@ -40,6 +40,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("5.7.1", "hiprtc", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hiprtcResult
+    #define HIPGEN_DEF_hiprtcResult
     typedef enum hiprtcResult {
       HIPRTC_SUCCESS = 0,
       HIPRTC_ERROR_OUT_OF_MEMORY = 1,
@@ -55,6 +57,9 @@ cdef extern from *:
       HIPRTC_ERROR_INTERNAL_ERROR = 11,
       HIPRTC_ERROR_LINKING = 100
     } hiprtcResult;
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcJIT_option
+    #define HIPGEN_DEF_hiprtcJIT_option
     typedef enum hiprtcJIT_option {
       HIPRTC_JIT_MAX_REGISTERS = 0,
       HIPRTC_JIT_THREADS_PER_BLOCK = 1,
@@ -85,6 +90,9 @@ cdef extern from *:
       HIPRTC_JIT_IR_TO_ISA_OPT_EXT = 10000,
       HIPRTC_JIT_IR_TO_ISA_OPT_COUNT_EXT = 10001
     } hiprtcJIT_option;
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcJITInputType
+    #define HIPGEN_DEF_hiprtcJITInputType
     typedef enum hiprtcJITInputType {
       HIPRTC_JIT_INPUT_CUBIN = 0,
       HIPRTC_JIT_INPUT_PTX = 1,
@@ -98,10 +106,13 @@ cdef extern from *:
       HIPRTC_JIT_INPUT_LLVM_ARCHIVES_OF_BUNDLED_BITCODE = 102,
       HIPRTC_JIT_NUM_INPUT_TYPES = 9
     } hiprtcJITInputType;
+    #endif
     struct ihiprtcLinkState;
     typedef struct ihiprtcLinkState *hiprtcLinkState;
     struct _hiprtcProgram;
     typedef struct _hiprtcProgram *hiprtcProgram;
+    #ifndef HIPGEN_DEF_hiprtcGetErrorString
+    #define HIPGEN_DEF_hiprtcGetErrorString
     static inline const char * hiprtcGetErrorString(hiprtcResult a0) {
       typedef const char * (*hipgen_fn)(hiprtcResult);
       static hipgen_fn f;
@@ -113,6 +124,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcVersion
+    #define HIPGEN_DEF_hiprtcVersion
     static inline hiprtcResult hiprtcVersion(int *a0, int *a1) {
       typedef hiprtcResult (*hipgen_fn)(int *, int *);
       static hipgen_fn f;
@@ -124,6 +138,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcAddNameExpression
+    #define HIPGEN_DEF_hiprtcAddNameExpression
     static inline hiprtcResult hiprtcAddNameExpression(hiprtcProgram a0, const char *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, const char *);
       static hipgen_fn f;
@@ -135,6 +152,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcCompileProgram
+    #define HIPGEN_DEF_hiprtcCompileProgram
     static inline hiprtcResult hiprtcCompileProgram(hiprtcProgram a0, int a1, const char **a2) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, int, const char **);
       static hipgen_fn f;
@@ -146,6 +166,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcCreateProgram
+    #define HIPGEN_DEF_hiprtcCreateProgram
     static inline hiprtcResult hiprtcCreateProgram(hiprtcProgram *a0, const char *a1, const char *a2, int a3, const char **a4, const char **a5) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram *, const char *, const char *, int, const char **, const char **);
       static hipgen_fn f;
@@ -157,6 +180,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcDestroyProgram
+    #define HIPGEN_DEF_hiprtcDestroyProgram
     static inline hiprtcResult hiprtcDestroyProgram(hiprtcProgram *a0) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram *);
       static hipgen_fn f;
@@ -168,6 +194,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetLoweredName
+    #define HIPGEN_DEF_hiprtcGetLoweredName
     static inline hiprtcResult hiprtcGetLoweredName(hiprtcProgram a0, const char *a1, const char **a2) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, const char *, const char **);
       static hipgen_fn f;
@@ -179,6 +208,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetProgramLog
+    #define HIPGEN_DEF_hiprtcGetProgramLog
     static inline hiprtcResult hiprtcGetProgramLog(hiprtcProgram a0, char *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, char *);
       static hipgen_fn f;
@@ -190,6 +222,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetProgramLogSize
+    #define HIPGEN_DEF_hiprtcGetProgramLogSize
     static inline hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram a0, size_t *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, size_t *);
       static hipgen_fn f;
@@ -201,6 +236,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetCode
+    #define HIPGEN_DEF_hiprtcGetCode
     static inline hiprtcResult hiprtcGetCode(hiprtcProgram a0, char *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, char *);
       static hipgen_fn f;
@@ -212,6 +250,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetCodeSize
+    #define HIPGEN_DEF_hiprtcGetCodeSize
     static inline hiprtcResult hiprtcGetCodeSize(hiprtcProgram a0, size_t *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, size_t *);
       static hipgen_fn f;
@@ -223,6 +264,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetBitcode
+    #define HIPGEN_DEF_hiprtcGetBitcode
     static inline hiprtcResult hiprtcGetBitcode(hiprtcProgram a0, char *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, char *);
       static hipgen_fn f;
@@ -234,6 +278,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetBitcodeSize
+    #define HIPGEN_DEF_hiprtcGetBitcodeSize
     static inline hiprtcResult hiprtcGetBitcodeSize(hiprtcProgram a0, size_t *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, size_t *);
       static hipgen_fn f;
@@ -245,6 +292,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcLinkCreate
+    #define HIPGEN_DEF_hiprtcLinkCreate
     static inline hiprtcResult hiprtcLinkCreate(unsigned int a0, hiprtcJIT_option *a1, void **a2, hiprtcLinkState *a3) {
       typedef hiprtcResult (*hipgen_fn)(unsigned int, hiprtcJIT_option *, void **, hiprtcLinkState *);
       static hipgen_fn f;
@@ -256,6 +306,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcLinkAddFile
+    #define HIPGEN_DEF_hiprtcLinkAddFile
     static inline hiprtcResult hiprtcLinkAddFile(hiprtcLinkState a0, hiprtcJITInputType a1, const char *a2, unsigned int a3, hiprtcJIT_option *a4, void **a5) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState, hiprtcJITInputType, const char *, unsigned int, hiprtcJIT_option *, void **);
       static hipgen_fn f;
@@ -267,6 +320,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcLinkAddData
+    #define HIPGEN_DEF_hiprtcLinkAddData
     static inline hiprtcResult hiprtcLinkAddData(hiprtcLinkState a0, hiprtcJITInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, hiprtcJIT_option *a6, void **a7) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState, hiprtcJITInputType, void *, size_t, const char *, unsigned int, hiprtcJIT_option *, void **);
       static hipgen_fn f;
@@ -278,6 +334,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcLinkComplete
+    #define HIPGEN_DEF_hiprtcLinkComplete
     static inline hiprtcResult hiprtcLinkComplete(hiprtcLinkState a0, void **a1, size_t *a2) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState, void **, size_t *);
       static hipgen_fn f;
@@ -289,6 +348,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcLinkDestroy
+    #define HIPGEN_DEF_hiprtcLinkDestroy
     static inline hiprtcResult hiprtcLinkDestroy(hiprtcLinkState a0) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState);
       static hipgen_fn f;
@@ -300,6 +362,7 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"

@@ -41,6 +41,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("5.7.1", "hipsolver", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hipsolverStatus_t
+    #define HIPGEN_DEF_hipsolverStatus_t
     typedef enum hipsolverStatus_t {
       HIPSOLVER_STATUS_SUCCESS = 0,
       HIPSOLVER_STATUS_NOT_INITIALIZED = 1,
@@ -55,40 +57,70 @@ cdef extern from *:
       HIPSOLVER_STATUS_INVALID_ENUM = 10,
       HIPSOLVER_STATUS_UNKNOWN = 11
     } hipsolverStatus_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverOperation_t
+    #define HIPGEN_DEF_hipsolverOperation_t
     typedef enum hipsolverOperation_t {
       HIPSOLVER_OP_N = 111,
       HIPSOLVER_OP_T = 112,
       HIPSOLVER_OP_C = 113
     } hipsolverOperation_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverFillMode_t
+    #define HIPGEN_DEF_hipsolverFillMode_t
     typedef enum hipsolverFillMode_t {
       HIPSOLVER_FILL_MODE_UPPER = 121,
       HIPSOLVER_FILL_MODE_LOWER = 122
     } hipsolverFillMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSideMode_t
+    #define HIPGEN_DEF_hipsolverSideMode_t
     typedef enum hipsolverSideMode_t {
       HIPSOLVER_SIDE_LEFT = 141,
       HIPSOLVER_SIDE_RIGHT = 142
     } hipsolverSideMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverEigMode_t
+    #define HIPGEN_DEF_hipsolverEigMode_t
     typedef enum hipsolverEigMode_t {
       HIPSOLVER_EIG_MODE_NOVECTOR = 201,
       HIPSOLVER_EIG_MODE_VECTOR = 202
     } hipsolverEigMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverEigType_t
+    #define HIPGEN_DEF_hipsolverEigType_t
     typedef enum hipsolverEigType_t {
       HIPSOLVER_EIG_TYPE_1 = 211,
       HIPSOLVER_EIG_TYPE_2 = 212,
       HIPSOLVER_EIG_TYPE_3 = 213
     } hipsolverEigType_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverEigRange_t
+    #define HIPGEN_DEF_hipsolverEigRange_t
     typedef enum hipsolverEigRange_t {
       HIPSOLVER_EIG_RANGE_ALL = 221,
       HIPSOLVER_EIG_RANGE_V = 222,
       HIPSOLVER_EIG_RANGE_I = 223
     } hipsolverEigRange_t;
+    #endif
     typedef void *hipsolverHandle_t;
     typedef void *hipsolverGesvdjInfo_t;
     typedef void *hipsolverSyevjInfo_t;
     typedef void *hipsolverDnHandle_t;
+    #ifndef HIPGEN_DEF_hipsolverVersionMajor
+    #define HIPGEN_DEF_hipsolverVersionMajor
     #define hipsolverVersionMajor (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverVersionMinor
+    #define HIPGEN_DEF_hipsolverVersionMinor
     #define hipsolverVersionMinor (7)
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverVersionPatch
+    #define HIPGEN_DEF_hipsolverVersionPatch
     #define hipsolverVersionPatch (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCreate
+    #define HIPGEN_DEF_hipsolverCreate
     static inline hipsolverStatus_t hipsolverCreate(hipsolverHandle_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t *);
       static hipgen_fn f;
@@ -100,6 +132,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDestroy
+    #define HIPGEN_DEF_hipsolverDestroy
     static inline hipsolverStatus_t hipsolverDestroy(hipsolverHandle_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t);
       static hipgen_fn f;
@@ -111,6 +146,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSetStream
+    #define HIPGEN_DEF_hipsolverSetStream
     static inline hipsolverStatus_t hipsolverSetStream(hipsolverHandle_t a0, hipStream_t a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t);
       static hipgen_fn f;
@@ -122,6 +160,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverGetStream
+    #define HIPGEN_DEF_hipsolverGetStream
     static inline hipsolverStatus_t hipsolverGetStream(hipsolverHandle_t a0, hipStream_t *a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t *);
       static hipgen_fn f;
@@ -133,6 +174,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCreateGesvdjInfo
+    #define HIPGEN_DEF_hipsolverCreateGesvdjInfo
     static inline hipsolverStatus_t hipsolverCreateGesvdjInfo(hipsolverGesvdjInfo_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t *);
       static hipgen_fn f;
@@ -144,6 +188,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDestroyGesvdjInfo
+    #define HIPGEN_DEF_hipsolverDestroyGesvdjInfo
     static inline hipsolverStatus_t hipsolverDestroyGesvdjInfo(hipsolverGesvdjInfo_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -155,6 +202,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXgesvdjSetMaxSweeps
+    #define HIPGEN_DEF_hipsolverXgesvdjSetMaxSweeps
     static inline hipsolverStatus_t hipsolverXgesvdjSetMaxSweeps(hipsolverGesvdjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -166,6 +216,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXgesvdjSetSortEig
+    #define HIPGEN_DEF_hipsolverXgesvdjSetSortEig
     static inline hipsolverStatus_t hipsolverXgesvdjSetSortEig(hipsolverGesvdjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -177,6 +230,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXgesvdjSetTolerance
+    #define HIPGEN_DEF_hipsolverXgesvdjSetTolerance
     static inline hipsolverStatus_t hipsolverXgesvdjSetTolerance(hipsolverGesvdjInfo_t a0, double a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, double);
       static hipgen_fn f;
@@ -188,6 +244,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXgesvdjGetResidual
+    #define HIPGEN_DEF_hipsolverXgesvdjGetResidual
     static inline hipsolverStatus_t hipsolverXgesvdjGetResidual(hipsolverHandle_t a0, hipsolverGesvdjInfo_t a1, double *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverGesvdjInfo_t, double *);
       static hipgen_fn f;
@@ -199,6 +258,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXgesvdjGetSweeps
+    #define HIPGEN_DEF_hipsolverXgesvdjGetSweeps
     static inline hipsolverStatus_t hipsolverXgesvdjGetSweeps(hipsolverHandle_t a0, hipsolverGesvdjInfo_t a1, int *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverGesvdjInfo_t, int *);
       static hipgen_fn f;
@@ -210,6 +272,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCreateSyevjInfo
+    #define HIPGEN_DEF_hipsolverCreateSyevjInfo
     static inline hipsolverStatus_t hipsolverCreateSyevjInfo(hipsolverSyevjInfo_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t *);
       static hipgen_fn f;
@@ -221,6 +286,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDestroySyevjInfo
+    #define HIPGEN_DEF_hipsolverDestroySyevjInfo
     static inline hipsolverStatus_t hipsolverDestroySyevjInfo(hipsolverSyevjInfo_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -232,6 +300,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXsyevjSetMaxSweeps
+    #define HIPGEN_DEF_hipsolverXsyevjSetMaxSweeps
     static inline hipsolverStatus_t hipsolverXsyevjSetMaxSweeps(hipsolverSyevjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -243,6 +314,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXsyevjSetSortEig
+    #define HIPGEN_DEF_hipsolverXsyevjSetSortEig
     static inline hipsolverStatus_t hipsolverXsyevjSetSortEig(hipsolverSyevjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -254,6 +328,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXsyevjSetTolerance
+    #define HIPGEN_DEF_hipsolverXsyevjSetTolerance
     static inline hipsolverStatus_t hipsolverXsyevjSetTolerance(hipsolverSyevjInfo_t a0, double a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, double);
       static hipgen_fn f;
@@ -265,6 +342,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXsyevjGetResidual
+    #define HIPGEN_DEF_hipsolverXsyevjGetResidual
     static inline hipsolverStatus_t hipsolverXsyevjGetResidual(hipsolverHandle_t a0, hipsolverSyevjInfo_t a1, double *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSyevjInfo_t, double *);
       static hipgen_fn f;
@@ -276,6 +356,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXsyevjGetSweeps
+    #define HIPGEN_DEF_hipsolverXsyevjGetSweeps
     static inline hipsolverStatus_t hipsolverXsyevjGetSweeps(hipsolverHandle_t a0, hipsolverSyevjInfo_t a1, int *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSyevjInfo_t, int *);
       static hipgen_fn f;
@@ -287,6 +370,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgbr_bufferSize
+    #define HIPGEN_DEF_hipsolverSorgbr_bufferSize
     static inline hipsolverStatus_t hipsolverSorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -298,6 +384,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgbr_bufferSize
+    #define HIPGEN_DEF_hipsolverDorgbr_bufferSize
     static inline hipsolverStatus_t hipsolverDorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -309,6 +398,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungbr_bufferSize
+    #define HIPGEN_DEF_hipsolverCungbr_bufferSize
     static inline hipsolverStatus_t hipsolverCungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float2 *, int, float2 *, int *);
       static hipgen_fn f;
@@ -320,6 +412,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungbr_bufferSize
+    #define HIPGEN_DEF_hipsolverZungbr_bufferSize
     static inline hipsolverStatus_t hipsolverZungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double2 *, int, double2 *, int *);
       static hipgen_fn f;
@@ -331,6 +426,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgbr
+    #define HIPGEN_DEF_hipsolverSorgbr
     static inline hipsolverStatus_t hipsolverSorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -342,6 +440,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgbr
+    #define HIPGEN_DEF_hipsolverDorgbr
     static inline hipsolverStatus_t hipsolverDorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -353,6 +454,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungbr
+    #define HIPGEN_DEF_hipsolverCungbr
     static inline hipsolverStatus_t hipsolverCungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float2 *a7, float2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -364,6 +468,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungbr
+    #define HIPGEN_DEF_hipsolverZungbr
     static inline hipsolverStatus_t hipsolverZungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double2 *a7, double2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -375,6 +482,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgqr_bufferSize
+    #define HIPGEN_DEF_hipsolverSorgqr_bufferSize
     static inline hipsolverStatus_t hipsolverSorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -386,6 +496,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDorgqr_bufferSize
     static inline hipsolverStatus_t hipsolverDorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -397,6 +510,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungqr_bufferSize
+    #define HIPGEN_DEF_hipsolverCungqr_bufferSize
     static inline hipsolverStatus_t hipsolverCungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int *);
       static hipgen_fn f;
@@ -408,6 +524,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungqr_bufferSize
+    #define HIPGEN_DEF_hipsolverZungqr_bufferSize
     static inline hipsolverStatus_t hipsolverZungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int *);
       static hipgen_fn f;
@@ -419,6 +538,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgqr
+    #define HIPGEN_DEF_hipsolverSorgqr
     static inline hipsolverStatus_t hipsolverSorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -430,6 +552,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgqr
+    #define HIPGEN_DEF_hipsolverDorgqr
     static inline hipsolverStatus_t hipsolverDorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -441,6 +566,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungqr
+    #define HIPGEN_DEF_hipsolverCungqr
     static inline hipsolverStatus_t hipsolverCungqr(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -452,6 +580,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungqr
+    #define HIPGEN_DEF_hipsolverZungqr
     static inline hipsolverStatus_t hipsolverZungqr(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -463,6 +594,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgtr_bufferSize
+    #define HIPGEN_DEF_hipsolverSorgtr_bufferSize
     static inline hipsolverStatus_t hipsolverSorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -474,6 +608,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDorgtr_bufferSize
     static inline hipsolverStatus_t hipsolverDorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -485,6 +622,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungtr_bufferSize
+    #define HIPGEN_DEF_hipsolverCungtr_bufferSize
     static inline hipsolverStatus_t hipsolverCungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int *);
       static hipgen_fn f;
@@ -496,6 +636,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungtr_bufferSize
+    #define HIPGEN_DEF_hipsolverZungtr_bufferSize
     static inline hipsolverStatus_t hipsolverZungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int *);
       static hipgen_fn f;
@@ -507,6 +650,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgtr
+    #define HIPGEN_DEF_hipsolverSorgtr
     static inline hipsolverStatus_t hipsolverSorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -518,6 +664,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgtr
+    #define HIPGEN_DEF_hipsolverDorgtr
     static inline hipsolverStatus_t hipsolverDorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -529,6 +678,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungtr
+    #define HIPGEN_DEF_hipsolverCungtr
     static inline hipsolverStatus_t hipsolverCungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -540,6 +692,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungtr
+    #define HIPGEN_DEF_hipsolverZungtr
     static inline hipsolverStatus_t hipsolverZungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -551,6 +706,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSormqr_bufferSize
+    #define HIPGEN_DEF_hipsolverSormqr_bufferSize
     static inline hipsolverStatus_t hipsolverSormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -562,6 +720,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDormqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDormqr_bufferSize
     static inline hipsolverStatus_t hipsolverDormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -573,6 +734,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCunmqr_bufferSize
+    #define HIPGEN_DEF_hipsolverCunmqr_bufferSize
     static inline hipsolverStatus_t hipsolverCunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -584,6 +748,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZunmqr_bufferSize
+    #define HIPGEN_DEF_hipsolverZunmqr_bufferSize
     static inline hipsolverStatus_t hipsolverZunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -595,6 +762,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSormqr
+    #define HIPGEN_DEF_hipsolverSormqr
     static inline hipsolverStatus_t hipsolverSormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float *, int, float *, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -606,6 +776,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDormqr
+    #define HIPGEN_DEF_hipsolverDormqr
     static inline hipsolverStatus_t hipsolverDormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double *, int, double *, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -617,6 +790,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCunmqr
+    #define HIPGEN_DEF_hipsolverCunmqr
     static inline hipsolverStatus_t hipsolverCunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float2 *, int, float2 *, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -628,6 +804,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZunmqr
+    #define HIPGEN_DEF_hipsolverZunmqr
     static inline hipsolverStatus_t hipsolverZunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double2 *, int, double2 *, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -639,6 +818,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSormtr_bufferSize
+    #define HIPGEN_DEF_hipsolverSormtr_bufferSize
     static inline hipsolverStatus_t hipsolverSormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -650,6 +832,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDormtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDormtr_bufferSize
     static inline hipsolverStatus_t hipsolverDormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -661,6 +846,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCunmtr_bufferSize
+    #define HIPGEN_DEF_hipsolverCunmtr_bufferSize
     static inline hipsolverStatus_t hipsolverCunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -672,6 +860,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZunmtr_bufferSize
+    #define HIPGEN_DEF_hipsolverZunmtr_bufferSize
     static inline hipsolverStatus_t hipsolverZunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -683,6 +874,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSormtr
+    #define HIPGEN_DEF_hipsolverSormtr
     static inline hipsolverStatus_t hipsolverSormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float *, int, float *, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -694,6 +888,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDormtr
+    #define HIPGEN_DEF_hipsolverDormtr
     static inline hipsolverStatus_t hipsolverDormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double *, int, double *, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -705,6 +902,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCunmtr
+    #define HIPGEN_DEF_hipsolverCunmtr
     static inline hipsolverStatus_t hipsolverCunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float2 *, int, float2 *, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -716,6 +916,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZunmtr
+    #define HIPGEN_DEF_hipsolverZunmtr
     static inline hipsolverStatus_t hipsolverZunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double2 *, int, double2 *, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -727,6 +930,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverSgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverSgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -738,6 +944,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverDgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -749,6 +958,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverCgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverCgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -760,6 +972,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverZgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverZgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -771,6 +986,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgebrd
+    #define HIPGEN_DEF_hipsolverSgebrd
     static inline hipsolverStatus_t hipsolverSgebrd(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, float *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -782,6 +1000,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgebrd
+    #define HIPGEN_DEF_hipsolverDgebrd
     static inline hipsolverStatus_t hipsolverDgebrd(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, double *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -793,6 +1014,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgebrd
+    #define HIPGEN_DEF_hipsolverCgebrd
     static inline hipsolverStatus_t hipsolverCgebrd(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float *, float *, float2 *, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -804,6 +1028,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgebrd
+    #define HIPGEN_DEF_hipsolverZgebrd
     static inline hipsolverStatus_t hipsolverZgebrd(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double *, double *, double2 *, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -815,6 +1042,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSSgels_bufferSize
+    #define HIPGEN_DEF_hipsolverSSgels_bufferSize
     static inline hipsolverStatus_t hipsolverSSgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, size_t *);
       static hipgen_fn f;
@@ -826,6 +1056,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDDgels_bufferSize
+    #define HIPGEN_DEF_hipsolverDDgels_bufferSize
     static inline hipsolverStatus_t hipsolverDDgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, size_t *);
       static hipgen_fn f;
@@ -837,6 +1070,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCCgels_bufferSize
+    #define HIPGEN_DEF_hipsolverCCgels_bufferSize
     static inline hipsolverStatus_t hipsolverCCgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, size_t *);
       static hipgen_fn f;
@@ -848,6 +1084,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZZgels_bufferSize
+    #define HIPGEN_DEF_hipsolverZZgels_bufferSize
     static inline hipsolverStatus_t hipsolverZZgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, size_t *);
       static hipgen_fn f;
@@ -859,6 +1098,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSSgels
+    #define HIPGEN_DEF_hipsolverSSgels
     static inline hipsolverStatus_t hipsolverSSgels(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -870,6 +1112,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDDgels
+    #define HIPGEN_DEF_hipsolverDDgels
     static inline hipsolverStatus_t hipsolverDDgels(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -881,6 +1126,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCCgels
+    #define HIPGEN_DEF_hipsolverCCgels
     static inline hipsolverStatus_t hipsolverCCgels(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -892,6 +1140,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZZgels
+    #define HIPGEN_DEF_hipsolverZZgels
     static inline hipsolverStatus_t hipsolverZZgels(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -903,6 +1154,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverSgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverSgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
       static hipgen_fn f;
@@ -914,6 +1168,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverDgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
       static hipgen_fn f;
@@ -925,6 +1182,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverCgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverCgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -936,6 +1196,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverZgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverZgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -947,6 +1210,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgeqrf
+    #define HIPGEN_DEF_hipsolverSgeqrf
     static inline hipsolverStatus_t hipsolverSgeqrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -958,6 +1224,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgeqrf
+    #define HIPGEN_DEF_hipsolverDgeqrf
     static inline hipsolverStatus_t hipsolverDgeqrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -969,6 +1238,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgeqrf
+    #define HIPGEN_DEF_hipsolverCgeqrf
     static inline hipsolverStatus_t hipsolverCgeqrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -980,6 +1252,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgeqrf
+    #define HIPGEN_DEF_hipsolverZgeqrf
     static inline hipsolverStatus_t hipsolverZgeqrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -991,6 +1266,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSSgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverSSgesv_bufferSize
     static inline hipsolverStatus_t hipsolverSSgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, size_t *);
       static hipgen_fn f;
@@ -1002,6 +1280,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDDgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverDDgesv_bufferSize
     static inline hipsolverStatus_t hipsolverDDgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, size_t *);
       static hipgen_fn f;
@@ -1013,6 +1294,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCCgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverCCgesv_bufferSize
     static inline hipsolverStatus_t hipsolverCCgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, size_t *);
       static hipgen_fn f;
@@ -1024,6 +1308,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZZgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverZZgesv_bufferSize
     static inline hipsolverStatus_t hipsolverZZgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, size_t *);
       static hipgen_fn f;
@@ -1035,6 +1322,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSSgesv
+    #define HIPGEN_DEF_hipsolverSSgesv
     static inline hipsolverStatus_t hipsolverSSgesv(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -1046,6 +1336,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDDgesv
+    #define HIPGEN_DEF_hipsolverDDgesv
     static inline hipsolverStatus_t hipsolverDDgesv(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -1057,6 +1350,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCCgesv
+    #define HIPGEN_DEF_hipsolverCCgesv
     static inline hipsolverStatus_t hipsolverCCgesv(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -1068,6 +1364,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZZgesv
+    #define HIPGEN_DEF_hipsolverZZgesv
     static inline hipsolverStatus_t hipsolverZZgesv(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -1079,6 +1378,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverSgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverSgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
       static hipgen_fn f;
@@ -1090,6 +1392,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverDgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
       static hipgen_fn f;
@@ -1101,6 +1406,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverCgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverCgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
       static hipgen_fn f;
@@ -1112,6 +1420,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverZgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverZgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
       static hipgen_fn f;
@@ -1123,6 +1434,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvd
+    #define HIPGEN_DEF_hipsolverSgesvd
     static inline hipsolverStatus_t hipsolverSgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, float *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float *, int, float *, float *, int, float *, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -1134,6 +1448,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvd
+    #define HIPGEN_DEF_hipsolverDgesvd
     static inline hipsolverStatus_t hipsolverDgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, double *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double *, int, double *, double *, int, double *, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -1145,6 +1462,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvd
+    #define HIPGEN_DEF_hipsolverCgesvd
     static inline hipsolverStatus_t hipsolverCgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, float *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, float *, int *);
       static hipgen_fn f;
@@ -1156,6 +1476,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvd
+    #define HIPGEN_DEF_hipsolverZgesvd
     static inline hipsolverStatus_t hipsolverZgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, double *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, double *, int *);
       static hipgen_fn f;
@@ -1167,6 +1490,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverSgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverSgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, const float *a8, int a9, const float *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1178,6 +1504,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverDgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverDgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, const double *a8, int a9, const double *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1189,6 +1518,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverCgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverCgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float *a7, const float2 *a8, int a9, const float2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1200,6 +1532,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverZgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverZgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double *a7, const double2 *a8, int a9, const double2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1211,6 +1546,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvdj
+    #define HIPGEN_DEF_hipsolverSgesvdj
     static inline hipsolverStatus_t hipsolverSgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1222,6 +1560,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvdj
+    #define HIPGEN_DEF_hipsolverDgesvdj
     static inline hipsolverStatus_t hipsolverDgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1233,6 +1574,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvdj
+    #define HIPGEN_DEF_hipsolverCgesvdj
     static inline hipsolverStatus_t hipsolverCgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1244,6 +1588,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvdj
+    #define HIPGEN_DEF_hipsolverZgesvdj
     static inline hipsolverStatus_t hipsolverZgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1255,6 +1602,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverSgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverSgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float *a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1266,6 +1616,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double *a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1277,6 +1630,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverCgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverCgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float2 *a4, int a5, const float *a6, const float2 *a7, int a8, const float2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1288,6 +1644,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverZgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverZgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double2 *a4, int a5, const double *a6, const double2 *a7, int a8, const double2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1299,6 +1658,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvdjBatched
+    #define HIPGEN_DEF_hipsolverSgesvdjBatched
     static inline hipsolverStatus_t hipsolverSgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, float *a9, int a10, float *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1310,6 +1672,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvdjBatched
+    #define HIPGEN_DEF_hipsolverDgesvdjBatched
     static inline hipsolverStatus_t hipsolverDgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, double *a9, int a10, double *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1321,6 +1686,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvdjBatched
+    #define HIPGEN_DEF_hipsolverCgesvdjBatched
     static inline hipsolverStatus_t hipsolverCgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, float2 *a9, int a10, float2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1332,6 +1700,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvdjBatched
+    #define HIPGEN_DEF_hipsolverZgesvdjBatched
     static inline hipsolverStatus_t hipsolverZgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, double2 *a9, int a10, double2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1343,6 +1714,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverSgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverSgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
       static hipgen_fn f;
@@ -1354,6 +1728,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverDgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
       static hipgen_fn f;
@@ -1365,6 +1742,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverCgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverCgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1376,6 +1756,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverZgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverZgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1387,6 +1770,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgetrf
+    #define HIPGEN_DEF_hipsolverSgetrf
     static inline hipsolverStatus_t hipsolverSgetrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, int a6, int *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, int, int *, int *);
       static hipgen_fn f;
@@ -1398,6 +1784,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgetrf
+    #define HIPGEN_DEF_hipsolverDgetrf
     static inline hipsolverStatus_t hipsolverDgetrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, int a6, int *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, int, int *, int *);
       static hipgen_fn f;
@@ -1409,6 +1798,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgetrf
+    #define HIPGEN_DEF_hipsolverCgetrf
     static inline hipsolverStatus_t hipsolverCgetrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, int, int *, int *);
       static hipgen_fn f;
@@ -1420,6 +1812,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgetrf
+    #define HIPGEN_DEF_hipsolverZgetrf
     static inline hipsolverStatus_t hipsolverZgetrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, int, int *, int *);
       static hipgen_fn f;
@@ -1431,6 +1826,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgetrs_bufferSize
+    #define HIPGEN_DEF_hipsolverSgetrs_bufferSize
     static inline hipsolverStatus_t hipsolverSgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float *a4, int a5, int *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float *, int, int *, float *, int, int *);
       static hipgen_fn f;
@@ -1442,6 +1840,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgetrs_bufferSize
+    #define HIPGEN_DEF_hipsolverDgetrs_bufferSize
     static inline hipsolverStatus_t hipsolverDgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double *a4, int a5, int *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double *, int, int *, double *, int, int *);
       static hipgen_fn f;
@@ -1453,6 +1854,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgetrs_bufferSize
+    #define HIPGEN_DEF_hipsolverCgetrs_bufferSize
     static inline hipsolverStatus_t hipsolverCgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float2 *a4, int a5, int *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float2 *, int, int *, float2 *, int, int *);
       static hipgen_fn f;
@@ -1464,6 +1868,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgetrs_bufferSize
+    #define HIPGEN_DEF_hipsolverZgetrs_bufferSize
     static inline hipsolverStatus_t hipsolverZgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double2 *a4, int a5, int *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double2 *, int, int *, double2 *, int, int *);
       static hipgen_fn f;
@@ -1475,6 +1882,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgetrs
+    #define HIPGEN_DEF_hipsolverSgetrs
     static inline hipsolverStatus_t hipsolverSgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float *a4, int a5, int *a6, float *a7, int a8, float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float *, int, int *, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -1486,6 +1896,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgetrs
+    #define HIPGEN_DEF_hipsolverDgetrs
     static inline hipsolverStatus_t hipsolverDgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double *a4, int a5, int *a6, double *a7, int a8, double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double *, int, int *, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -1497,6 +1910,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgetrs
+    #define HIPGEN_DEF_hipsolverCgetrs
     static inline hipsolverStatus_t hipsolverCgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float2 *a4, int a5, int *a6, float2 *a7, int a8, float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1508,6 +1924,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgetrs
+    #define HIPGEN_DEF_hipsolverZgetrs
     static inline hipsolverStatus_t hipsolverZgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double2 *a4, int a5, int *a6, double2 *a7, int a8, double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1519,6 +1938,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverSpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverSpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -1530,6 +1952,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverDpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -1541,6 +1966,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverCpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverCpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1552,6 +1980,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverZpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverZpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1563,6 +1994,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrf
+    #define HIPGEN_DEF_hipsolverSpotrf
     static inline hipsolverStatus_t hipsolverSpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -1574,6 +2008,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrf
+    #define HIPGEN_DEF_hipsolverDpotrf
     static inline hipsolverStatus_t hipsolverDpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -1585,6 +2022,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrf
+    #define HIPGEN_DEF_hipsolverCpotrf
     static inline hipsolverStatus_t hipsolverCpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1596,6 +2036,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrf
+    #define HIPGEN_DEF_hipsolverZpotrf
     static inline hipsolverStatus_t hipsolverZpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1607,6 +2050,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrfBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverSpotrfBatched_bufferSize
     static inline hipsolverStatus_t hipsolverSpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float * *, int, int *, int);
       static hipgen_fn f;
@@ -1618,6 +2064,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrfBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDpotrfBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double * *, int, int *, int);
       static hipgen_fn f;
@@ -1629,6 +2078,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrfBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverCpotrfBatched_bufferSize
     static inline hipsolverStatus_t hipsolverCpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 * *, int, int *, int);
       static hipgen_fn f;
@@ -1640,6 +2092,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrfBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverZpotrfBatched_bufferSize
     static inline hipsolverStatus_t hipsolverZpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 * *, int, int *, int);
       static hipgen_fn f;
@@ -1651,6 +2106,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrfBatched
+    #define HIPGEN_DEF_hipsolverSpotrfBatched
     static inline hipsolverStatus_t hipsolverSpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float * *a3, int a4, float *a5, int a6, int *a7, int a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float * *, int, float *, int, int *, int);
       static hipgen_fn f;
@@ -1662,6 +2120,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrfBatched
+    #define HIPGEN_DEF_hipsolverDpotrfBatched
     static inline hipsolverStatus_t hipsolverDpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double * *a3, int a4, double *a5, int a6, int *a7, int a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double * *, int, double *, int, int *, int);
       static hipgen_fn f;
@@ -1673,6 +2134,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrfBatched
+    #define HIPGEN_DEF_hipsolverCpotrfBatched
     static inline hipsolverStatus_t hipsolverCpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 * *a3, int a4, float2 *a5, int a6, int *a7, int a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 * *, int, float2 *, int, int *, int);
       static hipgen_fn f;
@@ -1684,6 +2148,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrfBatched
+    #define HIPGEN_DEF_hipsolverZpotrfBatched
     static inline hipsolverStatus_t hipsolverZpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 * *a3, int a4, double2 *a5, int a6, int *a7, int a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 * *, int, double2 *, int, int *, int);
       static hipgen_fn f;
@@ -1695,6 +2162,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverSpotri_bufferSize
     static inline hipsolverStatus_t hipsolverSpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -1706,6 +2176,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverDpotri_bufferSize
     static inline hipsolverStatus_t hipsolverDpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -1717,6 +2190,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverCpotri_bufferSize
     static inline hipsolverStatus_t hipsolverCpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1728,6 +2204,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverZpotri_bufferSize
     static inline hipsolverStatus_t hipsolverZpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1739,6 +2218,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotri
+    #define HIPGEN_DEF_hipsolverSpotri
     static inline hipsolverStatus_t hipsolverSpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -1750,6 +2232,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotri
+    #define HIPGEN_DEF_hipsolverDpotri
     static inline hipsolverStatus_t hipsolverDpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -1761,6 +2246,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotri
+    #define HIPGEN_DEF_hipsolverCpotri
     static inline hipsolverStatus_t hipsolverCpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1772,6 +2260,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotri
+    #define HIPGEN_DEF_hipsolverZpotri
     static inline hipsolverStatus_t hipsolverZpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1783,6 +2274,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrs_bufferSize
+    #define HIPGEN_DEF_hipsolverSpotrs_bufferSize
     static inline hipsolverStatus_t hipsolverSpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float *a4, int a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -1794,6 +2288,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrs_bufferSize
+    #define HIPGEN_DEF_hipsolverDpotrs_bufferSize
     static inline hipsolverStatus_t hipsolverDpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double *a4, int a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -1805,6 +2302,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrs_bufferSize
+    #define HIPGEN_DEF_hipsolverCpotrs_bufferSize
     static inline hipsolverStatus_t hipsolverCpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1816,6 +2316,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrs_bufferSize
+    #define HIPGEN_DEF_hipsolverZpotrs_bufferSize
     static inline hipsolverStatus_t hipsolverZpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1827,6 +2330,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrs
+    #define HIPGEN_DEF_hipsolverSpotrs
     static inline hipsolverStatus_t hipsolverSpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float *, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -1838,6 +2344,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrs
+    #define HIPGEN_DEF_hipsolverDpotrs
     static inline hipsolverStatus_t hipsolverDpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double *, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -1849,6 +2358,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrs
+    #define HIPGEN_DEF_hipsolverCpotrs
     static inline hipsolverStatus_t hipsolverCpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 *, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1860,6 +2372,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrs
+    #define HIPGEN_DEF_hipsolverZpotrs
     static inline hipsolverStatus_t hipsolverZpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 *, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1871,6 +2386,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrsBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverSpotrsBatched_bufferSize
     static inline hipsolverStatus_t hipsolverSpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float * *, int, float * *, int, int *, int);
       static hipgen_fn f;
@@ -1882,6 +2400,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrsBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDpotrsBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double * *, int, double * *, int, int *, int);
       static hipgen_fn f;
@@ -1893,6 +2414,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrsBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverCpotrsBatched_bufferSize
     static inline hipsolverStatus_t hipsolverCpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 * *, int, float2 * *, int, int *, int);
       static hipgen_fn f;
@@ -1904,6 +2428,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrsBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverZpotrsBatched_bufferSize
     static inline hipsolverStatus_t hipsolverZpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 * *, int, double2 * *, int, int *, int);
       static hipgen_fn f;
@@ -1915,6 +2442,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrsBatched
+    #define HIPGEN_DEF_hipsolverSpotrsBatched
     static inline hipsolverStatus_t hipsolverSpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, float *a8, int a9, int *a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float * *, int, float * *, int, float *, int, int *, int);
       static hipgen_fn f;
@@ -1926,6 +2456,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrsBatched
+    #define HIPGEN_DEF_hipsolverDpotrsBatched
     static inline hipsolverStatus_t hipsolverDpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, double *a8, int a9, int *a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double * *, int, double * *, int, double *, int, int *, int);
       static hipgen_fn f;
@@ -1937,6 +2470,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrsBatched
+    #define HIPGEN_DEF_hipsolverCpotrsBatched
     static inline hipsolverStatus_t hipsolverCpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, float2 *a8, int a9, int *a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 * *, int, float2 * *, int, float2 *, int, int *, int);
       static hipgen_fn f;
@@ -1948,6 +2484,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrsBatched
+    #define HIPGEN_DEF_hipsolverZpotrsBatched
     static inline hipsolverStatus_t hipsolverZpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, double2 *a8, int a9, int *a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 * *, int, double2 * *, int, double2 *, int, int *, int);
       static hipgen_fn f;
@@ -1959,6 +2498,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevd_bufferSize
+    #define HIPGEN_DEF_hipsolverSsyevd_bufferSize
     static inline hipsolverStatus_t hipsolverSsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -1970,6 +2512,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevd_bufferSize
+    #define HIPGEN_DEF_hipsolverDsyevd_bufferSize
     static inline hipsolverStatus_t hipsolverDsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -1981,6 +2526,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevd_bufferSize
+    #define HIPGEN_DEF_hipsolverCheevd_bufferSize
     static inline hipsolverStatus_t hipsolverCheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, int *);
       static hipgen_fn f;
@@ -1992,6 +2540,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevd_bufferSize
+    #define HIPGEN_DEF_hipsolverZheevd_bufferSize
     static inline hipsolverStatus_t hipsolverZheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, int *);
       static hipgen_fn f;
@@ -2003,6 +2554,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevd
+    #define HIPGEN_DEF_hipsolverSsyevd
     static inline hipsolverStatus_t hipsolverSsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -2014,6 +2568,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevd
+    #define HIPGEN_DEF_hipsolverDsyevd
     static inline hipsolverStatus_t hipsolverDsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -2025,6 +2582,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevd
+    #define HIPGEN_DEF_hipsolverCheevd
     static inline hipsolverStatus_t hipsolverCheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2036,6 +2596,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevd
+    #define HIPGEN_DEF_hipsolverZheevd
     static inline hipsolverStatus_t hipsolverZheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2047,6 +2610,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevj_bufferSize
+    #define HIPGEN_DEF_hipsolverSsyevj_bufferSize
     static inline hipsolverStatus_t hipsolverSsyevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2058,6 +2624,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevj_bufferSize
+    #define HIPGEN_DEF_hipsolverDsyevj_bufferSize
     static inline hipsolverStatus_t hipsolverDsyevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2069,6 +2638,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevj_bufferSize
+    #define HIPGEN_DEF_hipsolverCheevj_bufferSize
     static inline hipsolverStatus_t hipsolverCheevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2080,6 +2652,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevj_bufferSize
+    #define HIPGEN_DEF_hipsolverZheevj_bufferSize
     static inline hipsolverStatus_t hipsolverZheevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2091,6 +2666,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevj
+    #define HIPGEN_DEF_hipsolverSsyevj
     static inline hipsolverStatus_t hipsolverSsyevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2102,6 +2680,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevj
+    #define HIPGEN_DEF_hipsolverDsyevj
     static inline hipsolverStatus_t hipsolverDsyevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2113,6 +2694,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevj
+    #define HIPGEN_DEF_hipsolverCheevj
     static inline hipsolverStatus_t hipsolverCheevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2124,6 +2708,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevj
+    #define HIPGEN_DEF_hipsolverZheevj
     static inline hipsolverStatus_t hipsolverZheevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2135,6 +2722,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverSsyevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverSsyevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2146,6 +2736,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDsyevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDsyevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2157,6 +2750,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverCheevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverCheevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2168,6 +2764,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverZheevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverZheevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2179,6 +2778,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevjBatched
+    #define HIPGEN_DEF_hipsolverSsyevjBatched
     static inline hipsolverStatus_t hipsolverSsyevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2190,6 +2792,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevjBatched
+    #define HIPGEN_DEF_hipsolverDsyevjBatched
     static inline hipsolverStatus_t hipsolverDsyevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2201,6 +2806,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevjBatched
+    #define HIPGEN_DEF_hipsolverCheevjBatched
     static inline hipsolverStatus_t hipsolverCheevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2212,6 +2820,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevjBatched
+    #define HIPGEN_DEF_hipsolverZheevjBatched
     static inline hipsolverStatus_t hipsolverZheevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2223,6 +2834,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsygvd_bufferSize
+    #define HIPGEN_DEF_hipsolverSsygvd_bufferSize
     static inline hipsolverStatus_t hipsolverSsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -2234,6 +2848,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsygvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDsygvd_bufferSize
     static inline hipsolverStatus_t hipsolverDsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -2245,6 +2862,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChegvd_bufferSize
+    #define HIPGEN_DEF_hipsolverChegvd_bufferSize
     static inline hipsolverStatus_t hipsolverChegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, int *);
       static hipgen_fn f;
@@ -2256,6 +2876,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhegvd_bufferSize
+    #define HIPGEN_DEF_hipsolverZhegvd_bufferSize
     static inline hipsolverStatus_t hipsolverZhegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, int *);
       static hipgen_fn f;
@@ -2267,6 +2890,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsygvd
+    #define HIPGEN_DEF_hipsolverSsygvd
     static inline hipsolverStatus_t hipsolverSsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -2278,6 +2904,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsygvd
+    #define HIPGEN_DEF_hipsolverDsygvd
     static inline hipsolverStatus_t hipsolverDsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -2289,6 +2918,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChegvd
+    #define HIPGEN_DEF_hipsolverChegvd
     static inline hipsolverStatus_t hipsolverChegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2300,6 +2932,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhegvd
+    #define HIPGEN_DEF_hipsolverZhegvd
     static inline hipsolverStatus_t hipsolverZhegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2311,6 +2946,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsygvj_bufferSize
+    #define HIPGEN_DEF_hipsolverSsygvj_bufferSize
     static inline hipsolverStatus_t hipsolverSsygvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2322,6 +2960,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsygvj_bufferSize
+    #define HIPGEN_DEF_hipsolverDsygvj_bufferSize
     static inline hipsolverStatus_t hipsolverDsygvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2333,6 +2974,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChegvj_bufferSize
+    #define HIPGEN_DEF_hipsolverChegvj_bufferSize
     static inline hipsolverStatus_t hipsolverChegvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2344,6 +2988,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhegvj_bufferSize
+    #define HIPGEN_DEF_hipsolverZhegvj_bufferSize
     static inline hipsolverStatus_t hipsolverZhegvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2355,6 +3002,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsygvj
+    #define HIPGEN_DEF_hipsolverSsygvj
     static inline hipsolverStatus_t hipsolverSsygvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2366,6 +3016,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsygvj
+    #define HIPGEN_DEF_hipsolverDsygvj
     static inline hipsolverStatus_t hipsolverDsygvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2377,6 +3030,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChegvj
+    #define HIPGEN_DEF_hipsolverChegvj
     static inline hipsolverStatus_t hipsolverChegvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2388,6 +3044,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhegvj
+    #define HIPGEN_DEF_hipsolverZhegvj
     static inline hipsolverStatus_t hipsolverZhegvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2399,6 +3058,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsytrd_bufferSize
+    #define HIPGEN_DEF_hipsolverSsytrd_bufferSize
     static inline hipsolverStatus_t hipsolverSsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, float *, float *, int *);
       static hipgen_fn f;
@@ -2410,6 +3072,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsytrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDsytrd_bufferSize
     static inline hipsolverStatus_t hipsolverDsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, double *, double *, int *);
       static hipgen_fn f;
@@ -2421,6 +3086,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChetrd_bufferSize
+    #define HIPGEN_DEF_hipsolverChetrd_bufferSize
     static inline hipsolverStatus_t hipsolverChetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float *, float *, float2 *, int *);
       static hipgen_fn f;
@@ -2432,6 +3100,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhetrd_bufferSize
+    #define HIPGEN_DEF_hipsolverZhetrd_bufferSize
     static inline hipsolverStatus_t hipsolverZhetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double *, double *, double2 *, int *);
       static hipgen_fn f;
@@ -2443,6 +3114,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsytrd
+    #define HIPGEN_DEF_hipsolverSsytrd
     static inline hipsolverStatus_t hipsolverSsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, float *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -2454,6 +3128,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsytrd
+    #define HIPGEN_DEF_hipsolverDsytrd
     static inline hipsolverStatus_t hipsolverDsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, double *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -2465,6 +3142,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChetrd
+    #define HIPGEN_DEF_hipsolverChetrd
     static inline hipsolverStatus_t hipsolverChetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float *, float *, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2476,6 +3156,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhetrd
+    #define HIPGEN_DEF_hipsolverZhetrd
     static inline hipsolverStatus_t hipsolverZhetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double *, double *, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2487,6 +3170,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverSsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverSsytrf_bufferSize(hipsolverHandle_t a0, int a1, float *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -2498,6 +3184,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverDsytrf_bufferSize(hipsolverHandle_t a0, int a1, double *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -2509,6 +3198,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverCsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverCsytrf_bufferSize(hipsolverHandle_t a0, int a1, float2 *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -2520,6 +3212,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverZsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverZsytrf_bufferSize(hipsolverHandle_t a0, int a1, double2 *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -2531,6 +3226,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsytrf
+    #define HIPGEN_DEF_hipsolverSsytrf
     static inline hipsolverStatus_t hipsolverSsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *, float *, int, int *);
       static hipgen_fn f;
@@ -2542,6 +3240,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsytrf
+    #define HIPGEN_DEF_hipsolverDsytrf
     static inline hipsolverStatus_t hipsolverDsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *, double *, int, int *);
       static hipgen_fn f;
@@ -2553,6 +3254,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCsytrf
+    #define HIPGEN_DEF_hipsolverCsytrf
     static inline hipsolverStatus_t hipsolverCsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2564,6 +3268,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZsytrf
+    #define HIPGEN_DEF_hipsolverZsytrf
     static inline hipsolverStatus_t hipsolverZsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2575,6 +3282,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCreate
+    #define HIPGEN_DEF_hipsolverDnCreate
     static inline hipsolverStatus_t hipsolverDnCreate(hipsolverHandle_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t *);
       static hipgen_fn f;
@@ -2586,6 +3296,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDestroy
+    #define HIPGEN_DEF_hipsolverDnDestroy
     static inline hipsolverStatus_t hipsolverDnDestroy(hipsolverHandle_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t);
       static hipgen_fn f;
@@ -2597,6 +3310,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSetStream
+    #define HIPGEN_DEF_hipsolverDnSetStream
     static inline hipsolverStatus_t hipsolverDnSetStream(hipsolverHandle_t a0, hipStream_t a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t);
       static hipgen_fn f;
@@ -2608,6 +3324,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnGetStream
+    #define HIPGEN_DEF_hipsolverDnGetStream
     static inline hipsolverStatus_t hipsolverDnGetStream(hipsolverHandle_t a0, hipStream_t *a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t *);
       static hipgen_fn f;
@@ -2619,6 +3338,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCreateGesvdjInfo
+    #define HIPGEN_DEF_hipsolverDnCreateGesvdjInfo
     static inline hipsolverStatus_t hipsolverDnCreateGesvdjInfo(hipsolverGesvdjInfo_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t *);
       static hipgen_fn f;
@@ -2630,6 +3352,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDestroyGesvdjInfo
+    #define HIPGEN_DEF_hipsolverDnDestroyGesvdjInfo
     static inline hipsolverStatus_t hipsolverDnDestroyGesvdjInfo(hipsolverGesvdjInfo_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -2641,6 +3366,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgesvdjSetMaxSweeps
+    #define HIPGEN_DEF_hipsolverDnXgesvdjSetMaxSweeps
     static inline hipsolverStatus_t hipsolverDnXgesvdjSetMaxSweeps(hipsolverGesvdjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -2652,6 +3380,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgesvdjSetSortEig
+    #define HIPGEN_DEF_hipsolverDnXgesvdjSetSortEig
     static inline hipsolverStatus_t hipsolverDnXgesvdjSetSortEig(hipsolverGesvdjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -2663,6 +3394,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgesvdjSetTolerance
+    #define HIPGEN_DEF_hipsolverDnXgesvdjSetTolerance
     static inline hipsolverStatus_t hipsolverDnXgesvdjSetTolerance(hipsolverGesvdjInfo_t a0, double a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, double);
       static hipgen_fn f;
@@ -2674,6 +3408,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgesvdjGetResidual
+    #define HIPGEN_DEF_hipsolverDnXgesvdjGetResidual
     static inline hipsolverStatus_t hipsolverDnXgesvdjGetResidual(hipsolverDnHandle_t a0, hipsolverGesvdjInfo_t a1, double *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverGesvdjInfo_t, double *);
       static hipgen_fn f;
@@ -2685,6 +3422,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgesvdjGetSweeps
+    #define HIPGEN_DEF_hipsolverDnXgesvdjGetSweeps
     static inline hipsolverStatus_t hipsolverDnXgesvdjGetSweeps(hipsolverDnHandle_t a0, hipsolverGesvdjInfo_t a1, int *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverGesvdjInfo_t, int *);
       static hipgen_fn f;
@@ -2696,6 +3436,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCreateSyevjInfo
+    #define HIPGEN_DEF_hipsolverDnCreateSyevjInfo
     static inline hipsolverStatus_t hipsolverDnCreateSyevjInfo(hipsolverSyevjInfo_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t *);
       static hipgen_fn f;
@@ -2707,6 +3450,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDestroySyevjInfo
+    #define HIPGEN_DEF_hipsolverDnDestroySyevjInfo
     static inline hipsolverStatus_t hipsolverDnDestroySyevjInfo(hipsolverSyevjInfo_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2718,6 +3464,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXsyevjSetMaxSweeps
+    #define HIPGEN_DEF_hipsolverDnXsyevjSetMaxSweeps
     static inline hipsolverStatus_t hipsolverDnXsyevjSetMaxSweeps(hipsolverSyevjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2729,6 +3478,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXsyevjSetSortEig
+    #define HIPGEN_DEF_hipsolverDnXsyevjSetSortEig
     static inline hipsolverStatus_t hipsolverDnXsyevjSetSortEig(hipsolverSyevjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2740,6 +3492,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXsyevjSetTolerance
+    #define HIPGEN_DEF_hipsolverDnXsyevjSetTolerance
     static inline hipsolverStatus_t hipsolverDnXsyevjSetTolerance(hipsolverSyevjInfo_t a0, double a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, double);
       static hipgen_fn f;
@@ -2751,6 +3506,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXsyevjGetResidual
+    #define HIPGEN_DEF_hipsolverDnXsyevjGetResidual
     static inline hipsolverStatus_t hipsolverDnXsyevjGetResidual(hipsolverDnHandle_t a0, hipsolverSyevjInfo_t a1, double *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverSyevjInfo_t, double *);
       static hipgen_fn f;
@@ -2762,6 +3520,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXsyevjGetSweeps
+    #define HIPGEN_DEF_hipsolverDnXsyevjGetSweeps
     static inline hipsolverStatus_t hipsolverDnXsyevjGetSweeps(hipsolverDnHandle_t a0, hipsolverSyevjInfo_t a1, int *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverSyevjInfo_t, int *);
       static hipgen_fn f;
@@ -2773,6 +3534,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgbr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSorgbr_bufferSize
     static inline hipsolverStatus_t hipsolverDnSorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, const float *, int, const float *, int *);
       static hipgen_fn f;
@@ -2784,6 +3548,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgbr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDorgbr_bufferSize
     static inline hipsolverStatus_t hipsolverDnDorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, const double *, int, const double *, int *);
       static hipgen_fn f;
@@ -2795,6 +3562,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungbr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCungbr_bufferSize
     static inline hipsolverStatus_t hipsolverDnCungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, const float2 *, int, const float2 *, int *);
       static hipgen_fn f;
@@ -2806,6 +3576,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungbr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZungbr_bufferSize
     static inline hipsolverStatus_t hipsolverDnZungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, const double2 *, int, const double2 *, int *);
       static hipgen_fn f;
@@ -2817,6 +3590,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgbr
+    #define HIPGEN_DEF_hipsolverDnSorgbr
     static inline hipsolverStatus_t hipsolverDnSorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, const float *a7, float *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float *, int, const float *, float *, int, int *);
       static hipgen_fn f;
@@ -2828,6 +3604,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgbr
+    #define HIPGEN_DEF_hipsolverDnDorgbr
     static inline hipsolverStatus_t hipsolverDnDorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, const double *a7, double *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double *, int, const double *, double *, int, int *);
       static hipgen_fn f;
@@ -2839,6 +3618,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungbr
+    #define HIPGEN_DEF_hipsolverDnCungbr
     static inline hipsolverStatus_t hipsolverDnCungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, const float2 *a7, float2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float2 *, int, const float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2850,6 +3632,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungbr
+    #define HIPGEN_DEF_hipsolverDnZungbr
     static inline hipsolverStatus_t hipsolverDnZungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, const double2 *a7, double2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double2 *, int, const double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2861,6 +3646,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSorgqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnSorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const float *a4, int a5, const float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const float *, int, const float *, int *);
       static hipgen_fn f;
@@ -2872,6 +3660,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDorgqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnDorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const double *a4, int a5, const double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const double *, int, const double *, int *);
       static hipgen_fn f;
@@ -2883,6 +3674,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCungqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnCungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const float2 *a4, int a5, const float2 *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const float2 *, int, const float2 *, int *);
       static hipgen_fn f;
@@ -2894,6 +3688,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZungqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnZungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const double2 *a4, int a5, const double2 *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const double2 *, int, const double2 *, int *);
       static hipgen_fn f;
@@ -2905,6 +3702,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgqr
+    #define HIPGEN_DEF_hipsolverDnSorgqr
     static inline hipsolverStatus_t hipsolverDnSorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, const float *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, const float *, float *, int, int *);
       static hipgen_fn f;
@@ -2916,6 +3716,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgqr
+    #define HIPGEN_DEF_hipsolverDnDorgqr
     static inline hipsolverStatus_t hipsolverDnDorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, const double *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, const double *, double *, int, int *);
       static hipgen_fn f;
@@ -2927,6 +3730,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungqr
+    #define HIPGEN_DEF_hipsolverDnCungqr
     static inline hipsolverStatus_t hipsolverDnCungqr(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, const float2 *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, const float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2938,6 +3744,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungqr
+    #define HIPGEN_DEF_hipsolverDnZungqr
     static inline hipsolverStatus_t hipsolverDnZungqr(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, const double2 *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, const double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2949,6 +3758,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSorgtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnSorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float *a3, int a4, const float *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const float *, int, const float *, int *);
       static hipgen_fn f;
@@ -2960,6 +3772,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDorgtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnDorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double *a3, int a4, const double *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const double *, int, const double *, int *);
       static hipgen_fn f;
@@ -2971,6 +3786,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCungtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnCungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float2 *a3, int a4, const float2 *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const float2 *, int, const float2 *, int *);
       static hipgen_fn f;
@@ -2982,6 +3800,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZungtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnZungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double2 *a3, int a4, const double2 *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const double2 *, int, const double2 *, int *);
       static hipgen_fn f;
@@ -2993,6 +3814,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgtr
+    #define HIPGEN_DEF_hipsolverDnSorgtr
     static inline hipsolverStatus_t hipsolverDnSorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, const float *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, const float *, float *, int, int *);
       static hipgen_fn f;
@@ -3004,6 +3828,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgtr
+    #define HIPGEN_DEF_hipsolverDnDorgtr
     static inline hipsolverStatus_t hipsolverDnDorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, const double *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, const double *, double *, int, int *);
       static hipgen_fn f;
@@ -3015,6 +3842,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungtr
+    #define HIPGEN_DEF_hipsolverDnCungtr
     static inline hipsolverStatus_t hipsolverDnCungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, const float2 *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, const float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -3026,6 +3856,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungtr
+    #define HIPGEN_DEF_hipsolverDnZungtr
     static inline hipsolverStatus_t hipsolverDnZungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, const double2 *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, const double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -3037,6 +3870,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSormqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSormqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnSormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float *a6, int a7, const float *a8, const float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const float *, int, const float *, const float *, int, int *);
       static hipgen_fn f;
@@ -3048,6 +3884,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDormqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDormqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnDormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double *a6, int a7, const double *a8, const double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const double *, int, const double *, const double *, int, int *);
       static hipgen_fn f;
@@ -3059,6 +3898,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCunmqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCunmqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnCunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, const float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const float2 *, int, const float2 *, const float2 *, int, int *);
       static hipgen_fn f;
@@ -3070,6 +3912,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZunmqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZunmqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnZunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, const double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const double2 *, int, const double2 *, const double2 *, int, int *);
       static hipgen_fn f;
@@ -3081,6 +3926,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSormqr
+    #define HIPGEN_DEF_hipsolverDnSormqr
     static inline hipsolverStatus_t hipsolverDnSormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float *a6, int a7, const float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const float *, int, const float *, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -3092,6 +3940,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDormqr
+    #define HIPGEN_DEF_hipsolverDnDormqr
     static inline hipsolverStatus_t hipsolverDnDormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double *a6, int a7, const double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const double *, int, const double *, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -3103,6 +3954,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCunmqr
+    #define HIPGEN_DEF_hipsolverDnCunmqr
     static inline hipsolverStatus_t hipsolverDnCunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const float2 *, int, const float2 *, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -3114,6 +3968,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZunmqr
+    #define HIPGEN_DEF_hipsolverDnZunmqr
     static inline hipsolverStatus_t hipsolverDnZunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const double2 *, int, const double2 *, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -3125,6 +3982,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSormtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSormtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnSormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const float *a6, int a7, const float *a8, const float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, const float *, int, const float *, const float *, int, int *);
       static hipgen_fn f;
@@ -3136,6 +3996,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDormtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDormtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnDormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const double *a6, int a7, const double *a8, const double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, const double *, int, const double *, const double *, int, int *);
       static hipgen_fn f;
@@ -3147,6 +4010,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCunmtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCunmtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnCunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, const float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, const float2 *, int, const float2 *, const float2 *, int, int *);
       static hipgen_fn f;
@@ -3158,6 +4024,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZunmtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZunmtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnZunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, const double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, const double2 *, int, const double2 *, const double2 *, int, int *);
       static hipgen_fn f;
@@ -3169,6 +4038,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSormtr
+    #define HIPGEN_DEF_hipsolverDnSormtr
     static inline hipsolverStatus_t hipsolverDnSormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float *, int, float *, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -3180,6 +4052,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDormtr
+    #define HIPGEN_DEF_hipsolverDnDormtr
     static inline hipsolverStatus_t hipsolverDnDormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double *, int, double *, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -3191,6 +4066,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCunmtr
+    #define HIPGEN_DEF_hipsolverDnCunmtr
     static inline hipsolverStatus_t hipsolverDnCunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float2 *, int, float2 *, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -3202,6 +4080,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZunmtr
+    #define HIPGEN_DEF_hipsolverDnZunmtr
     static inline hipsolverStatus_t hipsolverDnZunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double2 *, int, double2 *, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -3213,6 +4094,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3224,6 +4108,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3235,6 +4122,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3246,6 +4136,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3257,6 +4150,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgebrd
+    #define HIPGEN_DEF_hipsolverDnSgebrd
     static inline hipsolverStatus_t hipsolverDnSgebrd(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, float *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -3268,6 +4164,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgebrd
+    #define HIPGEN_DEF_hipsolverDnDgebrd
     static inline hipsolverStatus_t hipsolverDnDgebrd(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, double *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -3279,6 +4178,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgebrd
+    #define HIPGEN_DEF_hipsolverDnCgebrd
     static inline hipsolverStatus_t hipsolverDnCgebrd(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float *, float *, float2 *, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -3290,6 +4192,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgebrd
+    #define HIPGEN_DEF_hipsolverDnZgebrd
     static inline hipsolverStatus_t hipsolverDnZgebrd(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double *, double *, double2 *, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -3301,6 +4206,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSSgels_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSSgels_bufferSize
     static inline hipsolverStatus_t hipsolverDnSSgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3312,6 +4220,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDDgels_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDDgels_bufferSize
     static inline hipsolverStatus_t hipsolverDnDDgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3323,6 +4234,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCCgels_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCCgels_bufferSize
     static inline hipsolverStatus_t hipsolverDnCCgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3334,6 +4248,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZZgels_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZZgels_bufferSize
     static inline hipsolverStatus_t hipsolverDnZZgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3345,6 +4262,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSSgels
+    #define HIPGEN_DEF_hipsolverDnSSgels
     static inline hipsolverStatus_t hipsolverDnSSgels(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3356,6 +4276,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDDgels
+    #define HIPGEN_DEF_hipsolverDnDDgels
     static inline hipsolverStatus_t hipsolverDnDDgels(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3367,6 +4290,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCCgels
+    #define HIPGEN_DEF_hipsolverDnCCgels
     static inline hipsolverStatus_t hipsolverDnCCgels(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3378,6 +4304,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZZgels
+    #define HIPGEN_DEF_hipsolverDnZZgels
     static inline hipsolverStatus_t hipsolverDnZZgels(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3389,6 +4318,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
       static hipgen_fn f;
@@ -3400,6 +4332,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
       static hipgen_fn f;
@@ -3411,6 +4346,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -3422,6 +4360,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -3433,6 +4374,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgeqrf
+    #define HIPGEN_DEF_hipsolverDnSgeqrf
     static inline hipsolverStatus_t hipsolverDnSgeqrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -3444,6 +4388,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgeqrf
+    #define HIPGEN_DEF_hipsolverDnDgeqrf
     static inline hipsolverStatus_t hipsolverDnDgeqrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -3455,6 +4402,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgeqrf
+    #define HIPGEN_DEF_hipsolverDnCgeqrf
     static inline hipsolverStatus_t hipsolverDnCgeqrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -3466,6 +4416,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgeqrf
+    #define HIPGEN_DEF_hipsolverDnZgeqrf
     static inline hipsolverStatus_t hipsolverDnZgeqrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -3477,6 +4430,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSSgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSSgesv_bufferSize
     static inline hipsolverStatus_t hipsolverDnSSgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3488,6 +4444,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDDgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDDgesv_bufferSize
     static inline hipsolverStatus_t hipsolverDnDDgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3499,6 +4458,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCCgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCCgesv_bufferSize
     static inline hipsolverStatus_t hipsolverDnCCgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3510,6 +4472,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZZgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZZgesv_bufferSize
     static inline hipsolverStatus_t hipsolverDnZZgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3521,6 +4486,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSSgesv
+    #define HIPGEN_DEF_hipsolverDnSSgesv
     static inline hipsolverStatus_t hipsolverDnSSgesv(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3532,6 +4500,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDDgesv
+    #define HIPGEN_DEF_hipsolverDnDDgesv
     static inline hipsolverStatus_t hipsolverDnDDgesv(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3543,6 +4514,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCCgesv
+    #define HIPGEN_DEF_hipsolverDnCCgesv
     static inline hipsolverStatus_t hipsolverDnCCgesv(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3554,6 +4528,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZZgesv
+    #define HIPGEN_DEF_hipsolverDnZZgesv
     static inline hipsolverStatus_t hipsolverDnZZgesv(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3565,6 +4542,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3576,6 +4556,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3587,6 +4570,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3598,6 +4584,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3609,6 +4598,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvd
+    #define HIPGEN_DEF_hipsolverDnSgesvd
     static inline hipsolverStatus_t hipsolverDnSgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, float *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float *, int, float *, float *, int, float *, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -3620,6 +4612,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvd
+    #define HIPGEN_DEF_hipsolverDnDgesvd
     static inline hipsolverStatus_t hipsolverDnDgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, double *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double *, int, double *, double *, int, double *, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -3631,6 +4626,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvd
+    #define HIPGEN_DEF_hipsolverDnCgesvd
     static inline hipsolverStatus_t hipsolverDnCgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, float *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, float *, int *);
       static hipgen_fn f;
@@ -3642,6 +4640,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvd
+    #define HIPGEN_DEF_hipsolverDnZgesvd
     static inline hipsolverStatus_t hipsolverDnZgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, double *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, double *, int *);
       static hipgen_fn f;
@@ -3653,6 +4654,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, const float *a8, int a9, const float *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3664,6 +4668,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, const double *a8, int a9, const double *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3675,6 +4682,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float *a7, const float2 *a8, int a9, const float2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3686,6 +4696,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double *a7, const double2 *a8, int a9, const double2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3697,6 +4710,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdj
+    #define HIPGEN_DEF_hipsolverDnSgesvdj
     static inline hipsolverStatus_t hipsolverDnSgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3708,6 +4724,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdj
+    #define HIPGEN_DEF_hipsolverDnDgesvdj
     static inline hipsolverStatus_t hipsolverDnDgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3719,6 +4738,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdj
+    #define HIPGEN_DEF_hipsolverDnCgesvdj
     static inline hipsolverStatus_t hipsolverDnCgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3730,6 +4752,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdj
+    #define HIPGEN_DEF_hipsolverDnZgesvdj
     static inline hipsolverStatus_t hipsolverDnZgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3741,6 +4766,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float *a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -3752,6 +4780,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double *a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -3763,6 +4794,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float2 *a4, int a5, const float *a6, const float2 *a7, int a8, const float2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -3774,6 +4808,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double2 *a4, int a5, const double *a6, const double2 *a7, int a8, const double2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -3785,6 +4822,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdjBatched
+    #define HIPGEN_DEF_hipsolverDnSgesvdjBatched
     static inline hipsolverStatus_t hipsolverDnSgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, float *a9, int a10, float *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -3796,6 +4836,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdjBatched
+    #define HIPGEN_DEF_hipsolverDnDgesvdjBatched
     static inline hipsolverStatus_t hipsolverDnDgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, double *a9, int a10, double *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -3807,6 +4850,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdjBatched
+    #define HIPGEN_DEF_hipsolverDnCgesvdjBatched
     static inline hipsolverStatus_t hipsolverDnCgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, float2 *a9, int a10, float2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -3818,6 +4864,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdjBatched
+    #define HIPGEN_DEF_hipsolverDnZgesvdjBatched
     static inline hipsolverStatus_t hipsolverDnZgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, double2 *a9, int a10, double2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -3829,6 +4878,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, long long a7, const float *a8, long long a9, const float *a10, int a11, long long a12, const float *a13, int a14, long long a15, int *a16, int a17) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, long long, const float *, long long, const float *, int, long long, const float *, int, long long, int *, int);
       static hipgen_fn f;
@@ -3840,6 +4892,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, long long a7, const double *a8, long long a9, const double *a10, int a11, long long a12, const double *a13, int a14, long long a15, int *a16, int a17) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, long long, const double *, long long, const double *, int, long long, const double *, int, long long, int *, int);
       static hipgen_fn f;
@@ -3851,6 +4906,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, long long a7, const float *a8, long long a9, const float2 *a10, int a11, long long a12, const float2 *a13, int a14, long long a15, int *a16, int a17) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, long long, const float *, long long, const float2 *, int, long long, const float2 *, int, long long, int *, int);
       static hipgen_fn f;
@@ -3862,6 +4920,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, long long a7, const double *a8, long long a9, const double2 *a10, int a11, long long a12, const double2 *a13, int a14, long long a15, int *a16, int a17) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, long long, const double *, long long, const double2 *, int, long long, const double2 *, int, long long, int *, int);
       static hipgen_fn f;
@@ -3873,6 +4934,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched
+    #define HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched
     static inline hipsolverStatus_t hipsolverDnSgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, long long a7, float *a8, long long a9, float *a10, int a11, long long a12, float *a13, int a14, long long a15, float *a16, int a17, int *a18, double *a19, int a20) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, long long, float *, long long, float *, int, long long, float *, int, long long, float *, int, int *, double *, int);
       static hipgen_fn f;
@@ -3884,6 +4948,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched
+    #define HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched
     static inline hipsolverStatus_t hipsolverDnDgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, long long a7, double *a8, long long a9, double *a10, int a11, long long a12, double *a13, int a14, long long a15, double *a16, int a17, int *a18, double *a19, int a20) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, long long, double *, long long, double *, int, long long, double *, int, long long, double *, int, int *, double *, int);
       static hipgen_fn f;
@@ -3895,6 +4962,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched
+    #define HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched
     static inline hipsolverStatus_t hipsolverDnCgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, long long a7, float *a8, long long a9, float2 *a10, int a11, long long a12, float2 *a13, int a14, long long a15, float2 *a16, int a17, int *a18, double *a19, int a20) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, long long, float *, long long, float2 *, int, long long, float2 *, int, long long, float2 *, int, int *, double *, int);
       static hipgen_fn f;
@@ -3906,6 +4976,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched
+    #define HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched
     static inline hipsolverStatus_t hipsolverDnZgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, long long a7, double *a8, long long a9, double2 *a10, int a11, long long a12, double2 *a13, int a14, long long a15, double2 *a16, int a17, int *a18, double *a19, int a20) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, long long, double *, long long, double2 *, int, long long, double2 *, int, long long, double2 *, int, int *, double *, int);
       static hipgen_fn f;
@@ -3917,6 +4990,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
       static hipgen_fn f;
@@ -3928,6 +5004,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
       static hipgen_fn f;
@@ -3939,6 +5018,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -3950,6 +5032,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -3961,6 +5046,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgetrf
+    #define HIPGEN_DEF_hipsolverDnSgetrf
     static inline hipsolverStatus_t hipsolverDnSgetrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, int *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, int *, int *);
       static hipgen_fn f;
@@ -3972,6 +5060,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgetrf
+    #define HIPGEN_DEF_hipsolverDnDgetrf
     static inline hipsolverStatus_t hipsolverDnDgetrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, int *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, int *, int *);
       static hipgen_fn f;
@@ -3983,6 +5074,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgetrf
+    #define HIPGEN_DEF_hipsolverDnCgetrf
     static inline hipsolverStatus_t hipsolverDnCgetrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, int *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, int *, int *);
       static hipgen_fn f;
@@ -3994,6 +5088,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgetrf
+    #define HIPGEN_DEF_hipsolverDnZgetrf
     static inline hipsolverStatus_t hipsolverDnZgetrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, int *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, int *, int *);
       static hipgen_fn f;
@@ -4005,6 +5102,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgetrs
+    #define HIPGEN_DEF_hipsolverDnSgetrs
     static inline hipsolverStatus_t hipsolverDnSgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const float *a4, int a5, const int *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, const float *, int, const int *, float *, int, int *);
       static hipgen_fn f;
@@ -4016,6 +5116,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgetrs
+    #define HIPGEN_DEF_hipsolverDnDgetrs
     static inline hipsolverStatus_t hipsolverDnDgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const double *a4, int a5, const int *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, const double *, int, const int *, double *, int, int *);
       static hipgen_fn f;
@@ -4027,6 +5130,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgetrs
+    #define HIPGEN_DEF_hipsolverDnCgetrs
     static inline hipsolverStatus_t hipsolverDnCgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const float2 *a4, int a5, const int *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, const float2 *, int, const int *, float2 *, int, int *);
       static hipgen_fn f;
@@ -4038,6 +5144,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgetrs
+    #define HIPGEN_DEF_hipsolverDnZgetrs
     static inline hipsolverStatus_t hipsolverDnZgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const double2 *a4, int a5, const int *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, const double2 *, int, const int *, double2 *, int, int *);
       static hipgen_fn f;
@@ -4049,6 +5158,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnSpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -4060,6 +5172,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnDpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -4071,6 +5186,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnCpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -4082,6 +5200,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnZpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -4093,6 +5214,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotrf
+    #define HIPGEN_DEF_hipsolverDnSpotrf
     static inline hipsolverStatus_t hipsolverDnSpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -4104,6 +5228,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotrf
+    #define HIPGEN_DEF_hipsolverDnDpotrf
     static inline hipsolverStatus_t hipsolverDnDpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -4115,6 +5242,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotrf
+    #define HIPGEN_DEF_hipsolverDnCpotrf
     static inline hipsolverStatus_t hipsolverDnCpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -4126,6 +5256,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotrf
+    #define HIPGEN_DEF_hipsolverDnZpotrf
     static inline hipsolverStatus_t hipsolverDnZpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -4137,6 +5270,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotrfBatched
+    #define HIPGEN_DEF_hipsolverDnSpotrfBatched
     static inline hipsolverStatus_t hipsolverDnSpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float * *, int, int *, int);
       static hipgen_fn f;
@@ -4148,6 +5284,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotrfBatched
+    #define HIPGEN_DEF_hipsolverDnDpotrfBatched
     static inline hipsolverStatus_t hipsolverDnDpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double * *, int, int *, int);
       static hipgen_fn f;
@@ -4159,6 +5298,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotrfBatched
+    #define HIPGEN_DEF_hipsolverDnCpotrfBatched
     static inline hipsolverStatus_t hipsolverDnCpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 * *, int, int *, int);
       static hipgen_fn f;
@@ -4170,6 +5312,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotrfBatched
+    #define HIPGEN_DEF_hipsolverDnZpotrfBatched
     static inline hipsolverStatus_t hipsolverDnZpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 * *, int, int *, int);
       static hipgen_fn f;
@@ -4181,6 +5326,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSpotri_bufferSize
     static inline hipsolverStatus_t hipsolverDnSpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -4192,6 +5340,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDpotri_bufferSize
     static inline hipsolverStatus_t hipsolverDnDpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -4203,6 +5354,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCpotri_bufferSize
     static inline hipsolverStatus_t hipsolverDnCpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -4214,6 +5368,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZpotri_bufferSize
     static inline hipsolverStatus_t hipsolverDnZpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -4225,6 +5382,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotri
+    #define HIPGEN_DEF_hipsolverDnSpotri
     static inline hipsolverStatus_t hipsolverDnSpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -4236,6 +5396,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotri
+    #define HIPGEN_DEF_hipsolverDnDpotri
     static inline hipsolverStatus_t hipsolverDnDpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -4247,6 +5410,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotri
+    #define HIPGEN_DEF_hipsolverDnCpotri
     static inline hipsolverStatus_t hipsolverDnCpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -4258,6 +5424,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotri
+    #define HIPGEN_DEF_hipsolverDnZpotri
     static inline hipsolverStatus_t hipsolverDnZpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -4269,6 +5438,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotrs
+    #define HIPGEN_DEF_hipsolverDnSpotrs
     static inline hipsolverStatus_t hipsolverDnSpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const float *a4, int a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, const float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -4280,6 +5452,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotrs
+    #define HIPGEN_DEF_hipsolverDnDpotrs
     static inline hipsolverStatus_t hipsolverDnDpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const double *a4, int a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, const double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -4291,6 +5466,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotrs
+    #define HIPGEN_DEF_hipsolverDnCpotrs
     static inline hipsolverStatus_t hipsolverDnCpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const float2 *a4, int a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, const float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -4302,6 +5480,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotrs
+    #define HIPGEN_DEF_hipsolverDnZpotrs
     static inline hipsolverStatus_t hipsolverDnZpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const double2 *a4, int a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, const double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -4313,6 +5494,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotrsBatched
+    #define HIPGEN_DEF_hipsolverDnSpotrsBatched
     static inline hipsolverStatus_t hipsolverDnSpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float * *, int, float * *, int, int *, int);
       static hipgen_fn f;
@@ -4324,6 +5508,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotrsBatched
+    #define HIPGEN_DEF_hipsolverDnDpotrsBatched
     static inline hipsolverStatus_t hipsolverDnDpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double * *, int, double * *, int, int *, int);
       static hipgen_fn f;
@@ -4335,6 +5522,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotrsBatched
+    #define HIPGEN_DEF_hipsolverDnCpotrsBatched
     static inline hipsolverStatus_t hipsolverDnCpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 * *, int, float2 * *, int, int *, int);
       static hipgen_fn f;
@@ -4346,6 +5536,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotrsBatched
+    #define HIPGEN_DEF_hipsolverDnZpotrsBatched
     static inline hipsolverStatus_t hipsolverDnZpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 * *, int, double2 * *, int, int *, int);
       static hipgen_fn f;
@@ -4357,6 +5550,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsyevd_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float *, int, const float *, int *);
       static hipgen_fn f;
@@ -4368,6 +5564,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsyevd_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double *, int, const double *, int *);
       static hipgen_fn f;
@@ -4379,6 +5578,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCheevd_bufferSize
     static inline hipsolverStatus_t hipsolverDnCheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float2 *, int, const float *, int *);
       static hipgen_fn f;
@@ -4390,6 +5592,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZheevd_bufferSize
     static inline hipsolverStatus_t hipsolverDnZheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double2 *, int, const double *, int *);
       static hipgen_fn f;
@@ -4401,6 +5606,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevd
+    #define HIPGEN_DEF_hipsolverDnSsyevd
     static inline hipsolverStatus_t hipsolverDnSsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -4412,6 +5620,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevd
+    #define HIPGEN_DEF_hipsolverDnDsyevd
     static inline hipsolverStatus_t hipsolverDnDsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -4423,6 +5634,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevd
+    #define HIPGEN_DEF_hipsolverDnCheevd
     static inline hipsolverStatus_t hipsolverDnCheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -4434,6 +5648,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevd
+    #define HIPGEN_DEF_hipsolverDnZheevd
     static inline hipsolverStatus_t hipsolverDnZheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -4445,6 +5662,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsyevdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsyevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const float *a5, int a6, float a7, float a8, int a9, int a10, int *a11, const float *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const float *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -4456,6 +5676,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsyevdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsyevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const double *a5, int a6, double a7, double a8, int a9, int a10, int *a11, const double *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const double *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -4467,6 +5690,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCheevdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnCheevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const float2 *a5, int a6, float a7, float a8, int a9, int a10, int *a11, const float *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const float2 *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -4478,6 +5704,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZheevdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnZheevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const double2 *a5, int a6, double a7, double a8, int a9, int a10, int *a11, const double *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const double2 *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -4489,6 +5718,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevdx
+    #define HIPGEN_DEF_hipsolverDnSsyevdx
     static inline hipsolverStatus_t hipsolverDnSsyevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float a7, float a8, int a9, int a10, int *a11, float *a12, float *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, float *, int, float, float, int, int, int *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -4500,6 +5732,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevdx
+    #define HIPGEN_DEF_hipsolverDnDsyevdx
     static inline hipsolverStatus_t hipsolverDnDsyevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double a7, double a8, int a9, int a10, int *a11, double *a12, double *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, double *, int, double, double, int, int, int *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -4511,6 +5746,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevdx
+    #define HIPGEN_DEF_hipsolverDnCheevdx
     static inline hipsolverStatus_t hipsolverDnCheevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float a7, float a8, int a9, int a10, int *a11, float *a12, float2 *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, float2 *, int, float, float, int, int, int *, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -4522,6 +5760,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevdx
+    #define HIPGEN_DEF_hipsolverDnZheevdx
     static inline hipsolverStatus_t hipsolverDnZheevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double a7, double a8, int a9, int a10, int *a11, double *a12, double2 *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, double2 *, int, double, double, int, int, int *, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -4533,6 +5774,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsyevj_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsyevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float *, int, const float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4544,6 +5788,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsyevj_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsyevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double *, int, const double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4555,6 +5802,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCheevj_bufferSize
     static inline hipsolverStatus_t hipsolverDnCheevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float2 *, int, const float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4566,6 +5816,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZheevj_bufferSize
     static inline hipsolverStatus_t hipsolverDnZheevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double2 *, int, const double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4577,6 +5830,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevj
+    #define HIPGEN_DEF_hipsolverDnSsyevj
     static inline hipsolverStatus_t hipsolverDnSsyevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4588,6 +5844,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevj
+    #define HIPGEN_DEF_hipsolverDnDsyevj
     static inline hipsolverStatus_t hipsolverDnDsyevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4599,6 +5858,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevj
+    #define HIPGEN_DEF_hipsolverDnCheevj
     static inline hipsolverStatus_t hipsolverDnCheevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4610,6 +5872,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevj
+    #define HIPGEN_DEF_hipsolverDnZheevj
     static inline hipsolverStatus_t hipsolverDnZheevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4621,6 +5886,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsyevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsyevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float *, int, const float *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4632,6 +5900,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsyevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsyevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double *, int, const double *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4643,6 +5914,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCheevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnCheevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float2 *, int, const float *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4654,6 +5928,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZheevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnZheevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double2 *, int, const double *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4665,6 +5942,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevjBatched
+    #define HIPGEN_DEF_hipsolverDnSsyevjBatched
     static inline hipsolverStatus_t hipsolverDnSsyevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4676,6 +5956,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevjBatched
+    #define HIPGEN_DEF_hipsolverDnDsyevjBatched
     static inline hipsolverStatus_t hipsolverDnDsyevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4687,6 +5970,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevjBatched
+    #define HIPGEN_DEF_hipsolverDnCheevjBatched
     static inline hipsolverStatus_t hipsolverDnCheevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4698,6 +5984,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevjBatched
+    #define HIPGEN_DEF_hipsolverDnZheevjBatched
     static inline hipsolverStatus_t hipsolverDnZheevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4709,6 +5998,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsygvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float *a5, int a6, const float *a7, int a8, const float *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float *, int, const float *, int, const float *, int *);
       static hipgen_fn f;
@@ -4720,6 +6012,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsygvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double *a5, int a6, const double *a7, int a8, const double *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double *, int, const double *, int, const double *, int *);
       static hipgen_fn f;
@@ -4731,6 +6026,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnChegvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnChegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float2 *a5, int a6, const float2 *a7, int a8, const float *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float2 *, int, const float2 *, int, const float *, int *);
       static hipgen_fn f;
@@ -4742,6 +6040,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZhegvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnZhegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double2 *a5, int a6, const double2 *a7, int a8, const double *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double2 *, int, const double2 *, int, const double *, int *);
       static hipgen_fn f;
@@ -4753,6 +6054,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvd
+    #define HIPGEN_DEF_hipsolverDnSsygvd
     static inline hipsolverStatus_t hipsolverDnSsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -4764,6 +6068,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvd
+    #define HIPGEN_DEF_hipsolverDnDsygvd
     static inline hipsolverStatus_t hipsolverDnDsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -4775,6 +6082,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvd
+    #define HIPGEN_DEF_hipsolverDnChegvd
     static inline hipsolverStatus_t hipsolverDnChegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -4786,6 +6096,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvd
+    #define HIPGEN_DEF_hipsolverDnZhegvd
     static inline hipsolverStatus_t hipsolverDnZhegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -4797,6 +6110,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsygvdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsygvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const float *a6, int a7, const float *a8, int a9, float a10, float a11, int a12, int a13, int *a14, const float *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const float *, int, const float *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -4808,6 +6124,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsygvdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsygvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const double *a6, int a7, const double *a8, int a9, double a10, double a11, int a12, int a13, int *a14, const double *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const double *, int, const double *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -4819,6 +6138,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnChegvdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnChegvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const float2 *a6, int a7, const float2 *a8, int a9, float a10, float a11, int a12, int a13, int *a14, const float *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const float2 *, int, const float2 *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -4830,6 +6152,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZhegvdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnZhegvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const double2 *a6, int a7, const double2 *a8, int a9, double a10, double a11, int a12, int a13, int *a14, const double *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const double2 *, int, const double2 *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -4841,6 +6166,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvdx
+    #define HIPGEN_DEF_hipsolverDnSsygvdx
     static inline hipsolverStatus_t hipsolverDnSsygvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, float *a6, int a7, float *a8, int a9, float a10, float a11, int a12, int a13, int *a14, float *a15, float *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, float *, int, float *, int, float, float, int, int, int *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -4852,6 +6180,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvdx
+    #define HIPGEN_DEF_hipsolverDnDsygvdx
     static inline hipsolverStatus_t hipsolverDnDsygvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, double *a6, int a7, double *a8, int a9, double a10, double a11, int a12, int a13, int *a14, double *a15, double *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, double *, int, double *, int, double, double, int, int, int *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -4863,6 +6194,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvdx
+    #define HIPGEN_DEF_hipsolverDnChegvdx
     static inline hipsolverStatus_t hipsolverDnChegvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, float2 *a6, int a7, float2 *a8, int a9, float a10, float a11, int a12, int a13, int *a14, float *a15, float2 *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float, float, int, int, int *, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -4874,6 +6208,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvdx
+    #define HIPGEN_DEF_hipsolverDnZhegvdx
     static inline hipsolverStatus_t hipsolverDnZhegvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, double2 *a6, int a7, double2 *a8, int a9, double a10, double a11, int a12, int a13, int *a14, double *a15, double2 *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double, double, int, int, int *, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -4885,6 +6222,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsygvj_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsygvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float *a5, int a6, const float *a7, int a8, const float *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float *, int, const float *, int, const float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4896,6 +6236,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsygvj_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsygvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double *a5, int a6, const double *a7, int a8, const double *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double *, int, const double *, int, const double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4907,6 +6250,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnChegvj_bufferSize
     static inline hipsolverStatus_t hipsolverDnChegvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float2 *a5, int a6, const float2 *a7, int a8, const float *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float2 *, int, const float2 *, int, const float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4918,6 +6264,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZhegvj_bufferSize
     static inline hipsolverStatus_t hipsolverDnZhegvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double2 *a5, int a6, const double2 *a7, int a8, const double *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double2 *, int, const double2 *, int, const double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4929,6 +6278,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvj
+    #define HIPGEN_DEF_hipsolverDnSsygvj
     static inline hipsolverStatus_t hipsolverDnSsygvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4940,6 +6292,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvj
+    #define HIPGEN_DEF_hipsolverDnDsygvj
     static inline hipsolverStatus_t hipsolverDnDsygvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4951,6 +6306,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvj
+    #define HIPGEN_DEF_hipsolverDnChegvj
     static inline hipsolverStatus_t hipsolverDnChegvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4962,6 +6320,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvj
+    #define HIPGEN_DEF_hipsolverDnZhegvj
     static inline hipsolverStatus_t hipsolverDnZhegvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4973,6 +6334,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsytrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsytrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float *a3, int a4, const float *a5, const float *a6, const float *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const float *, int, const float *, const float *, const float *, int *);
       static hipgen_fn f;
@@ -4984,6 +6348,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsytrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsytrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double *a3, int a4, const double *a5, const double *a6, const double *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const double *, int, const double *, const double *, const double *, int *);
       static hipgen_fn f;
@@ -4995,6 +6362,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChetrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnChetrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnChetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float2 *a3, int a4, const float *a5, const float *a6, const float2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const float2 *, int, const float *, const float *, const float2 *, int *);
       static hipgen_fn f;
@@ -5006,6 +6376,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhetrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZhetrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnZhetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double2 *a3, int a4, const double *a5, const double *a6, const double2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const double2 *, int, const double *, const double *, const double2 *, int *);
       static hipgen_fn f;
@@ -5017,6 +6390,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsytrd
+    #define HIPGEN_DEF_hipsolverDnSsytrd
     static inline hipsolverStatus_t hipsolverDnSsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, float *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -5028,6 +6404,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsytrd
+    #define HIPGEN_DEF_hipsolverDnDsytrd
     static inline hipsolverStatus_t hipsolverDnDsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, double *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -5039,6 +6418,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChetrd
+    #define HIPGEN_DEF_hipsolverDnChetrd
     static inline hipsolverStatus_t hipsolverDnChetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float *, float *, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -5050,6 +6432,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhetrd
+    #define HIPGEN_DEF_hipsolverDnZhetrd
     static inline hipsolverStatus_t hipsolverDnZhetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double *, double *, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -5061,6 +6446,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsytrf_bufferSize(hipsolverHandle_t a0, int a1, float *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -5072,6 +6460,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsytrf_bufferSize(hipsolverHandle_t a0, int a1, double *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -5083,6 +6474,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnCsytrf_bufferSize(hipsolverHandle_t a0, int a1, float2 *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -5094,6 +6488,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnZsytrf_bufferSize(hipsolverHandle_t a0, int a1, double2 *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -5105,6 +6502,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsytrf
+    #define HIPGEN_DEF_hipsolverDnSsytrf
     static inline hipsolverStatus_t hipsolverDnSsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *, float *, int, int *);
       static hipgen_fn f;
@@ -5116,6 +6516,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsytrf
+    #define HIPGEN_DEF_hipsolverDnDsytrf
     static inline hipsolverStatus_t hipsolverDnDsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *, double *, int, int *);
       static hipgen_fn f;
@@ -5127,6 +6530,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCsytrf
+    #define HIPGEN_DEF_hipsolverDnCsytrf
     static inline hipsolverStatus_t hipsolverDnCsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *, float2 *, int, int *);
       static hipgen_fn f;
@@ -5138,6 +6544,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZsytrf
+    #define HIPGEN_DEF_hipsolverDnZsytrf
     static inline hipsolverStatus_t hipsolverDnZsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *, double2 *, int, int *);
       static hipgen_fn f;
@@ -5149,6 +6558,7 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"

@@ -41,6 +41,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("5.7.1", "hipsparse", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hipsparseStatus_t
+    #define HIPGEN_DEF_hipsparseStatus_t
     typedef enum hipsparseStatus_t {
       HIPSPARSE_STATUS_SUCCESS = 0,
       HIPSPARSE_STATUS_NOT_INITIALIZED = 1,
@@ -55,59 +57,98 @@ cdef extern from *:
       HIPSPARSE_STATUS_NOT_SUPPORTED = 10,
       HIPSPARSE_STATUS_INSUFFICIENT_RESOURCES = 11
     } hipsparseStatus_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparsePointerMode_t
+    #define HIPGEN_DEF_hipsparsePointerMode_t
     typedef enum hipsparsePointerMode_t {
       HIPSPARSE_POINTER_MODE_HOST = 0,
       HIPSPARSE_POINTER_MODE_DEVICE = 1
     } hipsparsePointerMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseAction_t
+    #define HIPGEN_DEF_hipsparseAction_t
     typedef enum hipsparseAction_t {
       HIPSPARSE_ACTION_SYMBOLIC = 0,
       HIPSPARSE_ACTION_NUMERIC = 1
     } hipsparseAction_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseMatrixType_t
+    #define HIPGEN_DEF_hipsparseMatrixType_t
     typedef enum hipsparseMatrixType_t {
       HIPSPARSE_MATRIX_TYPE_GENERAL = 0,
       HIPSPARSE_MATRIX_TYPE_SYMMETRIC = 1,
       HIPSPARSE_MATRIX_TYPE_HERMITIAN = 2,
       HIPSPARSE_MATRIX_TYPE_TRIANGULAR = 3
     } hipsparseMatrixType_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseFillMode_t
+    #define HIPGEN_DEF_hipsparseFillMode_t
     typedef enum hipsparseFillMode_t {
       HIPSPARSE_FILL_MODE_LOWER = 0,
       HIPSPARSE_FILL_MODE_UPPER = 1
     } hipsparseFillMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDiagType_t
+    #define HIPGEN_DEF_hipsparseDiagType_t
     typedef enum hipsparseDiagType_t {
       HIPSPARSE_DIAG_TYPE_NON_UNIT = 0,
       HIPSPARSE_DIAG_TYPE_UNIT = 1
     } hipsparseDiagType_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseIndexBase_t
+    #define HIPGEN_DEF_hipsparseIndexBase_t
     typedef enum hipsparseIndexBase_t {
       HIPSPARSE_INDEX_BASE_ZERO = 0,
       HIPSPARSE_INDEX_BASE_ONE = 1
     } hipsparseIndexBase_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseOperation_t
+    #define HIPGEN_DEF_hipsparseOperation_t
     typedef enum hipsparseOperation_t {
       HIPSPARSE_OPERATION_NON_TRANSPOSE = 0,
       HIPSPARSE_OPERATION_TRANSPOSE = 1,
       HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2
     } hipsparseOperation_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseHybPartition_t
+    #define HIPGEN_DEF_hipsparseHybPartition_t
     typedef enum hipsparseHybPartition_t {
       HIPSPARSE_HYB_PARTITION_AUTO = 0,
       HIPSPARSE_HYB_PARTITION_USER = 1,
       HIPSPARSE_HYB_PARTITION_MAX = 2
     } hipsparseHybPartition_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSolvePolicy_t
+    #define HIPGEN_DEF_hipsparseSolvePolicy_t
     typedef enum hipsparseSolvePolicy_t {
       HIPSPARSE_SOLVE_POLICY_NO_LEVEL = 0,
       HIPSPARSE_SOLVE_POLICY_USE_LEVEL = 1
     } hipsparseSolvePolicy_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSideMode_t
+    #define HIPGEN_DEF_hipsparseSideMode_t
     typedef enum hipsparseSideMode_t {
       HIPSPARSE_SIDE_LEFT = 0,
       HIPSPARSE_SIDE_RIGHT = 1
     } hipsparseSideMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDirection_t
+    #define HIPGEN_DEF_hipsparseDirection_t
     typedef enum hipsparseDirection_t {
       HIPSPARSE_DIRECTION_ROW = 0,
       HIPSPARSE_DIRECTION_COLUMN = 1
     } hipsparseDirection_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsr2CscAlg_t
+    #define HIPGEN_DEF_hipsparseCsr2CscAlg_t
     typedef enum hipsparseCsr2CscAlg_t {
       HIPSPARSE_CSR2CSC_ALG_DEFAULT = 0,
       HIPSPARSE_CSR2CSC_ALG1 = 1,
       HIPSPARSE_CSR2CSC_ALG2 = 2
     } hipsparseCsr2CscAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseFormat_t
+    #define HIPGEN_DEF_hipsparseFormat_t
     typedef enum hipsparseFormat_t {
       HIPSPARSE_FORMAT_CSR = 1,
       HIPSPARSE_FORMAT_CSC = 2,
@@ -115,16 +156,25 @@ cdef extern from *:
       HIPSPARSE_FORMAT_COO_AOS = 4,
       HIPSPARSE_FORMAT_BLOCKED_ELL = 5
     } hipsparseFormat_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseOrder_t
+    #define HIPGEN_DEF_hipsparseOrder_t
     typedef enum hipsparseOrder_t {
       HIPSPARSE_ORDER_ROW = 0,
       HIPSPARSE_ORDER_COLUMN = 1,
       HIPSPARSE_ORDER_COL = 1
     } hipsparseOrder_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseIndexType_t
+    #define HIPGEN_DEF_hipsparseIndexType_t
     typedef enum hipsparseIndexType_t {
       HIPSPARSE_INDEX_16U = 1,
       HIPSPARSE_INDEX_32I = 2,
       HIPSPARSE_INDEX_64I = 3
     } hipsparseIndexType_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMVAlg_t
+    #define HIPGEN_DEF_hipsparseSpMVAlg_t
     typedef enum hipsparseSpMVAlg_t {
       HIPSPARSE_MV_ALG_DEFAULT = 0,
       HIPSPARSE_COOMV_ALG = 1,
@@ -136,6 +186,9 @@ cdef extern from *:
       HIPSPARSE_SPMV_CSR_ALG1 = 7,
       HIPSPARSE_SPMV_CSR_ALG2 = 8
     } hipsparseSpMVAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMMAlg_t
+    #define HIPGEN_DEF_hipsparseSpMMAlg_t
     typedef enum hipsparseSpMMAlg_t {
       HIPSPARSE_MM_ALG_DEFAULT = 0,
       HIPSPARSE_COOMM_ALG1 = 1,
@@ -152,25 +205,46 @@ cdef extern from *:
       HIPSPARSE_SPMM_BLOCKED_ELL_ALG1 = 12,
       HIPSPARSE_SPMM_CSR_ALG3 = 13
     } hipsparseSpMMAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSparseToDenseAlg_t
+    #define HIPGEN_DEF_hipsparseSparseToDenseAlg_t
     typedef enum hipsparseSparseToDenseAlg_t {
       HIPSPARSE_SPARSETODENSE_ALG_DEFAULT = 0
     } hipsparseSparseToDenseAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDenseToSparseAlg_t
+    #define HIPGEN_DEF_hipsparseDenseToSparseAlg_t
     typedef enum hipsparseDenseToSparseAlg_t {
       HIPSPARSE_DENSETOSPARSE_ALG_DEFAULT = 0
     } hipsparseDenseToSparseAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSDDMMAlg_t
+    #define HIPGEN_DEF_hipsparseSDDMMAlg_t
     typedef enum hipsparseSDDMMAlg_t {
       HIPSPARSE_SDDMM_ALG_DEFAULT = 0
     } hipsparseSDDMMAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSVAlg_t
+    #define HIPGEN_DEF_hipsparseSpSVAlg_t
     typedef enum hipsparseSpSVAlg_t {
       HIPSPARSE_SPSV_ALG_DEFAULT = 0
     } hipsparseSpSVAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSMAlg_t
+    #define HIPGEN_DEF_hipsparseSpSMAlg_t
     typedef enum hipsparseSpSMAlg_t {
       HIPSPARSE_SPSM_ALG_DEFAULT = 0
     } hipsparseSpSMAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatAttribute_t
+    #define HIPGEN_DEF_hipsparseSpMatAttribute_t
     typedef enum hipsparseSpMatAttribute_t {
       HIPSPARSE_SPMAT_FILL_MODE = 0,
       HIPSPARSE_SPMAT_DIAG_TYPE = 1
     } hipsparseSpMatAttribute_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMMAlg_t
+    #define HIPGEN_DEF_hipsparseSpGEMMAlg_t
     typedef enum hipsparseSpGEMMAlg_t {
       HIPSPARSE_SPGEMM_DEFAULT = 0,
       HIPSPARSE_SPGEMM_CSR_ALG_NONDETERMINISTIC = 1,
@@ -179,6 +253,7 @@ cdef extern from *:
       HIPSPARSE_SPGEMM_ALG2 = 4,
       HIPSPARSE_SPGEMM_ALG3 = 5
     } hipsparseSpGEMMAlg_t;
+    #endif
     struct bsrsv2Info;
     typedef struct bsrsv2Info *bsrsv2Info_t;
     struct bsrsm2Info;
@@ -215,9 +290,20 @@ cdef extern from *:
     typedef void *hipsparseDnVecDescr_t;
     typedef void *hipsparseSpMatDescr_t;
     typedef void *hipsparseDnMatDescr_t;
+    #ifndef HIPGEN_DEF_hipsparseVersionMajor
+    #define HIPGEN_DEF_hipsparseVersionMajor
     #define hipsparseVersionMajor (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseVersionMinor
+    #define HIPGEN_DEF_hipsparseVersionMinor
     #define hipsparseVersionMinor (3)
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseVersionPatch
+    #define HIPGEN_DEF_hipsparseVersionPatch
     #define hipsparseVersionPatch (8)
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreate
+    #define HIPGEN_DEF_hipsparseCreate
     static inline hipsparseStatus_t hipsparseCreate(hipsparseHandle_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t *);
       static hipgen_fn f;
@@ -229,6 +315,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroy
+    #define HIPGEN_DEF_hipsparseDestroy
     static inline hipsparseStatus_t hipsparseDestroy(hipsparseHandle_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t);
       static hipgen_fn f;
@@ -240,6 +329,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetVersion
+    #define HIPGEN_DEF_hipsparseGetVersion
     static inline hipsparseStatus_t hipsparseGetVersion(hipsparseHandle_t a0, int *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int *);
       static hipgen_fn f;
@@ -251,6 +343,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetGitRevision
+    #define HIPGEN_DEF_hipsparseGetGitRevision
     static inline hipsparseStatus_t hipsparseGetGitRevision(hipsparseHandle_t a0, char *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, char *);
       static hipgen_fn f;
@@ -262,6 +357,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetStream
+    #define HIPGEN_DEF_hipsparseSetStream
     static inline hipsparseStatus_t hipsparseSetStream(hipsparseHandle_t a0, hipStream_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipStream_t);
       static hipgen_fn f;
@@ -273,6 +371,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetStream
+    #define HIPGEN_DEF_hipsparseGetStream
     static inline hipsparseStatus_t hipsparseGetStream(hipsparseHandle_t a0, hipStream_t *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipStream_t *);
       static hipgen_fn f;
@@ -284,6 +385,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetPointerMode
+    #define HIPGEN_DEF_hipsparseSetPointerMode
     static inline hipsparseStatus_t hipsparseSetPointerMode(hipsparseHandle_t a0, hipsparsePointerMode_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparsePointerMode_t);
       static hipgen_fn f;
@@ -295,6 +399,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetPointerMode
+    #define HIPGEN_DEF_hipsparseGetPointerMode
     static inline hipsparseStatus_t hipsparseGetPointerMode(hipsparseHandle_t a0, hipsparsePointerMode_t *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparsePointerMode_t *);
       static hipgen_fn f;
@@ -306,6 +413,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateMatDescr
+    #define HIPGEN_DEF_hipsparseCreateMatDescr
     static inline hipsparseStatus_t hipsparseCreateMatDescr(hipsparseMatDescr_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t *);
       static hipgen_fn f;
@@ -317,6 +427,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyMatDescr
+    #define HIPGEN_DEF_hipsparseDestroyMatDescr
     static inline hipsparseStatus_t hipsparseDestroyMatDescr(hipsparseMatDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -328,6 +441,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCopyMatDescr
+    #define HIPGEN_DEF_hipsparseCopyMatDescr
     static inline hipsparseStatus_t hipsparseCopyMatDescr(hipsparseMatDescr_t a0, const hipsparseMatDescr_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, const hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -339,6 +455,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetMatType
+    #define HIPGEN_DEF_hipsparseSetMatType
     static inline hipsparseStatus_t hipsparseSetMatType(hipsparseMatDescr_t a0, hipsparseMatrixType_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseMatrixType_t);
       static hipgen_fn f;
@@ -350,6 +469,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetMatType
+    #define HIPGEN_DEF_hipsparseGetMatType
     static inline hipsparseMatrixType_t hipsparseGetMatType(const hipsparseMatDescr_t a0) {
       typedef hipsparseMatrixType_t (*hipgen_fn)(const hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -361,6 +483,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetMatFillMode
+    #define HIPGEN_DEF_hipsparseSetMatFillMode
     static inline hipsparseStatus_t hipsparseSetMatFillMode(hipsparseMatDescr_t a0, hipsparseFillMode_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseFillMode_t);
       static hipgen_fn f;
@@ -372,6 +497,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetMatFillMode
+    #define HIPGEN_DEF_hipsparseGetMatFillMode
     static inline hipsparseFillMode_t hipsparseGetMatFillMode(const hipsparseMatDescr_t a0) {
       typedef hipsparseFillMode_t (*hipgen_fn)(const hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -383,6 +511,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetMatDiagType
+    #define HIPGEN_DEF_hipsparseSetMatDiagType
     static inline hipsparseStatus_t hipsparseSetMatDiagType(hipsparseMatDescr_t a0, hipsparseDiagType_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseDiagType_t);
       static hipgen_fn f;
@@ -394,6 +525,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetMatDiagType
+    #define HIPGEN_DEF_hipsparseGetMatDiagType
     static inline hipsparseDiagType_t hipsparseGetMatDiagType(const hipsparseMatDescr_t a0) {
       typedef hipsparseDiagType_t (*hipgen_fn)(const hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -405,6 +539,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetMatIndexBase
+    #define HIPGEN_DEF_hipsparseSetMatIndexBase
     static inline hipsparseStatus_t hipsparseSetMatIndexBase(hipsparseMatDescr_t a0, hipsparseIndexBase_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -416,6 +553,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetMatIndexBase
+    #define HIPGEN_DEF_hipsparseGetMatIndexBase
     static inline hipsparseIndexBase_t hipsparseGetMatIndexBase(const hipsparseMatDescr_t a0) {
       typedef hipsparseIndexBase_t (*hipgen_fn)(const hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -427,6 +567,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateHybMat
+    #define HIPGEN_DEF_hipsparseCreateHybMat
     static inline hipsparseStatus_t hipsparseCreateHybMat(hipsparseHybMat_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHybMat_t *);
       static hipgen_fn f;
@@ -438,6 +581,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyHybMat
+    #define HIPGEN_DEF_hipsparseDestroyHybMat
     static inline hipsparseStatus_t hipsparseDestroyHybMat(hipsparseHybMat_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHybMat_t);
       static hipgen_fn f;
@@ -449,6 +595,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateBsrsv2Info
+    #define HIPGEN_DEF_hipsparseCreateBsrsv2Info
     static inline hipsparseStatus_t hipsparseCreateBsrsv2Info(bsrsv2Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrsv2Info_t *);
       static hipgen_fn f;
@@ -460,6 +609,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyBsrsv2Info
+    #define HIPGEN_DEF_hipsparseDestroyBsrsv2Info
     static inline hipsparseStatus_t hipsparseDestroyBsrsv2Info(bsrsv2Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrsv2Info_t);
       static hipgen_fn f;
@@ -471,6 +623,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateBsrsm2Info
+    #define HIPGEN_DEF_hipsparseCreateBsrsm2Info
     static inline hipsparseStatus_t hipsparseCreateBsrsm2Info(bsrsm2Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrsm2Info_t *);
       static hipgen_fn f;
@@ -482,6 +637,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyBsrsm2Info
+    #define HIPGEN_DEF_hipsparseDestroyBsrsm2Info
     static inline hipsparseStatus_t hipsparseDestroyBsrsm2Info(bsrsm2Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrsm2Info_t);
       static hipgen_fn f;
@@ -493,6 +651,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateBsrilu02Info
+    #define HIPGEN_DEF_hipsparseCreateBsrilu02Info
     static inline hipsparseStatus_t hipsparseCreateBsrilu02Info(bsrilu02Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrilu02Info_t *);
       static hipgen_fn f;
@@ -504,6 +665,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyBsrilu02Info
+    #define HIPGEN_DEF_hipsparseDestroyBsrilu02Info
     static inline hipsparseStatus_t hipsparseDestroyBsrilu02Info(bsrilu02Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrilu02Info_t);
       static hipgen_fn f;
@@ -515,6 +679,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateBsric02Info
+    #define HIPGEN_DEF_hipsparseCreateBsric02Info
     static inline hipsparseStatus_t hipsparseCreateBsric02Info(bsric02Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsric02Info_t *);
       static hipgen_fn f;
@@ -526,6 +693,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyBsric02Info
+    #define HIPGEN_DEF_hipsparseDestroyBsric02Info
     static inline hipsparseStatus_t hipsparseDestroyBsric02Info(bsric02Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsric02Info_t);
       static hipgen_fn f;
@@ -537,6 +707,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsrsv2Info
+    #define HIPGEN_DEF_hipsparseCreateCsrsv2Info
     static inline hipsparseStatus_t hipsparseCreateCsrsv2Info(csrsv2Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrsv2Info_t *);
       static hipgen_fn f;
@@ -548,6 +721,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsrsv2Info
+    #define HIPGEN_DEF_hipsparseDestroyCsrsv2Info
     static inline hipsparseStatus_t hipsparseDestroyCsrsv2Info(csrsv2Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrsv2Info_t);
       static hipgen_fn f;
@@ -559,6 +735,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsrsm2Info
+    #define HIPGEN_DEF_hipsparseCreateCsrsm2Info
     static inline hipsparseStatus_t hipsparseCreateCsrsm2Info(csrsm2Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrsm2Info_t *);
       static hipgen_fn f;
@@ -570,6 +749,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsrsm2Info
+    #define HIPGEN_DEF_hipsparseDestroyCsrsm2Info
     static inline hipsparseStatus_t hipsparseDestroyCsrsm2Info(csrsm2Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrsm2Info_t);
       static hipgen_fn f;
@@ -581,6 +763,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsrilu02Info
+    #define HIPGEN_DEF_hipsparseCreateCsrilu02Info
     static inline hipsparseStatus_t hipsparseCreateCsrilu02Info(csrilu02Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrilu02Info_t *);
       static hipgen_fn f;
@@ -592,6 +777,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsrilu02Info
+    #define HIPGEN_DEF_hipsparseDestroyCsrilu02Info
     static inline hipsparseStatus_t hipsparseDestroyCsrilu02Info(csrilu02Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrilu02Info_t);
       static hipgen_fn f;
@@ -603,6 +791,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsric02Info
+    #define HIPGEN_DEF_hipsparseCreateCsric02Info
     static inline hipsparseStatus_t hipsparseCreateCsric02Info(csric02Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csric02Info_t *);
       static hipgen_fn f;
@@ -614,6 +805,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsric02Info
+    #define HIPGEN_DEF_hipsparseDestroyCsric02Info
     static inline hipsparseStatus_t hipsparseDestroyCsric02Info(csric02Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csric02Info_t);
       static hipgen_fn f;
@@ -625,6 +819,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsru2csrInfo
+    #define HIPGEN_DEF_hipsparseCreateCsru2csrInfo
     static inline hipsparseStatus_t hipsparseCreateCsru2csrInfo(csru2csrInfo_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csru2csrInfo_t *);
       static hipgen_fn f;
@@ -636,6 +833,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsru2csrInfo
+    #define HIPGEN_DEF_hipsparseDestroyCsru2csrInfo
     static inline hipsparseStatus_t hipsparseDestroyCsru2csrInfo(csru2csrInfo_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csru2csrInfo_t);
       static hipgen_fn f;
@@ -647,6 +847,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateColorInfo
+    #define HIPGEN_DEF_hipsparseCreateColorInfo
     static inline hipsparseStatus_t hipsparseCreateColorInfo(hipsparseColorInfo_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseColorInfo_t *);
       static hipgen_fn f;
@@ -658,6 +861,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyColorInfo
+    #define HIPGEN_DEF_hipsparseDestroyColorInfo
     static inline hipsparseStatus_t hipsparseDestroyColorInfo(hipsparseColorInfo_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseColorInfo_t);
       static hipgen_fn f;
@@ -669,6 +875,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsrgemm2Info
+    #define HIPGEN_DEF_hipsparseCreateCsrgemm2Info
     static inline hipsparseStatus_t hipsparseCreateCsrgemm2Info(csrgemm2Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrgemm2Info_t *);
       static hipgen_fn f;
@@ -680,6 +889,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsrgemm2Info
+    #define HIPGEN_DEF_hipsparseDestroyCsrgemm2Info
     static inline hipsparseStatus_t hipsparseDestroyCsrgemm2Info(csrgemm2Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrgemm2Info_t);
       static hipgen_fn f;
@@ -691,6 +903,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreatePruneInfo
+    #define HIPGEN_DEF_hipsparseCreatePruneInfo
     static inline hipsparseStatus_t hipsparseCreatePruneInfo(pruneInfo_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(pruneInfo_t *);
       static hipgen_fn f;
@@ -702,6 +917,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyPruneInfo
+    #define HIPGEN_DEF_hipsparseDestroyPruneInfo
     static inline hipsparseStatus_t hipsparseDestroyPruneInfo(pruneInfo_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(pruneInfo_t);
       static hipgen_fn f;
@@ -713,6 +931,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSaxpyi
+    #define HIPGEN_DEF_hipsparseSaxpyi
     static inline hipsparseStatus_t hipsparseSaxpyi(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const int *a4, float *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const float *, const int *, float *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -724,6 +945,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDaxpyi
+    #define HIPGEN_DEF_hipsparseDaxpyi
     static inline hipsparseStatus_t hipsparseDaxpyi(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const int *a4, double *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const double *, const int *, double *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -735,6 +959,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCaxpyi
+    #define HIPGEN_DEF_hipsparseCaxpyi
     static inline hipsparseStatus_t hipsparseCaxpyi(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const int *a4, float2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const float2 *, const int *, float2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -746,6 +973,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZaxpyi
+    #define HIPGEN_DEF_hipsparseZaxpyi
     static inline hipsparseStatus_t hipsparseZaxpyi(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const int *a4, double2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const double2 *, const int *, double2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -757,6 +987,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSdoti
+    #define HIPGEN_DEF_hipsparseSdoti
     static inline hipsparseStatus_t hipsparseSdoti(hipsparseHandle_t a0, int a1, const float *a2, const int *a3, const float *a4, float *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const int *, const float *, float *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -768,6 +1001,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDdoti
+    #define HIPGEN_DEF_hipsparseDdoti
     static inline hipsparseStatus_t hipsparseDdoti(hipsparseHandle_t a0, int a1, const double *a2, const int *a3, const double *a4, double *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const int *, const double *, double *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -779,6 +1015,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCdoti
+    #define HIPGEN_DEF_hipsparseCdoti
     static inline hipsparseStatus_t hipsparseCdoti(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, const float2 *a4, float2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const int *, const float2 *, float2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -790,6 +1029,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZdoti
+    #define HIPGEN_DEF_hipsparseZdoti
     static inline hipsparseStatus_t hipsparseZdoti(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, const double2 *a4, double2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const int *, const double2 *, double2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -801,6 +1043,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCdotci
+    #define HIPGEN_DEF_hipsparseCdotci
     static inline hipsparseStatus_t hipsparseCdotci(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, const float2 *a4, float2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const int *, const float2 *, float2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -812,6 +1057,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZdotci
+    #define HIPGEN_DEF_hipsparseZdotci
     static inline hipsparseStatus_t hipsparseZdotci(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, const double2 *a4, double2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const int *, const double2 *, double2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -823,6 +1071,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgthr
+    #define HIPGEN_DEF_hipsparseSgthr
     static inline hipsparseStatus_t hipsparseSgthr(hipsparseHandle_t a0, int a1, const float *a2, float *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, float *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -834,6 +1085,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgthr
+    #define HIPGEN_DEF_hipsparseDgthr
     static inline hipsparseStatus_t hipsparseDgthr(hipsparseHandle_t a0, int a1, const double *a2, double *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, double *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -845,6 +1099,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgthr
+    #define HIPGEN_DEF_hipsparseCgthr
     static inline hipsparseStatus_t hipsparseCgthr(hipsparseHandle_t a0, int a1, const float2 *a2, float2 *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, float2 *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -856,6 +1113,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgthr
+    #define HIPGEN_DEF_hipsparseZgthr
     static inline hipsparseStatus_t hipsparseZgthr(hipsparseHandle_t a0, int a1, const double2 *a2, double2 *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, double2 *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -867,6 +1127,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgthrz
+    #define HIPGEN_DEF_hipsparseSgthrz
     static inline hipsparseStatus_t hipsparseSgthrz(hipsparseHandle_t a0, int a1, float *a2, float *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, float *, float *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -878,6 +1141,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgthrz
+    #define HIPGEN_DEF_hipsparseDgthrz
     static inline hipsparseStatus_t hipsparseDgthrz(hipsparseHandle_t a0, int a1, double *a2, double *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, double *, double *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -889,6 +1155,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgthrz
+    #define HIPGEN_DEF_hipsparseCgthrz
     static inline hipsparseStatus_t hipsparseCgthrz(hipsparseHandle_t a0, int a1, float2 *a2, float2 *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, float2 *, float2 *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -900,6 +1169,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgthrz
+    #define HIPGEN_DEF_hipsparseZgthrz
     static inline hipsparseStatus_t hipsparseZgthrz(hipsparseHandle_t a0, int a1, double2 *a2, double2 *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, double2 *, double2 *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -911,6 +1183,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSroti
+    #define HIPGEN_DEF_hipsparseSroti
     static inline hipsparseStatus_t hipsparseSroti(hipsparseHandle_t a0, int a1, float *a2, const int *a3, float *a4, const float *a5, const float *a6, hipsparseIndexBase_t a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, float *, const int *, float *, const float *, const float *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -922,6 +1197,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDroti
+    #define HIPGEN_DEF_hipsparseDroti
     static inline hipsparseStatus_t hipsparseDroti(hipsparseHandle_t a0, int a1, double *a2, const int *a3, double *a4, const double *a5, const double *a6, hipsparseIndexBase_t a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, double *, const int *, double *, const double *, const double *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -933,6 +1211,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSsctr
+    #define HIPGEN_DEF_hipsparseSsctr
     static inline hipsparseStatus_t hipsparseSsctr(hipsparseHandle_t a0, int a1, const float *a2, const int *a3, float *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const int *, float *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -944,6 +1225,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDsctr
+    #define HIPGEN_DEF_hipsparseDsctr
     static inline hipsparseStatus_t hipsparseDsctr(hipsparseHandle_t a0, int a1, const double *a2, const int *a3, double *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const int *, double *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -955,6 +1239,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsctr
+    #define HIPGEN_DEF_hipsparseCsctr
     static inline hipsparseStatus_t hipsparseCsctr(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, float2 *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const int *, float2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -966,6 +1253,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZsctr
+    #define HIPGEN_DEF_hipsparseZsctr
     static inline hipsparseStatus_t hipsparseZsctr(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, double2 *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const int *, double2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -977,6 +1267,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrmv
+    #define HIPGEN_DEF_hipsparseScsrmv
     static inline hipsparseStatus_t hipsparseScsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, const float *a10, const float *a11, float *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const float *, float *);
       static hipgen_fn f;
@@ -988,6 +1281,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrmv
+    #define HIPGEN_DEF_hipsparseDcsrmv
     static inline hipsparseStatus_t hipsparseDcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, const double *a10, const double *a11, double *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const double *, double *);
       static hipgen_fn f;
@@ -999,6 +1295,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrmv
+    #define HIPGEN_DEF_hipsparseCcsrmv
     static inline hipsparseStatus_t hipsparseCcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const float2 *a5, const hipsparseMatDescr_t a6, const float2 *a7, const int *a8, const int *a9, const float2 *a10, const float2 *a11, float2 *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, const float2 *, float2 *);
       static hipgen_fn f;
@@ -1010,6 +1309,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrmv
+    #define HIPGEN_DEF_hipsparseZcsrmv
     static inline hipsparseStatus_t hipsparseZcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const double2 *a5, const hipsparseMatDescr_t a6, const double2 *a7, const int *a8, const int *a9, const double2 *a10, const double2 *a11, double2 *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, const double2 *, double2 *);
       static hipgen_fn f;
@@ -1021,6 +1323,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrsv2_zeroPivot
+    #define HIPGEN_DEF_hipsparseXcsrsv2_zeroPivot
     static inline hipsparseStatus_t hipsparseXcsrsv2_zeroPivot(hipsparseHandle_t a0, csrsv2Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1032,6 +1337,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseScsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseScsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1043,6 +1351,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseDcsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseDcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1054,6 +1365,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseCcsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseCcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1065,6 +1379,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseZcsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseZcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1076,6 +1393,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1087,6 +1407,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1098,6 +1421,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1109,6 +1435,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1120,6 +1449,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseScsrsv2_analysis
     static inline hipsparseStatus_t hipsparseScsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1131,6 +1463,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseDcsrsv2_analysis
     static inline hipsparseStatus_t hipsparseDcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1142,6 +1477,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseCcsrsv2_analysis
     static inline hipsparseStatus_t hipsparseCcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1153,6 +1491,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseZcsrsv2_analysis
     static inline hipsparseStatus_t hipsparseZcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1164,6 +1505,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsv2_solve
+    #define HIPGEN_DEF_hipsparseScsrsv2_solve
     static inline hipsparseStatus_t hipsparseScsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, csrsv2Info_t a9, const float *a10, float *a11, hipsparseSolvePolicy_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, csrsv2Info_t, const float *, float *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1175,6 +1519,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsv2_solve
+    #define HIPGEN_DEF_hipsparseDcsrsv2_solve
     static inline hipsparseStatus_t hipsparseDcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, csrsv2Info_t a9, const double *a10, double *a11, hipsparseSolvePolicy_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, csrsv2Info_t, const double *, double *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1186,6 +1533,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsv2_solve
+    #define HIPGEN_DEF_hipsparseCcsrsv2_solve
     static inline hipsparseStatus_t hipsparseCcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, csrsv2Info_t a9, const float2 *a10, float2 *a11, hipsparseSolvePolicy_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csrsv2Info_t, const float2 *, float2 *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1197,6 +1547,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsv2_solve
+    #define HIPGEN_DEF_hipsparseZcsrsv2_solve
     static inline hipsparseStatus_t hipsparseZcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, csrsv2Info_t a9, const double2 *a10, double2 *a11, hipsparseSolvePolicy_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csrsv2Info_t, const double2 *, double2 *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1208,6 +1561,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseShybmv
+    #define HIPGEN_DEF_hipsparseShybmv
     static inline hipsparseStatus_t hipsparseShybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const float *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const float *a5, const float *a6, float *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const float *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const float *, const float *, float *);
       static hipgen_fn f;
@@ -1219,6 +1575,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDhybmv
+    #define HIPGEN_DEF_hipsparseDhybmv
     static inline hipsparseStatus_t hipsparseDhybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const double *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const double *a5, const double *a6, double *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const double *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const double *, const double *, double *);
       static hipgen_fn f;
@@ -1230,6 +1589,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseChybmv
+    #define HIPGEN_DEF_hipsparseChybmv
     static inline hipsparseStatus_t hipsparseChybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const float2 *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const float2 *a5, const float2 *a6, float2 *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const float2 *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const float2 *, const float2 *, float2 *);
       static hipgen_fn f;
@@ -1241,6 +1603,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZhybmv
+    #define HIPGEN_DEF_hipsparseZhybmv
     static inline hipsparseStatus_t hipsparseZhybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const double2 *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const double2 *a5, const double2 *a6, double2 *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const double2 *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const double2 *, const double2 *, double2 *);
       static hipgen_fn f;
@@ -1252,6 +1617,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrmv
+    #define HIPGEN_DEF_hipsparseSbsrmv
     static inline hipsparseStatus_t hipsparseSbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const float *a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, int a11, const float *a12, const float *a13, float *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const float *, const float *, float *);
       static hipgen_fn f;
@@ -1263,6 +1631,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrmv
+    #define HIPGEN_DEF_hipsparseDbsrmv
     static inline hipsparseStatus_t hipsparseDbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const double *a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, int a11, const double *a12, const double *a13, double *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const double *, const double *, double *);
       static hipgen_fn f;
@@ -1274,6 +1645,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrmv
+    #define HIPGEN_DEF_hipsparseCbsrmv
     static inline hipsparseStatus_t hipsparseCbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const float2 *a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, int a11, const float2 *a12, const float2 *a13, float2 *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const float2 *, const float2 *, float2 *);
       static hipgen_fn f;
@@ -1285,6 +1659,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrmv
+    #define HIPGEN_DEF_hipsparseZbsrmv
     static inline hipsparseStatus_t hipsparseZbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const double2 *a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, int a11, const double2 *a12, const double2 *a13, double2 *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const double2 *, const double2 *, double2 *);
       static hipgen_fn f;
@@ -1296,6 +1673,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrxmv
+    #define HIPGEN_DEF_hipsparseSbsrxmv
     static inline hipsparseStatus_t hipsparseSbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const float *a15, const float *a16, float *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const int *, const int *, int, const float *, const float *, float *);
       static hipgen_fn f;
@@ -1307,6 +1687,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrxmv
+    #define HIPGEN_DEF_hipsparseDbsrxmv
     static inline hipsparseStatus_t hipsparseDbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const double *a15, const double *a16, double *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const int *, const int *, int, const double *, const double *, double *);
       static hipgen_fn f;
@@ -1318,6 +1701,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrxmv
+    #define HIPGEN_DEF_hipsparseCbsrxmv
     static inline hipsparseStatus_t hipsparseCbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const float2 *a15, const float2 *a16, float2 *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const int *, const int *, int, const float2 *, const float2 *, float2 *);
       static hipgen_fn f;
@@ -1329,6 +1715,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrxmv
+    #define HIPGEN_DEF_hipsparseZbsrxmv
     static inline hipsparseStatus_t hipsparseZbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const double2 *a15, const double2 *a16, double2 *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const int *, const int *, int, const double2 *, const double2 *, double2 *);
       static hipgen_fn f;
@@ -1340,6 +1729,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXbsrsv2_zeroPivot
+    #define HIPGEN_DEF_hipsparseXbsrsv2_zeroPivot
     static inline hipsparseStatus_t hipsparseXbsrsv2_zeroPivot(hipsparseHandle_t a0, bsrsv2Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1351,6 +1743,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseSbsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseSbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1362,6 +1757,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseDbsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseDbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1373,6 +1771,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseCbsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseCbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1384,6 +1785,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseZbsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseZbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1395,6 +1799,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSbsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1406,6 +1813,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDbsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1417,6 +1827,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCbsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1428,6 +1841,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZbsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1439,6 +1855,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseSbsrsv2_analysis
     static inline hipsparseStatus_t hipsparseSbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1450,6 +1869,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseDbsrsv2_analysis
     static inline hipsparseStatus_t hipsparseDbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1461,6 +1883,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseCbsrsv2_analysis
     static inline hipsparseStatus_t hipsparseCbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1472,6 +1897,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseZbsrsv2_analysis
     static inline hipsparseStatus_t hipsparseZbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1483,6 +1911,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsv2_solve
+    #define HIPGEN_DEF_hipsparseSbsrsv2_solve
     static inline hipsparseStatus_t hipsparseSbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const float *a12, float *a13, hipsparseSolvePolicy_t a14, void *a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsv2Info_t, const float *, float *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1494,6 +1925,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsv2_solve
+    #define HIPGEN_DEF_hipsparseDbsrsv2_solve
     static inline hipsparseStatus_t hipsparseDbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const double *a12, double *a13, hipsparseSolvePolicy_t a14, void *a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsv2Info_t, const double *, double *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1505,6 +1939,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsv2_solve
+    #define HIPGEN_DEF_hipsparseCbsrsv2_solve
     static inline hipsparseStatus_t hipsparseCbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const float2 *a5, const hipsparseMatDescr_t a6, const float2 *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const float2 *a12, float2 *a13, hipsparseSolvePolicy_t a14, void *a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsv2Info_t, const float2 *, float2 *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1516,6 +1953,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsv2_solve
+    #define HIPGEN_DEF_hipsparseZbsrsv2_solve
     static inline hipsparseStatus_t hipsparseZbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const double2 *a5, const hipsparseMatDescr_t a6, const double2 *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const double2 *a12, double2 *a13, hipsparseSolvePolicy_t a14, void *a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsv2Info_t, const double2 *, double2 *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1527,6 +1967,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgemvi_bufferSize
+    #define HIPGEN_DEF_hipsparseSgemvi_bufferSize
     static inline hipsparseStatus_t hipsparseSgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
       static hipgen_fn f;
@@ -1538,6 +1981,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgemvi_bufferSize
+    #define HIPGEN_DEF_hipsparseDgemvi_bufferSize
     static inline hipsparseStatus_t hipsparseDgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
       static hipgen_fn f;
@@ -1549,6 +1995,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgemvi_bufferSize
+    #define HIPGEN_DEF_hipsparseCgemvi_bufferSize
     static inline hipsparseStatus_t hipsparseCgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
       static hipgen_fn f;
@@ -1560,6 +2009,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgemvi_bufferSize
+    #define HIPGEN_DEF_hipsparseZgemvi_bufferSize
     static inline hipsparseStatus_t hipsparseZgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
       static hipgen_fn f;
@@ -1571,6 +2023,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgemvi
+    #define HIPGEN_DEF_hipsparseSgemvi
     static inline hipsparseStatus_t hipsparseSgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float *a4, const float *a5, int a6, int a7, const float *a8, const int *a9, const float *a10, float *a11, hipsparseIndexBase_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float *, const float *, int, int, const float *, const int *, const float *, float *, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -1582,6 +2037,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgemvi
+    #define HIPGEN_DEF_hipsparseDgemvi
     static inline hipsparseStatus_t hipsparseDgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double *a4, const double *a5, int a6, int a7, const double *a8, const int *a9, const double *a10, double *a11, hipsparseIndexBase_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double *, const double *, int, int, const double *, const int *, const double *, double *, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -1593,6 +2051,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgemvi
+    #define HIPGEN_DEF_hipsparseCgemvi
     static inline hipsparseStatus_t hipsparseCgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float2 *a4, const float2 *a5, int a6, int a7, const float2 *a8, const int *a9, const float2 *a10, float2 *a11, hipsparseIndexBase_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float2 *, const float2 *, int, int, const float2 *, const int *, const float2 *, float2 *, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -1604,6 +2065,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgemvi
+    #define HIPGEN_DEF_hipsparseZgemvi
     static inline hipsparseStatus_t hipsparseZgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double2 *a4, const double2 *a5, int a6, int a7, const double2 *a8, const int *a9, const double2 *a10, double2 *a11, hipsparseIndexBase_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double2 *, const double2 *, int, int, const double2 *, const int *, const double2 *, double2 *, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -1615,6 +2079,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrmm
+    #define HIPGEN_DEF_hipsparseSbsrmm
     static inline hipsparseStatus_t hipsparseSbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, int a13, const float *a14, int a15, const float *a16, float *a17, int a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -1626,6 +2093,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrmm
+    #define HIPGEN_DEF_hipsparseDbsrmm
     static inline hipsparseStatus_t hipsparseDbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, int a13, const double *a14, int a15, const double *a16, double *a17, int a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -1637,6 +2107,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrmm
+    #define HIPGEN_DEF_hipsparseCbsrmm
     static inline hipsparseStatus_t hipsparseCbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const float2 *a8, const hipsparseMatDescr_t a9, const float2 *a10, const int *a11, const int *a12, int a13, const float2 *a14, int a15, const float2 *a16, float2 *a17, int a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const float2 *, int, const float2 *, float2 *, int);
       static hipgen_fn f;
@@ -1648,6 +2121,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrmm
+    #define HIPGEN_DEF_hipsparseZbsrmm
     static inline hipsparseStatus_t hipsparseZbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const double2 *a8, const hipsparseMatDescr_t a9, const double2 *a10, const int *a11, const int *a12, int a13, const double2 *a14, int a15, const double2 *a16, double2 *a17, int a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const double2 *, int, const double2 *, double2 *, int);
       static hipgen_fn f;
@@ -1659,6 +2135,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrmm
+    #define HIPGEN_DEF_hipsparseScsrmm
     static inline hipsparseStatus_t hipsparseScsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, const float *a11, int a12, const float *a13, float *a14, int a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -1670,6 +2149,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrmm
+    #define HIPGEN_DEF_hipsparseDcsrmm
     static inline hipsparseStatus_t hipsparseDcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, const double *a11, int a12, const double *a13, double *a14, int a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -1681,6 +2163,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrmm
+    #define HIPGEN_DEF_hipsparseCcsrmm
     static inline hipsparseStatus_t hipsparseCcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const float2 *a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, const float2 *a11, int a12, const float2 *a13, float2 *a14, int a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, const float2 *, float2 *, int);
       static hipgen_fn f;
@@ -1692,6 +2177,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrmm
+    #define HIPGEN_DEF_hipsparseZcsrmm
     static inline hipsparseStatus_t hipsparseZcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const double2 *a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, const double2 *a11, int a12, const double2 *a13, double2 *a14, int a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, const double2 *, double2 *, int);
       static hipgen_fn f;
@@ -1703,6 +2191,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrmm2
+    #define HIPGEN_DEF_hipsparseScsrmm2
     static inline hipsparseStatus_t hipsparseScsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, const float *a14, float *a15, int a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -1714,6 +2205,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrmm2
+    #define HIPGEN_DEF_hipsparseDcsrmm2
     static inline hipsparseStatus_t hipsparseDcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, const double *a14, double *a15, int a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -1725,6 +2219,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrmm2
+    #define HIPGEN_DEF_hipsparseCcsrmm2
     static inline hipsparseStatus_t hipsparseCcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, const float2 *a14, float2 *a15, int a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, const float2 *, float2 *, int);
       static hipgen_fn f;
@@ -1736,6 +2233,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrmm2
+    #define HIPGEN_DEF_hipsparseZcsrmm2
     static inline hipsparseStatus_t hipsparseZcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, const double2 *a14, double2 *a15, int a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, const double2 *, double2 *, int);
       static hipgen_fn f;
@@ -1747,6 +2247,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXbsrsm2_zeroPivot
+    #define HIPGEN_DEF_hipsparseXbsrsm2_zeroPivot
     static inline hipsparseStatus_t hipsparseXbsrsm2_zeroPivot(hipsparseHandle_t a0, bsrsm2Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1758,6 +2261,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsm2_bufferSize
+    #define HIPGEN_DEF_hipsparseSbsrsm2_bufferSize
     static inline hipsparseStatus_t hipsparseSbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, float *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1769,6 +2275,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsm2_bufferSize
+    #define HIPGEN_DEF_hipsparseDbsrsm2_bufferSize
     static inline hipsparseStatus_t hipsparseDbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, double *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1780,6 +2289,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsm2_bufferSize
+    #define HIPGEN_DEF_hipsparseCbsrsm2_bufferSize
     static inline hipsparseStatus_t hipsparseCbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, float2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1791,6 +2303,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsm2_bufferSize
+    #define HIPGEN_DEF_hipsparseZbsrsm2_bufferSize
     static inline hipsparseStatus_t hipsparseZbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, double2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1802,6 +2317,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseSbsrsm2_analysis
     static inline hipsparseStatus_t hipsparseSbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1813,6 +2331,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseDbsrsm2_analysis
     static inline hipsparseStatus_t hipsparseDbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1824,6 +2345,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseCbsrsm2_analysis
     static inline hipsparseStatus_t hipsparseCbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1835,6 +2359,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseZbsrsm2_analysis
     static inline hipsparseStatus_t hipsparseZbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1846,6 +2373,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsm2_solve
+    #define HIPGEN_DEF_hipsparseSbsrsm2_solve
     static inline hipsparseStatus_t hipsparseSbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const float *a14, int a15, float *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsm2Info_t, const float *, int, float *, int, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1857,6 +2387,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsm2_solve
+    #define HIPGEN_DEF_hipsparseDbsrsm2_solve
     static inline hipsparseStatus_t hipsparseDbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const double *a14, int a15, double *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsm2Info_t, const double *, int, double *, int, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1868,6 +2401,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsm2_solve
+    #define HIPGEN_DEF_hipsparseCbsrsm2_solve
     static inline hipsparseStatus_t hipsparseCbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const float2 *a14, int a15, float2 *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsm2Info_t, const float2 *, int, float2 *, int, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1879,6 +2415,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsm2_solve
+    #define HIPGEN_DEF_hipsparseZbsrsm2_solve
     static inline hipsparseStatus_t hipsparseZbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const double2 *a14, int a15, double2 *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsm2Info_t, const double2 *, int, double2 *, int, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1890,6 +2429,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrsm2_zeroPivot
+    #define HIPGEN_DEF_hipsparseXcsrsm2_zeroPivot
     static inline hipsparseStatus_t hipsparseXcsrsm2_zeroPivot(hipsparseHandle_t a0, csrsm2Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1901,6 +2443,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsrsm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
       static hipgen_fn f;
@@ -1912,6 +2457,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsrsm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
       static hipgen_fn f;
@@ -1923,6 +2471,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsrsm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
       static hipgen_fn f;
@@ -1934,6 +2485,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsrsm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
       static hipgen_fn f;
@@ -1945,6 +2499,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseScsrsm2_analysis
     static inline hipsparseStatus_t hipsparseScsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1956,6 +2513,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseDcsrsm2_analysis
     static inline hipsparseStatus_t hipsparseDcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1967,6 +2527,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseCcsrsm2_analysis
     static inline hipsparseStatus_t hipsparseCcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1978,6 +2541,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseZcsrsm2_analysis
     static inline hipsparseStatus_t hipsparseZcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1989,6 +2555,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsm2_solve
+    #define HIPGEN_DEF_hipsparseScsrsm2_solve
     static inline hipsparseStatus_t hipsparseScsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, float *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2000,6 +2569,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsm2_solve
+    #define HIPGEN_DEF_hipsparseDcsrsm2_solve
     static inline hipsparseStatus_t hipsparseDcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, double *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2011,6 +2583,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsm2_solve
+    #define HIPGEN_DEF_hipsparseCcsrsm2_solve
     static inline hipsparseStatus_t hipsparseCcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, float2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2022,6 +2597,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsm2_solve
+    #define HIPGEN_DEF_hipsparseZcsrsm2_solve
     static inline hipsparseStatus_t hipsparseZcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, double2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2033,6 +2611,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgemmi
+    #define HIPGEN_DEF_hipsparseSgemmi
     static inline hipsparseStatus_t hipsparseSgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, const int *a9, const int *a10, const float *a11, float *a12, int a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const float *, const float *, int, const float *, const int *, const int *, const float *, float *, int);
       static hipgen_fn f;
@@ -2044,6 +2625,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgemmi
+    #define HIPGEN_DEF_hipsparseDgemmi
     static inline hipsparseStatus_t hipsparseDgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, const int *a9, const int *a10, const double *a11, double *a12, int a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const double *, const double *, int, const double *, const int *, const int *, const double *, double *, int);
       static hipgen_fn f;
@@ -2055,6 +2639,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgemmi
+    #define HIPGEN_DEF_hipsparseCgemmi
     static inline hipsparseStatus_t hipsparseCgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const float2 *a5, const float2 *a6, int a7, const float2 *a8, const int *a9, const int *a10, const float2 *a11, float2 *a12, int a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const float2 *, const float2 *, int, const float2 *, const int *, const int *, const float2 *, float2 *, int);
       static hipgen_fn f;
@@ -2066,6 +2653,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgemmi
+    #define HIPGEN_DEF_hipsparseZgemmi
     static inline hipsparseStatus_t hipsparseZgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const double2 *a5, const double2 *a6, int a7, const double2 *a8, const int *a9, const int *a10, const double2 *a11, double2 *a12, int a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const double2 *, const double2 *, int, const double2 *, const int *, const int *, const double2 *, double2 *, int);
       static hipgen_fn f;
@@ -2077,6 +2667,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrgeamNnz
+    #define HIPGEN_DEF_hipsparseXcsrgeamNnz
     static inline hipsparseStatus_t hipsparseXcsrgeamNnz(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, int a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int *a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *);
       static hipgen_fn f;
@@ -2088,6 +2681,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgeam
+    #define HIPGEN_DEF_hipsparseScsrgeam
     static inline hipsparseStatus_t hipsparseScsrgeam(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float *a16, int *a17, int *a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, int *, int *);
       static hipgen_fn f;
@@ -2099,6 +2695,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgeam
+    #define HIPGEN_DEF_hipsparseDcsrgeam
     static inline hipsparseStatus_t hipsparseDcsrgeam(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double *a16, int *a17, int *a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, int *, int *);
       static hipgen_fn f;
@@ -2110,6 +2709,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgeam
+    #define HIPGEN_DEF_hipsparseCcsrgeam
     static inline hipsparseStatus_t hipsparseCcsrgeam(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float2 *a16, int *a17, int *a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, int *, int *);
       static hipgen_fn f;
@@ -2121,6 +2723,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgeam
+    #define HIPGEN_DEF_hipsparseZcsrgeam
     static inline hipsparseStatus_t hipsparseZcsrgeam(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double2 *a16, int *a17, int *a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, int *, int *);
       static hipgen_fn f;
@@ -2132,6 +2737,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgeam2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsrgeam2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const float *a16, const int *a17, const int *a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -2143,6 +2751,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgeam2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsrgeam2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const double *a16, const int *a17, const int *a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -2154,6 +2765,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgeam2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsrgeam2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const float2 *a16, const int *a17, const int *a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -2165,6 +2779,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgeam2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsrgeam2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const double2 *a16, const int *a17, const int *a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -2176,6 +2793,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrgeam2Nnz
+    #define HIPGEN_DEF_hipsparseXcsrgeam2Nnz
     static inline hipsparseStatus_t hipsparseXcsrgeam2Nnz(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, int a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int *a12, int *a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *, void *);
       static hipgen_fn f;
@@ -2187,6 +2807,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgeam2
+    #define HIPGEN_DEF_hipsparseScsrgeam2
     static inline hipsparseStatus_t hipsparseScsrgeam2(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float *a16, int *a17, int *a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, int *, int *, void *);
       static hipgen_fn f;
@@ -2198,6 +2821,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgeam2
+    #define HIPGEN_DEF_hipsparseDcsrgeam2
     static inline hipsparseStatus_t hipsparseDcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double *a16, int *a17, int *a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, int *, int *, void *);
       static hipgen_fn f;
@@ -2209,6 +2835,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgeam2
+    #define HIPGEN_DEF_hipsparseCcsrgeam2
     static inline hipsparseStatus_t hipsparseCcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float2 *a16, int *a17, int *a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, int *, int *, void *);
       static hipgen_fn f;
@@ -2220,6 +2849,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgeam2
+    #define HIPGEN_DEF_hipsparseZcsrgeam2
     static inline hipsparseStatus_t hipsparseZcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double2 *a16, int *a17, int *a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, int *, int *, void *);
       static hipgen_fn f;
@@ -2231,6 +2863,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrgemmNnz
+    #define HIPGEN_DEF_hipsparseXcsrgemmNnz
     static inline hipsparseStatus_t hipsparseXcsrgemmNnz(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const int *a12, const int *a13, const hipsparseMatDescr_t a14, int *a15, int *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *);
       static hipgen_fn f;
@@ -2242,6 +2877,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgemm
+    #define HIPGEN_DEF_hipsparseScsrgemm
     static inline hipsparseStatus_t hipsparseScsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const float *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const float *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, float *a17, const int *a18, int *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, const int *, int *);
       static hipgen_fn f;
@@ -2253,6 +2891,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgemm
+    #define HIPGEN_DEF_hipsparseDcsrgemm
     static inline hipsparseStatus_t hipsparseDcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const double *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const double *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, double *a17, const int *a18, int *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, const int *, int *);
       static hipgen_fn f;
@@ -2264,6 +2905,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgemm
+    #define HIPGEN_DEF_hipsparseCcsrgemm
     static inline hipsparseStatus_t hipsparseCcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const float2 *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const float2 *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, float2 *a17, const int *a18, int *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, const int *, int *);
       static hipgen_fn f;
@@ -2275,6 +2919,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgemm
+    #define HIPGEN_DEF_hipsparseZcsrgemm
     static inline hipsparseStatus_t hipsparseZcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const double2 *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const double2 *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, double2 *a17, const int *a18, int *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, const int *, int *);
       static hipgen_fn f;
@@ -2286,6 +2933,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgemm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsrgemm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const float *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
       static hipgen_fn f;
@@ -2297,6 +2947,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgemm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsrgemm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const double *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
       static hipgen_fn f;
@@ -2308,6 +2961,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgemm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsrgemm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const float2 *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
       static hipgen_fn f;
@@ -2319,6 +2975,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgemm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsrgemm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const double2 *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
       static hipgen_fn f;
@@ -2330,6 +2989,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrgemm2Nnz
+    #define HIPGEN_DEF_hipsparseXcsrgemm2Nnz
     static inline hipsparseStatus_t hipsparseXcsrgemm2Nnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, int a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, int a9, const int *a10, const int *a11, const hipsparseMatDescr_t a12, int a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, int *a17, int *a18, const csrgemm2Info_t a19, void *a20) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *, const csrgemm2Info_t, void *);
       static hipgen_fn f;
@@ -2341,6 +3003,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgemm2
+    #define HIPGEN_DEF_hipsparseScsrgemm2
     static inline hipsparseStatus_t hipsparseScsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, int a6, const float *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const float *a15, const hipsparseMatDescr_t a16, int a17, const float *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, float *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, const int *, int *, const csrgemm2Info_t, void *);
       static hipgen_fn f;
@@ -2352,6 +3017,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgemm2
+    #define HIPGEN_DEF_hipsparseDcsrgemm2
     static inline hipsparseStatus_t hipsparseDcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, int a6, const double *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const double *a15, const hipsparseMatDescr_t a16, int a17, const double *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, double *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, const int *, int *, const csrgemm2Info_t, void *);
       static hipgen_fn f;
@@ -2363,6 +3031,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgemm2
+    #define HIPGEN_DEF_hipsparseCcsrgemm2
     static inline hipsparseStatus_t hipsparseCcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, int a6, const float2 *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const float2 *a15, const hipsparseMatDescr_t a16, int a17, const float2 *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, float2 *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, const int *, int *, const csrgemm2Info_t, void *);
       static hipgen_fn f;
@@ -2374,6 +3045,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgemm2
+    #define HIPGEN_DEF_hipsparseZcsrgemm2
     static inline hipsparseStatus_t hipsparseZcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, int a6, const double2 *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const double2 *a15, const hipsparseMatDescr_t a16, int a17, const double2 *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, double2 *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, const int *, int *, const csrgemm2Info_t, void *);
       static hipgen_fn f;
@@ -2385,6 +3059,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXbsrilu02_zeroPivot
+    #define HIPGEN_DEF_hipsparseXbsrilu02_zeroPivot
     static inline hipsparseStatus_t hipsparseXbsrilu02_zeroPivot(hipsparseHandle_t a0, bsrilu02Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2396,6 +3073,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseSbsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseSbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, float *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, float *);
       static hipgen_fn f;
@@ -2407,6 +3087,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseDbsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseDbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, double *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, double *);
       static hipgen_fn f;
@@ -2418,6 +3101,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseCbsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseCbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, float2 *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, float2 *);
       static hipgen_fn f;
@@ -2429,6 +3115,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseZbsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseZbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, double2 *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, double2 *);
       static hipgen_fn f;
@@ -2440,6 +3129,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseSbsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseSbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2451,6 +3143,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseDbsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseDbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2462,6 +3157,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseCbsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseCbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2473,6 +3171,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseZbsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseZbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2484,6 +3185,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseSbsrilu02_analysis
     static inline hipsparseStatus_t hipsparseSbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2495,6 +3199,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseDbsrilu02_analysis
     static inline hipsparseStatus_t hipsparseDbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2506,6 +3213,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseCbsrilu02_analysis
     static inline hipsparseStatus_t hipsparseCbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2517,6 +3227,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseZbsrilu02_analysis
     static inline hipsparseStatus_t hipsparseZbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2528,6 +3241,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrilu02
+    #define HIPGEN_DEF_hipsparseSbsrilu02
     static inline hipsparseStatus_t hipsparseSbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2539,6 +3255,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrilu02
+    #define HIPGEN_DEF_hipsparseDbsrilu02
     static inline hipsparseStatus_t hipsparseDbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2550,6 +3269,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrilu02
+    #define HIPGEN_DEF_hipsparseCbsrilu02
     static inline hipsparseStatus_t hipsparseCbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2561,6 +3283,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrilu02
+    #define HIPGEN_DEF_hipsparseZbsrilu02
     static inline hipsparseStatus_t hipsparseZbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2572,6 +3297,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrilu02_zeroPivot
+    #define HIPGEN_DEF_hipsparseXcsrilu02_zeroPivot
     static inline hipsparseStatus_t hipsparseXcsrilu02_zeroPivot(hipsparseHandle_t a0, csrilu02Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2583,6 +3311,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseScsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseScsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, float *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, float *);
       static hipgen_fn f;
@@ -2594,6 +3325,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseDcsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseDcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, double *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, double *);
       static hipgen_fn f;
@@ -2605,6 +3339,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseCcsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseCcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, float2 *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, float2 *);
       static hipgen_fn f;
@@ -2616,6 +3353,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseZcsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseZcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, double2 *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, double2 *);
       static hipgen_fn f;
@@ -2627,6 +3367,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseScsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseScsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2638,6 +3381,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseDcsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseDcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2649,6 +3395,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseCcsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseCcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2660,6 +3409,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseZcsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseZcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2671,6 +3423,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrilu02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsrilu02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrilu02Info_t, size_t *);
       static hipgen_fn f;
@@ -2682,6 +3437,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrilu02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsrilu02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrilu02Info_t, size_t *);
       static hipgen_fn f;
@@ -2693,6 +3451,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrilu02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsrilu02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrilu02Info_t, size_t *);
       static hipgen_fn f;
@@ -2704,6 +3465,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrilu02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsrilu02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrilu02Info_t, size_t *);
       static hipgen_fn f;
@@ -2715,6 +3479,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseScsrilu02_analysis
     static inline hipsparseStatus_t hipsparseScsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2726,6 +3493,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseDcsrilu02_analysis
     static inline hipsparseStatus_t hipsparseDcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2737,6 +3507,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseCcsrilu02_analysis
     static inline hipsparseStatus_t hipsparseCcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2748,6 +3521,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseZcsrilu02_analysis
     static inline hipsparseStatus_t hipsparseZcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2759,6 +3535,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrilu02
+    #define HIPGEN_DEF_hipsparseScsrilu02
     static inline hipsparseStatus_t hipsparseScsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2770,6 +3549,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrilu02
+    #define HIPGEN_DEF_hipsparseDcsrilu02
     static inline hipsparseStatus_t hipsparseDcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2781,6 +3563,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrilu02
+    #define HIPGEN_DEF_hipsparseCcsrilu02
     static inline hipsparseStatus_t hipsparseCcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2792,6 +3577,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrilu02
+    #define HIPGEN_DEF_hipsparseZcsrilu02
     static inline hipsparseStatus_t hipsparseZcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2803,6 +3591,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXbsric02_zeroPivot
+    #define HIPGEN_DEF_hipsparseXbsric02_zeroPivot
     static inline hipsparseStatus_t hipsparseXbsric02_zeroPivot(hipsparseHandle_t a0, bsric02Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsric02Info_t, int *);
       static hipgen_fn f;
@@ -2814,6 +3605,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseSbsric02_bufferSize
     static inline hipsparseStatus_t hipsparseSbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsric02Info_t, int *);
       static hipgen_fn f;
@@ -2825,6 +3619,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseDbsric02_bufferSize
     static inline hipsparseStatus_t hipsparseDbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsric02Info_t, int *);
       static hipgen_fn f;
@@ -2836,6 +3633,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseCbsric02_bufferSize
     static inline hipsparseStatus_t hipsparseCbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsric02Info_t, int *);
       static hipgen_fn f;
@@ -2847,6 +3647,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseZbsric02_bufferSize
     static inline hipsparseStatus_t hipsparseZbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsric02Info_t, int *);
       static hipgen_fn f;
@@ -2858,6 +3661,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsric02_analysis
+    #define HIPGEN_DEF_hipsparseSbsric02_analysis
     static inline hipsparseStatus_t hipsparseSbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2869,6 +3675,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsric02_analysis
+    #define HIPGEN_DEF_hipsparseDbsric02_analysis
     static inline hipsparseStatus_t hipsparseDbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2880,6 +3689,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsric02_analysis
+    #define HIPGEN_DEF_hipsparseCbsric02_analysis
     static inline hipsparseStatus_t hipsparseCbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2891,6 +3703,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsric02_analysis
+    #define HIPGEN_DEF_hipsparseZbsric02_analysis
     static inline hipsparseStatus_t hipsparseZbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2902,6 +3717,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsric02
+    #define HIPGEN_DEF_hipsparseSbsric02
     static inline hipsparseStatus_t hipsparseSbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2913,6 +3731,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsric02
+    #define HIPGEN_DEF_hipsparseDbsric02
     static inline hipsparseStatus_t hipsparseDbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2924,6 +3745,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsric02
+    #define HIPGEN_DEF_hipsparseCbsric02
     static inline hipsparseStatus_t hipsparseCbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2935,6 +3759,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsric02
+    #define HIPGEN_DEF_hipsparseZbsric02
     static inline hipsparseStatus_t hipsparseZbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2946,6 +3773,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsric02_zeroPivot
+    #define HIPGEN_DEF_hipsparseXcsric02_zeroPivot
     static inline hipsparseStatus_t hipsparseXcsric02_zeroPivot(hipsparseHandle_t a0, csric02Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csric02Info_t, int *);
       static hipgen_fn f;
@@ -2957,6 +3787,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseScsric02_bufferSize
     static inline hipsparseStatus_t hipsparseScsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csric02Info_t, int *);
       static hipgen_fn f;
@@ -2968,6 +3801,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseDcsric02_bufferSize
     static inline hipsparseStatus_t hipsparseDcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csric02Info_t, int *);
       static hipgen_fn f;
@@ -2979,6 +3815,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseCcsric02_bufferSize
     static inline hipsparseStatus_t hipsparseCcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csric02Info_t, int *);
       static hipgen_fn f;
@@ -2990,6 +3829,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseZcsric02_bufferSize
     static inline hipsparseStatus_t hipsparseZcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csric02Info_t, int *);
       static hipgen_fn f;
@@ -3001,6 +3843,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsric02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsric02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csric02Info_t, size_t *);
       static hipgen_fn f;
@@ -3012,6 +3857,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsric02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsric02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csric02Info_t, size_t *);
       static hipgen_fn f;
@@ -3023,6 +3871,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsric02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsric02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csric02Info_t, size_t *);
       static hipgen_fn f;
@@ -3034,6 +3885,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsric02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsric02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csric02Info_t, size_t *);
       static hipgen_fn f;
@@ -3045,6 +3899,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsric02_analysis
+    #define HIPGEN_DEF_hipsparseScsric02_analysis
     static inline hipsparseStatus_t hipsparseScsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3056,6 +3913,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsric02_analysis
+    #define HIPGEN_DEF_hipsparseDcsric02_analysis
     static inline hipsparseStatus_t hipsparseDcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3067,6 +3927,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsric02_analysis
+    #define HIPGEN_DEF_hipsparseCcsric02_analysis
     static inline hipsparseStatus_t hipsparseCcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3078,6 +3941,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsric02_analysis
+    #define HIPGEN_DEF_hipsparseZcsric02_analysis
     static inline hipsparseStatus_t hipsparseZcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3089,6 +3955,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsric02
+    #define HIPGEN_DEF_hipsparseScsric02
     static inline hipsparseStatus_t hipsparseScsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3100,6 +3969,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsric02
+    #define HIPGEN_DEF_hipsparseDcsric02
     static inline hipsparseStatus_t hipsparseDcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3111,6 +3983,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsric02
+    #define HIPGEN_DEF_hipsparseCcsric02
     static inline hipsparseStatus_t hipsparseCcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3122,6 +3997,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsric02
+    #define HIPGEN_DEF_hipsparseZcsric02
     static inline hipsparseStatus_t hipsparseZcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3133,6 +4011,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSgtsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, int, size_t *);
       static hipgen_fn f;
@@ -3144,6 +4025,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDgtsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, int, size_t *);
       static hipgen_fn f;
@@ -3155,6 +4039,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCgtsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
       static hipgen_fn f;
@@ -3166,6 +4053,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZgtsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
       static hipgen_fn f;
@@ -3177,6 +4067,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2
+    #define HIPGEN_DEF_hipsparseSgtsv2
     static inline hipsparseStatus_t hipsparseSgtsv2(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, float *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, float *, int, void *);
       static hipgen_fn f;
@@ -3188,6 +4081,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2
+    #define HIPGEN_DEF_hipsparseDgtsv2
     static inline hipsparseStatus_t hipsparseDgtsv2(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, double *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, double *, int, void *);
       static hipgen_fn f;
@@ -3199,6 +4095,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2
+    #define HIPGEN_DEF_hipsparseCgtsv2
     static inline hipsparseStatus_t hipsparseCgtsv2(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, float2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, float2 *, int, void *);
       static hipgen_fn f;
@@ -3210,6 +4109,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2
+    #define HIPGEN_DEF_hipsparseZgtsv2
     static inline hipsparseStatus_t hipsparseZgtsv2(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, double2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, double2 *, int, void *);
       static hipgen_fn f;
@@ -3221,6 +4123,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2_nopivot_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSgtsv2_nopivot_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, int, size_t *);
       static hipgen_fn f;
@@ -3232,6 +4137,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2_nopivot_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDgtsv2_nopivot_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, int, size_t *);
       static hipgen_fn f;
@@ -3243,6 +4151,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2_nopivot_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCgtsv2_nopivot_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
       static hipgen_fn f;
@@ -3254,6 +4165,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2_nopivot_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZgtsv2_nopivot_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
       static hipgen_fn f;
@@ -3265,6 +4179,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2_nopivot
+    #define HIPGEN_DEF_hipsparseSgtsv2_nopivot
     static inline hipsparseStatus_t hipsparseSgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, float *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, float *, int, void *);
       static hipgen_fn f;
@@ -3276,6 +4193,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2_nopivot
+    #define HIPGEN_DEF_hipsparseDgtsv2_nopivot
     static inline hipsparseStatus_t hipsparseDgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, double *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, double *, int, void *);
       static hipgen_fn f;
@@ -3287,6 +4207,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2_nopivot
+    #define HIPGEN_DEF_hipsparseCgtsv2_nopivot
     static inline hipsparseStatus_t hipsparseCgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, float2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, float2 *, int, void *);
       static hipgen_fn f;
@@ -3298,6 +4221,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2_nopivot
+    #define HIPGEN_DEF_hipsparseZgtsv2_nopivot
     static inline hipsparseStatus_t hipsparseZgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, double2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, double2 *, int, void *);
       static hipgen_fn f;
@@ -3309,6 +4235,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2StridedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSgtsv2StridedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const float *a4, const float *a5, int a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const float *, const float *, const float *, int, int, size_t *);
       static hipgen_fn f;
@@ -3320,6 +4249,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2StridedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDgtsv2StridedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const double *a4, const double *a5, int a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const double *, const double *, const double *, int, int, size_t *);
       static hipgen_fn f;
@@ -3331,6 +4263,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2StridedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCgtsv2StridedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const float2 *a4, const float2 *a5, int a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const float2 *, const float2 *, const float2 *, int, int, size_t *);
       static hipgen_fn f;
@@ -3342,6 +4277,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2StridedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZgtsv2StridedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const double2 *a4, const double2 *a5, int a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const double2 *, const double2 *, const double2 *, int, int, size_t *);
       static hipgen_fn f;
@@ -3353,6 +4291,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2StridedBatch
+    #define HIPGEN_DEF_hipsparseSgtsv2StridedBatch
     static inline hipsparseStatus_t hipsparseSgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const float *a4, float *a5, int a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const float *, const float *, float *, int, int, void *);
       static hipgen_fn f;
@@ -3364,6 +4305,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2StridedBatch
+    #define HIPGEN_DEF_hipsparseDgtsv2StridedBatch
     static inline hipsparseStatus_t hipsparseDgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const double *a4, double *a5, int a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const double *, const double *, double *, int, int, void *);
       static hipgen_fn f;
@@ -3375,6 +4319,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2StridedBatch
+    #define HIPGEN_DEF_hipsparseCgtsv2StridedBatch
     static inline hipsparseStatus_t hipsparseCgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const float2 *a4, float2 *a5, int a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const float2 *, const float2 *, float2 *, int, int, void *);
       static hipgen_fn f;
@@ -3386,6 +4333,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2StridedBatch
+    #define HIPGEN_DEF_hipsparseZgtsv2StridedBatch
     static inline hipsparseStatus_t hipsparseZgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const double2 *a4, double2 *a5, int a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const double2 *, const double2 *, double2 *, int, int, void *);
       static hipgen_fn f;
@@ -3397,6 +4347,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSgtsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, int, size_t *);
       static hipgen_fn f;
@@ -3408,6 +4361,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDgtsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, int, size_t *);
       static hipgen_fn f;
@@ -3419,6 +4375,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCgtsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
       static hipgen_fn f;
@@ -3430,6 +4389,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZgtsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
       static hipgen_fn f;
@@ -3441,6 +4403,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseSgtsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseSgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float *a3, float *a4, float *a5, float *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float *, float *, float *, float *, int, void *);
       static hipgen_fn f;
@@ -3452,6 +4417,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseDgtsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseDgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double *a3, double *a4, double *a5, double *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double *, double *, double *, double *, int, void *);
       static hipgen_fn f;
@@ -3463,6 +4431,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseCgtsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseCgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float2 *a3, float2 *a4, float2 *a5, float2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float2 *, float2 *, float2 *, float2 *, int, void *);
       static hipgen_fn f;
@@ -3474,6 +4445,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseZgtsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseZgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double2 *a3, double2 *a4, double2 *a5, double2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double2 *, double2 *, double2 *, double2 *, int, void *);
       static hipgen_fn f;
@@ -3485,6 +4459,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgpsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSgpsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, const float *a7, const float *a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, const float *, const float *, int, size_t *);
       static hipgen_fn f;
@@ -3496,6 +4473,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgpsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDgpsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, const double *a7, const double *a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, const double *, const double *, int, size_t *);
       static hipgen_fn f;
@@ -3507,6 +4487,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgpsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCgpsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, const float2 *a7, const float2 *a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
       static hipgen_fn f;
@@ -3518,6 +4501,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgpsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZgpsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, const double2 *a7, const double2 *a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
       static hipgen_fn f;
@@ -3529,6 +4515,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgpsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseSgpsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseSgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float *a3, float *a4, float *a5, float *a6, float *a7, float *a8, int a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float *, float *, float *, float *, float *, float *, int, void *);
       static hipgen_fn f;
@@ -3540,6 +4529,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgpsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseDgpsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseDgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double *a3, double *a4, double *a5, double *a6, double *a7, double *a8, int a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double *, double *, double *, double *, double *, double *, int, void *);
       static hipgen_fn f;
@@ -3551,6 +4543,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgpsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseCgpsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseCgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float2 *a3, float2 *a4, float2 *a5, float2 *a6, float2 *a7, float2 *a8, int a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float2 *, float2 *, float2 *, float2 *, float2 *, float2 *, int, void *);
       static hipgen_fn f;
@@ -3562,6 +4557,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgpsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseZgpsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseZgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double2 *a3, double2 *a4, double2 *a5, double2 *a6, double2 *a7, double2 *a8, int a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double2 *, double2 *, double2 *, double2 *, double2 *, double2 *, int, void *);
       static hipgen_fn f;
@@ -3573,6 +4571,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSnnz
+    #define HIPGEN_DEF_hipsparseSnnz
     static inline hipsparseStatus_t hipsparseSnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, int a6, int *a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, int, int *, int *);
       static hipgen_fn f;
@@ -3584,6 +4585,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnnz
+    #define HIPGEN_DEF_hipsparseDnnz
     static inline hipsparseStatus_t hipsparseDnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, int a6, int *a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, int, int *, int *);
       static hipgen_fn f;
@@ -3595,6 +4599,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCnnz
+    #define HIPGEN_DEF_hipsparseCnnz
     static inline hipsparseStatus_t hipsparseCnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, int a6, int *a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, int, int *, int *);
       static hipgen_fn f;
@@ -3606,6 +4613,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZnnz
+    #define HIPGEN_DEF_hipsparseZnnz
     static inline hipsparseStatus_t hipsparseZnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, int a6, int *a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, int, int *, int *);
       static hipgen_fn f;
@@ -3617,6 +4627,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSdense2csr
+    #define HIPGEN_DEF_hipsparseSdense2csr
     static inline hipsparseStatus_t hipsparseSdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, int a5, const int *a6, float *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, int, const int *, float *, int *, int *);
       static hipgen_fn f;
@@ -3628,6 +4641,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDdense2csr
+    #define HIPGEN_DEF_hipsparseDdense2csr
     static inline hipsparseStatus_t hipsparseDdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, int a5, const int *a6, double *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, int, const int *, double *, int *, int *);
       static hipgen_fn f;
@@ -3639,6 +4655,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCdense2csr
+    #define HIPGEN_DEF_hipsparseCdense2csr
     static inline hipsparseStatus_t hipsparseCdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, int a5, const int *a6, float2 *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, int, const int *, float2 *, int *, int *);
       static hipgen_fn f;
@@ -3650,6 +4669,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZdense2csr
+    #define HIPGEN_DEF_hipsparseZdense2csr
     static inline hipsparseStatus_t hipsparseZdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, int a5, const int *a6, double2 *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, int, const int *, double2 *, int *, int *);
       static hipgen_fn f;
@@ -3661,6 +4683,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSize
+    #define HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSize
     static inline hipsparseStatus_t hipsparseSpruneDense2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -3672,6 +4697,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSize
+    #define HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSize
     static inline hipsparseStatus_t hipsparseDpruneDense2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -3683,6 +4711,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSpruneDense2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -3694,6 +4725,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDpruneDense2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -3705,6 +4739,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrNnz
+    #define HIPGEN_DEF_hipsparseSpruneDense2csrNnz
     static inline hipsparseStatus_t hipsparseSpruneDense2csrNnz(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, int *a7, int *a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, int *, int *, void *);
       static hipgen_fn f;
@@ -3716,6 +4753,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrNnz
+    #define HIPGEN_DEF_hipsparseDpruneDense2csrNnz
     static inline hipsparseStatus_t hipsparseDpruneDense2csrNnz(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, int *a7, int *a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, int *, int *, void *);
       static hipgen_fn f;
@@ -3727,6 +4767,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csr
+    #define HIPGEN_DEF_hipsparseSpruneDense2csr
     static inline hipsparseStatus_t hipsparseSpruneDense2csr(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, float *a7, const int *a8, int *a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, float *, const int *, int *, void *);
       static hipgen_fn f;
@@ -3738,6 +4781,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csr
+    #define HIPGEN_DEF_hipsparseDpruneDense2csr
     static inline hipsparseStatus_t hipsparseDpruneDense2csr(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, double *a7, const int *a8, int *a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, double *, const int *, int *, void *);
       static hipgen_fn f;
@@ -3749,6 +4795,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSize
+    #define HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSize
     static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -3760,6 +4809,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSize
+    #define HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSize
     static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -3771,6 +4823,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -3782,6 +4837,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -3793,6 +4851,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrNnzByPercentage
+    #define HIPGEN_DEF_hipsparseSpruneDense2csrNnzByPercentage
     static inline hipsparseStatus_t hipsparseSpruneDense2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, int *a7, int *a8, pruneInfo_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -3804,6 +4865,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrNnzByPercentage
+    #define HIPGEN_DEF_hipsparseDpruneDense2csrNnzByPercentage
     static inline hipsparseStatus_t hipsparseDpruneDense2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, int *a7, int *a8, pruneInfo_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -3815,6 +4879,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage
+    #define HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage
     static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, float *a7, const int *a8, int *a9, pruneInfo_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, float *, const int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -3826,6 +4893,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage
+    #define HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage
     static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, double *a7, const int *a8, int *a9, pruneInfo_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, double *, const int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -3837,6 +4907,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSdense2csc
+    #define HIPGEN_DEF_hipsparseSdense2csc
     static inline hipsparseStatus_t hipsparseSdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, int a5, const int *a6, float *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, int, const int *, float *, int *, int *);
       static hipgen_fn f;
@@ -3848,6 +4921,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDdense2csc
+    #define HIPGEN_DEF_hipsparseDdense2csc
     static inline hipsparseStatus_t hipsparseDdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, int a5, const int *a6, double *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, int, const int *, double *, int *, int *);
       static hipgen_fn f;
@@ -3859,6 +4935,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCdense2csc
+    #define HIPGEN_DEF_hipsparseCdense2csc
     static inline hipsparseStatus_t hipsparseCdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, int a5, const int *a6, float2 *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, int, const int *, float2 *, int *, int *);
       static hipgen_fn f;
@@ -3870,6 +4949,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZdense2csc
+    #define HIPGEN_DEF_hipsparseZdense2csc
     static inline hipsparseStatus_t hipsparseZdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, int a5, const int *a6, double2 *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, int, const int *, double2 *, int *, int *);
       static hipgen_fn f;
@@ -3881,6 +4963,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2dense
+    #define HIPGEN_DEF_hipsparseScsr2dense
     static inline hipsparseStatus_t hipsparseScsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, float *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float *, int);
       static hipgen_fn f;
@@ -3892,6 +4977,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2dense
+    #define HIPGEN_DEF_hipsparseDcsr2dense
     static inline hipsparseStatus_t hipsparseDcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, double *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double *, int);
       static hipgen_fn f;
@@ -3903,6 +4991,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2dense
+    #define HIPGEN_DEF_hipsparseCcsr2dense
     static inline hipsparseStatus_t hipsparseCcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, float2 *, int);
       static hipgen_fn f;
@@ -3914,6 +5005,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2dense
+    #define HIPGEN_DEF_hipsparseZcsr2dense
     static inline hipsparseStatus_t hipsparseZcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, double2 *, int);
       static hipgen_fn f;
@@ -3925,6 +5019,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsc2dense
+    #define HIPGEN_DEF_hipsparseScsc2dense
     static inline hipsparseStatus_t hipsparseScsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, float *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float *, int);
       static hipgen_fn f;
@@ -3936,6 +5033,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsc2dense
+    #define HIPGEN_DEF_hipsparseDcsc2dense
     static inline hipsparseStatus_t hipsparseDcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, double *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double *, int);
       static hipgen_fn f;
@@ -3947,6 +5047,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsc2dense
+    #define HIPGEN_DEF_hipsparseCcsc2dense
     static inline hipsparseStatus_t hipsparseCcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, float2 *, int);
       static hipgen_fn f;
@@ -3958,6 +5061,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsc2dense
+    #define HIPGEN_DEF_hipsparseZcsc2dense
     static inline hipsparseStatus_t hipsparseZcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, double2 *, int);
       static hipgen_fn f;
@@ -3969,6 +5075,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsr2bsrNnz
+    #define HIPGEN_DEF_hipsparseXcsr2bsrNnz
     static inline hipsparseStatus_t hipsparseXcsr2bsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, const int *a6, int a7, const hipsparseMatDescr_t a8, int *a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const int *, const int *, int, const hipsparseMatDescr_t, int *, int *);
       static hipgen_fn f;
@@ -3980,6 +5089,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSnnz_compress
+    #define HIPGEN_DEF_hipsparseSnnz_compress
     static inline hipsparseStatus_t hipsparseSnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const float *a3, const int *a4, int *a5, int *a6, float a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const float *, const int *, int *, int *, float);
       static hipgen_fn f;
@@ -3991,6 +5103,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnnz_compress
+    #define HIPGEN_DEF_hipsparseDnnz_compress
     static inline hipsparseStatus_t hipsparseDnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const double *a3, const int *a4, int *a5, int *a6, double a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const double *, const int *, int *, int *, double);
       static hipgen_fn f;
@@ -4002,6 +5117,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCnnz_compress
+    #define HIPGEN_DEF_hipsparseCnnz_compress
     static inline hipsparseStatus_t hipsparseCnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const float2 *a3, const int *a4, int *a5, int *a6, float2 a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const float2 *, const int *, int *, int *, float2);
       static hipgen_fn f;
@@ -4013,6 +5131,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZnnz_compress
+    #define HIPGEN_DEF_hipsparseZnnz_compress
     static inline hipsparseStatus_t hipsparseZnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const double2 *a3, const int *a4, int *a5, int *a6, double2 a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const double2 *, const int *, int *, int *, double2);
       static hipgen_fn f;
@@ -4024,6 +5145,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsr2coo
+    #define HIPGEN_DEF_hipsparseXcsr2coo
     static inline hipsparseStatus_t hipsparseXcsr2coo(hipsparseHandle_t a0, const int *a1, int a2, int a3, int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const int *, int, int, int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4035,6 +5159,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2csc
+    #define HIPGEN_DEF_hipsparseScsr2csc
     static inline hipsparseStatus_t hipsparseScsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, float *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const int *, const int *, float *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4046,6 +5173,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2csc
+    #define HIPGEN_DEF_hipsparseDcsr2csc
     static inline hipsparseStatus_t hipsparseDcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, double *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const int *, const int *, double *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4057,6 +5187,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2csc
+    #define HIPGEN_DEF_hipsparseCcsr2csc
     static inline hipsparseStatus_t hipsparseCcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const int *, const int *, float2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4068,6 +5201,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2csc
+    #define HIPGEN_DEF_hipsparseZcsr2csc
     static inline hipsparseStatus_t hipsparseZcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const int *, const int *, double2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4079,6 +5215,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsr2cscEx2_bufferSize
+    #define HIPGEN_DEF_hipsparseCsr2cscEx2_bufferSize
     static inline hipsparseStatus_t hipsparseCsr2cscEx2_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const void *a4, const int *a5, const int *a6, void *a7, int *a8, int *a9, hipDataType a10, hipsparseAction_t a11, hipsparseIndexBase_t a12, hipsparseCsr2CscAlg_t a13, size_t *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const void *, const int *, const int *, void *, int *, int *, hipDataType, hipsparseAction_t, hipsparseIndexBase_t, hipsparseCsr2CscAlg_t, size_t *);
       static hipgen_fn f;
@@ -4090,6 +5229,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsr2cscEx2
+    #define HIPGEN_DEF_hipsparseCsr2cscEx2
     static inline hipsparseStatus_t hipsparseCsr2cscEx2(hipsparseHandle_t a0, int a1, int a2, int a3, const void *a4, const int *a5, const int *a6, void *a7, int *a8, int *a9, hipDataType a10, hipsparseAction_t a11, hipsparseIndexBase_t a12, hipsparseCsr2CscAlg_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const void *, const int *, const int *, void *, int *, int *, hipDataType, hipsparseAction_t, hipsparseIndexBase_t, hipsparseCsr2CscAlg_t, void *);
       static hipgen_fn f;
@@ -4101,6 +5243,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2hyb
+    #define HIPGEN_DEF_hipsparseScsr2hyb
     static inline hipsparseStatus_t hipsparseScsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
       static hipgen_fn f;
@@ -4112,6 +5257,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2hyb
+    #define HIPGEN_DEF_hipsparseDcsr2hyb
     static inline hipsparseStatus_t hipsparseDcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
       static hipgen_fn f;
@@ -4123,6 +5271,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2hyb
+    #define HIPGEN_DEF_hipsparseCcsr2hyb
     static inline hipsparseStatus_t hipsparseCcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
       static hipgen_fn f;
@@ -4134,6 +5285,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2hyb
+    #define HIPGEN_DEF_hipsparseZcsr2hyb
     static inline hipsparseStatus_t hipsparseZcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
       static hipgen_fn f;
@@ -4145,6 +5299,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsc_bufferSize
+    #define HIPGEN_DEF_hipsparseSgebsr2gebsc_bufferSize
     static inline hipsparseStatus_t hipsparseSgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4156,6 +5313,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsc_bufferSize
+    #define HIPGEN_DEF_hipsparseDgebsr2gebsc_bufferSize
     static inline hipsparseStatus_t hipsparseDgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4167,6 +5327,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsc_bufferSize
+    #define HIPGEN_DEF_hipsparseCgebsr2gebsc_bufferSize
     static inline hipsparseStatus_t hipsparseCgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4178,6 +5341,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsc_bufferSize
+    #define HIPGEN_DEF_hipsparseZgebsr2gebsc_bufferSize
     static inline hipsparseStatus_t hipsparseZgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4189,6 +5355,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsc
+    #define HIPGEN_DEF_hipsparseSgebsr2gebsc
     static inline hipsparseStatus_t hipsparseSgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, int a7, int a8, float *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const int *, const int *, int, int, float *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -4200,6 +5369,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsc
+    #define HIPGEN_DEF_hipsparseDgebsr2gebsc
     static inline hipsparseStatus_t hipsparseDgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, int a7, int a8, double *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const int *, const int *, int, int, double *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -4211,6 +5383,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsc
+    #define HIPGEN_DEF_hipsparseCgebsr2gebsc
     static inline hipsparseStatus_t hipsparseCgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, int a7, int a8, float2 *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const int *, const int *, int, int, float2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -4222,6 +5397,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsc
+    #define HIPGEN_DEF_hipsparseZgebsr2gebsc
     static inline hipsparseStatus_t hipsparseZgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, int a7, int a8, double2 *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const int *, const int *, int, int, double2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -4233,6 +5411,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseScsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseScsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4244,6 +5425,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseDcsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseDcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4255,6 +5439,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseCcsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseCcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4266,6 +5453,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseZcsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseZcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4277,6 +5467,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsr2gebsrNnz
+    #define HIPGEN_DEF_hipsparseXcsr2gebsrNnz
     static inline hipsparseStatus_t hipsparseXcsr2gebsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int *a8, int a9, int a10, int *a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const int *, const int *, const hipsparseMatDescr_t, int *, int, int, int *, void *);
       static hipgen_fn f;
@@ -4288,6 +5481,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2gebsr
+    #define HIPGEN_DEF_hipsparseScsr2gebsr
     static inline hipsparseStatus_t hipsparseScsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, float *a9, int *a10, int *a11, int a12, int a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4299,6 +5495,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2gebsr
+    #define HIPGEN_DEF_hipsparseDcsr2gebsr
     static inline hipsparseStatus_t hipsparseDcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, double *a9, int *a10, int *a11, int a12, int a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4310,6 +5509,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2gebsr
+    #define HIPGEN_DEF_hipsparseCcsr2gebsr
     static inline hipsparseStatus_t hipsparseCcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, float2 *a9, int *a10, int *a11, int a12, int a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4321,6 +5523,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2gebsr
+    #define HIPGEN_DEF_hipsparseZcsr2gebsr
     static inline hipsparseStatus_t hipsparseZcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, double2 *a9, int *a10, int *a11, int a12, int a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4332,6 +5537,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2bsr
+    #define HIPGEN_DEF_hipsparseScsr2bsr
     static inline hipsparseStatus_t hipsparseScsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const hipsparseMatDescr_t, float *, int *, int *);
       static hipgen_fn f;
@@ -4343,6 +5551,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2bsr
+    #define HIPGEN_DEF_hipsparseDcsr2bsr
     static inline hipsparseStatus_t hipsparseDcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const hipsparseMatDescr_t, double *, int *, int *);
       static hipgen_fn f;
@@ -4354,6 +5565,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2bsr
+    #define HIPGEN_DEF_hipsparseCcsr2bsr
     static inline hipsparseStatus_t hipsparseCcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float2 *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const hipsparseMatDescr_t, float2 *, int *, int *);
       static hipgen_fn f;
@@ -4365,6 +5579,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2bsr
+    #define HIPGEN_DEF_hipsparseZcsr2bsr
     static inline hipsparseStatus_t hipsparseZcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double2 *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const hipsparseMatDescr_t, double2 *, int *, int *);
       static hipgen_fn f;
@@ -4376,6 +5593,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsr2csr
+    #define HIPGEN_DEF_hipsparseSbsr2csr
     static inline hipsparseStatus_t hipsparseSbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const hipsparseMatDescr_t, float *, int *, int *);
       static hipgen_fn f;
@@ -4387,6 +5607,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsr2csr
+    #define HIPGEN_DEF_hipsparseDbsr2csr
     static inline hipsparseStatus_t hipsparseDbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const hipsparseMatDescr_t, double *, int *, int *);
       static hipgen_fn f;
@@ -4398,6 +5621,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsr2csr
+    #define HIPGEN_DEF_hipsparseCbsr2csr
     static inline hipsparseStatus_t hipsparseCbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float2 *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const hipsparseMatDescr_t, float2 *, int *, int *);
       static hipgen_fn f;
@@ -4409,6 +5635,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsr2csr
+    #define HIPGEN_DEF_hipsparseZbsr2csr
     static inline hipsparseStatus_t hipsparseZbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double2 *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const hipsparseMatDescr_t, double2 *, int *, int *);
       static hipgen_fn f;
@@ -4420,6 +5649,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgebsr2csr
+    #define HIPGEN_DEF_hipsparseSgebsr2csr
     static inline hipsparseStatus_t hipsparseSgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, float *a11, int *a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, const hipsparseMatDescr_t, float *, int *, int *);
       static hipgen_fn f;
@@ -4431,6 +5663,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgebsr2csr
+    #define HIPGEN_DEF_hipsparseDgebsr2csr
     static inline hipsparseStatus_t hipsparseDgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, double *a11, int *a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, const hipsparseMatDescr_t, double *, int *, int *);
       static hipgen_fn f;
@@ -4442,6 +5677,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgebsr2csr
+    #define HIPGEN_DEF_hipsparseCgebsr2csr
     static inline hipsparseStatus_t hipsparseCgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, float2 *a11, int *a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, float2 *, int *, int *);
       static hipgen_fn f;
@@ -4453,6 +5691,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgebsr2csr
+    #define HIPGEN_DEF_hipsparseZgebsr2csr
     static inline hipsparseStatus_t hipsparseZgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, double2 *a11, int *a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, double2 *, int *, int *);
       static hipgen_fn f;
@@ -4464,6 +5705,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2csr_compress
+    #define HIPGEN_DEF_hipsparseScsr2csr_compress
     static inline hipsparseStatus_t hipsparseScsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, int a7, const int *a8, float *a9, int *a10, int *a11, float a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const int *, float *, int *, int *, float);
       static hipgen_fn f;
@@ -4475,6 +5719,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2csr_compress
+    #define HIPGEN_DEF_hipsparseDcsr2csr_compress
     static inline hipsparseStatus_t hipsparseDcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, int a7, const int *a8, double *a9, int *a10, int *a11, double a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const int *, double *, int *, int *, double);
       static hipgen_fn f;
@@ -4486,6 +5733,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2csr_compress
+    #define HIPGEN_DEF_hipsparseCcsr2csr_compress
     static inline hipsparseStatus_t hipsparseCcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, int a7, const int *a8, float2 *a9, int *a10, int *a11, float2 a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const int *, float2 *, int *, int *, float2);
       static hipgen_fn f;
@@ -4497,6 +5747,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2csr_compress
+    #define HIPGEN_DEF_hipsparseZcsr2csr_compress
     static inline hipsparseStatus_t hipsparseZcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, int a7, const int *a8, double2 *a9, int *a10, int *a11, double2 a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const int *, double2 *, int *, int *, double2);
       static hipgen_fn f;
@@ -4508,6 +5761,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSize
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSize
     static inline hipsparseStatus_t hipsparseSpruneCsr2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, size_t *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4519,6 +5775,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSize
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSize
     static inline hipsparseStatus_t hipsparseDpruneCsr2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, size_t *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4530,6 +5789,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSpruneCsr2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, size_t *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4541,6 +5803,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDpruneCsr2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, size_t *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4552,6 +5817,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrNnz
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csrNnz
     static inline hipsparseStatus_t hipsparseSpruneCsr2csrNnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, int *a10, int *a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int *, int *, void *);
       static hipgen_fn f;
@@ -4563,6 +5831,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrNnz
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csrNnz
     static inline hipsparseStatus_t hipsparseDpruneCsr2csrNnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, int *a10, int *a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int *, int *, void *);
       static hipgen_fn f;
@@ -4574,6 +5845,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csr
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csr
     static inline hipsparseStatus_t hipsparseSpruneCsr2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, float *a10, const int *a11, int *a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, float *, const int *, int *, void *);
       static hipgen_fn f;
@@ -4585,6 +5859,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csr
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csr
     static inline hipsparseStatus_t hipsparseDpruneCsr2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, double *a10, const int *a11, int *a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, double *, const int *, int *, void *);
       static hipgen_fn f;
@@ -4596,6 +5873,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSize
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSize
     static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -4607,6 +5887,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSize
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSize
     static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -4618,6 +5901,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -4629,6 +5915,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -4640,6 +5929,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrNnzByPercentage
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csrNnzByPercentage
     static inline hipsparseStatus_t hipsparseSpruneCsr2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, int *a10, int *a11, pruneInfo_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -4651,6 +5943,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrNnzByPercentage
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csrNnzByPercentage
     static inline hipsparseStatus_t hipsparseDpruneCsr2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, int *a10, int *a11, pruneInfo_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -4662,6 +5957,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage
     static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, float *a10, const int *a11, int *a12, pruneInfo_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, float *, const int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -4673,6 +5971,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage
     static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, double *a10, const int *a11, int *a12, pruneInfo_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, double *, const int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -4684,6 +5985,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseShyb2csr
+    #define HIPGEN_DEF_hipsparseShyb2csr
     static inline hipsparseStatus_t hipsparseShyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, float *a3, int *a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, float *, int *, int *);
       static hipgen_fn f;
@@ -4695,6 +5999,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDhyb2csr
+    #define HIPGEN_DEF_hipsparseDhyb2csr
     static inline hipsparseStatus_t hipsparseDhyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, double *a3, int *a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, double *, int *, int *);
       static hipgen_fn f;
@@ -4706,6 +6013,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseChyb2csr
+    #define HIPGEN_DEF_hipsparseChyb2csr
     static inline hipsparseStatus_t hipsparseChyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, float2 *a3, int *a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, float2 *, int *, int *);
       static hipgen_fn f;
@@ -4717,6 +6027,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZhyb2csr
+    #define HIPGEN_DEF_hipsparseZhyb2csr
     static inline hipsparseStatus_t hipsparseZhyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, double2 *a3, int *a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, double2 *, int *, int *);
       static hipgen_fn f;
@@ -4728,6 +6041,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcoo2csr
+    #define HIPGEN_DEF_hipsparseXcoo2csr
     static inline hipsparseStatus_t hipsparseXcoo2csr(hipsparseHandle_t a0, const int *a1, int a2, int a3, int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const int *, int, int, int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4739,6 +6055,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateIdentityPermutation
+    #define HIPGEN_DEF_hipsparseCreateIdentityPermutation
     static inline hipsparseStatus_t hipsparseCreateIdentityPermutation(hipsparseHandle_t a0, int a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int *);
       static hipgen_fn f;
@@ -4750,6 +6069,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrsort_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseXcsrsort_bufferSizeExt
     static inline hipsparseStatus_t hipsparseXcsrsort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4761,6 +6083,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrsort
+    #define HIPGEN_DEF_hipsparseXcsrsort
     static inline hipsparseStatus_t hipsparseXcsrsort(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, int *a6, int *a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const int *, int *, int *, void *);
       static hipgen_fn f;
@@ -4772,6 +6097,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcscsort_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseXcscsort_bufferSizeExt
     static inline hipsparseStatus_t hipsparseXcscsort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4783,6 +6111,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcscsort
+    #define HIPGEN_DEF_hipsparseXcscsort
     static inline hipsparseStatus_t hipsparseXcscsort(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, int *a6, int *a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const int *, int *, int *, void *);
       static hipgen_fn f;
@@ -4794,6 +6125,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcoosort_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseXcoosort_bufferSizeExt
     static inline hipsparseStatus_t hipsparseXcoosort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4805,6 +6139,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcoosortByRow
+    #define HIPGEN_DEF_hipsparseXcoosortByRow
     static inline hipsparseStatus_t hipsparseXcoosortByRow(hipsparseHandle_t a0, int a1, int a2, int a3, int *a4, int *a5, int *a6, void *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int *, int *, int *, void *);
       static hipgen_fn f;
@@ -4816,6 +6153,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcoosortByColumn
+    #define HIPGEN_DEF_hipsparseXcoosortByColumn
     static inline hipsparseStatus_t hipsparseXcoosortByColumn(hipsparseHandle_t a0, int a1, int a2, int a3, int *a4, int *a5, int *a6, void *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int *, int *, int *, void *);
       static hipgen_fn f;
@@ -4827,6 +6167,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseSgebsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseSgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, int, int, int *);
       static hipgen_fn f;
@@ -4838,6 +6181,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseDgebsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseDgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, int, int, int *);
       static hipgen_fn f;
@@ -4849,6 +6195,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseCgebsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseCgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, int, int, int *);
       static hipgen_fn f;
@@ -4860,6 +6209,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseZgebsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseZgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, int, int, int *);
       static hipgen_fn f;
@@ -4871,6 +6223,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXgebsr2gebsrNnz
+    #define HIPGEN_DEF_hipsparseXgebsr2gebsrNnz
     static inline hipsparseStatus_t hipsparseXgebsr2gebsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, int *a11, int a12, int a13, int *a14, void *a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const int *, const int *, int, int, const hipsparseMatDescr_t, int *, int, int, int *, void *);
       static hipgen_fn f;
@@ -4882,6 +6237,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsr
+    #define HIPGEN_DEF_hipsparseSgebsr2gebsr
     static inline hipsparseStatus_t hipsparseSgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, float *a12, int *a13, int *a14, int a15, int a16, void *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, const hipsparseMatDescr_t, float *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4893,6 +6251,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsr
+    #define HIPGEN_DEF_hipsparseDgebsr2gebsr
     static inline hipsparseStatus_t hipsparseDgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, double *a12, int *a13, int *a14, int a15, int a16, void *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, const hipsparseMatDescr_t, double *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4904,6 +6265,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsr
+    #define HIPGEN_DEF_hipsparseCgebsr2gebsr
     static inline hipsparseStatus_t hipsparseCgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, float2 *a12, int *a13, int *a14, int a15, int a16, void *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, float2 *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4915,6 +6279,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsr
+    #define HIPGEN_DEF_hipsparseZgebsr2gebsr
     static inline hipsparseStatus_t hipsparseZgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, double2 *a12, int *a13, int *a14, int a15, int a16, void *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, double2 *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4926,6 +6293,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsru2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsru2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, float *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, float *, const int *, int *, csru2csrInfo_t, size_t *);
       static hipgen_fn f;
@@ -4937,6 +6307,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsru2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsru2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, double *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, double *, const int *, int *, csru2csrInfo_t, size_t *);
       static hipgen_fn f;
@@ -4948,6 +6321,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsru2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsru2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, float2 *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, float2 *, const int *, int *, csru2csrInfo_t, size_t *);
       static hipgen_fn f;
@@ -4959,6 +6335,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsru2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsru2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, double2 *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, double2 *, const int *, int *, csru2csrInfo_t, size_t *);
       static hipgen_fn f;
@@ -4970,6 +6349,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsru2csr
+    #define HIPGEN_DEF_hipsparseScsru2csr
     static inline hipsparseStatus_t hipsparseScsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -4981,6 +6363,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsru2csr
+    #define HIPGEN_DEF_hipsparseDcsru2csr
     static inline hipsparseStatus_t hipsparseDcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -4992,6 +6377,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsru2csr
+    #define HIPGEN_DEF_hipsparseCcsru2csr
     static inline hipsparseStatus_t hipsparseCcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float2 *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5003,6 +6391,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsru2csr
+    #define HIPGEN_DEF_hipsparseZcsru2csr
     static inline hipsparseStatus_t hipsparseZcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double2 *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5014,6 +6405,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2csru
+    #define HIPGEN_DEF_hipsparseScsr2csru
     static inline hipsparseStatus_t hipsparseScsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5025,6 +6419,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2csru
+    #define HIPGEN_DEF_hipsparseDcsr2csru
     static inline hipsparseStatus_t hipsparseDcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5036,6 +6433,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2csru
+    #define HIPGEN_DEF_hipsparseCcsr2csru
     static inline hipsparseStatus_t hipsparseCcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float2 *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5047,6 +6447,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2csru
+    #define HIPGEN_DEF_hipsparseZcsr2csru
     static inline hipsparseStatus_t hipsparseZcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double2 *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5058,6 +6461,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrcolor
+    #define HIPGEN_DEF_hipsparseScsrcolor
     static inline hipsparseStatus_t hipsparseScsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, const float *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int *, int *, int *, hipsparseColorInfo_t);
       static hipgen_fn f;
@@ -5069,6 +6475,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrcolor
+    #define HIPGEN_DEF_hipsparseDcsrcolor
     static inline hipsparseStatus_t hipsparseDcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, const double *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int *, int *, int *, hipsparseColorInfo_t);
       static hipgen_fn f;
@@ -5080,6 +6489,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrcolor
+    #define HIPGEN_DEF_hipsparseCcsrcolor
     static inline hipsparseStatus_t hipsparseCcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, const float *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float *, int *, int *, int *, hipsparseColorInfo_t);
       static hipgen_fn f;
@@ -5091,6 +6503,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrcolor
+    #define HIPGEN_DEF_hipsparseZcsrcolor
     static inline hipsparseStatus_t hipsparseZcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, const double *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double *, int *, int *, int *, hipsparseColorInfo_t);
       static hipgen_fn f;
@@ -5102,6 +6517,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateSpVec
+    #define HIPGEN_DEF_hipsparseCreateSpVec
     static inline hipsparseStatus_t hipsparseCreateSpVec(hipsparseSpVecDescr_t *a0, int64_t a1, int64_t a2, void *a3, void *a4, hipsparseIndexType_t a5, hipsparseIndexBase_t a6, hipDataType a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpVecDescr_t *, int64_t, int64_t, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5113,6 +6531,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroySpVec
+    #define HIPGEN_DEF_hipsparseDestroySpVec
     static inline hipsparseStatus_t hipsparseDestroySpVec(hipsparseSpVecDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpVecDescr_t);
       static hipgen_fn f;
@@ -5124,6 +6545,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVecGet
+    #define HIPGEN_DEF_hipsparseSpVecGet
     static inline hipsparseStatus_t hipsparseSpVecGet(const hipsparseSpVecDescr_t a0, int64_t *a1, int64_t *a2, void **a3, void **a4, hipsparseIndexType_t *a5, hipsparseIndexBase_t *a6, hipDataType *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpVecDescr_t, int64_t *, int64_t *, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5135,6 +6559,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVecGetIndexBase
+    #define HIPGEN_DEF_hipsparseSpVecGetIndexBase
     static inline hipsparseStatus_t hipsparseSpVecGetIndexBase(const hipsparseSpVecDescr_t a0, hipsparseIndexBase_t *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpVecDescr_t, hipsparseIndexBase_t *);
       static hipgen_fn f;
@@ -5146,6 +6573,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVecGetValues
+    #define HIPGEN_DEF_hipsparseSpVecGetValues
     static inline hipsparseStatus_t hipsparseSpVecGetValues(const hipsparseSpVecDescr_t a0, void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpVecDescr_t, void **);
       static hipgen_fn f;
@@ -5157,6 +6587,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVecSetValues
+    #define HIPGEN_DEF_hipsparseSpVecSetValues
     static inline hipsparseStatus_t hipsparseSpVecSetValues(hipsparseSpVecDescr_t a0, void *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpVecDescr_t, void *);
       static hipgen_fn f;
@@ -5168,6 +6601,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCoo
+    #define HIPGEN_DEF_hipsparseCreateCoo
     static inline hipsparseStatus_t hipsparseCreateCoo(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexBase_t a8, hipDataType a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5179,6 +6615,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCooAoS
+    #define HIPGEN_DEF_hipsparseCreateCooAoS
     static inline hipsparseStatus_t hipsparseCreateCooAoS(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, hipsparseIndexType_t a6, hipsparseIndexBase_t a7, hipDataType a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5190,6 +6629,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsr
+    #define HIPGEN_DEF_hipsparseCreateCsr
     static inline hipsparseStatus_t hipsparseCreateCsr(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexType_t a8, hipsparseIndexBase_t a9, hipDataType a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, void *, hipsparseIndexType_t, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5201,6 +6643,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsc
+    #define HIPGEN_DEF_hipsparseCreateCsc
     static inline hipsparseStatus_t hipsparseCreateCsc(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexType_t a8, hipsparseIndexBase_t a9, hipDataType a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, void *, hipsparseIndexType_t, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5212,6 +6657,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateBlockedEll
+    #define HIPGEN_DEF_hipsparseCreateBlockedEll
     static inline hipsparseStatus_t hipsparseCreateBlockedEll(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexBase_t a8, hipDataType a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, int64_t, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5223,6 +6671,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroySpMat
+    #define HIPGEN_DEF_hipsparseDestroySpMat
     static inline hipsparseStatus_t hipsparseDestroySpMat(hipsparseSpMatDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t);
       static hipgen_fn f;
@@ -5234,6 +6685,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCooGet
+    #define HIPGEN_DEF_hipsparseCooGet
     static inline hipsparseStatus_t hipsparseCooGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexBase_t *a8, hipDataType *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, void **, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5245,6 +6699,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCooAoSGet
+    #define HIPGEN_DEF_hipsparseCooAoSGet
     static inline hipsparseStatus_t hipsparseCooAoSGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, hipsparseIndexType_t *a6, hipsparseIndexBase_t *a7, hipDataType *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5256,6 +6713,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsrGet
+    #define HIPGEN_DEF_hipsparseCsrGet
     static inline hipsparseStatus_t hipsparseCsrGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexType_t *a8, hipsparseIndexBase_t *a9, hipDataType *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, void **, void **, void **, hipsparseIndexType_t *, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5267,6 +6727,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseBlockedEllGet
+    #define HIPGEN_DEF_hipsparseBlockedEllGet
     static inline hipsparseStatus_t hipsparseBlockedEllGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, int64_t *a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexBase_t *a8, hipDataType *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, int64_t *, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5278,6 +6741,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsrSetPointers
+    #define HIPGEN_DEF_hipsparseCsrSetPointers
     static inline hipsparseStatus_t hipsparseCsrSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *, void *, void *);
       static hipgen_fn f;
@@ -5289,6 +6755,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCscSetPointers
+    #define HIPGEN_DEF_hipsparseCscSetPointers
     static inline hipsparseStatus_t hipsparseCscSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *, void *, void *);
       static hipgen_fn f;
@@ -5300,6 +6769,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCooSetPointers
+    #define HIPGEN_DEF_hipsparseCooSetPointers
     static inline hipsparseStatus_t hipsparseCooSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *, void *, void *);
       static hipgen_fn f;
@@ -5311,6 +6783,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetSize
+    #define HIPGEN_DEF_hipsparseSpMatGetSize
     static inline hipsparseStatus_t hipsparseSpMatGetSize(hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *);
       static hipgen_fn f;
@@ -5322,6 +6797,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetFormat
+    #define HIPGEN_DEF_hipsparseSpMatGetFormat
     static inline hipsparseStatus_t hipsparseSpMatGetFormat(const hipsparseSpMatDescr_t a0, hipsparseFormat_t *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, hipsparseFormat_t *);
       static hipgen_fn f;
@@ -5333,6 +6811,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetIndexBase
+    #define HIPGEN_DEF_hipsparseSpMatGetIndexBase
     static inline hipsparseStatus_t hipsparseSpMatGetIndexBase(const hipsparseSpMatDescr_t a0, hipsparseIndexBase_t *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, hipsparseIndexBase_t *);
       static hipgen_fn f;
@@ -5344,6 +6825,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetValues
+    #define HIPGEN_DEF_hipsparseSpMatGetValues
     static inline hipsparseStatus_t hipsparseSpMatGetValues(hipsparseSpMatDescr_t a0, void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void **);
       static hipgen_fn f;
@@ -5355,6 +6839,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatSetValues
+    #define HIPGEN_DEF_hipsparseSpMatSetValues
     static inline hipsparseStatus_t hipsparseSpMatSetValues(hipsparseSpMatDescr_t a0, void *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *);
       static hipgen_fn f;
@@ -5366,6 +6853,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetStridedBatch
+    #define HIPGEN_DEF_hipsparseSpMatGetStridedBatch
     static inline hipsparseStatus_t hipsparseSpMatGetStridedBatch(hipsparseSpMatDescr_t a0, int *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int *);
       static hipgen_fn f;
@@ -5377,6 +6867,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatSetStridedBatch
+    #define HIPGEN_DEF_hipsparseSpMatSetStridedBatch
     static inline hipsparseStatus_t hipsparseSpMatSetStridedBatch(hipsparseSpMatDescr_t a0, int a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int);
       static hipgen_fn f;
@@ -5388,6 +6881,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCooSetStridedBatch
+    #define HIPGEN_DEF_hipsparseCooSetStridedBatch
     static inline hipsparseStatus_t hipsparseCooSetStridedBatch(hipsparseSpMatDescr_t a0, int a1, int64_t a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int, int64_t);
       static hipgen_fn f;
@@ -5399,6 +6895,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsrSetStridedBatch
+    #define HIPGEN_DEF_hipsparseCsrSetStridedBatch
     static inline hipsparseStatus_t hipsparseCsrSetStridedBatch(hipsparseSpMatDescr_t a0, int a1, int64_t a2, int64_t a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int, int64_t, int64_t);
       static hipgen_fn f;
@@ -5410,6 +6909,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetAttribute
+    #define HIPGEN_DEF_hipsparseSpMatGetAttribute
     static inline hipsparseStatus_t hipsparseSpMatGetAttribute(hipsparseSpMatDescr_t a0, hipsparseSpMatAttribute_t a1, void *a2, size_t a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, hipsparseSpMatAttribute_t, void *, size_t);
       static hipgen_fn f;
@@ -5421,6 +6923,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatSetAttribute
+    #define HIPGEN_DEF_hipsparseSpMatSetAttribute
     static inline hipsparseStatus_t hipsparseSpMatSetAttribute(hipsparseSpMatDescr_t a0, hipsparseSpMatAttribute_t a1, const void *a2, size_t a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, hipsparseSpMatAttribute_t, const void *, size_t);
       static hipgen_fn f;
@@ -5432,6 +6937,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateDnVec
+    #define HIPGEN_DEF_hipsparseCreateDnVec
     static inline hipsparseStatus_t hipsparseCreateDnVec(hipsparseDnVecDescr_t *a0, int64_t a1, void *a2, hipDataType a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnVecDescr_t *, int64_t, void *, hipDataType);
       static hipgen_fn f;
@@ -5443,6 +6951,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyDnVec
+    #define HIPGEN_DEF_hipsparseDestroyDnVec
     static inline hipsparseStatus_t hipsparseDestroyDnVec(hipsparseDnVecDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnVecDescr_t);
       static hipgen_fn f;
@@ -5454,6 +6965,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnVecGet
+    #define HIPGEN_DEF_hipsparseDnVecGet
     static inline hipsparseStatus_t hipsparseDnVecGet(const hipsparseDnVecDescr_t a0, int64_t *a1, void **a2, hipDataType *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnVecDescr_t, int64_t *, void **, hipDataType *);
       static hipgen_fn f;
@@ -5465,6 +6979,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnVecGetValues
+    #define HIPGEN_DEF_hipsparseDnVecGetValues
     static inline hipsparseStatus_t hipsparseDnVecGetValues(const hipsparseDnVecDescr_t a0, void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnVecDescr_t, void **);
       static hipgen_fn f;
@@ -5476,6 +6993,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnVecSetValues
+    #define HIPGEN_DEF_hipsparseDnVecSetValues
     static inline hipsparseStatus_t hipsparseDnVecSetValues(hipsparseDnVecDescr_t a0, void *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnVecDescr_t, void *);
       static hipgen_fn f;
@@ -5487,6 +7007,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateDnMat
+    #define HIPGEN_DEF_hipsparseCreateDnMat
     static inline hipsparseStatus_t hipsparseCreateDnMat(hipsparseDnMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, hipDataType a5, hipsparseOrder_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t *, int64_t, int64_t, int64_t, void *, hipDataType, hipsparseOrder_t);
       static hipgen_fn f;
@@ -5498,6 +7021,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyDnMat
+    #define HIPGEN_DEF_hipsparseDestroyDnMat
     static inline hipsparseStatus_t hipsparseDestroyDnMat(hipsparseDnMatDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t);
       static hipgen_fn f;
@@ -5509,6 +7035,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnMatGet
+    #define HIPGEN_DEF_hipsparseDnMatGet
     static inline hipsparseStatus_t hipsparseDnMatGet(const hipsparseDnMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, hipDataType *a5, hipsparseOrder_t *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnMatDescr_t, int64_t *, int64_t *, int64_t *, void **, hipDataType *, hipsparseOrder_t *);
       static hipgen_fn f;
@@ -5520,6 +7049,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnMatGetValues
+    #define HIPGEN_DEF_hipsparseDnMatGetValues
     static inline hipsparseStatus_t hipsparseDnMatGetValues(const hipsparseDnMatDescr_t a0, void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnMatDescr_t, void **);
       static hipgen_fn f;
@@ -5531,6 +7063,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnMatSetValues
+    #define HIPGEN_DEF_hipsparseDnMatSetValues
     static inline hipsparseStatus_t hipsparseDnMatSetValues(hipsparseDnMatDescr_t a0, void *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t, void *);
       static hipgen_fn f;
@@ -5542,6 +7077,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnMatGetStridedBatch
+    #define HIPGEN_DEF_hipsparseDnMatGetStridedBatch
     static inline hipsparseStatus_t hipsparseDnMatGetStridedBatch(hipsparseDnMatDescr_t a0, int *a1, int64_t *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t, int *, int64_t *);
       static hipgen_fn f;
@@ -5553,6 +7091,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnMatSetStridedBatch
+    #define HIPGEN_DEF_hipsparseDnMatSetStridedBatch
     static inline hipsparseStatus_t hipsparseDnMatSetStridedBatch(hipsparseDnMatDescr_t a0, int a1, int64_t a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t, int, int64_t);
       static hipgen_fn f;
@@ -5564,6 +7105,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseAxpby
+    #define HIPGEN_DEF_hipsparseAxpby
     static inline hipsparseStatus_t hipsparseAxpby(hipsparseHandle_t a0, const void *a1, hipsparseSpVecDescr_t a2, const void *a3, hipsparseDnVecDescr_t a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const void *, hipsparseSpVecDescr_t, const void *, hipsparseDnVecDescr_t);
       static hipgen_fn f;
@@ -5575,6 +7119,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGather
+    #define HIPGEN_DEF_hipsparseGather
     static inline hipsparseStatus_t hipsparseGather(hipsparseHandle_t a0, hipsparseDnVecDescr_t a1, hipsparseSpVecDescr_t a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDnVecDescr_t, hipsparseSpVecDescr_t);
       static hipgen_fn f;
@@ -5586,6 +7133,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScatter
+    #define HIPGEN_DEF_hipsparseScatter
     static inline hipsparseStatus_t hipsparseScatter(hipsparseHandle_t a0, hipsparseSpVecDescr_t a1, hipsparseDnVecDescr_t a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseSpVecDescr_t, hipsparseDnVecDescr_t);
       static hipgen_fn f;
@@ -5597,6 +7147,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseRot
+    #define HIPGEN_DEF_hipsparseRot
     static inline hipsparseStatus_t hipsparseRot(hipsparseHandle_t a0, const void *a1, const void *a2, hipsparseSpVecDescr_t a3, hipsparseDnVecDescr_t a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const void *, const void *, hipsparseSpVecDescr_t, hipsparseDnVecDescr_t);
       static hipgen_fn f;
@@ -5608,6 +7161,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSparseToDense_bufferSize
+    #define HIPGEN_DEF_hipsparseSparseToDense_bufferSize
     static inline hipsparseStatus_t hipsparseSparseToDense_bufferSize(hipsparseHandle_t a0, hipsparseSpMatDescr_t a1, hipsparseDnMatDescr_t a2, hipsparseSparseToDenseAlg_t a3, size_t *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseSpMatDescr_t, hipsparseDnMatDescr_t, hipsparseSparseToDenseAlg_t, size_t *);
       static hipgen_fn f;
@@ -5619,6 +7175,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSparseToDense
+    #define HIPGEN_DEF_hipsparseSparseToDense
     static inline hipsparseStatus_t hipsparseSparseToDense(hipsparseHandle_t a0, hipsparseSpMatDescr_t a1, hipsparseDnMatDescr_t a2, hipsparseSparseToDenseAlg_t a3, void *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseSpMatDescr_t, hipsparseDnMatDescr_t, hipsparseSparseToDenseAlg_t, void *);
       static hipgen_fn f;
@@ -5630,6 +7189,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDenseToSparse_bufferSize
+    #define HIPGEN_DEF_hipsparseDenseToSparse_bufferSize
     static inline hipsparseStatus_t hipsparseDenseToSparse_bufferSize(hipsparseHandle_t a0, hipsparseDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, size_t *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDnMatDescr_t, hipsparseSpMatDescr_t, hipsparseDenseToSparseAlg_t, size_t *);
       static hipgen_fn f;
@@ -5641,6 +7203,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDenseToSparse_analysis
+    #define HIPGEN_DEF_hipsparseDenseToSparse_analysis
     static inline hipsparseStatus_t hipsparseDenseToSparse_analysis(hipsparseHandle_t a0, hipsparseDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, void *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDnMatDescr_t, hipsparseSpMatDescr_t, hipsparseDenseToSparseAlg_t, void *);
       static hipgen_fn f;
@@ -5652,6 +7217,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDenseToSparse_convert
+    #define HIPGEN_DEF_hipsparseDenseToSparse_convert
     static inline hipsparseStatus_t hipsparseDenseToSparse_convert(hipsparseHandle_t a0, hipsparseDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, void *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDnMatDescr_t, hipsparseSpMatDescr_t, hipsparseDenseToSparseAlg_t, void *);
       static hipgen_fn f;
@@ -5663,6 +7231,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVV_bufferSize
+    #define HIPGEN_DEF_hipsparseSpVV_bufferSize
     static inline hipsparseStatus_t hipsparseSpVV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseSpVecDescr_t a2, hipsparseDnVecDescr_t a3, void *a4, hipDataType a5, size_t *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseSpVecDescr_t, hipsparseDnVecDescr_t, void *, hipDataType, size_t *);
       static hipgen_fn f;
@@ -5674,6 +7245,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVV
+    #define HIPGEN_DEF_hipsparseSpVV
     static inline hipsparseStatus_t hipsparseSpVV(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseSpVecDescr_t a2, hipsparseDnVecDescr_t a3, void *a4, hipDataType a5, void *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseSpVecDescr_t, hipsparseDnVecDescr_t, void *, hipDataType, void *);
       static hipgen_fn f;
@@ -5685,6 +7259,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMV_bufferSize
+    #define HIPGEN_DEF_hipsparseSpMV_bufferSize
     static inline hipsparseStatus_t hipsparseSpMV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const void *, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpMVAlg_t, size_t *);
       static hipgen_fn f;
@@ -5696,6 +7273,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMV_preprocess
+    #define HIPGEN_DEF_hipsparseSpMV_preprocess
     static inline hipsparseStatus_t hipsparseSpMV_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const void *, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpMVAlg_t, void *);
       static hipgen_fn f;
@@ -5707,6 +7287,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMV
+    #define HIPGEN_DEF_hipsparseSpMV
     static inline hipsparseStatus_t hipsparseSpMV(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const void *, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpMVAlg_t, void *);
       static hipgen_fn f;
@@ -5718,6 +7301,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMM_bufferSize
+    #define HIPGEN_DEF_hipsparseSpMM_bufferSize
     static inline hipsparseStatus_t hipsparseSpMM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const void *, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpMMAlg_t, size_t *);
       static hipgen_fn f;
@@ -5729,6 +7315,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMM_preprocess
+    #define HIPGEN_DEF_hipsparseSpMM_preprocess
     static inline hipsparseStatus_t hipsparseSpMM_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const void *, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpMMAlg_t, void *);
       static hipgen_fn f;
@@ -5740,6 +7329,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMM
+    #define HIPGEN_DEF_hipsparseSpMM
     static inline hipsparseStatus_t hipsparseSpMM(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const void *, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpMMAlg_t, void *);
       static hipgen_fn f;
@@ -5751,6 +7343,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMM_createDescr
+    #define HIPGEN_DEF_hipsparseSpGEMM_createDescr
     static inline hipsparseStatus_t hipsparseSpGEMM_createDescr(hipsparseSpGEMMDescr_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpGEMMDescr_t *);
       static hipgen_fn f;
@@ -5762,6 +7357,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMM_destroyDescr
+    #define HIPGEN_DEF_hipsparseSpGEMM_destroyDescr
     static inline hipsparseStatus_t hipsparseSpGEMM_destroyDescr(hipsparseSpGEMMDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpGEMMDescr_t);
       static hipgen_fn f;
@@ -5773,6 +7371,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMM_workEstimation
+    #define HIPGEN_DEF_hipsparseSpGEMM_workEstimation
     static inline hipsparseStatus_t hipsparseSpGEMM_workEstimation(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10, size_t *a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
       static hipgen_fn f;
@@ -5784,6 +7385,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMM_compute
+    #define HIPGEN_DEF_hipsparseSpGEMM_compute
     static inline hipsparseStatus_t hipsparseSpGEMM_compute(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10, size_t *a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
       static hipgen_fn f;
@@ -5795,6 +7399,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMM_copy
+    #define HIPGEN_DEF_hipsparseSpGEMM_copy
     static inline hipsparseStatus_t hipsparseSpGEMM_copy(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t);
       static hipgen_fn f;
@@ -5806,6 +7413,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_workEstimation
+    #define HIPGEN_DEF_hipsparseSpGEMMreuse_workEstimation
     static inline hipsparseStatus_t hipsparseSpGEMMreuse_workEstimation(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseSpMatDescr_t a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
       static hipgen_fn f;
@@ -5817,6 +7427,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_nnz
+    #define HIPGEN_DEF_hipsparseSpGEMMreuse_nnz
     static inline hipsparseStatus_t hipsparseSpGEMMreuse_nnz(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseSpMatDescr_t a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9, size_t *a10, void *a11, size_t *a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *, size_t *, void *, size_t *, void *);
       static hipgen_fn f;
@@ -5828,6 +7441,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_compute
+    #define HIPGEN_DEF_hipsparseSpGEMMreuse_compute
     static inline hipsparseStatus_t hipsparseSpGEMMreuse_compute(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t);
       static hipgen_fn f;
@@ -5839,6 +7455,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_copy
+    #define HIPGEN_DEF_hipsparseSpGEMMreuse_copy
     static inline hipsparseStatus_t hipsparseSpGEMMreuse_copy(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseSpMatDescr_t a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
       static hipgen_fn f;
@@ -5850,6 +7469,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSDDMM_bufferSize
+    #define HIPGEN_DEF_hipsparseSDDMM_bufferSize
     static inline hipsparseStatus_t hipsparseSDDMM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseDnMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSDDMMAlg_t, size_t *);
       static hipgen_fn f;
@@ -5861,6 +7483,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSDDMM_preprocess
+    #define HIPGEN_DEF_hipsparseSDDMM_preprocess
     static inline hipsparseStatus_t hipsparseSDDMM_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseDnMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSDDMMAlg_t, void *);
       static hipgen_fn f;
@@ -5872,6 +7497,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSDDMM
+    #define HIPGEN_DEF_hipsparseSDDMM
     static inline hipsparseStatus_t hipsparseSDDMM(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseDnMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSDDMMAlg_t, void *);
       static hipgen_fn f;
@@ -5883,6 +7511,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSV_createDescr
+    #define HIPGEN_DEF_hipsparseSpSV_createDescr
     static inline hipsparseStatus_t hipsparseSpSV_createDescr(hipsparseSpSVDescr_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSVDescr_t *);
       static hipgen_fn f;
@@ -5894,6 +7525,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSV_destroyDescr
+    #define HIPGEN_DEF_hipsparseSpSV_destroyDescr
     static inline hipsparseStatus_t hipsparseSpSV_destroyDescr(hipsparseSpSVDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSVDescr_t);
       static hipgen_fn f;
@@ -5905,6 +7539,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSV_bufferSize
+    #define HIPGEN_DEF_hipsparseSpSV_bufferSize
     static inline hipsparseStatus_t hipsparseSpSV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpSVAlg_t, hipsparseSpSVDescr_t, size_t *);
       static hipgen_fn f;
@@ -5916,6 +7553,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSV_analysis
+    #define HIPGEN_DEF_hipsparseSpSV_analysis
     static inline hipsparseStatus_t hipsparseSpSV_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpSVAlg_t, hipsparseSpSVDescr_t, void *);
       static hipgen_fn f;
@@ -5927,6 +7567,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSV_solve
+    #define HIPGEN_DEF_hipsparseSpSV_solve
     static inline hipsparseStatus_t hipsparseSpSV_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpSVAlg_t, hipsparseSpSVDescr_t, void *);
       static hipgen_fn f;
@@ -5938,6 +7581,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSM_createDescr
+    #define HIPGEN_DEF_hipsparseSpSM_createDescr
     static inline hipsparseStatus_t hipsparseSpSM_createDescr(hipsparseSpSMDescr_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSMDescr_t *);
       static hipgen_fn f;
@@ -5949,6 +7595,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSM_destroyDescr
+    #define HIPGEN_DEF_hipsparseSpSM_destroyDescr
     static inline hipsparseStatus_t hipsparseSpSM_destroyDescr(hipsparseSpSMDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSMDescr_t);
       static hipgen_fn f;
@@ -5960,6 +7609,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSM_bufferSize
+    #define HIPGEN_DEF_hipsparseSpSM_bufferSize
     static inline hipsparseStatus_t hipsparseSpSM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpSMAlg_t, hipsparseSpSMDescr_t, size_t *);
       static hipgen_fn f;
@@ -5971,6 +7623,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSM_analysis
+    #define HIPGEN_DEF_hipsparseSpSM_analysis
     static inline hipsparseStatus_t hipsparseSpSM_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpSMAlg_t, hipsparseSpSMDescr_t, void *);
       static hipgen_fn f;
@@ -5982,6 +7637,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSM_solve
+    #define HIPGEN_DEF_hipsparseSpSM_solve
     static inline hipsparseStatus_t hipsparseSpSM_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpSMAlg_t, hipsparseSpSMDescr_t, void *);
       static hipgen_fn f;
@@ -5993,6 +7651,7 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"

@@ -40,8 +40,16 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("5.7.1", "roctx", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_ROCTX_VERSION_MAJOR
+    #define HIPGEN_DEF_ROCTX_VERSION_MAJOR
     #define ROCTX_VERSION_MAJOR (4)
+    #endif
+    #ifndef HIPGEN_DEF_ROCTX_VERSION_MINOR
+    #define HIPGEN_DEF_ROCTX_VERSION_MINOR
     #define ROCTX_VERSION_MINOR (1)
+    #endif
+    #ifndef HIPGEN_DEF_roctx_version_major
+    #define HIPGEN_DEF_roctx_version_major
     static inline uint32_t roctx_version_major(void) {
       typedef uint32_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -53,6 +61,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_roctx_version_minor
+    #define HIPGEN_DEF_roctx_version_minor
     static inline uint32_t roctx_version_minor(void) {
       typedef uint32_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -64,6 +75,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_roctxMarkA
+    #define HIPGEN_DEF_roctxMarkA
     static inline void roctxMarkA(const char *a0) {
       typedef void (*hipgen_fn)(const char *);
       static hipgen_fn f;
@@ -75,6 +89,9 @@ cdef extern from *:
       }
       g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_roctxRangePushA
+    #define HIPGEN_DEF_roctxRangePushA
     static inline int32_t roctxRangePushA(const char *a0) {
       typedef int32_t (*hipgen_fn)(const char *);
       static hipgen_fn f;
@@ -86,6 +103,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_roctxRangePop
+    #define HIPGEN_DEF_roctxRangePop
     static inline int32_t roctxRangePop(void) {
       typedef int32_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -97,6 +117,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_roctxRangeStartA
+    #define HIPGEN_DEF_roctxRangeStartA
     static inline uint64_t roctxRangeStartA(const char *a0) {
       typedef uint64_t (*hipgen_fn)(const char *);
       static hipgen_fn f;
@@ -108,6 +131,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_roctxRangeStop
+    #define HIPGEN_DEF_roctxRangeStop
     static inline void roctxRangeStop(uint64_t a0) {
       typedef void (*hipgen_fn)(uint64_t);
       static hipgen_fn f;
@@ -119,6 +145,7 @@ cdef extern from *:
       }
       g(a0);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"

@@ -40,6 +40,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("6.4.3", "hip", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hipJitOption
+    #define HIPGEN_DEF_hipJitOption
     typedef enum hipJitOption {
       hipJitOptionMaxRegisters = 0,
       hipJitOptionThreadsPerBlock = 1,
@@ -74,6 +76,9 @@ cdef extern from *:
       hipJitOptionIRtoISAOptExt = 10000,
       hipJitOptionIRtoISAOptCountExt = 10001
     } hipJitOption;
+    #endif
+    #ifndef HIPGEN_DEF_hipJitInputType
+    #define HIPGEN_DEF_hipJitInputType
     typedef enum hipJitInputType {
       hipJitInputCubin = 0,
       hipJitInputPtx = 1,
@@ -88,15 +93,24 @@ cdef extern from *:
       hipJitInputSpirv = 103,
       hipJitNumInputTypes = 10
     } hipJitInputType;
+    #endif
+    #ifndef HIPGEN_DEF_hipJitCacheMode
+    #define HIPGEN_DEF_hipJitCacheMode
     typedef enum hipJitCacheMode {
       hipJitCacheOptionNone = 0,
       hipJitCacheOptionCG = 1,
       hipJitCacheOptionCA = 2
     } hipJitCacheMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipJitFallback
+    #define HIPGEN_DEF_hipJitFallback
     typedef enum hipJitFallback {
       hipJitPreferPTX = 0,
       hipJitPreferBinary = 1
     } hipJitFallback;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemoryType
+    #define HIPGEN_DEF_hipMemoryType
     typedef enum hipMemoryType {
       hipMemoryTypeUnregistered = 0,
       hipMemoryTypeHost = 1,
@@ -105,6 +119,9 @@ cdef extern from *:
       hipMemoryTypeArray = 10,
       hipMemoryTypeUnified = 11
     } hipMemoryType;
+    #endif
+    #ifndef HIPGEN_DEF_hipError_t
+    #define HIPGEN_DEF_hipError_t
     typedef enum hipError_t {
       hipSuccess = 0,
       hipErrorInvalidValue = 1,
@@ -187,6 +204,9 @@ cdef extern from *:
       hipErrorRuntimeOther = 1053,
       hipErrorTbd = 1054
     } hipError_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceAttribute_t
+    #define HIPGEN_DEF_hipDeviceAttribute_t
     typedef enum hipDeviceAttribute_t {
       hipDeviceAttributeCudaCompatibleBegin = 0,
       hipDeviceAttributeEccEnabled = 0,
@@ -304,32 +324,50 @@ cdef extern from *:
       hipDeviceAttributeAmdSpecificEnd = 19999,
       hipDeviceAttributeVendorSpecificBegin = 20000
     } hipDeviceAttribute_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipDriverProcAddressQueryResult
+    #define HIPGEN_DEF_hipDriverProcAddressQueryResult
     typedef enum hipDriverProcAddressQueryResult {
       HIP_GET_PROC_ADDRESS_SUCCESS = 0,
       HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
       HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
     } hipDriverProcAddressQueryResult;
+    #endif
+    #ifndef HIPGEN_DEF_hipComputeMode
+    #define HIPGEN_DEF_hipComputeMode
     typedef enum hipComputeMode {
       hipComputeModeDefault = 0,
       hipComputeModeExclusive = 1,
       hipComputeModeProhibited = 2,
       hipComputeModeExclusiveProcess = 3
     } hipComputeMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipFlushGPUDirectRDMAWritesOptions
+    #define HIPGEN_DEF_hipFlushGPUDirectRDMAWritesOptions
     typedef enum hipFlushGPUDirectRDMAWritesOptions {
       hipFlushGPUDirectRDMAWritesOptionHost = 1,
       hipFlushGPUDirectRDMAWritesOptionMemOps = 2
     } hipFlushGPUDirectRDMAWritesOptions;
+    #endif
+    #ifndef HIPGEN_DEF_hipGPUDirectRDMAWritesOrdering
+    #define HIPGEN_DEF_hipGPUDirectRDMAWritesOrdering
     typedef enum hipGPUDirectRDMAWritesOrdering {
       hipGPUDirectRDMAWritesOrderingNone = 0,
       hipGPUDirectRDMAWritesOrderingOwner = 100,
       hipGPUDirectRDMAWritesOrderingAllDevices = 200
     } hipGPUDirectRDMAWritesOrdering;
+    #endif
+    #ifndef HIPGEN_DEF_hipChannelFormatKind
+    #define HIPGEN_DEF_hipChannelFormatKind
     typedef enum hipChannelFormatKind {
       hipChannelFormatKindSigned = 0,
       hipChannelFormatKindUnsigned = 1,
       hipChannelFormatKindFloat = 2,
       hipChannelFormatKindNone = 3
     } hipChannelFormatKind;
+    #endif
+    #ifndef HIPGEN_DEF_hipArray_Format
+    #define HIPGEN_DEF_hipArray_Format
     typedef enum hipArray_Format {
       HIP_AD_FORMAT_UNSIGNED_INT8 = 1,
       HIP_AD_FORMAT_UNSIGNED_INT16 = 2,
@@ -340,32 +378,47 @@ cdef extern from *:
       HIP_AD_FORMAT_HALF = 16,
       HIP_AD_FORMAT_FLOAT = 32
     } hipArray_Format;
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceType
+    #define HIPGEN_DEF_hipResourceType
     typedef enum hipResourceType {
       hipResourceTypeArray = 0,
       hipResourceTypeMipmappedArray = 1,
       hipResourceTypeLinear = 2,
       hipResourceTypePitch2D = 3
     } hipResourceType;
+    #endif
+    #ifndef HIPGEN_DEF_HIPresourcetype_enum
+    #define HIPGEN_DEF_HIPresourcetype_enum
     typedef enum HIPresourcetype_enum {
       HIP_RESOURCE_TYPE_ARRAY = 0,
       HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY = 1,
       HIP_RESOURCE_TYPE_LINEAR = 2,
       HIP_RESOURCE_TYPE_PITCH2D = 3
     } HIPresourcetype_enum;
+    #endif
     typedef HIPresourcetype_enum HIPresourcetype;
     typedef HIPresourcetype_enum hipResourcetype;
+    #ifndef HIPGEN_DEF_HIPaddress_mode_enum
+    #define HIPGEN_DEF_HIPaddress_mode_enum
     typedef enum HIPaddress_mode_enum {
       HIP_TR_ADDRESS_MODE_WRAP = 0,
       HIP_TR_ADDRESS_MODE_CLAMP = 1,
       HIP_TR_ADDRESS_MODE_MIRROR = 2,
       HIP_TR_ADDRESS_MODE_BORDER = 3
     } HIPaddress_mode_enum;
+    #endif
     typedef HIPaddress_mode_enum HIPaddress_mode;
+    #ifndef HIPGEN_DEF_HIPfilter_mode_enum
+    #define HIPGEN_DEF_HIPfilter_mode_enum
     typedef enum HIPfilter_mode_enum {
       HIP_TR_FILTER_MODE_POINT = 0,
       HIP_TR_FILTER_MODE_LINEAR = 1
     } HIPfilter_mode_enum;
+    #endif
     typedef HIPfilter_mode_enum HIPfilter_mode;
+    #ifndef HIPGEN_DEF_hipResourceViewFormat
+    #define HIPGEN_DEF_hipResourceViewFormat
     typedef enum hipResourceViewFormat {
       hipResViewFormatNone = 0,
       hipResViewFormatUnsignedChar1 = 1,
@@ -403,6 +456,9 @@ cdef extern from *:
       hipResViewFormatSignedBlockCompressed6H = 33,
       hipResViewFormatUnsignedBlockCompressed7 = 34
     } hipResourceViewFormat;
+    #endif
+    #ifndef HIPGEN_DEF_HIPresourceViewFormat_enum
+    #define HIPGEN_DEF_HIPresourceViewFormat_enum
     typedef enum HIPresourceViewFormat_enum {
       HIP_RES_VIEW_FORMAT_NONE = 0,
       HIP_RES_VIEW_FORMAT_UINT_1X8 = 1,
@@ -440,7 +496,10 @@ cdef extern from *:
       HIP_RES_VIEW_FORMAT_SIGNED_BC6H = 33,
       HIP_RES_VIEW_FORMAT_UNSIGNED_BC7 = 34
     } HIPresourceViewFormat_enum;
+    #endif
     typedef HIPresourceViewFormat_enum HIPresourceViewFormat;
+    #ifndef HIPGEN_DEF_hipMemcpyKind
+    #define HIPGEN_DEF_hipMemcpyKind
     typedef enum hipMemcpyKind {
       hipMemcpyHostToHost = 0,
       hipMemcpyHostToDevice = 1,
@@ -449,6 +508,9 @@ cdef extern from *:
       hipMemcpyDefault = 4,
       hipMemcpyDeviceToDeviceNoCU = 1024
     } hipMemcpyKind;
+    #endif
+    #ifndef HIPGEN_DEF_hipFunction_attribute
+    #define HIPGEN_DEF_hipFunction_attribute
     typedef enum hipFunction_attribute {
       HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
       HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
@@ -462,6 +524,9 @@ cdef extern from *:
       HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
       HIP_FUNC_ATTRIBUTE_MAX = 10
     } hipFunction_attribute;
+    #endif
+    #ifndef HIPGEN_DEF_hipPointer_attribute
+    #define HIPGEN_DEF_hipPointer_attribute
     typedef enum hipPointer_attribute {
       HIP_POINTER_ATTRIBUTE_CONTEXT = 1,
       HIP_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
@@ -481,37 +546,58 @@ cdef extern from *:
       HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS = 16,
       HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE = 17
     } hipPointer_attribute;
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureAddressMode
+    #define HIPGEN_DEF_hipTextureAddressMode
     typedef enum hipTextureAddressMode {
       hipAddressModeWrap = 0,
       hipAddressModeClamp = 1,
       hipAddressModeMirror = 2,
       hipAddressModeBorder = 3
     } hipTextureAddressMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureFilterMode
+    #define HIPGEN_DEF_hipTextureFilterMode
     typedef enum hipTextureFilterMode {
       hipFilterModePoint = 0,
       hipFilterModeLinear = 1
     } hipTextureFilterMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureReadMode
+    #define HIPGEN_DEF_hipTextureReadMode
     typedef enum hipTextureReadMode {
       hipReadModeElementType = 0,
       hipReadModeNormalizedFloat = 1
     } hipTextureReadMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipSurfaceBoundaryMode
+    #define HIPGEN_DEF_hipSurfaceBoundaryMode
     typedef enum hipSurfaceBoundaryMode {
       hipBoundaryModeZero = 0,
       hipBoundaryModeTrap = 1,
       hipBoundaryModeClamp = 2
     } hipSurfaceBoundaryMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceP2PAttr
+    #define HIPGEN_DEF_hipDeviceP2PAttr
     typedef enum hipDeviceP2PAttr {
       hipDevP2PAttrPerformanceRank = 0,
       hipDevP2PAttrAccessSupported = 1,
       hipDevP2PAttrNativeAtomicSupported = 2,
       hipDevP2PAttrHipArrayAccessSupported = 3
     } hipDeviceP2PAttr;
+    #endif
+    #ifndef HIPGEN_DEF_hipLimit_t
+    #define HIPGEN_DEF_hipLimit_t
     typedef enum hipLimit_t {
       hipLimitStackSize = 0,
       hipLimitPrintfFifoSize = 1,
       hipLimitMallocHeapSize = 2,
       hipLimitRange = 3
     } hipLimit_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBatchMemOpType
+    #define HIPGEN_DEF_hipStreamBatchMemOpType
     typedef enum hipStreamBatchMemOpType {
       hipStreamMemOpWaitValue32 = 1,
       hipStreamMemOpWriteValue32 = 2,
@@ -520,6 +606,9 @@ cdef extern from *:
       hipStreamMemOpBarrier = 6,
       hipStreamMemOpFlushRemoteWrites = 3
     } hipStreamBatchMemOpType;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemoryAdvise
+    #define HIPGEN_DEF_hipMemoryAdvise
     typedef enum hipMemoryAdvise {
       hipMemAdviseSetReadMostly = 1,
       hipMemAdviseUnsetReadMostly = 2,
@@ -530,11 +619,17 @@ cdef extern from *:
       hipMemAdviseSetCoarseGrain = 100,
       hipMemAdviseUnsetCoarseGrain = 101
     } hipMemoryAdvise;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRangeCoherencyMode
+    #define HIPGEN_DEF_hipMemRangeCoherencyMode
     typedef enum hipMemRangeCoherencyMode {
       hipMemRangeCoherencyModeFineGrain = 0,
       hipMemRangeCoherencyModeCoarseGrain = 1,
       hipMemRangeCoherencyModeIndeterminate = 2
     } hipMemRangeCoherencyMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRangeAttribute
+    #define HIPGEN_DEF_hipMemRangeAttribute
     typedef enum hipMemRangeAttribute {
       hipMemRangeAttributeReadMostly = 1,
       hipMemRangeAttributePreferredLocation = 2,
@@ -542,6 +637,9 @@ cdef extern from *:
       hipMemRangeAttributeLastPrefetchLocation = 4,
       hipMemRangeAttributeCoherencyMode = 100
     } hipMemRangeAttribute;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolAttr
+    #define HIPGEN_DEF_hipMemPoolAttr
     typedef enum hipMemPoolAttr {
       hipMemPoolReuseFollowEventDependencies = 1,
       hipMemPoolReuseAllowOpportunistic = 2,
@@ -552,42 +650,66 @@ cdef extern from *:
       hipMemPoolAttrUsedMemCurrent = 7,
       hipMemPoolAttrUsedMemHigh = 8
     } hipMemPoolAttr;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemLocationType
+    #define HIPGEN_DEF_hipMemLocationType
     typedef enum hipMemLocationType {
       hipMemLocationTypeInvalid = 0,
       hipMemLocationTypeDevice = 1
     } hipMemLocationType;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAccessFlags
+    #define HIPGEN_DEF_hipMemAccessFlags
     typedef enum hipMemAccessFlags {
       hipMemAccessFlagsProtNone = 0,
       hipMemAccessFlagsProtRead = 1,
       hipMemAccessFlagsProtReadWrite = 3
     } hipMemAccessFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocationType
+    #define HIPGEN_DEF_hipMemAllocationType
     typedef enum hipMemAllocationType {
       hipMemAllocationTypeInvalid = 0,
       hipMemAllocationTypePinned = 1,
       hipMemAllocationTypeMax = 2147483647
     } hipMemAllocationType;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocationHandleType
+    #define HIPGEN_DEF_hipMemAllocationHandleType
     typedef enum hipMemAllocationHandleType {
       hipMemHandleTypeNone = 0,
       hipMemHandleTypePosixFileDescriptor = 1,
       hipMemHandleTypeWin32 = 2,
       hipMemHandleTypeWin32Kmt = 4
     } hipMemAllocationHandleType;
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncAttribute
+    #define HIPGEN_DEF_hipFuncAttribute
     typedef enum hipFuncAttribute {
       hipFuncAttributeMaxDynamicSharedMemorySize = 8,
       hipFuncAttributePreferredSharedMemoryCarveout = 9,
       hipFuncAttributeMax = 10
     } hipFuncAttribute;
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncCache_t
+    #define HIPGEN_DEF_hipFuncCache_t
     typedef enum hipFuncCache_t {
       hipFuncCachePreferNone = 0,
       hipFuncCachePreferShared = 1,
       hipFuncCachePreferL1 = 2,
       hipFuncCachePreferEqual = 3
     } hipFuncCache_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipSharedMemConfig
+    #define HIPGEN_DEF_hipSharedMemConfig
     typedef enum hipSharedMemConfig {
       hipSharedMemBankSizeDefault = 0,
       hipSharedMemBankSizeFourByte = 1,
       hipSharedMemBankSizeEightByte = 2
     } hipSharedMemConfig;
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryHandleType_enum
+    #define HIPGEN_DEF_hipExternalMemoryHandleType_enum
     typedef enum hipExternalMemoryHandleType_enum {
       hipExternalMemoryHandleTypeOpaqueFd = 1,
       hipExternalMemoryHandleTypeOpaqueWin32 = 2,
@@ -598,7 +720,10 @@ cdef extern from *:
       hipExternalMemoryHandleTypeD3D11ResourceKmt = 7,
       hipExternalMemoryHandleTypeNvSciBuf = 8
     } hipExternalMemoryHandleType_enum;
+    #endif
     typedef hipExternalMemoryHandleType_enum hipExternalMemoryHandleType;
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreHandleType_enum
+    #define HIPGEN_DEF_hipExternalSemaphoreHandleType_enum
     typedef enum hipExternalSemaphoreHandleType_enum {
       hipExternalSemaphoreHandleTypeOpaqueFd = 1,
       hipExternalSemaphoreHandleTypeOpaqueWin32 = 2,
@@ -611,7 +736,10 @@ cdef extern from *:
       hipExternalSemaphoreHandleTypeTimelineSemaphoreFd = 9,
       hipExternalSemaphoreHandleTypeTimelineSemaphoreWin32 = 10
     } hipExternalSemaphoreHandleType_enum;
+    #endif
     typedef hipExternalSemaphoreHandleType_enum hipExternalSemaphoreHandleType;
+    #ifndef HIPGEN_DEF_hipGraphicsRegisterFlags
+    #define HIPGEN_DEF_hipGraphicsRegisterFlags
     typedef enum hipGraphicsRegisterFlags {
       hipGraphicsRegisterFlagsNone = 0,
       hipGraphicsRegisterFlagsReadOnly = 1,
@@ -619,6 +747,9 @@ cdef extern from *:
       hipGraphicsRegisterFlagsSurfaceLoadStore = 4,
       hipGraphicsRegisterFlagsTextureGather = 8
     } hipGraphicsRegisterFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeType
+    #define HIPGEN_DEF_hipGraphNodeType
     typedef enum hipGraphNodeType {
       hipGraphNodeTypeKernel = 0,
       hipGraphNodeTypeMemcpy = 1,
@@ -637,11 +768,17 @@ cdef extern from *:
       hipGraphNodeTypeBatchMemOp = 14,
       hipGraphNodeTypeCount = 15
     } hipGraphNodeType;
+    #endif
+    #ifndef HIPGEN_DEF_hipAccessProperty
+    #define HIPGEN_DEF_hipAccessProperty
     typedef enum hipAccessProperty {
       hipAccessPropertyNormal = 0,
       hipAccessPropertyStreaming = 1,
       hipAccessPropertyPersisting = 2
     } hipAccessProperty;
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchAttributeID
+    #define HIPGEN_DEF_hipLaunchAttributeID
     typedef enum hipLaunchAttributeID {
       hipLaunchAttributeAccessPolicyWindow = 1,
       hipLaunchAttributeCooperative = 2,
@@ -650,7 +787,10 @@ cdef extern from *:
       hipKernelNodeAttributeCooperative = 2,
       hipKernelNodeAttributePriority = 8
     } hipLaunchAttributeID;
+    #endif
     typedef hipLaunchAttributeID hipKernelNodeAttrID;
+    #ifndef HIPGEN_DEF_hipGraphExecUpdateResult
+    #define HIPGEN_DEF_hipGraphExecUpdateResult
     typedef enum hipGraphExecUpdateResult {
       hipGraphExecUpdateSuccess = 0,
       hipGraphExecUpdateError = 1,
@@ -661,38 +801,62 @@ cdef extern from *:
       hipGraphExecUpdateErrorNotSupported = 6,
       hipGraphExecUpdateErrorUnsupportedFunctionChange = 7
     } hipGraphExecUpdateResult;
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamCaptureMode
+    #define HIPGEN_DEF_hipStreamCaptureMode
     typedef enum hipStreamCaptureMode {
       hipStreamCaptureModeGlobal = 0,
       hipStreamCaptureModeThreadLocal = 1,
       hipStreamCaptureModeRelaxed = 2
     } hipStreamCaptureMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamCaptureStatus
+    #define HIPGEN_DEF_hipStreamCaptureStatus
     typedef enum hipStreamCaptureStatus {
       hipStreamCaptureStatusNone = 0,
       hipStreamCaptureStatusActive = 1,
       hipStreamCaptureStatusInvalidated = 2
     } hipStreamCaptureStatus;
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamUpdateCaptureDependenciesFlags
+    #define HIPGEN_DEF_hipStreamUpdateCaptureDependenciesFlags
     typedef enum hipStreamUpdateCaptureDependenciesFlags {
       hipStreamAddCaptureDependencies = 0,
       hipStreamSetCaptureDependencies = 1
     } hipStreamUpdateCaptureDependenciesFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemAttributeType
+    #define HIPGEN_DEF_hipGraphMemAttributeType
     typedef enum hipGraphMemAttributeType {
       hipGraphMemAttrUsedMemCurrent = 0,
       hipGraphMemAttrUsedMemHigh = 1,
       hipGraphMemAttrReservedMemCurrent = 2,
       hipGraphMemAttrReservedMemHigh = 3
     } hipGraphMemAttributeType;
+    #endif
+    #ifndef HIPGEN_DEF_hipUserObjectFlags
+    #define HIPGEN_DEF_hipUserObjectFlags
     typedef enum hipUserObjectFlags {
       hipUserObjectNoDestructorSync = 1
     } hipUserObjectFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipUserObjectRetainFlags
+    #define HIPGEN_DEF_hipUserObjectRetainFlags
     typedef enum hipUserObjectRetainFlags {
       hipGraphUserObjectMove = 1
     } hipUserObjectRetainFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphInstantiateFlags
+    #define HIPGEN_DEF_hipGraphInstantiateFlags
     typedef enum hipGraphInstantiateFlags {
       hipGraphInstantiateFlagAutoFreeOnLaunch = 1,
       hipGraphInstantiateFlagUpload = 2,
       hipGraphInstantiateFlagDeviceLaunch = 4,
       hipGraphInstantiateFlagUseNodePriority = 8
     } hipGraphInstantiateFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphDebugDotFlags
+    #define HIPGEN_DEF_hipGraphDebugDotFlags
     typedef enum hipGraphDebugDotFlags {
       hipGraphDebugDotFlagsVerbose = 1,
       hipGraphDebugDotFlagsKernelNodeParams = 4,
@@ -705,6 +869,9 @@ cdef extern from *:
       hipGraphDebugDotFlagsKernelNodeAttributes = 512,
       hipGraphDebugDotFlagsHandles = 1024
     } hipGraphDebugDotFlags;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphInstantiateResult
+    #define HIPGEN_DEF_hipGraphInstantiateResult
     typedef enum hipGraphInstantiateResult {
       hipGraphInstantiateSuccess = 0,
       hipGraphInstantiateError = 1,
@@ -712,25 +879,43 @@ cdef extern from *:
       hipGraphInstantiateNodeOperationNotSupported = 3,
       hipGraphInstantiateMultipleDevicesNotSupported = 4
     } hipGraphInstantiateResult;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocationGranularity_flags
+    #define HIPGEN_DEF_hipMemAllocationGranularity_flags
     typedef enum hipMemAllocationGranularity_flags {
       hipMemAllocationGranularityMinimum = 0,
       hipMemAllocationGranularityRecommended = 1
     } hipMemAllocationGranularity_flags;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemHandleType
+    #define HIPGEN_DEF_hipMemHandleType
     typedef enum hipMemHandleType {
       hipMemHandleTypeGeneric = 0
     } hipMemHandleType;
+    #endif
+    #ifndef HIPGEN_DEF_hipMemOperationType
+    #define HIPGEN_DEF_hipMemOperationType
     typedef enum hipMemOperationType {
       hipMemOperationTypeMap = 1,
       hipMemOperationTypeUnmap = 2
     } hipMemOperationType;
+    #endif
+    #ifndef HIPGEN_DEF_hipArraySparseSubresourceType
+    #define HIPGEN_DEF_hipArraySparseSubresourceType
     typedef enum hipArraySparseSubresourceType {
       hipArraySparseSubresourceTypeSparseLevel = 0,
       hipArraySparseSubresourceTypeMiptail = 1
     } hipArraySparseSubresourceType;
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphDependencyType
+    #define HIPGEN_DEF_hipGraphDependencyType
     typedef enum hipGraphDependencyType {
       hipGraphDependencyTypeDefault = 0,
       hipGraphDependencyTypeProgrammatic = 1
     } hipGraphDependencyType;
+    #endif
+    #ifndef HIPGEN_DEF_hipDataType
+    #define HIPGEN_DEF_hipDataType
     typedef enum hipDataType {
       HIP_R_32F = 0,
       HIP_R_64F = 1,
@@ -765,11 +950,15 @@ cdef extern from *:
       HIP_R_8F_E4M3_FNUZ = 1000,
       HIP_R_8F_E5M2_FNUZ = 1001
     } hipDataType;
+    #endif
+    #ifndef HIPGEN_DEF_hipLibraryPropertyType
+    #define HIPGEN_DEF_hipLibraryPropertyType
     typedef enum hipLibraryPropertyType {
       HIP_LIBRARY_MAJOR_VERSION = 0,
       HIP_LIBRARY_MINOR_VERSION = 1,
       HIP_LIBRARY_PATCH_LEVEL = 2
     } hipLibraryPropertyType;
+    #endif
     struct hipArray;
     typedef struct hipArray *hipArray_t;
     typedef struct hipArray *hipArray_const_t;
@@ -820,9 +1009,9 @@ cdef extern from *:
     typedef struct HIP_ARRAY3D_DESCRIPTOR HIP_ARRAY3D_DESCRIPTOR;
     typedef struct hip_Memcpy2D hip_Memcpy2D;
     typedef struct hipMipmappedArray hipMipmappedArray;
-    typedef hipMipmappedArray hipMipmappedArray_t;
+    typedef hipMipmappedArray *hipMipmappedArray_t;
     typedef hipMipmappedArray hipmipmappedArray;
-    typedef hipMipmappedArray hipMipmappedArray_const_t;
+    typedef hipMipmappedArray *hipMipmappedArray_const_t;
     typedef struct HIP_TEXTURE_DESC_st HIP_TEXTURE_DESC_st;
     typedef HIP_TEXTURE_DESC_st HIP_TEXTURE_DESC;
     typedef struct hipResourceDesc hipResourceDesc;
@@ -972,6 +1161,8 @@ cdef extern from *:
     typedef struct hipGraphNodeParams hipGraphNodeParams;
     typedef union hipGraphNodeParams_union_0 hipGraphNodeParams_union_0;
     typedef struct hipGraphEdgeData hipGraphEdgeData;
+    #ifndef HIPGEN_DEF_hipDeviceArch_t
+    #define HIPGEN_DEF_hipDeviceArch_t
     struct __attribute__((aligned(4))) hipDeviceArch_t {
       unsigned int hasGlobalInt32Atomics : 1;
       unsigned int hasGlobalFloatAtomicExch : 1;
@@ -991,9 +1182,15 @@ cdef extern from *:
       unsigned int has3dGrid : 1;
       unsigned int hasDynamicParallelism : 1;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipUUID_t
+    #define HIPGEN_DEF_hipUUID_t
     struct __attribute__((aligned(1))) hipUUID_t {
       char bytes[16];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceProp_t
+    #define HIPGEN_DEF_hipDeviceProp_t
     struct __attribute__((aligned(8))) hipDeviceProp_t {
       char name[256];
       hipUUID uuid;
@@ -1103,6 +1300,9 @@ cdef extern from *:
       int isLargeBar;
       int asicRevision;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipPointerAttribute_t
+    #define HIPGEN_DEF_hipPointerAttribute_t
     struct __attribute__((aligned(8))) hipPointerAttribute_t {
       enum hipMemoryType type;
       int device;
@@ -1111,6 +1311,9 @@ cdef extern from *:
       int isManaged;
       unsigned int allocationFlags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipChannelFormatDesc
+    #define HIPGEN_DEF_hipChannelFormatDesc
     struct __attribute__((aligned(4))) hipChannelFormatDesc {
       int x;
       int y;
@@ -1118,12 +1321,18 @@ cdef extern from *:
       int w;
       enum hipChannelFormatKind f;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_ARRAY_DESCRIPTOR
+    #define HIPGEN_DEF_HIP_ARRAY_DESCRIPTOR
     struct __attribute__((aligned(8))) HIP_ARRAY_DESCRIPTOR {
       size_t Width;
       size_t Height;
       enum hipArray_Format Format;
       unsigned int NumChannels;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_ARRAY3D_DESCRIPTOR
+    #define HIPGEN_DEF_HIP_ARRAY3D_DESCRIPTOR
     struct __attribute__((aligned(8))) HIP_ARRAY3D_DESCRIPTOR {
       size_t Width;
       size_t Height;
@@ -1132,6 +1341,9 @@ cdef extern from *:
       unsigned int NumChannels;
       unsigned int Flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hip_Memcpy2D
+    #define HIPGEN_DEF_hip_Memcpy2D
     struct __attribute__((aligned(8))) hip_Memcpy2D {
       size_t srcXInBytes;
       size_t srcY;
@@ -1150,6 +1362,9 @@ cdef extern from *:
       size_t WidthInBytes;
       size_t Height;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMipmappedArray
+    #define HIPGEN_DEF_hipMipmappedArray
     struct __attribute__((aligned(8))) hipMipmappedArray {
       void *data;
       struct hipChannelFormatDesc desc;
@@ -1163,6 +1378,9 @@ cdef extern from *:
       enum hipArray_Format format;
       unsigned int num_channels;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TEXTURE_DESC_st
+    #define HIPGEN_DEF_HIP_TEXTURE_DESC_st
     struct __attribute__((aligned(4))) HIP_TEXTURE_DESC_st {
       HIPaddress_mode_enum addressMode[3];
       HIPfilter_mode filterMode;
@@ -1175,17 +1393,29 @@ cdef extern from *:
       float borderColor[4];
       int32_t reserved[12];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc_union_0_struct_0
+    #define HIPGEN_DEF_hipResourceDesc_union_0_struct_0
     struct __attribute__((aligned(8))) hipResourceDesc_union_0_struct_0 {
       hipArray_t array;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc_union_0_struct_1
+    #define HIPGEN_DEF_hipResourceDesc_union_0_struct_1
     struct __attribute__((aligned(8))) hipResourceDesc_union_0_struct_1 {
       hipMipmappedArray_t mipmap;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc_union_0_struct_2
+    #define HIPGEN_DEF_hipResourceDesc_union_0_struct_2
     struct __attribute__((aligned(8))) hipResourceDesc_union_0_struct_2 {
       void *devPtr;
       struct hipChannelFormatDesc desc;
       size_t sizeInBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc_union_0_struct_3
+    #define HIPGEN_DEF_hipResourceDesc_union_0_struct_3
     struct __attribute__((aligned(8))) hipResourceDesc_union_0_struct_3 {
       void *devPtr;
       struct hipChannelFormatDesc desc;
@@ -1193,18 +1423,30 @@ cdef extern from *:
       size_t height;
       size_t pitchInBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_0
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_0
     struct __attribute__((aligned(8))) HIP_RESOURCE_DESC_st_union_0_struct_0 {
       hipArray_t hArray;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_1
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_1
     struct __attribute__((aligned(8))) HIP_RESOURCE_DESC_st_union_0_struct_1 {
       hipMipmappedArray_t hMipmappedArray;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_2
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_2
     struct __attribute__((aligned(8))) HIP_RESOURCE_DESC_st_union_0_struct_2 {
       hipDeviceptr_t devPtr;
       hipArray_Format format;
       unsigned int numChannels;
       size_t sizeInBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_3
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_3
     struct __attribute__((aligned(8))) HIP_RESOURCE_DESC_st_union_0_struct_3 {
       hipDeviceptr_t devPtr;
       hipArray_Format format;
@@ -1213,9 +1455,15 @@ cdef extern from *:
       size_t height;
       size_t pitchInBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_4
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0_struct_4
     struct __attribute__((aligned(4))) HIP_RESOURCE_DESC_st_union_0_struct_4 {
       int32_t reserved[32];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceViewDesc
+    #define HIPGEN_DEF_hipResourceViewDesc
     struct __attribute__((aligned(8))) hipResourceViewDesc {
       enum hipResourceViewFormat format;
       size_t width;
@@ -1226,6 +1474,9 @@ cdef extern from *:
       unsigned int firstLayer;
       unsigned int lastLayer;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_VIEW_DESC_st
+    #define HIPGEN_DEF_HIP_RESOURCE_VIEW_DESC_st
     struct __attribute__((aligned(8))) HIP_RESOURCE_VIEW_DESC_st {
       HIPresourceViewFormat format;
       size_t width;
@@ -1237,22 +1488,34 @@ cdef extern from *:
       unsigned int lastLayer;
       uint32_t reserved[16];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipPitchedPtr
+    #define HIPGEN_DEF_hipPitchedPtr
     struct __attribute__((aligned(8))) hipPitchedPtr {
       void *ptr;
       size_t pitch;
       size_t xsize;
       size_t ysize;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExtent
+    #define HIPGEN_DEF_hipExtent
     struct __attribute__((aligned(8))) hipExtent {
       size_t width;
       size_t height;
       size_t depth;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipPos
+    #define HIPGEN_DEF_hipPos
     struct __attribute__((aligned(8))) hipPos {
       size_t x;
       size_t y;
       size_t z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy3DParms
+    #define HIPGEN_DEF_hipMemcpy3DParms
     struct __attribute__((aligned(8))) hipMemcpy3DParms {
       hipArray_t srcArray;
       struct hipPos srcPos;
@@ -1263,6 +1526,9 @@ cdef extern from *:
       struct hipExtent extent;
       enum hipMemcpyKind kind;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_MEMCPY3D
+    #define HIPGEN_DEF_HIP_MEMCPY3D
     struct __attribute__((aligned(8))) HIP_MEMCPY3D {
       size_t srcXInBytes;
       size_t srcY;
@@ -1288,222 +1554,369 @@ cdef extern from *:
       size_t Height;
       size_t Depth;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uchar1
+    #define HIPGEN_DEF_uchar1
     struct __attribute__((aligned(1))) uchar1 {
       unsigned char x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uchar2
+    #define HIPGEN_DEF_uchar2
     struct __attribute__((aligned(1))) uchar2 {
       unsigned char x;
       unsigned char y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uchar3
+    #define HIPGEN_DEF_uchar3
     struct __attribute__((aligned(1))) uchar3 {
       unsigned char x;
       unsigned char y;
       unsigned char z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uchar4
+    #define HIPGEN_DEF_uchar4
     struct __attribute__((aligned(1))) uchar4 {
       unsigned char x;
       unsigned char y;
       unsigned char z;
       unsigned char w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_char1
+    #define HIPGEN_DEF_char1
     struct __attribute__((aligned(1))) char1 {
       char x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_char2
+    #define HIPGEN_DEF_char2
     struct __attribute__((aligned(1))) char2 {
       char x;
       char y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_char3
+    #define HIPGEN_DEF_char3
     struct __attribute__((aligned(1))) char3 {
       char x;
       char y;
       char z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_char4
+    #define HIPGEN_DEF_char4
     struct __attribute__((aligned(1))) char4 {
       char x;
       char y;
       char z;
       char w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ushort1
+    #define HIPGEN_DEF_ushort1
     struct __attribute__((aligned(2))) ushort1 {
       unsigned short x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ushort2
+    #define HIPGEN_DEF_ushort2
     struct __attribute__((aligned(2))) ushort2 {
       unsigned short x;
       unsigned short y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ushort3
+    #define HIPGEN_DEF_ushort3
     struct __attribute__((aligned(2))) ushort3 {
       unsigned short x;
       unsigned short y;
       unsigned short z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ushort4
+    #define HIPGEN_DEF_ushort4
     struct __attribute__((aligned(2))) ushort4 {
       unsigned short x;
       unsigned short y;
       unsigned short z;
       unsigned short w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_short1
+    #define HIPGEN_DEF_short1
     struct __attribute__((aligned(2))) short1 {
       short x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_short2
+    #define HIPGEN_DEF_short2
     struct __attribute__((aligned(2))) short2 {
       short x;
       short y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_short3
+    #define HIPGEN_DEF_short3
     struct __attribute__((aligned(2))) short3 {
       short x;
       short y;
       short z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_short4
+    #define HIPGEN_DEF_short4
     struct __attribute__((aligned(2))) short4 {
       short x;
       short y;
       short z;
       short w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uint1
+    #define HIPGEN_DEF_uint1
     struct __attribute__((aligned(4))) uint1 {
       unsigned int x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uint2
+    #define HIPGEN_DEF_uint2
     struct __attribute__((aligned(4))) uint2 {
       unsigned int x;
       unsigned int y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uint3
+    #define HIPGEN_DEF_uint3
     struct __attribute__((aligned(4))) uint3 {
       unsigned int x;
       unsigned int y;
       unsigned int z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_uint4
+    #define HIPGEN_DEF_uint4
     struct __attribute__((aligned(4))) uint4 {
       unsigned int x;
       unsigned int y;
       unsigned int z;
       unsigned int w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_int1
+    #define HIPGEN_DEF_int1
     struct __attribute__((aligned(4))) int1 {
       int x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_int2
+    #define HIPGEN_DEF_int2
     struct __attribute__((aligned(4))) int2 {
       int x;
       int y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_int3
+    #define HIPGEN_DEF_int3
     struct __attribute__((aligned(4))) int3 {
       int x;
       int y;
       int z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_int4
+    #define HIPGEN_DEF_int4
     struct __attribute__((aligned(4))) int4 {
       int x;
       int y;
       int z;
       int w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulong1
+    #define HIPGEN_DEF_ulong1
     struct __attribute__((aligned(8))) ulong1 {
       unsigned long x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulong2
+    #define HIPGEN_DEF_ulong2
     struct __attribute__((aligned(8))) ulong2 {
       unsigned long x;
       unsigned long y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulong3
+    #define HIPGEN_DEF_ulong3
     struct __attribute__((aligned(8))) ulong3 {
       unsigned long x;
       unsigned long y;
       unsigned long z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulong4
+    #define HIPGEN_DEF_ulong4
     struct __attribute__((aligned(8))) ulong4 {
       unsigned long x;
       unsigned long y;
       unsigned long z;
       unsigned long w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_long1
+    #define HIPGEN_DEF_long1
     struct __attribute__((aligned(8))) long1 {
       long x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_long2
+    #define HIPGEN_DEF_long2
     struct __attribute__((aligned(8))) long2 {
       long x;
       long y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_long3
+    #define HIPGEN_DEF_long3
     struct __attribute__((aligned(8))) long3 {
       long x;
       long y;
       long z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_long4
+    #define HIPGEN_DEF_long4
     struct __attribute__((aligned(8))) long4 {
       long x;
       long y;
       long z;
       long w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulonglong1
+    #define HIPGEN_DEF_ulonglong1
     struct __attribute__((aligned(8))) ulonglong1 {
       unsigned long long x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulonglong2
+    #define HIPGEN_DEF_ulonglong2
     struct __attribute__((aligned(8))) ulonglong2 {
       unsigned long long x;
       unsigned long long y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulonglong3
+    #define HIPGEN_DEF_ulonglong3
     struct __attribute__((aligned(8))) ulonglong3 {
       unsigned long long x;
       unsigned long long y;
       unsigned long long z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ulonglong4
+    #define HIPGEN_DEF_ulonglong4
     struct __attribute__((aligned(8))) ulonglong4 {
       unsigned long long x;
       unsigned long long y;
       unsigned long long z;
       unsigned long long w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_longlong1
+    #define HIPGEN_DEF_longlong1
     struct __attribute__((aligned(8))) longlong1 {
       long long x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_longlong2
+    #define HIPGEN_DEF_longlong2
     struct __attribute__((aligned(8))) longlong2 {
       long long x;
       long long y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_longlong3
+    #define HIPGEN_DEF_longlong3
     struct __attribute__((aligned(8))) longlong3 {
       long long x;
       long long y;
       long long z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_longlong4
+    #define HIPGEN_DEF_longlong4
     struct __attribute__((aligned(8))) longlong4 {
       long long x;
       long long y;
       long long z;
       long long w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_float1
+    #define HIPGEN_DEF_float1
     struct __attribute__((aligned(4))) float1 {
       float x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_float2
+    #define HIPGEN_DEF_float2
     struct __attribute__((aligned(4))) float2 {
       float x;
       float y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_float3
+    #define HIPGEN_DEF_float3
     struct __attribute__((aligned(4))) float3 {
       float x;
       float y;
       float z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_float4
+    #define HIPGEN_DEF_float4
     struct __attribute__((aligned(4))) float4 {
       float x;
       float y;
       float z;
       float w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_double1
+    #define HIPGEN_DEF_double1
     struct __attribute__((aligned(8))) double1 {
       double x;
     };
+    #endif
+    #ifndef HIPGEN_DEF_double2
+    #define HIPGEN_DEF_double2
     struct __attribute__((aligned(8))) double2 {
       double x;
       double y;
     };
+    #endif
+    #ifndef HIPGEN_DEF_double3
+    #define HIPGEN_DEF_double3
     struct __attribute__((aligned(8))) double3 {
       double x;
       double y;
       double z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_double4
+    #define HIPGEN_DEF_double4
     struct __attribute__((aligned(8))) double4 {
       double x;
       double y;
       double z;
       double w;
     };
+    #endif
+    #ifndef HIPGEN_DEF_textureReference
+    #define HIPGEN_DEF_textureReference
     struct __attribute__((aligned(8))) textureReference {
       int normalized;
       enum hipTextureReadMode readMode;
@@ -1520,6 +1933,9 @@ cdef extern from *:
       int numChannels;
       enum hipArray_Format format;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureDesc
+    #define HIPGEN_DEF_hipTextureDesc
     struct __attribute__((aligned(4))) hipTextureDesc {
       hipTextureAddressMode addressMode[3];
       enum hipTextureFilterMode filterMode;
@@ -1533,15 +1949,27 @@ cdef extern from *:
       float minMipmapLevelClamp;
       float maxMipmapLevelClamp;
     };
+    #endif
+    #ifndef HIPGEN_DEF_surfaceReference
+    #define HIPGEN_DEF_surfaceReference
     struct __attribute__((aligned(8))) surfaceReference {
       hipSurfaceObject_t surfaceObject;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcMemHandle_st
+    #define HIPGEN_DEF_hipIpcMemHandle_st
     struct __attribute__((aligned(1))) hipIpcMemHandle_st {
       char reserved[64];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcEventHandle_st
+    #define HIPGEN_DEF_hipIpcEventHandle_st
     struct __attribute__((aligned(1))) hipIpcEventHandle_st {
       char reserved[64];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncAttributes
+    #define HIPGEN_DEF_hipFuncAttributes
     struct __attribute__((aligned(8))) hipFuncAttributes {
       int binaryVersion;
       int cacheModeCA;
@@ -1554,42 +1982,86 @@ cdef extern from *:
       int ptxVersion;
       size_t sharedSizeBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t
+    #define HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t
     struct __attribute__((aligned(8))) hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t {
-      unsigned char _hipgen_bytes[40];
+      hipStreamBatchMemOpType operation;
+      hipDeviceptr_t address;
+      union {
+        uint32_t value;
+        uint64_t value64;
+      };
+      unsigned int flags;
+      hipDeviceptr_t alias;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t_union_0
+    #define HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t_union_0
     union __attribute__((aligned(8))) hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t_union_0 {
       uint32_t value;
       uint64_t value64;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t
+    #define HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t
     struct __attribute__((aligned(8))) hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t {
-      unsigned char _hipgen_bytes[40];
+      hipStreamBatchMemOpType operation;
+      hipDeviceptr_t address;
+      union {
+        uint32_t value;
+        uint64_t value64;
+      };
+      unsigned int flags;
+      hipDeviceptr_t alias;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t_union_0
+    #define HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t_union_0
     union __attribute__((aligned(8))) hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t_union_0 {
       uint32_t value;
       uint64_t value64;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpFlushRemoteWritesParams_t
+    #define HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpFlushRemoteWritesParams_t
     struct __attribute__((aligned(4))) hipStreamBatchMemOpParams_union_hipStreamMemOpFlushRemoteWritesParams_t {
       hipStreamBatchMemOpType operation;
       unsigned int flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpMemoryBarrierParams_t
+    #define HIPGEN_DEF_hipStreamBatchMemOpParams_union_hipStreamMemOpMemoryBarrierParams_t
     struct __attribute__((aligned(4))) hipStreamBatchMemOpParams_union_hipStreamMemOpMemoryBarrierParams_t {
       hipStreamBatchMemOpType operation;
       unsigned int flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipBatchMemOpNodeParams
+    #define HIPGEN_DEF_hipBatchMemOpNodeParams
     struct __attribute__((aligned(8))) hipBatchMemOpNodeParams {
       hipCtx_t ctx;
       unsigned int count;
       hipStreamBatchMemOpParams *paramArray;
       unsigned int flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemLocation
+    #define HIPGEN_DEF_hipMemLocation
     struct __attribute__((aligned(4))) hipMemLocation {
       hipMemLocationType type;
       int id;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAccessDesc
+    #define HIPGEN_DEF_hipMemAccessDesc
     struct __attribute__((aligned(4))) hipMemAccessDesc {
       hipMemLocation location;
       hipMemAccessFlags flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolProps
+    #define HIPGEN_DEF_hipMemPoolProps
     struct __attribute__((aligned(8))) hipMemPoolProps {
       hipMemAllocationType allocType;
       hipMemAllocationHandleType handleTypes;
@@ -1598,14 +2070,23 @@ cdef extern from *:
       size_t maxSize;
       uint8_t reserved[56];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolPtrExportData
+    #define HIPGEN_DEF_hipMemPoolPtrExportData
     struct __attribute__((aligned(1))) hipMemPoolPtrExportData {
       uint8_t reserved[64];
     };
+    #endif
+    #ifndef HIPGEN_DEF_dim3
+    #define HIPGEN_DEF_dim3
     struct __attribute__((aligned(4))) dim3 {
       uint32_t x;
       uint32_t y;
       uint32_t z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchParams_t
+    #define HIPGEN_DEF_hipLaunchParams_t
     struct __attribute__((aligned(8))) hipLaunchParams_t {
       void *func;
       dim3 gridDim;
@@ -1614,6 +2095,9 @@ cdef extern from *:
       size_t sharedMem;
       hipStream_t stream;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipFunctionLaunchParams_t
+    #define HIPGEN_DEF_hipFunctionLaunchParams_t
     struct __attribute__((aligned(8))) hipFunctionLaunchParams_t {
       hipFunction_t function;
       unsigned int gridDimX;
@@ -1626,16 +2110,25 @@ cdef extern from *:
       hipStream_t hStream;
       void **kernelParams;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryHandleDesc_st_union_0_struct_0
+    #define HIPGEN_DEF_hipExternalMemoryHandleDesc_st_union_0_struct_0
     struct __attribute__((aligned(8))) hipExternalMemoryHandleDesc_st_union_0_struct_0 {
       void *handle;
       const void *name;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryBufferDesc_st
+    #define HIPGEN_DEF_hipExternalMemoryBufferDesc_st
     struct __attribute__((aligned(8))) hipExternalMemoryBufferDesc_st {
       unsigned long long offset;
       unsigned long long size;
       unsigned int flags;
       uint32_t reserved[16];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryMipmappedArrayDesc_st
+    #define HIPGEN_DEF_hipExternalMemoryMipmappedArrayDesc_st
     struct __attribute__((aligned(8))) hipExternalMemoryMipmappedArrayDesc_st {
       unsigned long long offset;
       hipChannelFormatDesc formatDesc;
@@ -1643,35 +2136,62 @@ cdef extern from *:
       unsigned int flags;
       unsigned int numLevels;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st_union_0_struct_0
+    #define HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st_union_0_struct_0
     struct __attribute__((aligned(8))) hipExternalSemaphoreHandleDesc_st_union_0_struct_0 {
       void *handle;
       const void *name;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0_struct_0
+    #define HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0_struct_0
     struct __attribute__((aligned(8))) hipExternalSemaphoreSignalParams_st_struct_0_struct_0 {
       unsigned long long value;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0_union_0
+    #define HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0_union_0
     union __attribute__((aligned(8))) hipExternalSemaphoreSignalParams_st_struct_0_union_0 {
       void *fence;
       unsigned long long reserved;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0_struct_1
+    #define HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0_struct_1
     struct __attribute__((aligned(8))) hipExternalSemaphoreSignalParams_st_struct_0_struct_1 {
       unsigned long long key;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0_struct_0
+    #define HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0_struct_0
     struct __attribute__((aligned(8))) hipExternalSemaphoreWaitParams_st_struct_0_struct_0 {
       unsigned long long value;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0_union_0
+    #define HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0_union_0
     union __attribute__((aligned(8))) hipExternalSemaphoreWaitParams_st_struct_0_union_0 {
       void *fence;
       unsigned long long reserved;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0_struct_1
+    #define HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0_struct_1
     struct __attribute__((aligned(8))) hipExternalSemaphoreWaitParams_st_struct_0_struct_1 {
       unsigned long long key;
       unsigned int timeoutMs;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipHostNodeParams
+    #define HIPGEN_DEF_hipHostNodeParams
     struct __attribute__((aligned(8))) hipHostNodeParams {
       hipHostFn_t fn;
       void *userData;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipKernelNodeParams
+    #define HIPGEN_DEF_hipKernelNodeParams
     struct __attribute__((aligned(8))) hipKernelNodeParams {
       dim3 blockDim;
       void **extra;
@@ -1680,6 +2200,9 @@ cdef extern from *:
       void **kernelParams;
       unsigned int sharedMemBytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetParams
+    #define HIPGEN_DEF_hipMemsetParams
     struct __attribute__((aligned(8))) hipMemsetParams {
       void *dst;
       unsigned int elementSize;
@@ -1688,6 +2211,9 @@ cdef extern from *:
       unsigned int value;
       size_t width;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocNodeParams
+    #define HIPGEN_DEF_hipMemAllocNodeParams
     struct __attribute__((aligned(8))) hipMemAllocNodeParams {
       hipMemPoolProps poolProps;
       const hipMemAccessDesc *accessDescs;
@@ -1695,6 +2221,9 @@ cdef extern from *:
       size_t bytesize;
       void *dptr;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipAccessPolicyWindow
+    #define HIPGEN_DEF_hipAccessPolicyWindow
     struct __attribute__((aligned(8))) hipAccessPolicyWindow {
       void *base_ptr;
       hipAccessProperty hitProp;
@@ -1702,11 +2231,17 @@ cdef extern from *:
       hipAccessProperty missProp;
       size_t num_bytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipKernelNodeAttrValue
+    #define HIPGEN_DEF_hipKernelNodeAttrValue
     union __attribute__((aligned(8))) hipKernelNodeAttrValue {
       hipAccessPolicyWindow accessPolicyWindow;
       int cooperative;
       int priority;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_MEMSET_NODE_PARAMS
+    #define HIPGEN_DEF_HIP_MEMSET_NODE_PARAMS
     struct __attribute__((aligned(8))) HIP_MEMSET_NODE_PARAMS {
       hipDeviceptr_t dst;
       size_t pitch;
@@ -1715,31 +2250,49 @@ cdef extern from *:
       size_t width;
       size_t height;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphInstantiateParams
+    #define HIPGEN_DEF_hipGraphInstantiateParams
     struct __attribute__((aligned(8))) hipGraphInstantiateParams {
       hipGraphNode_t errNode_out;
       unsigned long long flags;
       hipGraphInstantiateResult result_out;
       hipStream_t uploadStream;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocationProp_struct_0
+    #define HIPGEN_DEF_hipMemAllocationProp_struct_0
     struct __attribute__((aligned(2))) hipMemAllocationProp_struct_0 {
       unsigned char compressionType;
       unsigned char gpuDirectRDMACapable;
       unsigned short usage;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreSignalNodeParams
+    #define HIPGEN_DEF_hipExternalSemaphoreSignalNodeParams
     struct __attribute__((aligned(8))) hipExternalSemaphoreSignalNodeParams {
       hipExternalSemaphore_t *extSemArray;
       const hipExternalSemaphoreSignalParams *paramsArray;
       unsigned int numExtSems;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreWaitNodeParams
+    #define HIPGEN_DEF_hipExternalSemaphoreWaitNodeParams
     struct __attribute__((aligned(8))) hipExternalSemaphoreWaitNodeParams {
       hipExternalSemaphore_t *extSemArray;
       const hipExternalSemaphoreWaitParams *paramsArray;
       unsigned int numExtSems;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo_union_0
+    #define HIPGEN_DEF_hipArrayMapInfo_union_0
     union __attribute__((aligned(8))) hipArrayMapInfo_union_0 {
       hipMipmappedArray mipmap;
       hipArray_t array;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo_union_1_struct_0
+    #define HIPGEN_DEF_hipArrayMapInfo_union_1_struct_0
     struct __attribute__((aligned(4))) hipArrayMapInfo_union_1_struct_0 {
       unsigned int level;
       unsigned int layer;
@@ -1750,34 +2303,77 @@ cdef extern from *:
       unsigned int extentHeight;
       unsigned int extentDepth;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo_union_1_struct_1
+    #define HIPGEN_DEF_hipArrayMapInfo_union_1_struct_1
     struct __attribute__((aligned(8))) hipArrayMapInfo_union_1_struct_1 {
       unsigned int layer;
       unsigned long long offset;
       unsigned long long size;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo_union_2
+    #define HIPGEN_DEF_hipArrayMapInfo_union_2
     union __attribute__((aligned(8))) hipArrayMapInfo_union_2 {
       hipMemGenericAllocationHandle_t memHandle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyNodeParams
+    #define HIPGEN_DEF_hipMemcpyNodeParams
     struct __attribute__((aligned(8))) hipMemcpyNodeParams {
       int flags;
       int32_t reserved[3];
       hipMemcpy3DParms copyParams;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipChildGraphNodeParams
+    #define HIPGEN_DEF_hipChildGraphNodeParams
     struct __attribute__((aligned(8))) hipChildGraphNodeParams {
       hipGraph_t graph;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipEventWaitNodeParams
+    #define HIPGEN_DEF_hipEventWaitNodeParams
     struct __attribute__((aligned(8))) hipEventWaitNodeParams {
       hipEvent_t event;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipEventRecordNodeParams
+    #define HIPGEN_DEF_hipEventRecordNodeParams
     struct __attribute__((aligned(8))) hipEventRecordNodeParams {
       hipEvent_t event;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemFreeNodeParams
+    #define HIPGEN_DEF_hipMemFreeNodeParams
     struct __attribute__((aligned(8))) hipMemFreeNodeParams {
       void *dptr;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeParams
+    #define HIPGEN_DEF_hipGraphNodeParams
     struct __attribute__((aligned(8))) hipGraphNodeParams {
-      unsigned char _hipgen_bytes[256];
+      hipGraphNodeType type;
+      int32_t reserved0[3];
+      union {
+        int64_t reserved1[29];
+        hipKernelNodeParams kernel;
+        hipMemcpyNodeParams memcpy;
+        hipMemsetParams memset;
+        hipHostNodeParams host;
+        hipChildGraphNodeParams graph;
+        hipEventWaitNodeParams eventWait;
+        hipEventRecordNodeParams eventRecord;
+        hipExternalSemaphoreSignalNodeParams extSemSignal;
+        hipExternalSemaphoreWaitNodeParams extSemWait;
+        hipMemAllocNodeParams alloc;
+        hipMemFreeNodeParams free;
+      };
+      long long reserved2;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeParams_union_0
+    #define HIPGEN_DEF_hipGraphNodeParams_union_0
     union __attribute__((aligned(8))) hipGraphNodeParams_union_0 {
       int64_t reserved1[29];
       hipKernelNodeParams kernel;
@@ -1792,18 +2388,27 @@ cdef extern from *:
       hipMemAllocNodeParams alloc;
       hipMemFreeNodeParams free;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphEdgeData
+    #define HIPGEN_DEF_hipGraphEdgeData
     struct __attribute__((aligned(1))) hipGraphEdgeData {
       unsigned char from_port;
       uint8_t reserved[5];
       unsigned char to_port;
       unsigned char type;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc_union_0
+    #define HIPGEN_DEF_hipResourceDesc_union_0
     union __attribute__((aligned(8))) hipResourceDesc_union_0 {
       hipResourceDesc_union_0_struct_0 array;
       hipResourceDesc_union_0_struct_1 mipmap;
       hipResourceDesc_union_0_struct_2 linear;
       hipResourceDesc_union_0_struct_3 pitch2D;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st_union_0
     union __attribute__((aligned(8))) HIP_RESOURCE_DESC_st_union_0 {
       HIP_RESOURCE_DESC_st_union_0_struct_0 array;
       HIP_RESOURCE_DESC_st_union_0_struct_1 mipmap;
@@ -1811,6 +2416,9 @@ cdef extern from *:
       HIP_RESOURCE_DESC_st_union_0_struct_3 pitch2D;
       HIP_RESOURCE_DESC_st_union_0_struct_4 reserved;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBatchMemOpParams_union
+    #define HIPGEN_DEF_hipStreamBatchMemOpParams_union
     union __attribute__((aligned(8))) hipStreamBatchMemOpParams_union {
       hipStreamBatchMemOpType operation;
       hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t waitValue;
@@ -1819,28 +2427,43 @@ cdef extern from *:
       hipStreamBatchMemOpParams_union_hipStreamMemOpMemoryBarrierParams_t memoryBarrier;
       uint64_t pad[6];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryHandleDesc_st_union_0
+    #define HIPGEN_DEF_hipExternalMemoryHandleDesc_st_union_0
     union __attribute__((aligned(8))) hipExternalMemoryHandleDesc_st_union_0 {
       int fd;
       hipExternalMemoryHandleDesc_st_union_0_struct_0 win32;
       const void *nvSciBufObject;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st_union_0
+    #define HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st_union_0
     union __attribute__((aligned(8))) hipExternalSemaphoreHandleDesc_st_union_0 {
       int fd;
       hipExternalSemaphoreHandleDesc_st_union_0_struct_0 win32;
       const void *NvSciSyncObj;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0
+    #define HIPGEN_DEF_hipExternalSemaphoreSignalParams_st_struct_0
     struct __attribute__((aligned(8))) hipExternalSemaphoreSignalParams_st_struct_0 {
       hipExternalSemaphoreSignalParams_st_struct_0_struct_0 fence;
       hipExternalSemaphoreSignalParams_st_struct_0_union_0 nvSciSync;
       hipExternalSemaphoreSignalParams_st_struct_0_struct_1 keyedMutex;
       uint32_t reserved[12];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0
+    #define HIPGEN_DEF_hipExternalSemaphoreWaitParams_st_struct_0
     struct __attribute__((aligned(8))) hipExternalSemaphoreWaitParams_st_struct_0 {
       hipExternalSemaphoreWaitParams_st_struct_0_struct_0 fence;
       hipExternalSemaphoreWaitParams_st_struct_0_union_0 nvSciSync;
       hipExternalSemaphoreWaitParams_st_struct_0_struct_1 keyedMutex;
       uint32_t reserved[10];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocationProp
+    #define HIPGEN_DEF_hipMemAllocationProp
     struct __attribute__((aligned(8))) hipMemAllocationProp {
       hipMemAllocationType type;
       hipMemAllocationHandleType requestedHandleType;
@@ -1848,19 +2471,31 @@ cdef extern from *:
       void *win32HandleMetaData;
       hipMemAllocationProp_struct_0 allocFlags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo_union_1
+    #define HIPGEN_DEF_hipArrayMapInfo_union_1
     union __attribute__((aligned(8))) hipArrayMapInfo_union_1 {
       hipArrayMapInfo_union_1_struct_0 sparseLevel;
       hipArrayMapInfo_union_1_struct_1 miptail;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipResourceDesc
+    #define HIPGEN_DEF_hipResourceDesc
     struct __attribute__((aligned(8))) hipResourceDesc {
       enum hipResourceType resType;
       hipResourceDesc_union_0 res;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_RESOURCE_DESC_st
+    #define HIPGEN_DEF_HIP_RESOURCE_DESC_st
     struct __attribute__((aligned(8))) HIP_RESOURCE_DESC_st {
       HIPresourcetype resType;
       HIP_RESOURCE_DESC_st_union_0 res;
       unsigned int flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryHandleDesc_st
+    #define HIPGEN_DEF_hipExternalMemoryHandleDesc_st
     struct __attribute__((aligned(8))) hipExternalMemoryHandleDesc_st {
       hipExternalMemoryHandleType type;
       hipExternalMemoryHandleDesc_st_union_0 handle;
@@ -1868,22 +2503,34 @@ cdef extern from *:
       unsigned int flags;
       uint32_t reserved[16];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st
+    #define HIPGEN_DEF_hipExternalSemaphoreHandleDesc_st
     struct __attribute__((aligned(8))) hipExternalSemaphoreHandleDesc_st {
       hipExternalSemaphoreHandleType type;
       hipExternalSemaphoreHandleDesc_st_union_0 handle;
       unsigned int flags;
       uint32_t reserved[16];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreSignalParams_st
+    #define HIPGEN_DEF_hipExternalSemaphoreSignalParams_st
     struct __attribute__((aligned(8))) hipExternalSemaphoreSignalParams_st {
       hipExternalSemaphoreSignalParams_st_struct_0 params;
       unsigned int flags;
       uint32_t reserved[16];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalSemaphoreWaitParams_st
+    #define HIPGEN_DEF_hipExternalSemaphoreWaitParams_st
     struct __attribute__((aligned(8))) hipExternalSemaphoreWaitParams_st {
       hipExternalSemaphoreWaitParams_st_struct_0 params;
       unsigned int flags;
       uint32_t reserved[16];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayMapInfo
+    #define HIPGEN_DEF_hipArrayMapInfo
     struct __attribute__((aligned(8))) hipArrayMapInfo {
       hipResourceType resourceType;
       hipArrayMapInfo_union_0 resource;
@@ -1897,100 +2544,385 @@ cdef extern from *:
       unsigned int flags;
       uint32_t reserved[2];
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIP_SUCCESS
+    #define HIPGEN_DEF_HIP_SUCCESS
     #define HIP_SUCCESS (0)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_ERROR_INVALID_VALUE
+    #define HIPGEN_DEF_HIP_ERROR_INVALID_VALUE
     #define HIP_ERROR_INVALID_VALUE (1)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_ERROR_NOT_INITIALIZED
+    #define HIPGEN_DEF_HIP_ERROR_NOT_INITIALIZED
     #define HIP_ERROR_NOT_INITIALIZED (2)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_ERROR_LAUNCH_OUT_OF_RESOURCES
+    #define HIPGEN_DEF_HIP_ERROR_LAUNCH_OUT_OF_RESOURCES
     #define HIP_ERROR_LAUNCH_OUT_OF_RESOURCES (3)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_VERSION_MAJOR
+    #define HIPGEN_DEF_HIP_VERSION_MAJOR
     #define HIP_VERSION_MAJOR (6)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_VERSION_MINOR
+    #define HIPGEN_DEF_HIP_VERSION_MINOR
     #define HIP_VERSION_MINOR (4)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_VERSION_PATCH
+    #define HIPGEN_DEF_HIP_VERSION_PATCH
     #define HIP_VERSION_PATCH (43484)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_VERSION_BUILD_ID
+    #define HIPGEN_DEF_HIP_VERSION_BUILD_ID
     #define HIP_VERSION_BUILD_ID (0)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_VERSION
+    #define HIPGEN_DEF_HIP_VERSION
     #define HIP_VERSION (60443484)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TRSA_OVERRIDE_FORMAT
+    #define HIPGEN_DEF_HIP_TRSA_OVERRIDE_FORMAT
     #define HIP_TRSA_OVERRIDE_FORMAT (1)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TRSF_READ_AS_INTEGER
+    #define HIPGEN_DEF_HIP_TRSF_READ_AS_INTEGER
     #define HIP_TRSF_READ_AS_INTEGER (1)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TRSF_NORMALIZED_COORDINATES
+    #define HIPGEN_DEF_HIP_TRSF_NORMALIZED_COORDINATES
     #define HIP_TRSF_NORMALIZED_COORDINATES (2)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TRSF_SRGB
+    #define HIPGEN_DEF_HIP_TRSF_SRGB
     #define HIP_TRSF_SRGB (16)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureType1D
+    #define HIPGEN_DEF_hipTextureType1D
     #define hipTextureType1D (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureType2D
+    #define HIPGEN_DEF_hipTextureType2D
     #define hipTextureType2D (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureType3D
+    #define HIPGEN_DEF_hipTextureType3D
     #define hipTextureType3D (3)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureTypeCubemap
+    #define HIPGEN_DEF_hipTextureTypeCubemap
     #define hipTextureTypeCubemap (12)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureType1DLayered
+    #define HIPGEN_DEF_hipTextureType1DLayered
     #define hipTextureType1DLayered (241)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureType2DLayered
+    #define HIPGEN_DEF_hipTextureType2DLayered
     #define hipTextureType2DLayered (242)
+    #endif
+    #ifndef HIPGEN_DEF_hipTextureTypeCubemapLayered
+    #define HIPGEN_DEF_hipTextureTypeCubemapLayered
     #define hipTextureTypeCubemapLayered (252)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_IMAGE_OBJECT_SIZE_DWORD
+    #define HIPGEN_DEF_HIP_IMAGE_OBJECT_SIZE_DWORD
     #define HIP_IMAGE_OBJECT_SIZE_DWORD (12)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_SAMPLER_OBJECT_SIZE_DWORD
+    #define HIPGEN_DEF_HIP_SAMPLER_OBJECT_SIZE_DWORD
     #define HIP_SAMPLER_OBJECT_SIZE_DWORD (8)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_SAMPLER_OBJECT_OFFSET_DWORD
+    #define HIPGEN_DEF_HIP_SAMPLER_OBJECT_OFFSET_DWORD
     #define HIP_SAMPLER_OBJECT_OFFSET_DWORD (12)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_TEXTURE_OBJECT_SIZE_DWORD
+    #define HIPGEN_DEF_HIP_TEXTURE_OBJECT_SIZE_DWORD
     #define HIP_TEXTURE_OBJECT_SIZE_DWORD (20)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_LAUNCH_PARAM_BUFFER_POINTER
+    #define HIPGEN_DEF_HIP_LAUNCH_PARAM_BUFFER_POINTER
     #define HIP_LAUNCH_PARAM_BUFFER_POINTER (1)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_LAUNCH_PARAM_BUFFER_SIZE
+    #define HIPGEN_DEF_HIP_LAUNCH_PARAM_BUFFER_SIZE
     #define HIP_LAUNCH_PARAM_BUFFER_SIZE (2)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_LAUNCH_PARAM_END
+    #define HIPGEN_DEF_HIP_LAUNCH_PARAM_END
     #define HIP_LAUNCH_PARAM_END (3)
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcMemLazyEnablePeerAccess
+    #define HIPGEN_DEF_hipIpcMemLazyEnablePeerAccess
     #define hipIpcMemLazyEnablePeerAccess (1)
+    #endif
+    #ifndef HIPGEN_DEF_HIP_IPC_HANDLE_SIZE
+    #define HIPGEN_DEF_HIP_IPC_HANDLE_SIZE
     #define HIP_IPC_HANDLE_SIZE (64)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamDefault
+    #define HIPGEN_DEF_hipStreamDefault
     #define hipStreamDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamNonBlocking
+    #define HIPGEN_DEF_hipStreamNonBlocking
     #define hipStreamNonBlocking (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventDefault
+    #define HIPGEN_DEF_hipEventDefault
     #define hipEventDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventBlockingSync
+    #define HIPGEN_DEF_hipEventBlockingSync
     #define hipEventBlockingSync (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventDisableTiming
+    #define HIPGEN_DEF_hipEventDisableTiming
     #define hipEventDisableTiming (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventInterprocess
+    #define HIPGEN_DEF_hipEventInterprocess
     #define hipEventInterprocess (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventRecordDefault
+    #define HIPGEN_DEF_hipEventRecordDefault
     #define hipEventRecordDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventRecordExternal
+    #define HIPGEN_DEF_hipEventRecordExternal
     #define hipEventRecordExternal (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventWaitDefault
+    #define HIPGEN_DEF_hipEventWaitDefault
     #define hipEventWaitDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventWaitExternal
+    #define HIPGEN_DEF_hipEventWaitExternal
     #define hipEventWaitExternal (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventDisableSystemFence
+    #define HIPGEN_DEF_hipEventDisableSystemFence
     #define hipEventDisableSystemFence (536870912)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventReleaseToDevice
+    #define HIPGEN_DEF_hipEventReleaseToDevice
     #define hipEventReleaseToDevice (1073741824)
+    #endif
+    #ifndef HIPGEN_DEF_hipEventReleaseToSystem
+    #define HIPGEN_DEF_hipEventReleaseToSystem
     #define hipEventReleaseToSystem (2147483648ull)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostAllocDefault
+    #define HIPGEN_DEF_hipHostAllocDefault
     #define hipHostAllocDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocDefault
+    #define HIPGEN_DEF_hipHostMallocDefault
     #define hipHostMallocDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostAllocPortable
+    #define HIPGEN_DEF_hipHostAllocPortable
     #define hipHostAllocPortable (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocPortable
+    #define HIPGEN_DEF_hipHostMallocPortable
     #define hipHostMallocPortable (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostAllocMapped
+    #define HIPGEN_DEF_hipHostAllocMapped
     #define hipHostAllocMapped (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocMapped
+    #define HIPGEN_DEF_hipHostMallocMapped
     #define hipHostMallocMapped (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostAllocWriteCombined
+    #define HIPGEN_DEF_hipHostAllocWriteCombined
     #define hipHostAllocWriteCombined (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocWriteCombined
+    #define HIPGEN_DEF_hipHostMallocWriteCombined
     #define hipHostMallocWriteCombined (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocNumaUser
+    #define HIPGEN_DEF_hipHostMallocNumaUser
     #define hipHostMallocNumaUser (536870912)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocCoherent
+    #define HIPGEN_DEF_hipHostMallocCoherent
     #define hipHostMallocCoherent (1073741824)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMallocNonCoherent
+    #define HIPGEN_DEF_hipHostMallocNonCoherent
     #define hipHostMallocNonCoherent (2147483648ull)
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAttachGlobal
+    #define HIPGEN_DEF_hipMemAttachGlobal
     #define hipMemAttachGlobal (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAttachHost
+    #define HIPGEN_DEF_hipMemAttachHost
     #define hipMemAttachHost (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAttachSingle
+    #define HIPGEN_DEF_hipMemAttachSingle
     #define hipMemAttachSingle (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceMallocDefault
+    #define HIPGEN_DEF_hipDeviceMallocDefault
     #define hipDeviceMallocDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceMallocFinegrained
+    #define HIPGEN_DEF_hipDeviceMallocFinegrained
     #define hipDeviceMallocFinegrained (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocSignalMemory
+    #define HIPGEN_DEF_hipMallocSignalMemory
     #define hipMallocSignalMemory (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceMallocUncached
+    #define HIPGEN_DEF_hipDeviceMallocUncached
     #define hipDeviceMallocUncached (3)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceMallocContiguous
+    #define HIPGEN_DEF_hipDeviceMallocContiguous
     #define hipDeviceMallocContiguous (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegisterDefault
+    #define HIPGEN_DEF_hipHostRegisterDefault
     #define hipHostRegisterDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegisterPortable
+    #define HIPGEN_DEF_hipHostRegisterPortable
     #define hipHostRegisterPortable (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegisterMapped
+    #define HIPGEN_DEF_hipHostRegisterMapped
     #define hipHostRegisterMapped (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegisterIoMemory
+    #define HIPGEN_DEF_hipHostRegisterIoMemory
     #define hipHostRegisterIoMemory (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegisterReadOnly
+    #define HIPGEN_DEF_hipHostRegisterReadOnly
     #define hipHostRegisterReadOnly (8)
+    #endif
+    #ifndef HIPGEN_DEF_hipExtHostRegisterCoarseGrained
+    #define HIPGEN_DEF_hipExtHostRegisterCoarseGrained
     #define hipExtHostRegisterCoarseGrained (8)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceScheduleAuto
+    #define HIPGEN_DEF_hipDeviceScheduleAuto
     #define hipDeviceScheduleAuto (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceScheduleSpin
+    #define HIPGEN_DEF_hipDeviceScheduleSpin
     #define hipDeviceScheduleSpin (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceScheduleYield
+    #define HIPGEN_DEF_hipDeviceScheduleYield
     #define hipDeviceScheduleYield (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceScheduleBlockingSync
+    #define HIPGEN_DEF_hipDeviceScheduleBlockingSync
     #define hipDeviceScheduleBlockingSync (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceScheduleMask
+    #define HIPGEN_DEF_hipDeviceScheduleMask
     #define hipDeviceScheduleMask (7)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceMapHost
+    #define HIPGEN_DEF_hipDeviceMapHost
     #define hipDeviceMapHost (8)
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceLmemResizeToMax
+    #define HIPGEN_DEF_hipDeviceLmemResizeToMax
     #define hipDeviceLmemResizeToMax (16)
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayDefault
+    #define HIPGEN_DEF_hipArrayDefault
     #define hipArrayDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayLayered
+    #define HIPGEN_DEF_hipArrayLayered
     #define hipArrayLayered (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipArraySurfaceLoadStore
+    #define HIPGEN_DEF_hipArraySurfaceLoadStore
     #define hipArraySurfaceLoadStore (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayCubemap
+    #define HIPGEN_DEF_hipArrayCubemap
     #define hipArrayCubemap (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayTextureGather
+    #define HIPGEN_DEF_hipArrayTextureGather
     #define hipArrayTextureGather (8)
+    #endif
+    #ifndef HIPGEN_DEF_hipOccupancyDefault
+    #define HIPGEN_DEF_hipOccupancyDefault
     #define hipOccupancyDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipOccupancyDisableCachingOverride
+    #define HIPGEN_DEF_hipOccupancyDisableCachingOverride
     #define hipOccupancyDisableCachingOverride (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipCooperativeLaunchMultiDeviceNoPreSync
+    #define HIPGEN_DEF_hipCooperativeLaunchMultiDeviceNoPreSync
     #define hipCooperativeLaunchMultiDeviceNoPreSync (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipCooperativeLaunchMultiDeviceNoPostSync
+    #define HIPGEN_DEF_hipCooperativeLaunchMultiDeviceNoPostSync
     #define hipCooperativeLaunchMultiDeviceNoPostSync (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipCpuDeviceId
+    #define HIPGEN_DEF_hipCpuDeviceId
     #define hipCpuDeviceId (-1)
+    #endif
+    #ifndef HIPGEN_DEF_hipInvalidDeviceId
+    #define HIPGEN_DEF_hipInvalidDeviceId
     #define hipInvalidDeviceId (-2)
+    #endif
+    #ifndef HIPGEN_DEF_hipExtAnyOrderLaunch
+    #define HIPGEN_DEF_hipExtAnyOrderLaunch
     #define hipExtAnyOrderLaunch (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValueGte
+    #define HIPGEN_DEF_hipStreamWaitValueGte
     #define hipStreamWaitValueGte (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValueEq
+    #define HIPGEN_DEF_hipStreamWaitValueEq
     #define hipStreamWaitValueEq (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValueAnd
+    #define HIPGEN_DEF_hipStreamWaitValueAnd
     #define hipStreamWaitValueAnd (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValueNor
+    #define HIPGEN_DEF_hipStreamWaitValueNor
     #define hipStreamWaitValueNor (3)
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryDedicated
+    #define HIPGEN_DEF_hipExternalMemoryDedicated
     #define hipExternalMemoryDedicated (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodePortDefault
+    #define HIPGEN_DEF_hipGraphKernelNodePortDefault
     #define hipGraphKernelNodePortDefault (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodePortLaunchCompletion
+    #define HIPGEN_DEF_hipGraphKernelNodePortLaunchCompletion
     #define hipGraphKernelNodePortLaunchCompletion (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodePortProgrammatic
+    #define HIPGEN_DEF_hipGraphKernelNodePortProgrammatic
     #define hipGraphKernelNodePortProgrammatic (1)
+    #endif
+    #ifndef HIPGEN_DEF_hipCreateChannelDesc
+    #define HIPGEN_DEF_hipCreateChannelDesc
     static inline hipChannelFormatDesc hipCreateChannelDesc(int a0, int a1, int a2, int a3, enum hipChannelFormatKind a4) {
       typedef hipChannelFormatDesc (*hipgen_fn)(int, int, int, int, enum hipChannelFormatKind);
       static hipgen_fn f;
@@ -2002,6 +2934,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipInit
+    #define HIPGEN_DEF_hipInit
     static inline hipError_t hipInit(unsigned int a0) {
       typedef hipError_t (*hipgen_fn)(unsigned int);
       static hipgen_fn f;
@@ -2013,6 +2948,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDriverGetVersion
+    #define HIPGEN_DEF_hipDriverGetVersion
     static inline hipError_t hipDriverGetVersion(int *a0) {
       typedef hipError_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -2024,6 +2962,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipRuntimeGetVersion
+    #define HIPGEN_DEF_hipRuntimeGetVersion
     static inline hipError_t hipRuntimeGetVersion(int *a0) {
       typedef hipError_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -2035,6 +2976,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGet
+    #define HIPGEN_DEF_hipDeviceGet
     static inline hipError_t hipDeviceGet(int32_t *a0, int a1) {
       typedef hipError_t (*hipgen_fn)(int32_t *, int);
       static hipgen_fn f;
@@ -2046,6 +2990,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceComputeCapability
+    #define HIPGEN_DEF_hipDeviceComputeCapability
     static inline hipError_t hipDeviceComputeCapability(int *a0, int *a1, int32_t a2) {
       typedef hipError_t (*hipgen_fn)(int *, int *, int32_t);
       static hipgen_fn f;
@@ -2057,6 +3004,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetName
+    #define HIPGEN_DEF_hipDeviceGetName
     static inline hipError_t hipDeviceGetName(char *a0, int a1, int32_t a2) {
       typedef hipError_t (*hipgen_fn)(char *, int, int32_t);
       static hipgen_fn f;
@@ -2068,6 +3018,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetUuid
+    #define HIPGEN_DEF_hipDeviceGetUuid
     static inline hipError_t hipDeviceGetUuid(hipUUID *a0, int32_t a1) {
       typedef hipError_t (*hipgen_fn)(hipUUID *, int32_t);
       static hipgen_fn f;
@@ -2079,6 +3032,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetP2PAttribute
+    #define HIPGEN_DEF_hipDeviceGetP2PAttribute
     static inline hipError_t hipDeviceGetP2PAttribute(int *a0, hipDeviceP2PAttr a1, int a2, int a3) {
       typedef hipError_t (*hipgen_fn)(int *, hipDeviceP2PAttr, int, int);
       static hipgen_fn f;
@@ -2090,6 +3046,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetPCIBusId
+    #define HIPGEN_DEF_hipDeviceGetPCIBusId
     static inline hipError_t hipDeviceGetPCIBusId(char *a0, int a1, int a2) {
       typedef hipError_t (*hipgen_fn)(char *, int, int);
       static hipgen_fn f;
@@ -2101,6 +3060,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetByPCIBusId
+    #define HIPGEN_DEF_hipDeviceGetByPCIBusId
     static inline hipError_t hipDeviceGetByPCIBusId(int *a0, const char *a1) {
       typedef hipError_t (*hipgen_fn)(int *, const char *);
       static hipgen_fn f;
@@ -2112,6 +3074,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceTotalMem
+    #define HIPGEN_DEF_hipDeviceTotalMem
     static inline hipError_t hipDeviceTotalMem(size_t *a0, int32_t a1) {
       typedef hipError_t (*hipgen_fn)(size_t *, int32_t);
       static hipgen_fn f;
@@ -2123,6 +3088,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSynchronize
+    #define HIPGEN_DEF_hipDeviceSynchronize
     static inline hipError_t hipDeviceSynchronize(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -2134,6 +3102,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceReset
+    #define HIPGEN_DEF_hipDeviceReset
     static inline hipError_t hipDeviceReset(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -2145,6 +3116,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipSetDevice
+    #define HIPGEN_DEF_hipSetDevice
     static inline hipError_t hipSetDevice(int a0) {
       typedef hipError_t (*hipgen_fn)(int);
       static hipgen_fn f;
@@ -2156,6 +3130,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipSetValidDevices
+    #define HIPGEN_DEF_hipSetValidDevices
     static inline hipError_t hipSetValidDevices(int *a0, int a1) {
       typedef hipError_t (*hipgen_fn)(int *, int);
       static hipgen_fn f;
@@ -2167,6 +3144,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetDevice
+    #define HIPGEN_DEF_hipGetDevice
     static inline hipError_t hipGetDevice(int *a0) {
       typedef hipError_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -2178,6 +3158,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetDeviceCount
+    #define HIPGEN_DEF_hipGetDeviceCount
     static inline hipError_t hipGetDeviceCount(int *a0) {
       typedef hipError_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -2189,6 +3172,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetAttribute
+    #define HIPGEN_DEF_hipDeviceGetAttribute
     static inline hipError_t hipDeviceGetAttribute(int *a0, hipDeviceAttribute_t a1, int a2) {
       typedef hipError_t (*hipgen_fn)(int *, hipDeviceAttribute_t, int);
       static hipgen_fn f;
@@ -2200,6 +3186,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetDefaultMemPool
+    #define HIPGEN_DEF_hipDeviceGetDefaultMemPool
     static inline hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *a0, int a1) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t *, int);
       static hipgen_fn f;
@@ -2211,6 +3200,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSetMemPool
+    #define HIPGEN_DEF_hipDeviceSetMemPool
     static inline hipError_t hipDeviceSetMemPool(int a0, hipMemPool_t a1) {
       typedef hipError_t (*hipgen_fn)(int, hipMemPool_t);
       static hipgen_fn f;
@@ -2222,6 +3214,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetMemPool
+    #define HIPGEN_DEF_hipDeviceGetMemPool
     static inline hipError_t hipDeviceGetMemPool(hipMemPool_t *a0, int a1) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t *, int);
       static hipgen_fn f;
@@ -2233,6 +3228,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetDeviceProperties
+    #define HIPGEN_DEF_hipGetDeviceProperties
     static inline hipError_t hipGetDeviceProperties(hipDeviceProp_tR0600 *a0, int a1) {
       typedef hipError_t (*hipgen_fn)(hipDeviceProp_tR0600 *, int);
       static hipgen_fn f;
@@ -2244,6 +3242,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetTexture1DLinearMaxWidth
+    #define HIPGEN_DEF_hipDeviceGetTexture1DLinearMaxWidth
     static inline hipError_t hipDeviceGetTexture1DLinearMaxWidth(hipMemPool_t *a0, int a1) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t *, int);
       static hipgen_fn f;
@@ -2255,6 +3256,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSetCacheConfig
+    #define HIPGEN_DEF_hipDeviceSetCacheConfig
     static inline hipError_t hipDeviceSetCacheConfig(hipFuncCache_t a0) {
       typedef hipError_t (*hipgen_fn)(hipFuncCache_t);
       static hipgen_fn f;
@@ -2266,6 +3270,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetCacheConfig
+    #define HIPGEN_DEF_hipDeviceGetCacheConfig
     static inline hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipFuncCache_t *);
       static hipgen_fn f;
@@ -2277,6 +3284,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetLimit
+    #define HIPGEN_DEF_hipDeviceGetLimit
     static inline hipError_t hipDeviceGetLimit(size_t *a0, enum hipLimit_t a1) {
       typedef hipError_t (*hipgen_fn)(size_t *, enum hipLimit_t);
       static hipgen_fn f;
@@ -2288,6 +3298,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSetLimit
+    #define HIPGEN_DEF_hipDeviceSetLimit
     static inline hipError_t hipDeviceSetLimit(enum hipLimit_t a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(enum hipLimit_t, size_t);
       static hipgen_fn f;
@@ -2299,6 +3312,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetSharedMemConfig
+    #define HIPGEN_DEF_hipDeviceGetSharedMemConfig
     static inline hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *a0) {
       typedef hipError_t (*hipgen_fn)(hipSharedMemConfig *);
       static hipgen_fn f;
@@ -2310,6 +3326,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetDeviceFlags
+    #define HIPGEN_DEF_hipGetDeviceFlags
     static inline hipError_t hipGetDeviceFlags(unsigned int *a0) {
       typedef hipError_t (*hipgen_fn)(unsigned int *);
       static hipgen_fn f;
@@ -2321,6 +3340,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSetSharedMemConfig
+    #define HIPGEN_DEF_hipDeviceSetSharedMemConfig
     static inline hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig a0) {
       typedef hipError_t (*hipgen_fn)(hipSharedMemConfig);
       static hipgen_fn f;
@@ -2332,6 +3354,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipSetDeviceFlags
+    #define HIPGEN_DEF_hipSetDeviceFlags
     static inline hipError_t hipSetDeviceFlags(unsigned int a0) {
       typedef hipError_t (*hipgen_fn)(unsigned int);
       static hipgen_fn f;
@@ -2343,6 +3368,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipChooseDevice
+    #define HIPGEN_DEF_hipChooseDevice
     static inline hipError_t hipChooseDevice(int *a0, const hipDeviceProp_tR0600 *a1) {
       typedef hipError_t (*hipgen_fn)(int *, const hipDeviceProp_tR0600 *);
       static hipgen_fn f;
@@ -2354,6 +3382,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtGetLinkTypeAndHopCount
+    #define HIPGEN_DEF_hipExtGetLinkTypeAndHopCount
     static inline hipError_t hipExtGetLinkTypeAndHopCount(int a0, int a1, uint32_t *a2, uint32_t *a3) {
       typedef hipError_t (*hipgen_fn)(int, int, uint32_t *, uint32_t *);
       static hipgen_fn f;
@@ -2365,6 +3396,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcGetMemHandle
+    #define HIPGEN_DEF_hipIpcGetMemHandle
     static inline hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *a0, void *a1) {
       typedef hipError_t (*hipgen_fn)(hipIpcMemHandle_t *, void *);
       static hipgen_fn f;
@@ -2376,6 +3410,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcOpenMemHandle
+    #define HIPGEN_DEF_hipIpcOpenMemHandle
     static inline hipError_t hipIpcOpenMemHandle(void **a0, hipIpcMemHandle_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, hipIpcMemHandle_t, unsigned int);
       static hipgen_fn f;
@@ -2387,6 +3424,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcCloseMemHandle
+    #define HIPGEN_DEF_hipIpcCloseMemHandle
     static inline hipError_t hipIpcCloseMemHandle(void *a0) {
       typedef hipError_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -2398,6 +3438,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcGetEventHandle
+    #define HIPGEN_DEF_hipIpcGetEventHandle
     static inline hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *a0, hipEvent_t a1) {
       typedef hipError_t (*hipgen_fn)(hipIpcEventHandle_t *, hipEvent_t);
       static hipgen_fn f;
@@ -2409,6 +3452,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipIpcOpenEventHandle
+    #define HIPGEN_DEF_hipIpcOpenEventHandle
     static inline hipError_t hipIpcOpenEventHandle(hipEvent_t *a0, hipIpcEventHandle_t a1) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t *, hipIpcEventHandle_t);
       static hipgen_fn f;
@@ -2420,6 +3466,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncSetAttribute
+    #define HIPGEN_DEF_hipFuncSetAttribute
     static inline hipError_t hipFuncSetAttribute(const void *a0, hipFuncAttribute a1, int a2) {
       typedef hipError_t (*hipgen_fn)(const void *, hipFuncAttribute, int);
       static hipgen_fn f;
@@ -2431,6 +3480,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncSetCacheConfig
+    #define HIPGEN_DEF_hipFuncSetCacheConfig
     static inline hipError_t hipFuncSetCacheConfig(const void *a0, hipFuncCache_t a1) {
       typedef hipError_t (*hipgen_fn)(const void *, hipFuncCache_t);
       static hipgen_fn f;
@@ -2442,6 +3494,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncSetSharedMemConfig
+    #define HIPGEN_DEF_hipFuncSetSharedMemConfig
     static inline hipError_t hipFuncSetSharedMemConfig(const void *a0, hipSharedMemConfig a1) {
       typedef hipError_t (*hipgen_fn)(const void *, hipSharedMemConfig);
       static hipgen_fn f;
@@ -2453,6 +3508,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetLastError
+    #define HIPGEN_DEF_hipGetLastError
     static inline hipError_t hipGetLastError(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -2464,6 +3522,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtGetLastError
+    #define HIPGEN_DEF_hipExtGetLastError
     static inline hipError_t hipExtGetLastError(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -2475,6 +3536,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipPeekAtLastError
+    #define HIPGEN_DEF_hipPeekAtLastError
     static inline hipError_t hipPeekAtLastError(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -2486,6 +3550,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetErrorName
+    #define HIPGEN_DEF_hipGetErrorName
     static inline const char * hipGetErrorName(hipError_t a0) {
       typedef const char * (*hipgen_fn)(hipError_t);
       static hipgen_fn f;
@@ -2497,6 +3564,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetErrorString
+    #define HIPGEN_DEF_hipGetErrorString
     static inline const char * hipGetErrorString(hipError_t a0) {
       typedef const char * (*hipgen_fn)(hipError_t);
       static hipgen_fn f;
@@ -2508,6 +3578,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvGetErrorName
+    #define HIPGEN_DEF_hipDrvGetErrorName
     static inline hipError_t hipDrvGetErrorName(hipError_t a0, const char **a1) {
       typedef hipError_t (*hipgen_fn)(hipError_t, const char **);
       static hipgen_fn f;
@@ -2519,6 +3592,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvGetErrorString
+    #define HIPGEN_DEF_hipDrvGetErrorString
     static inline hipError_t hipDrvGetErrorString(hipError_t a0, const char **a1) {
       typedef hipError_t (*hipgen_fn)(hipError_t, const char **);
       static hipgen_fn f;
@@ -2530,6 +3606,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamCreate
+    #define HIPGEN_DEF_hipStreamCreate
     static inline hipError_t hipStreamCreate(hipStream_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t *);
       static hipgen_fn f;
@@ -2541,6 +3620,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamCreateWithFlags
+    #define HIPGEN_DEF_hipStreamCreateWithFlags
     static inline hipError_t hipStreamCreateWithFlags(hipStream_t *a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t *, unsigned int);
       static hipgen_fn f;
@@ -2552,6 +3634,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamCreateWithPriority
+    #define HIPGEN_DEF_hipStreamCreateWithPriority
     static inline hipError_t hipStreamCreateWithPriority(hipStream_t *a0, unsigned int a1, int a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t *, unsigned int, int);
       static hipgen_fn f;
@@ -2563,6 +3648,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetStreamPriorityRange
+    #define HIPGEN_DEF_hipDeviceGetStreamPriorityRange
     static inline hipError_t hipDeviceGetStreamPriorityRange(int *a0, int *a1) {
       typedef hipError_t (*hipgen_fn)(int *, int *);
       static hipgen_fn f;
@@ -2574,6 +3662,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamDestroy
+    #define HIPGEN_DEF_hipStreamDestroy
     static inline hipError_t hipStreamDestroy(hipStream_t a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -2585,6 +3676,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamQuery
+    #define HIPGEN_DEF_hipStreamQuery
     static inline hipError_t hipStreamQuery(hipStream_t a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -2596,6 +3690,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamSynchronize
+    #define HIPGEN_DEF_hipStreamSynchronize
     static inline hipError_t hipStreamSynchronize(hipStream_t a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -2607,6 +3704,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitEvent
+    #define HIPGEN_DEF_hipStreamWaitEvent
     static inline hipError_t hipStreamWaitEvent(hipStream_t a0, hipEvent_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipEvent_t, unsigned int);
       static hipgen_fn f;
@@ -2618,6 +3718,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetFlags
+    #define HIPGEN_DEF_hipStreamGetFlags
     static inline hipError_t hipStreamGetFlags(hipStream_t a0, unsigned int *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, unsigned int *);
       static hipgen_fn f;
@@ -2629,6 +3732,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetPriority
+    #define HIPGEN_DEF_hipStreamGetPriority
     static inline hipError_t hipStreamGetPriority(hipStream_t a0, int *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, int *);
       static hipgen_fn f;
@@ -2640,6 +3746,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetDevice
+    #define HIPGEN_DEF_hipStreamGetDevice
     static inline hipError_t hipStreamGetDevice(hipStream_t a0, int32_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, int32_t *);
       static hipgen_fn f;
@@ -2651,6 +3760,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtStreamCreateWithCUMask
+    #define HIPGEN_DEF_hipExtStreamCreateWithCUMask
     static inline hipError_t hipExtStreamCreateWithCUMask(hipStream_t *a0, uint32_t a1, const uint32_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t *, uint32_t, const uint32_t *);
       static hipgen_fn f;
@@ -2662,6 +3774,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtStreamGetCUMask
+    #define HIPGEN_DEF_hipExtStreamGetCUMask
     static inline hipError_t hipExtStreamGetCUMask(hipStream_t a0, uint32_t a1, uint32_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, uint32_t, uint32_t *);
       static hipgen_fn f;
@@ -2673,6 +3788,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamAddCallback
+    #define HIPGEN_DEF_hipStreamAddCallback
     static inline hipError_t hipStreamAddCallback(hipStream_t a0, hipStreamCallback_t a1, void *a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCallback_t, void *, unsigned int);
       static hipgen_fn f;
@@ -2684,6 +3802,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValue32
+    #define HIPGEN_DEF_hipStreamWaitValue32
     static inline hipError_t hipStreamWaitValue32(hipStream_t a0, void *a1, uint32_t a2, unsigned int a3, uint32_t a4) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint32_t, unsigned int, uint32_t);
       static hipgen_fn f;
@@ -2695,6 +3816,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitValue64
+    #define HIPGEN_DEF_hipStreamWaitValue64
     static inline hipError_t hipStreamWaitValue64(hipStream_t a0, void *a1, uint64_t a2, unsigned int a3, uint64_t a4) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint64_t, unsigned int, uint64_t);
       static hipgen_fn f;
@@ -2706,6 +3830,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWriteValue32
+    #define HIPGEN_DEF_hipStreamWriteValue32
     static inline hipError_t hipStreamWriteValue32(hipStream_t a0, void *a1, uint32_t a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint32_t, unsigned int);
       static hipgen_fn f;
@@ -2717,6 +3844,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWriteValue64
+    #define HIPGEN_DEF_hipStreamWriteValue64
     static inline hipError_t hipStreamWriteValue64(hipStream_t a0, void *a1, uint64_t a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint64_t, unsigned int);
       static hipgen_fn f;
@@ -2728,6 +3858,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBatchMemOp
+    #define HIPGEN_DEF_hipStreamBatchMemOp
     static inline hipError_t hipStreamBatchMemOp(hipStream_t a0, unsigned int a1, hipStreamBatchMemOpParams *a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, unsigned int, hipStreamBatchMemOpParams *, unsigned int);
       static hipgen_fn f;
@@ -2739,6 +3872,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddBatchMemOpNode
+    #define HIPGEN_DEF_hipGraphAddBatchMemOpNode
     static inline hipError_t hipGraphAddBatchMemOpNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipBatchMemOpNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipBatchMemOpNodeParams *);
       static hipgen_fn f;
@@ -2750,6 +3886,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphBatchMemOpNodeGetParams
+    #define HIPGEN_DEF_hipGraphBatchMemOpNodeGetParams
     static inline hipError_t hipGraphBatchMemOpNodeGetParams(hipGraphNode_t a0, hipBatchMemOpNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipBatchMemOpNodeParams *);
       static hipgen_fn f;
@@ -2761,6 +3900,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphBatchMemOpNodeSetParams
+    #define HIPGEN_DEF_hipGraphBatchMemOpNodeSetParams
     static inline hipError_t hipGraphBatchMemOpNodeSetParams(hipGraphNode_t a0, hipBatchMemOpNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipBatchMemOpNodeParams *);
       static hipgen_fn f;
@@ -2772,6 +3914,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecBatchMemOpNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecBatchMemOpNodeSetParams
     static inline hipError_t hipGraphExecBatchMemOpNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipBatchMemOpNodeParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipBatchMemOpNodeParams *);
       static hipgen_fn f;
@@ -2783,6 +3928,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventCreateWithFlags
+    #define HIPGEN_DEF_hipEventCreateWithFlags
     static inline hipError_t hipEventCreateWithFlags(hipEvent_t *a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t *, unsigned int);
       static hipgen_fn f;
@@ -2794,6 +3942,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventCreate
+    #define HIPGEN_DEF_hipEventCreate
     static inline hipError_t hipEventCreate(hipEvent_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t *);
       static hipgen_fn f;
@@ -2805,6 +3956,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventRecordWithFlags
+    #define HIPGEN_DEF_hipEventRecordWithFlags
     static inline hipError_t hipEventRecordWithFlags(hipEvent_t a0, hipStream_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t, hipStream_t, unsigned int);
       static hipgen_fn f;
@@ -2816,6 +3970,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventRecord
+    #define HIPGEN_DEF_hipEventRecord
     static inline hipError_t hipEventRecord(hipEvent_t a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t, hipStream_t);
       static hipgen_fn f;
@@ -2827,6 +3984,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventDestroy
+    #define HIPGEN_DEF_hipEventDestroy
     static inline hipError_t hipEventDestroy(hipEvent_t a0) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t);
       static hipgen_fn f;
@@ -2838,6 +3998,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventSynchronize
+    #define HIPGEN_DEF_hipEventSynchronize
     static inline hipError_t hipEventSynchronize(hipEvent_t a0) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t);
       static hipgen_fn f;
@@ -2849,6 +4012,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventElapsedTime
+    #define HIPGEN_DEF_hipEventElapsedTime
     static inline hipError_t hipEventElapsedTime(float *a0, hipEvent_t a1, hipEvent_t a2) {
       typedef hipError_t (*hipgen_fn)(float *, hipEvent_t, hipEvent_t);
       static hipgen_fn f;
@@ -2860,6 +4026,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventQuery
+    #define HIPGEN_DEF_hipEventQuery
     static inline hipError_t hipEventQuery(hipEvent_t a0) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t);
       static hipgen_fn f;
@@ -2871,6 +4040,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipPointerSetAttribute
+    #define HIPGEN_DEF_hipPointerSetAttribute
     static inline hipError_t hipPointerSetAttribute(const void *a0, hipPointer_attribute a1, hipDeviceptr_t a2) {
       typedef hipError_t (*hipgen_fn)(const void *, hipPointer_attribute, hipDeviceptr_t);
       static hipgen_fn f;
@@ -2882,6 +4054,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipPointerGetAttributes
+    #define HIPGEN_DEF_hipPointerGetAttributes
     static inline hipError_t hipPointerGetAttributes(hipPointerAttribute_t *a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(hipPointerAttribute_t *, const void *);
       static hipgen_fn f;
@@ -2893,6 +4068,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipPointerGetAttribute
+    #define HIPGEN_DEF_hipPointerGetAttribute
     static inline hipError_t hipPointerGetAttribute(void *a0, hipPointer_attribute a1, hipDeviceptr_t a2) {
       typedef hipError_t (*hipgen_fn)(void *, hipPointer_attribute, hipDeviceptr_t);
       static hipgen_fn f;
@@ -2904,6 +4082,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvPointerGetAttributes
+    #define HIPGEN_DEF_hipDrvPointerGetAttributes
     static inline hipError_t hipDrvPointerGetAttributes(unsigned int a0, hipPointer_attribute *a1, void **a2, hipDeviceptr_t a3) {
       typedef hipError_t (*hipgen_fn)(unsigned int, hipPointer_attribute *, void **, hipDeviceptr_t);
       static hipgen_fn f;
@@ -2915,6 +4096,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipImportExternalSemaphore
+    #define HIPGEN_DEF_hipImportExternalSemaphore
     static inline hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *a0, const hipExternalSemaphoreHandleDesc *a1) {
       typedef hipError_t (*hipgen_fn)(hipExternalSemaphore_t *, const hipExternalSemaphoreHandleDesc *);
       static hipgen_fn f;
@@ -2926,6 +4110,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipSignalExternalSemaphoresAsync
+    #define HIPGEN_DEF_hipSignalExternalSemaphoresAsync
     static inline hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *a0, const hipExternalSemaphoreSignalParams *a1, unsigned int a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(const hipExternalSemaphore_t *, const hipExternalSemaphoreSignalParams *, unsigned int, hipStream_t);
       static hipgen_fn f;
@@ -2937,6 +4124,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipWaitExternalSemaphoresAsync
+    #define HIPGEN_DEF_hipWaitExternalSemaphoresAsync
     static inline hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *a0, const hipExternalSemaphoreWaitParams *a1, unsigned int a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(const hipExternalSemaphore_t *, const hipExternalSemaphoreWaitParams *, unsigned int, hipStream_t);
       static hipgen_fn f;
@@ -2948,6 +4138,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDestroyExternalSemaphore
+    #define HIPGEN_DEF_hipDestroyExternalSemaphore
     static inline hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t a0) {
       typedef hipError_t (*hipgen_fn)(hipExternalSemaphore_t);
       static hipgen_fn f;
@@ -2959,6 +4152,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipImportExternalMemory
+    #define HIPGEN_DEF_hipImportExternalMemory
     static inline hipError_t hipImportExternalMemory(hipExternalMemory_t *a0, const hipExternalMemoryHandleDesc *a1) {
       typedef hipError_t (*hipgen_fn)(hipExternalMemory_t *, const hipExternalMemoryHandleDesc *);
       static hipgen_fn f;
@@ -2970,6 +4166,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryGetMappedBuffer
+    #define HIPGEN_DEF_hipExternalMemoryGetMappedBuffer
     static inline hipError_t hipExternalMemoryGetMappedBuffer(void **a0, hipExternalMemory_t a1, const hipExternalMemoryBufferDesc *a2) {
       typedef hipError_t (*hipgen_fn)(void **, hipExternalMemory_t, const hipExternalMemoryBufferDesc *);
       static hipgen_fn f;
@@ -2981,6 +4180,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDestroyExternalMemory
+    #define HIPGEN_DEF_hipDestroyExternalMemory
     static inline hipError_t hipDestroyExternalMemory(hipExternalMemory_t a0) {
       typedef hipError_t (*hipgen_fn)(hipExternalMemory_t);
       static hipgen_fn f;
@@ -2992,6 +4194,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExternalMemoryGetMappedMipmappedArray
+    #define HIPGEN_DEF_hipExternalMemoryGetMappedMipmappedArray
     static inline hipError_t hipExternalMemoryGetMappedMipmappedArray(hipMipmappedArray_t *a0, hipExternalMemory_t a1, const hipExternalMemoryMipmappedArrayDesc *a2) {
       typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t *, hipExternalMemory_t, const hipExternalMemoryMipmappedArrayDesc *);
       static hipgen_fn f;
@@ -3003,6 +4208,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMalloc
+    #define HIPGEN_DEF_hipMalloc
     static inline hipError_t hipMalloc(void **a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(void **, size_t);
       static hipgen_fn f;
@@ -3014,6 +4222,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtMallocWithFlags
+    #define HIPGEN_DEF_hipExtMallocWithFlags
     static inline hipError_t hipExtMallocWithFlags(void **a0, size_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
       static hipgen_fn f;
@@ -3025,6 +4236,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocHost
+    #define HIPGEN_DEF_hipMallocHost
     static inline hipError_t hipMallocHost(void **a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(void **, size_t);
       static hipgen_fn f;
@@ -3036,6 +4250,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocHost
+    #define HIPGEN_DEF_hipMemAllocHost
     static inline hipError_t hipMemAllocHost(void **a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(void **, size_t);
       static hipgen_fn f;
@@ -3047,6 +4264,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostMalloc
+    #define HIPGEN_DEF_hipHostMalloc
     static inline hipError_t hipHostMalloc(void **a0, size_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
       static hipgen_fn f;
@@ -3058,6 +4278,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocManaged
+    #define HIPGEN_DEF_hipMallocManaged
     static inline hipError_t hipMallocManaged(void **a0, size_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
       static hipgen_fn f;
@@ -3069,6 +4292,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPrefetchAsync
+    #define HIPGEN_DEF_hipMemPrefetchAsync
     static inline hipError_t hipMemPrefetchAsync(const void *a0, size_t a1, int a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(const void *, size_t, int, hipStream_t);
       static hipgen_fn f;
@@ -3080,6 +4306,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAdvise
+    #define HIPGEN_DEF_hipMemAdvise
     static inline hipError_t hipMemAdvise(const void *a0, size_t a1, hipMemoryAdvise a2, int a3) {
       typedef hipError_t (*hipgen_fn)(const void *, size_t, hipMemoryAdvise, int);
       static hipgen_fn f;
@@ -3091,6 +4320,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRangeGetAttribute
+    #define HIPGEN_DEF_hipMemRangeGetAttribute
     static inline hipError_t hipMemRangeGetAttribute(void *a0, size_t a1, hipMemRangeAttribute a2, const void *a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, hipMemRangeAttribute, const void *, size_t);
       static hipgen_fn f;
@@ -3102,6 +4334,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRangeGetAttributes
+    #define HIPGEN_DEF_hipMemRangeGetAttributes
     static inline hipError_t hipMemRangeGetAttributes(void **a0, size_t *a1, hipMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5) {
       typedef hipError_t (*hipgen_fn)(void **, size_t *, hipMemRangeAttribute *, size_t, const void *, size_t);
       static hipgen_fn f;
@@ -3113,6 +4348,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamAttachMemAsync
+    #define HIPGEN_DEF_hipStreamAttachMemAsync
     static inline hipError_t hipStreamAttachMemAsync(hipStream_t a0, void *a1, size_t a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, void *, size_t, unsigned int);
       static hipgen_fn f;
@@ -3124,6 +4362,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocAsync
+    #define HIPGEN_DEF_hipMallocAsync
     static inline hipError_t hipMallocAsync(void **a0, size_t a1, hipStream_t a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3135,6 +4376,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFreeAsync
+    #define HIPGEN_DEF_hipFreeAsync
     static inline hipError_t hipFreeAsync(void *a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(void *, hipStream_t);
       static hipgen_fn f;
@@ -3146,6 +4390,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolTrimTo
+    #define HIPGEN_DEF_hipMemPoolTrimTo
     static inline hipError_t hipMemPoolTrimTo(hipMemPool_t a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t, size_t);
       static hipgen_fn f;
@@ -3157,6 +4404,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolSetAttribute
+    #define HIPGEN_DEF_hipMemPoolSetAttribute
     static inline hipError_t hipMemPoolSetAttribute(hipMemPool_t a0, hipMemPoolAttr a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t, hipMemPoolAttr, void *);
       static hipgen_fn f;
@@ -3168,6 +4418,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolGetAttribute
+    #define HIPGEN_DEF_hipMemPoolGetAttribute
     static inline hipError_t hipMemPoolGetAttribute(hipMemPool_t a0, hipMemPoolAttr a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t, hipMemPoolAttr, void *);
       static hipgen_fn f;
@@ -3179,6 +4432,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolSetAccess
+    #define HIPGEN_DEF_hipMemPoolSetAccess
     static inline hipError_t hipMemPoolSetAccess(hipMemPool_t a0, const hipMemAccessDesc *a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t, const hipMemAccessDesc *, size_t);
       static hipgen_fn f;
@@ -3190,6 +4446,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolGetAccess
+    #define HIPGEN_DEF_hipMemPoolGetAccess
     static inline hipError_t hipMemPoolGetAccess(hipMemAccessFlags *a0, hipMemPool_t a1, hipMemLocation *a2) {
       typedef hipError_t (*hipgen_fn)(hipMemAccessFlags *, hipMemPool_t, hipMemLocation *);
       static hipgen_fn f;
@@ -3201,6 +4460,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolCreate
+    #define HIPGEN_DEF_hipMemPoolCreate
     static inline hipError_t hipMemPoolCreate(hipMemPool_t *a0, const hipMemPoolProps *a1) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t *, const hipMemPoolProps *);
       static hipgen_fn f;
@@ -3212,6 +4474,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolDestroy
+    #define HIPGEN_DEF_hipMemPoolDestroy
     static inline hipError_t hipMemPoolDestroy(hipMemPool_t a0) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t);
       static hipgen_fn f;
@@ -3223,6 +4488,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocFromPoolAsync
+    #define HIPGEN_DEF_hipMallocFromPoolAsync
     static inline hipError_t hipMallocFromPoolAsync(void **a0, size_t a1, hipMemPool_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, hipMemPool_t, hipStream_t);
       static hipgen_fn f;
@@ -3234,6 +4502,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolExportToShareableHandle
+    #define HIPGEN_DEF_hipMemPoolExportToShareableHandle
     static inline hipError_t hipMemPoolExportToShareableHandle(void *a0, hipMemPool_t a1, hipMemAllocationHandleType a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(void *, hipMemPool_t, hipMemAllocationHandleType, unsigned int);
       static hipgen_fn f;
@@ -3245,6 +4516,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolImportFromShareableHandle
+    #define HIPGEN_DEF_hipMemPoolImportFromShareableHandle
     static inline hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *a0, void *a1, hipMemAllocationHandleType a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipMemPool_t *, void *, hipMemAllocationHandleType, unsigned int);
       static hipgen_fn f;
@@ -3256,6 +4530,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolExportPointer
+    #define HIPGEN_DEF_hipMemPoolExportPointer
     static inline hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *a0, void *a1) {
       typedef hipError_t (*hipgen_fn)(hipMemPoolPtrExportData *, void *);
       static hipgen_fn f;
@@ -3267,6 +4544,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPoolImportPointer
+    #define HIPGEN_DEF_hipMemPoolImportPointer
     static inline hipError_t hipMemPoolImportPointer(void **a0, hipMemPool_t a1, hipMemPoolPtrExportData *a2) {
       typedef hipError_t (*hipgen_fn)(void **, hipMemPool_t, hipMemPoolPtrExportData *);
       static hipgen_fn f;
@@ -3278,6 +4558,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostAlloc
+    #define HIPGEN_DEF_hipHostAlloc
     static inline hipError_t hipHostAlloc(void **a0, size_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
       static hipgen_fn f;
@@ -3289,6 +4572,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostGetDevicePointer
+    #define HIPGEN_DEF_hipHostGetDevicePointer
     static inline hipError_t hipHostGetDevicePointer(void **a0, void *a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void **, void *, unsigned int);
       static hipgen_fn f;
@@ -3300,6 +4586,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostGetFlags
+    #define HIPGEN_DEF_hipHostGetFlags
     static inline hipError_t hipHostGetFlags(unsigned int *a0, void *a1) {
       typedef hipError_t (*hipgen_fn)(unsigned int *, void *);
       static hipgen_fn f;
@@ -3311,6 +4600,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostRegister
+    #define HIPGEN_DEF_hipHostRegister
     static inline hipError_t hipHostRegister(void *a0, size_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, unsigned int);
       static hipgen_fn f;
@@ -3322,6 +4614,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostUnregister
+    #define HIPGEN_DEF_hipHostUnregister
     static inline hipError_t hipHostUnregister(void *a0) {
       typedef hipError_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -3333,6 +4628,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocPitch
+    #define HIPGEN_DEF_hipMallocPitch
     static inline hipError_t hipMallocPitch(void **a0, size_t *a1, size_t a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(void **, size_t *, size_t, size_t);
       static hipgen_fn f;
@@ -3344,6 +4642,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAllocPitch
+    #define HIPGEN_DEF_hipMemAllocPitch
     static inline hipError_t hipMemAllocPitch(hipDeviceptr_t *a0, size_t *a1, size_t a2, size_t a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, size_t *, size_t, size_t, unsigned int);
       static hipgen_fn f;
@@ -3355,6 +4656,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFree
+    #define HIPGEN_DEF_hipFree
     static inline hipError_t hipFree(void *a0) {
       typedef hipError_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -3366,6 +4670,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFreeHost
+    #define HIPGEN_DEF_hipFreeHost
     static inline hipError_t hipFreeHost(void *a0) {
       typedef hipError_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -3377,6 +4684,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipHostFree
+    #define HIPGEN_DEF_hipHostFree
     static inline hipError_t hipHostFree(void *a0) {
       typedef hipError_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -3388,6 +4698,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy
+    #define HIPGEN_DEF_hipMemcpy
     static inline hipError_t hipMemcpy(void *a0, const void *a1, size_t a2, hipMemcpyKind a3) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3399,6 +4712,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyWithStream
+    #define HIPGEN_DEF_hipMemcpyWithStream
     static inline hipError_t hipMemcpyWithStream(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3410,6 +4726,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyHtoD
+    #define HIPGEN_DEF_hipMemcpyHtoD
     static inline hipError_t hipMemcpyHtoD(hipDeviceptr_t a0, void *a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, void *, size_t);
       static hipgen_fn f;
@@ -3421,6 +4740,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyDtoH
+    #define HIPGEN_DEF_hipMemcpyDtoH
     static inline hipError_t hipMemcpyDtoH(void *a0, hipDeviceptr_t a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(void *, hipDeviceptr_t, size_t);
       static hipgen_fn f;
@@ -3432,6 +4754,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyDtoD
+    #define HIPGEN_DEF_hipMemcpyDtoD
     static inline hipError_t hipMemcpyDtoD(hipDeviceptr_t a0, hipDeviceptr_t a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, hipDeviceptr_t, size_t);
       static hipgen_fn f;
@@ -3443,6 +4768,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyAtoD
+    #define HIPGEN_DEF_hipMemcpyAtoD
     static inline hipError_t hipMemcpyAtoD(hipDeviceptr_t a0, hipArray_t a1, size_t a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, hipArray_t, size_t, size_t);
       static hipgen_fn f;
@@ -3454,6 +4782,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyDtoA
+    #define HIPGEN_DEF_hipMemcpyDtoA
     static inline hipError_t hipMemcpyDtoA(hipArray_t a0, size_t a1, hipDeviceptr_t a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(hipArray_t, size_t, hipDeviceptr_t, size_t);
       static hipgen_fn f;
@@ -3465,6 +4796,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyAtoA
+    #define HIPGEN_DEF_hipMemcpyAtoA
     static inline hipError_t hipMemcpyAtoA(hipArray_t a0, size_t a1, hipArray_t a2, size_t a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(hipArray_t, size_t, hipArray_t, size_t, size_t);
       static hipgen_fn f;
@@ -3476,6 +4810,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyHtoDAsync
+    #define HIPGEN_DEF_hipMemcpyHtoDAsync
     static inline hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t a0, void *a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, void *, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3487,6 +4824,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyDtoHAsync
+    #define HIPGEN_DEF_hipMemcpyDtoHAsync
     static inline hipError_t hipMemcpyDtoHAsync(void *a0, hipDeviceptr_t a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(void *, hipDeviceptr_t, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3498,6 +4838,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyDtoDAsync
+    #define HIPGEN_DEF_hipMemcpyDtoDAsync
     static inline hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t a0, hipDeviceptr_t a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, hipDeviceptr_t, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3509,6 +4852,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyAtoHAsync
+    #define HIPGEN_DEF_hipMemcpyAtoHAsync
     static inline hipError_t hipMemcpyAtoHAsync(void *a0, hipArray_t a1, size_t a2, size_t a3, hipStream_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, hipArray_t, size_t, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3520,6 +4866,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyHtoAAsync
+    #define HIPGEN_DEF_hipMemcpyHtoAAsync
     static inline hipError_t hipMemcpyHtoAAsync(hipArray_t a0, size_t a1, const void *a2, size_t a3, hipStream_t a4) {
       typedef hipError_t (*hipgen_fn)(hipArray_t, size_t, const void *, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3531,6 +4880,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleGetGlobal
+    #define HIPGEN_DEF_hipModuleGetGlobal
     static inline hipError_t hipModuleGetGlobal(hipDeviceptr_t *a0, size_t *a1, hipModule_t a2, const char *a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, size_t *, hipModule_t, const char *);
       static hipgen_fn f;
@@ -3542,6 +4894,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetSymbolAddress
+    #define HIPGEN_DEF_hipGetSymbolAddress
     static inline hipError_t hipGetSymbolAddress(void **a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(void **, const void *);
       static hipgen_fn f;
@@ -3553,6 +4908,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetSymbolSize
+    #define HIPGEN_DEF_hipGetSymbolSize
     static inline hipError_t hipGetSymbolSize(size_t *a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(size_t *, const void *);
       static hipgen_fn f;
@@ -3564,6 +4922,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetProcAddress
+    #define HIPGEN_DEF_hipGetProcAddress
     static inline hipError_t hipGetProcAddress(const char *a0, void **a1, int a2, uint64_t a3, hipDriverProcAddressQueryResult *a4) {
       typedef hipError_t (*hipgen_fn)(const char *, void **, int, uint64_t, hipDriverProcAddressQueryResult *);
       static hipgen_fn f;
@@ -3575,6 +4936,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyToSymbol
+    #define HIPGEN_DEF_hipMemcpyToSymbol
     static inline hipError_t hipMemcpyToSymbol(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
       typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3586,6 +4950,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyToSymbolAsync
+    #define HIPGEN_DEF_hipMemcpyToSymbolAsync
     static inline hipError_t hipMemcpyToSymbolAsync(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3597,6 +4964,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromSymbol
+    #define HIPGEN_DEF_hipMemcpyFromSymbol
     static inline hipError_t hipMemcpyFromSymbol(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3608,6 +4978,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromSymbolAsync
+    #define HIPGEN_DEF_hipMemcpyFromSymbolAsync
     static inline hipError_t hipMemcpyFromSymbolAsync(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3619,6 +4992,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyAsync
+    #define HIPGEN_DEF_hipMemcpyAsync
     static inline hipError_t hipMemcpyAsync(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3630,6 +5006,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset
+    #define HIPGEN_DEF_hipMemset
     static inline hipError_t hipMemset(void *a0, int a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(void *, int, size_t);
       static hipgen_fn f;
@@ -3641,6 +5020,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD8
+    #define HIPGEN_DEF_hipMemsetD8
     static inline hipError_t hipMemsetD8(hipDeviceptr_t a0, unsigned char a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned char, size_t);
       static hipgen_fn f;
@@ -3652,6 +5034,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD8Async
+    #define HIPGEN_DEF_hipMemsetD8Async
     static inline hipError_t hipMemsetD8Async(hipDeviceptr_t a0, unsigned char a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned char, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3663,6 +5048,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD16
+    #define HIPGEN_DEF_hipMemsetD16
     static inline hipError_t hipMemsetD16(hipDeviceptr_t a0, unsigned short a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned short, size_t);
       static hipgen_fn f;
@@ -3674,6 +5062,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD16Async
+    #define HIPGEN_DEF_hipMemsetD16Async
     static inline hipError_t hipMemsetD16Async(hipDeviceptr_t a0, unsigned short a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned short, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3685,6 +5076,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD32
+    #define HIPGEN_DEF_hipMemsetD32
     static inline hipError_t hipMemsetD32(hipDeviceptr_t a0, int a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, int, size_t);
       static hipgen_fn f;
@@ -3696,6 +5090,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetAsync
+    #define HIPGEN_DEF_hipMemsetAsync
     static inline hipError_t hipMemsetAsync(void *a0, int a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(void *, int, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3707,6 +5104,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetD32Async
+    #define HIPGEN_DEF_hipMemsetD32Async
     static inline hipError_t hipMemsetD32Async(hipDeviceptr_t a0, int a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, int, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3718,6 +5118,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset2D
+    #define HIPGEN_DEF_hipMemset2D
     static inline hipError_t hipMemset2D(void *a0, size_t a1, int a2, size_t a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t);
       static hipgen_fn f;
@@ -3729,6 +5132,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset2DAsync
+    #define HIPGEN_DEF_hipMemset2DAsync
     static inline hipError_t hipMemset2DAsync(void *a0, size_t a1, int a2, size_t a3, size_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t, hipStream_t);
       static hipgen_fn f;
@@ -3740,6 +5146,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset3D
+    #define HIPGEN_DEF_hipMemset3D
     static inline hipError_t hipMemset3D(hipPitchedPtr a0, int a1, hipExtent a2) {
       typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent);
       static hipgen_fn f;
@@ -3751,6 +5160,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset3DAsync
+    #define HIPGEN_DEF_hipMemset3DAsync
     static inline hipError_t hipMemset3DAsync(hipPitchedPtr a0, int a1, hipExtent a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent, hipStream_t);
       static hipgen_fn f;
@@ -3762,6 +5174,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemGetInfo
+    #define HIPGEN_DEF_hipMemGetInfo
     static inline hipError_t hipMemGetInfo(size_t *a0, size_t *a1) {
       typedef hipError_t (*hipgen_fn)(size_t *, size_t *);
       static hipgen_fn f;
@@ -3773,6 +5188,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemPtrGetInfo
+    #define HIPGEN_DEF_hipMemPtrGetInfo
     static inline hipError_t hipMemPtrGetInfo(void *a0, size_t *a1) {
       typedef hipError_t (*hipgen_fn)(void *, size_t *);
       static hipgen_fn f;
@@ -3784,6 +5202,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocArray
+    #define HIPGEN_DEF_hipMallocArray
     static inline hipError_t hipMallocArray(hipArray_t *a0, const hipChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(hipArray_t *, const hipChannelFormatDesc *, size_t, size_t, unsigned int);
       static hipgen_fn f;
@@ -3795,6 +5216,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayCreate
+    #define HIPGEN_DEF_hipArrayCreate
     static inline hipError_t hipArrayCreate(hipArray_t *a0, const HIP_ARRAY_DESCRIPTOR *a1) {
       typedef hipError_t (*hipgen_fn)(hipArray_t *, const HIP_ARRAY_DESCRIPTOR *);
       static hipgen_fn f;
@@ -3806,6 +5230,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayDestroy
+    #define HIPGEN_DEF_hipArrayDestroy
     static inline hipError_t hipArrayDestroy(hipArray_t a0) {
       typedef hipError_t (*hipgen_fn)(hipArray_t);
       static hipgen_fn f;
@@ -3817,6 +5244,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArray3DCreate
+    #define HIPGEN_DEF_hipArray3DCreate
     static inline hipError_t hipArray3DCreate(hipArray_t *a0, const HIP_ARRAY3D_DESCRIPTOR *a1) {
       typedef hipError_t (*hipgen_fn)(hipArray_t *, const HIP_ARRAY3D_DESCRIPTOR *);
       static hipgen_fn f;
@@ -3828,6 +5258,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMalloc3D
+    #define HIPGEN_DEF_hipMalloc3D
     static inline hipError_t hipMalloc3D(hipPitchedPtr *a0, hipExtent a1) {
       typedef hipError_t (*hipgen_fn)(hipPitchedPtr *, hipExtent);
       static hipgen_fn f;
@@ -3839,6 +5272,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFreeArray
+    #define HIPGEN_DEF_hipFreeArray
     static inline hipError_t hipFreeArray(hipArray_t a0) {
       typedef hipError_t (*hipgen_fn)(hipArray_t);
       static hipgen_fn f;
@@ -3850,6 +5286,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMalloc3DArray
+    #define HIPGEN_DEF_hipMalloc3DArray
     static inline hipError_t hipMalloc3DArray(hipArray_t *a0, const struct hipChannelFormatDesc *a1, struct hipExtent a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipArray_t *, const struct hipChannelFormatDesc *, struct hipExtent, unsigned int);
       static hipgen_fn f;
@@ -3861,6 +5300,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayGetInfo
+    #define HIPGEN_DEF_hipArrayGetInfo
     static inline hipError_t hipArrayGetInfo(hipChannelFormatDesc *a0, hipExtent *a1, unsigned int *a2, hipArray_t a3) {
       typedef hipError_t (*hipgen_fn)(hipChannelFormatDesc *, hipExtent *, unsigned int *, hipArray_t);
       static hipgen_fn f;
@@ -3872,6 +5314,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArrayGetDescriptor
+    #define HIPGEN_DEF_hipArrayGetDescriptor
     static inline hipError_t hipArrayGetDescriptor(HIP_ARRAY_DESCRIPTOR *a0, hipArray_t a1) {
       typedef hipError_t (*hipgen_fn)(HIP_ARRAY_DESCRIPTOR *, hipArray_t);
       static hipgen_fn f;
@@ -3883,6 +5328,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipArray3DGetDescriptor
+    #define HIPGEN_DEF_hipArray3DGetDescriptor
     static inline hipError_t hipArray3DGetDescriptor(HIP_ARRAY3D_DESCRIPTOR *a0, hipArray_t a1) {
       typedef hipError_t (*hipgen_fn)(HIP_ARRAY3D_DESCRIPTOR *, hipArray_t);
       static hipgen_fn f;
@@ -3894,6 +5342,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2D
+    #define HIPGEN_DEF_hipMemcpy2D
     static inline hipError_t hipMemcpy2D(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3905,6 +5356,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyParam2D
+    #define HIPGEN_DEF_hipMemcpyParam2D
     static inline hipError_t hipMemcpyParam2D(const hip_Memcpy2D *a0) {
       typedef hipError_t (*hipgen_fn)(const hip_Memcpy2D *);
       static hipgen_fn f;
@@ -3916,6 +5370,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyParam2DAsync
+    #define HIPGEN_DEF_hipMemcpyParam2DAsync
     static inline hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(const hip_Memcpy2D *, hipStream_t);
       static hipgen_fn f;
@@ -3927,6 +5384,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DAsync
+    #define HIPGEN_DEF_hipMemcpy2DAsync
     static inline hipError_t hipMemcpy2DAsync(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6, hipStream_t a7) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3938,6 +5398,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DToArray
+    #define HIPGEN_DEF_hipMemcpy2DToArray
     static inline hipError_t hipMemcpy2DToArray(hipArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
       typedef hipError_t (*hipgen_fn)(hipArray_t, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3949,6 +5412,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DToArrayAsync
+    #define HIPGEN_DEF_hipMemcpy2DToArrayAsync
     static inline hipError_t hipMemcpy2DToArrayAsync(hipArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
       typedef hipError_t (*hipgen_fn)(hipArray_t, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -3960,6 +5426,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DArrayToArray
+    #define HIPGEN_DEF_hipMemcpy2DArrayToArray
     static inline hipError_t hipMemcpy2DArrayToArray(hipArray_t a0, size_t a1, size_t a2, hipArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, hipMemcpyKind a8) {
       typedef hipError_t (*hipgen_fn)(hipArray_t, size_t, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3971,6 +5440,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyToArray
+    #define HIPGEN_DEF_hipMemcpyToArray
     static inline hipError_t hipMemcpyToArray(hipArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(hipArray_t, size_t, size_t, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3982,6 +5454,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromArray
+    #define HIPGEN_DEF_hipMemcpyFromArray
     static inline hipError_t hipMemcpyFromArray(void *a0, hipArray_const_t a1, size_t a2, size_t a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(void *, hipArray_const_t, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -3993,6 +5468,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DFromArray
+    #define HIPGEN_DEF_hipMemcpy2DFromArray
     static inline hipError_t hipMemcpy2DFromArray(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -4004,6 +5482,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DFromArrayAsync
+    #define HIPGEN_DEF_hipMemcpy2DFromArrayAsync
     static inline hipError_t hipMemcpy2DFromArrayAsync(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -4015,6 +5496,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyAtoH
+    #define HIPGEN_DEF_hipMemcpyAtoH
     static inline hipError_t hipMemcpyAtoH(void *a0, hipArray_t a1, size_t a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(void *, hipArray_t, size_t, size_t);
       static hipgen_fn f;
@@ -4026,6 +5510,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyHtoA
+    #define HIPGEN_DEF_hipMemcpyHtoA
     static inline hipError_t hipMemcpyHtoA(hipArray_t a0, size_t a1, const void *a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(hipArray_t, size_t, const void *, size_t);
       static hipgen_fn f;
@@ -4037,6 +5524,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy3D
+    #define HIPGEN_DEF_hipMemcpy3D
     static inline hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *a0) {
       typedef hipError_t (*hipgen_fn)(const struct hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -4048,6 +5538,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy3DAsync
+    #define HIPGEN_DEF_hipMemcpy3DAsync
     static inline hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(const struct hipMemcpy3DParms *, hipStream_t);
       static hipgen_fn f;
@@ -4059,6 +5552,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvMemcpy3D
+    #define HIPGEN_DEF_hipDrvMemcpy3D
     static inline hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *a0) {
       typedef hipError_t (*hipgen_fn)(const HIP_MEMCPY3D *);
       static hipgen_fn f;
@@ -4070,6 +5566,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvMemcpy3DAsync
+    #define HIPGEN_DEF_hipDrvMemcpy3DAsync
     static inline hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(const HIP_MEMCPY3D *, hipStream_t);
       static hipgen_fn f;
@@ -4081,6 +5580,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceCanAccessPeer
+    #define HIPGEN_DEF_hipDeviceCanAccessPeer
     static inline hipError_t hipDeviceCanAccessPeer(int *a0, int a1, int a2) {
       typedef hipError_t (*hipgen_fn)(int *, int, int);
       static hipgen_fn f;
@@ -4092,6 +5594,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceEnablePeerAccess
+    #define HIPGEN_DEF_hipDeviceEnablePeerAccess
     static inline hipError_t hipDeviceEnablePeerAccess(int a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(int, unsigned int);
       static hipgen_fn f;
@@ -4103,6 +5608,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceDisablePeerAccess
+    #define HIPGEN_DEF_hipDeviceDisablePeerAccess
     static inline hipError_t hipDeviceDisablePeerAccess(int a0) {
       typedef hipError_t (*hipgen_fn)(int);
       static hipgen_fn f;
@@ -4114,6 +5622,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemGetAddressRange
+    #define HIPGEN_DEF_hipMemGetAddressRange
     static inline hipError_t hipMemGetAddressRange(hipDeviceptr_t *a0, size_t *a1, hipDeviceptr_t a2) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, size_t *, hipDeviceptr_t);
       static hipgen_fn f;
@@ -4125,6 +5636,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyPeer
+    #define HIPGEN_DEF_hipMemcpyPeer
     static inline hipError_t hipMemcpyPeer(void *a0, int a1, const void *a2, int a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, int, const void *, int, size_t);
       static hipgen_fn f;
@@ -4136,6 +5650,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyPeerAsync
+    #define HIPGEN_DEF_hipMemcpyPeerAsync
     static inline hipError_t hipMemcpyPeerAsync(void *a0, int a1, const void *a2, int a3, size_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(void *, int, const void *, int, size_t, hipStream_t);
       static hipgen_fn f;
@@ -4147,6 +5664,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxCreate
+    #define HIPGEN_DEF_hipCtxCreate
     static inline hipError_t hipCtxCreate(hipCtx_t *a0, unsigned int a1, int32_t a2) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t *, unsigned int, int32_t);
       static hipgen_fn f;
@@ -4158,6 +5678,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxDestroy
+    #define HIPGEN_DEF_hipCtxDestroy
     static inline hipError_t hipCtxDestroy(hipCtx_t a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t);
       static hipgen_fn f;
@@ -4169,6 +5692,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxPopCurrent
+    #define HIPGEN_DEF_hipCtxPopCurrent
     static inline hipError_t hipCtxPopCurrent(hipCtx_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t *);
       static hipgen_fn f;
@@ -4180,6 +5706,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxPushCurrent
+    #define HIPGEN_DEF_hipCtxPushCurrent
     static inline hipError_t hipCtxPushCurrent(hipCtx_t a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t);
       static hipgen_fn f;
@@ -4191,6 +5720,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxSetCurrent
+    #define HIPGEN_DEF_hipCtxSetCurrent
     static inline hipError_t hipCtxSetCurrent(hipCtx_t a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t);
       static hipgen_fn f;
@@ -4202,6 +5734,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetCurrent
+    #define HIPGEN_DEF_hipCtxGetCurrent
     static inline hipError_t hipCtxGetCurrent(hipCtx_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t *);
       static hipgen_fn f;
@@ -4213,6 +5748,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetDevice
+    #define HIPGEN_DEF_hipCtxGetDevice
     static inline hipError_t hipCtxGetDevice(int32_t *a0) {
       typedef hipError_t (*hipgen_fn)(int32_t *);
       static hipgen_fn f;
@@ -4224,6 +5762,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetApiVersion
+    #define HIPGEN_DEF_hipCtxGetApiVersion
     static inline hipError_t hipCtxGetApiVersion(hipCtx_t a0, int *a1) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t, int *);
       static hipgen_fn f;
@@ -4235,6 +5776,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetCacheConfig
+    #define HIPGEN_DEF_hipCtxGetCacheConfig
     static inline hipError_t hipCtxGetCacheConfig(hipFuncCache_t *a0) {
       typedef hipError_t (*hipgen_fn)(hipFuncCache_t *);
       static hipgen_fn f;
@@ -4246,6 +5790,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxSetCacheConfig
+    #define HIPGEN_DEF_hipCtxSetCacheConfig
     static inline hipError_t hipCtxSetCacheConfig(hipFuncCache_t a0) {
       typedef hipError_t (*hipgen_fn)(hipFuncCache_t);
       static hipgen_fn f;
@@ -4257,6 +5804,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxSetSharedMemConfig
+    #define HIPGEN_DEF_hipCtxSetSharedMemConfig
     static inline hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig a0) {
       typedef hipError_t (*hipgen_fn)(hipSharedMemConfig);
       static hipgen_fn f;
@@ -4268,6 +5818,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetSharedMemConfig
+    #define HIPGEN_DEF_hipCtxGetSharedMemConfig
     static inline hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *a0) {
       typedef hipError_t (*hipgen_fn)(hipSharedMemConfig *);
       static hipgen_fn f;
@@ -4279,6 +5832,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxSynchronize
+    #define HIPGEN_DEF_hipCtxSynchronize
     static inline hipError_t hipCtxSynchronize(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -4290,6 +5846,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxGetFlags
+    #define HIPGEN_DEF_hipCtxGetFlags
     static inline hipError_t hipCtxGetFlags(unsigned int *a0) {
       typedef hipError_t (*hipgen_fn)(unsigned int *);
       static hipgen_fn f;
@@ -4301,6 +5860,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxEnablePeerAccess
+    #define HIPGEN_DEF_hipCtxEnablePeerAccess
     static inline hipError_t hipCtxEnablePeerAccess(hipCtx_t a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t, unsigned int);
       static hipgen_fn f;
@@ -4312,6 +5874,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCtxDisablePeerAccess
+    #define HIPGEN_DEF_hipCtxDisablePeerAccess
     static inline hipError_t hipCtxDisablePeerAccess(hipCtx_t a0) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t);
       static hipgen_fn f;
@@ -4323,6 +5888,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDevicePrimaryCtxGetState
+    #define HIPGEN_DEF_hipDevicePrimaryCtxGetState
     static inline hipError_t hipDevicePrimaryCtxGetState(int32_t a0, unsigned int *a1, int *a2) {
       typedef hipError_t (*hipgen_fn)(int32_t, unsigned int *, int *);
       static hipgen_fn f;
@@ -4334,6 +5902,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDevicePrimaryCtxRelease
+    #define HIPGEN_DEF_hipDevicePrimaryCtxRelease
     static inline hipError_t hipDevicePrimaryCtxRelease(int32_t a0) {
       typedef hipError_t (*hipgen_fn)(int32_t);
       static hipgen_fn f;
@@ -4345,6 +5916,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDevicePrimaryCtxRetain
+    #define HIPGEN_DEF_hipDevicePrimaryCtxRetain
     static inline hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *a0, int32_t a1) {
       typedef hipError_t (*hipgen_fn)(hipCtx_t *, int32_t);
       static hipgen_fn f;
@@ -4356,6 +5930,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDevicePrimaryCtxReset
+    #define HIPGEN_DEF_hipDevicePrimaryCtxReset
     static inline hipError_t hipDevicePrimaryCtxReset(int32_t a0) {
       typedef hipError_t (*hipgen_fn)(int32_t);
       static hipgen_fn f;
@@ -4367,6 +5944,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDevicePrimaryCtxSetFlags
+    #define HIPGEN_DEF_hipDevicePrimaryCtxSetFlags
     static inline hipError_t hipDevicePrimaryCtxSetFlags(int32_t a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(int32_t, unsigned int);
       static hipgen_fn f;
@@ -4378,6 +5958,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLoad
+    #define HIPGEN_DEF_hipModuleLoad
     static inline hipError_t hipModuleLoad(hipModule_t *a0, const char *a1) {
       typedef hipError_t (*hipgen_fn)(hipModule_t *, const char *);
       static hipgen_fn f;
@@ -4389,6 +5972,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleUnload
+    #define HIPGEN_DEF_hipModuleUnload
     static inline hipError_t hipModuleUnload(hipModule_t a0) {
       typedef hipError_t (*hipgen_fn)(hipModule_t);
       static hipgen_fn f;
@@ -4400,6 +5986,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleGetFunction
+    #define HIPGEN_DEF_hipModuleGetFunction
     static inline hipError_t hipModuleGetFunction(hipFunction_t *a0, hipModule_t a1, const char *a2) {
       typedef hipError_t (*hipgen_fn)(hipFunction_t *, hipModule_t, const char *);
       static hipgen_fn f;
@@ -4411,6 +6000,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncGetAttributes
+    #define HIPGEN_DEF_hipFuncGetAttributes
     static inline hipError_t hipFuncGetAttributes(struct hipFuncAttributes *a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(struct hipFuncAttributes *, const void *);
       static hipgen_fn f;
@@ -4422,6 +6014,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFuncGetAttribute
+    #define HIPGEN_DEF_hipFuncGetAttribute
     static inline hipError_t hipFuncGetAttribute(int *a0, hipFunction_attribute a1, hipFunction_t a2) {
       typedef hipError_t (*hipgen_fn)(int *, hipFunction_attribute, hipFunction_t);
       static hipgen_fn f;
@@ -4433,6 +6028,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetFuncBySymbol
+    #define HIPGEN_DEF_hipGetFuncBySymbol
     static inline hipError_t hipGetFuncBySymbol(hipFunction_t *a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(hipFunction_t *, const void *);
       static hipgen_fn f;
@@ -4444,6 +6042,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleGetTexRef
+    #define HIPGEN_DEF_hipModuleGetTexRef
     static inline hipError_t hipModuleGetTexRef(textureReference **a0, hipModule_t a1, const char *a2) {
       typedef hipError_t (*hipgen_fn)(textureReference **, hipModule_t, const char *);
       static hipgen_fn f;
@@ -4455,6 +6056,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLoadData
+    #define HIPGEN_DEF_hipModuleLoadData
     static inline hipError_t hipModuleLoadData(hipModule_t *a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(hipModule_t *, const void *);
       static hipgen_fn f;
@@ -4466,6 +6070,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLoadDataEx
+    #define HIPGEN_DEF_hipModuleLoadDataEx
     static inline hipError_t hipModuleLoadDataEx(hipModule_t *a0, const void *a1, unsigned int a2, hipJitOption *a3, void **a4) {
       typedef hipError_t (*hipgen_fn)(hipModule_t *, const void *, unsigned int, hipJitOption *, void **);
       static hipgen_fn f;
@@ -4477,6 +6084,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLinkAddData
+    #define HIPGEN_DEF_hipLinkAddData
     static inline hipError_t hipLinkAddData(hipLinkState_t a0, hipJitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, hipJitOption *a6, void **a7) {
       typedef hipError_t (*hipgen_fn)(hipLinkState_t, hipJitInputType, void *, size_t, const char *, unsigned int, hipJitOption *, void **);
       static hipgen_fn f;
@@ -4488,6 +6098,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLinkAddFile
+    #define HIPGEN_DEF_hipLinkAddFile
     static inline hipError_t hipLinkAddFile(hipLinkState_t a0, hipJitInputType a1, const char *a2, unsigned int a3, hipJitOption *a4, void **a5) {
       typedef hipError_t (*hipgen_fn)(hipLinkState_t, hipJitInputType, const char *, unsigned int, hipJitOption *, void **);
       static hipgen_fn f;
@@ -4499,6 +6112,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLinkComplete
+    #define HIPGEN_DEF_hipLinkComplete
     static inline hipError_t hipLinkComplete(hipLinkState_t a0, void **a1, size_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipLinkState_t, void **, size_t *);
       static hipgen_fn f;
@@ -4510,6 +6126,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLinkCreate
+    #define HIPGEN_DEF_hipLinkCreate
     static inline hipError_t hipLinkCreate(unsigned int a0, hipJitOption *a1, void **a2, hipLinkState_t *a3) {
       typedef hipError_t (*hipgen_fn)(unsigned int, hipJitOption *, void **, hipLinkState_t *);
       static hipgen_fn f;
@@ -4521,6 +6140,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLinkDestroy
+    #define HIPGEN_DEF_hipLinkDestroy
     static inline hipError_t hipLinkDestroy(hipLinkState_t a0) {
       typedef hipError_t (*hipgen_fn)(hipLinkState_t);
       static hipgen_fn f;
@@ -4532,6 +6154,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLaunchKernel
+    #define HIPGEN_DEF_hipModuleLaunchKernel
     static inline hipError_t hipModuleLaunchKernel(hipFunction_t a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, hipStream_t a8, void **a9, void **a10) {
       typedef hipError_t (*hipgen_fn)(hipFunction_t, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, hipStream_t, void **, void **);
       static hipgen_fn f;
@@ -4543,6 +6168,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLaunchCooperativeKernel
+    #define HIPGEN_DEF_hipModuleLaunchCooperativeKernel
     static inline hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, hipStream_t a8, void **a9) {
       typedef hipError_t (*hipgen_fn)(hipFunction_t, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, hipStream_t, void **);
       static hipgen_fn f;
@@ -4554,6 +6182,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleLaunchCooperativeKernelMultiDevice
+    #define HIPGEN_DEF_hipModuleLaunchCooperativeKernelMultiDevice
     static inline hipError_t hipModuleLaunchCooperativeKernelMultiDevice(hipFunctionLaunchParams *a0, unsigned int a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipFunctionLaunchParams *, unsigned int, unsigned int);
       static hipgen_fn f;
@@ -4565,6 +6196,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchCooperativeKernel
+    #define HIPGEN_DEF_hipLaunchCooperativeKernel
     static inline hipError_t hipLaunchCooperativeKernel(const void *a0, dim3 a1, dim3 a2, void **a3, unsigned int a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, unsigned int, hipStream_t);
       static hipgen_fn f;
@@ -4576,6 +6210,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchCooperativeKernelMultiDevice
+    #define HIPGEN_DEF_hipLaunchCooperativeKernelMultiDevice
     static inline hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *a0, int a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipLaunchParams *, int, unsigned int);
       static hipgen_fn f;
@@ -4587,6 +6224,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtLaunchMultiKernelMultiDevice
+    #define HIPGEN_DEF_hipExtLaunchMultiKernelMultiDevice
     static inline hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *a0, int a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipLaunchParams *, int, unsigned int);
       static hipgen_fn f;
@@ -4598,6 +6238,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSize
+    #define HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSize
     static inline hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *a0, int *a1, hipFunction_t a2, size_t a3, int a4) {
       typedef hipError_t (*hipgen_fn)(int *, int *, hipFunction_t, size_t, int);
       static hipgen_fn f;
@@ -4609,6 +6252,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSizeWithFlags
+    #define HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSizeWithFlags
     static inline hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *a0, int *a1, hipFunction_t a2, size_t a3, int a4, unsigned int a5) {
       typedef hipError_t (*hipgen_fn)(int *, int *, hipFunction_t, size_t, int, unsigned int);
       static hipgen_fn f;
@@ -4620,6 +6266,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor
+    #define HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor
     static inline hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, hipFunction_t a1, int a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(int *, hipFunction_t, int, size_t);
       static hipgen_fn f;
@@ -4631,6 +6280,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
+    #define HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
     static inline hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, hipFunction_t a1, int a2, size_t a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(int *, hipFunction_t, int, size_t, unsigned int);
       static hipgen_fn f;
@@ -4642,6 +6294,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessor
+    #define HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessor
     static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, const void *a1, int a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(int *, const void *, int, size_t);
       static hipgen_fn f;
@@ -4653,6 +6308,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
+    #define HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
     static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, const void *a1, int a2, size_t a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(int *, const void *, int, size_t, unsigned int);
       static hipgen_fn f;
@@ -4664,6 +6322,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipOccupancyMaxPotentialBlockSize
+    #define HIPGEN_DEF_hipOccupancyMaxPotentialBlockSize
     static inline hipError_t hipOccupancyMaxPotentialBlockSize(int *a0, int *a1, const void *a2, size_t a3, int a4) {
       typedef hipError_t (*hipgen_fn)(int *, int *, const void *, size_t, int);
       static hipgen_fn f;
@@ -4675,6 +6336,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipProfilerStart
+    #define HIPGEN_DEF_hipProfilerStart
     static inline hipError_t hipProfilerStart(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -4686,6 +6350,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipProfilerStop
+    #define HIPGEN_DEF_hipProfilerStop
     static inline hipError_t hipProfilerStop(void) {
       typedef hipError_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -4697,6 +6364,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipConfigureCall
+    #define HIPGEN_DEF_hipConfigureCall
     static inline hipError_t hipConfigureCall(dim3 a0, dim3 a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(dim3, dim3, size_t, hipStream_t);
       static hipgen_fn f;
@@ -4708,6 +6378,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipSetupArgument
+    #define HIPGEN_DEF_hipSetupArgument
     static inline hipError_t hipSetupArgument(const void *a0, size_t a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(const void *, size_t, size_t);
       static hipgen_fn f;
@@ -4719,6 +6392,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchByPtr
+    #define HIPGEN_DEF_hipLaunchByPtr
     static inline hipError_t hipLaunchByPtr(const void *a0) {
       typedef hipError_t (*hipgen_fn)(const void *);
       static hipgen_fn f;
@@ -4730,6 +6406,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchKernel
+    #define HIPGEN_DEF_hipLaunchKernel
     static inline hipError_t hipLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, size_t, hipStream_t);
       static hipgen_fn f;
@@ -4741,6 +6420,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchHostFunc
+    #define HIPGEN_DEF_hipLaunchHostFunc
     static inline hipError_t hipLaunchHostFunc(hipStream_t a0, hipHostFn_t a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipHostFn_t, void *);
       static hipgen_fn f;
@@ -4752,6 +6434,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvMemcpy2DUnaligned
+    #define HIPGEN_DEF_hipDrvMemcpy2DUnaligned
     static inline hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *a0) {
       typedef hipError_t (*hipgen_fn)(const hip_Memcpy2D *);
       static hipgen_fn f;
@@ -4763,6 +6448,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipExtLaunchKernel
+    #define HIPGEN_DEF_hipExtLaunchKernel
     static inline hipError_t hipExtLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5, hipEvent_t a6, hipEvent_t a7, int a8) {
       typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, size_t, hipStream_t, hipEvent_t, hipEvent_t, int);
       static hipgen_fn f;
@@ -4774,6 +6462,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCreateTextureObject
+    #define HIPGEN_DEF_hipCreateTextureObject
     static inline hipError_t hipCreateTextureObject(hipTextureObject_t *a0, const hipResourceDesc *a1, const hipTextureDesc *a2, const struct hipResourceViewDesc *a3) {
       typedef hipError_t (*hipgen_fn)(hipTextureObject_t *, const hipResourceDesc *, const hipTextureDesc *, const struct hipResourceViewDesc *);
       static hipgen_fn f;
@@ -4785,6 +6476,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDestroyTextureObject
+    #define HIPGEN_DEF_hipDestroyTextureObject
     static inline hipError_t hipDestroyTextureObject(hipTextureObject_t a0) {
       typedef hipError_t (*hipgen_fn)(hipTextureObject_t);
       static hipgen_fn f;
@@ -4796,6 +6490,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetChannelDesc
+    #define HIPGEN_DEF_hipGetChannelDesc
     static inline hipError_t hipGetChannelDesc(hipChannelFormatDesc *a0, hipArray_const_t a1) {
       typedef hipError_t (*hipgen_fn)(hipChannelFormatDesc *, hipArray_const_t);
       static hipgen_fn f;
@@ -4807,6 +6504,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetTextureObjectResourceDesc
+    #define HIPGEN_DEF_hipGetTextureObjectResourceDesc
     static inline hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(hipResourceDesc *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4818,6 +6518,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetTextureObjectResourceViewDesc
+    #define HIPGEN_DEF_hipGetTextureObjectResourceViewDesc
     static inline hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(struct hipResourceViewDesc *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4829,6 +6532,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetTextureObjectTextureDesc
+    #define HIPGEN_DEF_hipGetTextureObjectTextureDesc
     static inline hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(hipTextureDesc *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4840,6 +6546,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexObjectCreate
+    #define HIPGEN_DEF_hipTexObjectCreate
     static inline hipError_t hipTexObjectCreate(hipTextureObject_t *a0, const HIP_RESOURCE_DESC *a1, const HIP_TEXTURE_DESC *a2, const HIP_RESOURCE_VIEW_DESC *a3) {
       typedef hipError_t (*hipgen_fn)(hipTextureObject_t *, const HIP_RESOURCE_DESC *, const HIP_TEXTURE_DESC *, const HIP_RESOURCE_VIEW_DESC *);
       static hipgen_fn f;
@@ -4851,6 +6560,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexObjectDestroy
+    #define HIPGEN_DEF_hipTexObjectDestroy
     static inline hipError_t hipTexObjectDestroy(hipTextureObject_t a0) {
       typedef hipError_t (*hipgen_fn)(hipTextureObject_t);
       static hipgen_fn f;
@@ -4862,6 +6574,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexObjectGetResourceDesc
+    #define HIPGEN_DEF_hipTexObjectGetResourceDesc
     static inline hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(HIP_RESOURCE_DESC *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4873,6 +6588,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexObjectGetResourceViewDesc
+    #define HIPGEN_DEF_hipTexObjectGetResourceViewDesc
     static inline hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(HIP_RESOURCE_VIEW_DESC *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4884,6 +6602,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexObjectGetTextureDesc
+    #define HIPGEN_DEF_hipTexObjectGetTextureDesc
     static inline hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *a0, hipTextureObject_t a1) {
       typedef hipError_t (*hipgen_fn)(HIP_TEXTURE_DESC *, hipTextureObject_t);
       static hipgen_fn f;
@@ -4895,6 +6616,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMallocMipmappedArray
+    #define HIPGEN_DEF_hipMallocMipmappedArray
     static inline hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *a0, const struct hipChannelFormatDesc *a1, struct hipExtent a2, unsigned int a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t *, const struct hipChannelFormatDesc *, struct hipExtent, unsigned int, unsigned int);
       static hipgen_fn f;
@@ -4906,6 +6630,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipFreeMipmappedArray
+    #define HIPGEN_DEF_hipFreeMipmappedArray
     static inline hipError_t hipFreeMipmappedArray(hipMipmappedArray_t a0) {
       typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t);
       static hipgen_fn f;
@@ -4917,6 +6644,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetMipmappedArrayLevel
+    #define HIPGEN_DEF_hipGetMipmappedArrayLevel
     static inline hipError_t hipGetMipmappedArrayLevel(hipArray_t *a0, hipMipmappedArray_const_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipArray_t *, hipMipmappedArray_const_t, unsigned int);
       static hipgen_fn f;
@@ -4928,6 +6658,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMipmappedArrayCreate
+    #define HIPGEN_DEF_hipMipmappedArrayCreate
     static inline hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *a0, HIP_ARRAY3D_DESCRIPTOR *a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t *, HIP_ARRAY3D_DESCRIPTOR *, unsigned int);
       static hipgen_fn f;
@@ -4939,6 +6672,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMipmappedArrayDestroy
+    #define HIPGEN_DEF_hipMipmappedArrayDestroy
     static inline hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t a0) {
       typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t);
       static hipgen_fn f;
@@ -4950,6 +6686,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMipmappedArrayGetLevel
+    #define HIPGEN_DEF_hipMipmappedArrayGetLevel
     static inline hipError_t hipMipmappedArrayGetLevel(hipArray_t *a0, hipMipmappedArray_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipArray_t *, hipMipmappedArray_t, unsigned int);
       static hipgen_fn f;
@@ -4961,6 +6700,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipBindTextureToMipmappedArray
+    #define HIPGEN_DEF_hipBindTextureToMipmappedArray
     static inline hipError_t hipBindTextureToMipmappedArray(const textureReference *a0, hipMipmappedArray_const_t a1, const hipChannelFormatDesc *a2) {
       typedef hipError_t (*hipgen_fn)(const textureReference *, hipMipmappedArray_const_t, const hipChannelFormatDesc *);
       static hipgen_fn f;
@@ -4972,6 +6714,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetTextureReference
+    #define HIPGEN_DEF_hipGetTextureReference
     static inline hipError_t hipGetTextureReference(const textureReference **a0, const void *a1) {
       typedef hipError_t (*hipgen_fn)(const textureReference **, const void *);
       static hipgen_fn f;
@@ -4983,6 +6728,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetBorderColor
+    #define HIPGEN_DEF_hipTexRefGetBorderColor
     static inline hipError_t hipTexRefGetBorderColor(float *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(float *, const textureReference *);
       static hipgen_fn f;
@@ -4994,6 +6742,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetArray
+    #define HIPGEN_DEF_hipTexRefGetArray
     static inline hipError_t hipTexRefGetArray(hipArray_t *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(hipArray_t *, const textureReference *);
       static hipgen_fn f;
@@ -5005,6 +6756,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetAddressMode
+    #define HIPGEN_DEF_hipTexRefSetAddressMode
     static inline hipError_t hipTexRefSetAddressMode(textureReference *a0, int a1, enum hipTextureAddressMode a2) {
       typedef hipError_t (*hipgen_fn)(textureReference *, int, enum hipTextureAddressMode);
       static hipgen_fn f;
@@ -5016,6 +6770,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetArray
+    #define HIPGEN_DEF_hipTexRefSetArray
     static inline hipError_t hipTexRefSetArray(textureReference *a0, hipArray_const_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(textureReference *, hipArray_const_t, unsigned int);
       static hipgen_fn f;
@@ -5027,6 +6784,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetFilterMode
+    #define HIPGEN_DEF_hipTexRefSetFilterMode
     static inline hipError_t hipTexRefSetFilterMode(textureReference *a0, enum hipTextureFilterMode a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, enum hipTextureFilterMode);
       static hipgen_fn f;
@@ -5038,6 +6798,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetFlags
+    #define HIPGEN_DEF_hipTexRefSetFlags
     static inline hipError_t hipTexRefSetFlags(textureReference *a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, unsigned int);
       static hipgen_fn f;
@@ -5049,6 +6812,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetFormat
+    #define HIPGEN_DEF_hipTexRefSetFormat
     static inline hipError_t hipTexRefSetFormat(textureReference *a0, hipArray_Format a1, int a2) {
       typedef hipError_t (*hipgen_fn)(textureReference *, hipArray_Format, int);
       static hipgen_fn f;
@@ -5060,6 +6826,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipBindTexture
+    #define HIPGEN_DEF_hipBindTexture
     static inline hipError_t hipBindTexture(size_t *a0, const textureReference *a1, const void *a2, const hipChannelFormatDesc *a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(size_t *, const textureReference *, const void *, const hipChannelFormatDesc *, size_t);
       static hipgen_fn f;
@@ -5071,6 +6840,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipBindTexture2D
+    #define HIPGEN_DEF_hipBindTexture2D
     static inline hipError_t hipBindTexture2D(size_t *a0, const textureReference *a1, const void *a2, const hipChannelFormatDesc *a3, size_t a4, size_t a5, size_t a6) {
       typedef hipError_t (*hipgen_fn)(size_t *, const textureReference *, const void *, const hipChannelFormatDesc *, size_t, size_t, size_t);
       static hipgen_fn f;
@@ -5082,6 +6854,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipBindTextureToArray
+    #define HIPGEN_DEF_hipBindTextureToArray
     static inline hipError_t hipBindTextureToArray(const textureReference *a0, hipArray_const_t a1, const hipChannelFormatDesc *a2) {
       typedef hipError_t (*hipgen_fn)(const textureReference *, hipArray_const_t, const hipChannelFormatDesc *);
       static hipgen_fn f;
@@ -5093,6 +6868,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetTextureAlignmentOffset
+    #define HIPGEN_DEF_hipGetTextureAlignmentOffset
     static inline hipError_t hipGetTextureAlignmentOffset(size_t *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(size_t *, const textureReference *);
       static hipgen_fn f;
@@ -5104,6 +6882,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipUnbindTexture
+    #define HIPGEN_DEF_hipUnbindTexture
     static inline hipError_t hipUnbindTexture(const textureReference *a0) {
       typedef hipError_t (*hipgen_fn)(const textureReference *);
       static hipgen_fn f;
@@ -5115,6 +6896,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetAddress
+    #define HIPGEN_DEF_hipTexRefGetAddress
     static inline hipError_t hipTexRefGetAddress(hipDeviceptr_t *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, const textureReference *);
       static hipgen_fn f;
@@ -5126,6 +6910,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetAddressMode
+    #define HIPGEN_DEF_hipTexRefGetAddressMode
     static inline hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *a0, const textureReference *a1, int a2) {
       typedef hipError_t (*hipgen_fn)(enum hipTextureAddressMode *, const textureReference *, int);
       static hipgen_fn f;
@@ -5137,6 +6924,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetFilterMode
+    #define HIPGEN_DEF_hipTexRefGetFilterMode
     static inline hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(enum hipTextureFilterMode *, const textureReference *);
       static hipgen_fn f;
@@ -5148,6 +6938,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetFlags
+    #define HIPGEN_DEF_hipTexRefGetFlags
     static inline hipError_t hipTexRefGetFlags(unsigned int *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(unsigned int *, const textureReference *);
       static hipgen_fn f;
@@ -5159,6 +6952,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetFormat
+    #define HIPGEN_DEF_hipTexRefGetFormat
     static inline hipError_t hipTexRefGetFormat(hipArray_Format *a0, int *a1, const textureReference *a2) {
       typedef hipError_t (*hipgen_fn)(hipArray_Format *, int *, const textureReference *);
       static hipgen_fn f;
@@ -5170,6 +6966,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetMaxAnisotropy
+    #define HIPGEN_DEF_hipTexRefGetMaxAnisotropy
     static inline hipError_t hipTexRefGetMaxAnisotropy(int *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(int *, const textureReference *);
       static hipgen_fn f;
@@ -5181,6 +6980,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetMipmapFilterMode
+    #define HIPGEN_DEF_hipTexRefGetMipmapFilterMode
     static inline hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(enum hipTextureFilterMode *, const textureReference *);
       static hipgen_fn f;
@@ -5192,6 +6994,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetMipmapLevelBias
+    #define HIPGEN_DEF_hipTexRefGetMipmapLevelBias
     static inline hipError_t hipTexRefGetMipmapLevelBias(float *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(float *, const textureReference *);
       static hipgen_fn f;
@@ -5203,6 +7008,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetMipmapLevelClamp
+    #define HIPGEN_DEF_hipTexRefGetMipmapLevelClamp
     static inline hipError_t hipTexRefGetMipmapLevelClamp(float *a0, float *a1, const textureReference *a2) {
       typedef hipError_t (*hipgen_fn)(float *, float *, const textureReference *);
       static hipgen_fn f;
@@ -5214,6 +7022,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefGetMipMappedArray
+    #define HIPGEN_DEF_hipTexRefGetMipMappedArray
     static inline hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *a0, const textureReference *a1) {
       typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t *, const textureReference *);
       static hipgen_fn f;
@@ -5225,6 +7036,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetAddress
+    #define HIPGEN_DEF_hipTexRefSetAddress
     static inline hipError_t hipTexRefSetAddress(size_t *a0, textureReference *a1, hipDeviceptr_t a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(size_t *, textureReference *, hipDeviceptr_t, size_t);
       static hipgen_fn f;
@@ -5236,6 +7050,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetAddress2D
+    #define HIPGEN_DEF_hipTexRefSetAddress2D
     static inline hipError_t hipTexRefSetAddress2D(textureReference *a0, const HIP_ARRAY_DESCRIPTOR *a1, hipDeviceptr_t a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(textureReference *, const HIP_ARRAY_DESCRIPTOR *, hipDeviceptr_t, size_t);
       static hipgen_fn f;
@@ -5247,6 +7064,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetMaxAnisotropy
+    #define HIPGEN_DEF_hipTexRefSetMaxAnisotropy
     static inline hipError_t hipTexRefSetMaxAnisotropy(textureReference *a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, unsigned int);
       static hipgen_fn f;
@@ -5258,6 +7078,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetBorderColor
+    #define HIPGEN_DEF_hipTexRefSetBorderColor
     static inline hipError_t hipTexRefSetBorderColor(textureReference *a0, float *a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, float *);
       static hipgen_fn f;
@@ -5269,6 +7092,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetMipmapFilterMode
+    #define HIPGEN_DEF_hipTexRefSetMipmapFilterMode
     static inline hipError_t hipTexRefSetMipmapFilterMode(textureReference *a0, enum hipTextureFilterMode a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, enum hipTextureFilterMode);
       static hipgen_fn f;
@@ -5280,6 +7106,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetMipmapLevelBias
+    #define HIPGEN_DEF_hipTexRefSetMipmapLevelBias
     static inline hipError_t hipTexRefSetMipmapLevelBias(textureReference *a0, float a1) {
       typedef hipError_t (*hipgen_fn)(textureReference *, float);
       static hipgen_fn f;
@@ -5291,6 +7120,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetMipmapLevelClamp
+    #define HIPGEN_DEF_hipTexRefSetMipmapLevelClamp
     static inline hipError_t hipTexRefSetMipmapLevelClamp(textureReference *a0, float a1, float a2) {
       typedef hipError_t (*hipgen_fn)(textureReference *, float, float);
       static hipgen_fn f;
@@ -5302,6 +7134,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipTexRefSetMipmappedArray
+    #define HIPGEN_DEF_hipTexRefSetMipmappedArray
     static inline hipError_t hipTexRefSetMipmappedArray(textureReference *a0, struct hipMipmappedArray *a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(textureReference *, struct hipMipmappedArray *, unsigned int);
       static hipgen_fn f;
@@ -5313,6 +7148,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipApiName
+    #define HIPGEN_DEF_hipApiName
     static inline const char * hipApiName(uint32_t a0) {
       typedef const char * (*hipgen_fn)(uint32_t);
       static hipgen_fn f;
@@ -5324,6 +7162,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipKernelNameRef
+    #define HIPGEN_DEF_hipKernelNameRef
     static inline const char * hipKernelNameRef(const hipFunction_t a0) {
       typedef const char * (*hipgen_fn)(const hipFunction_t);
       static hipgen_fn f;
@@ -5335,6 +7176,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipKernelNameRefByPtr
+    #define HIPGEN_DEF_hipKernelNameRefByPtr
     static inline const char * hipKernelNameRefByPtr(const void *a0, hipStream_t a1) {
       typedef const char * (*hipgen_fn)(const void *, hipStream_t);
       static hipgen_fn f;
@@ -5346,6 +7190,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGetStreamDeviceId
+    #define HIPGEN_DEF_hipGetStreamDeviceId
     static inline int32_t hipGetStreamDeviceId(hipStream_t a0) {
       typedef int32_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -5357,6 +7204,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBeginCapture
+    #define HIPGEN_DEF_hipStreamBeginCapture
     static inline hipError_t hipStreamBeginCapture(hipStream_t a0, hipStreamCaptureMode a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureMode);
       static hipgen_fn f;
@@ -5368,6 +7218,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBeginCaptureToGraph
+    #define HIPGEN_DEF_hipStreamBeginCaptureToGraph
     static inline hipError_t hipStreamBeginCaptureToGraph(hipStream_t a0, hipGraph_t a1, const hipGraphNode_t *a2, const hipGraphEdgeData *a3, size_t a4, hipStreamCaptureMode a5) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipGraph_t, const hipGraphNode_t *, const hipGraphEdgeData *, size_t, hipStreamCaptureMode);
       static hipgen_fn f;
@@ -5379,6 +7232,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamEndCapture
+    #define HIPGEN_DEF_hipStreamEndCapture
     static inline hipError_t hipStreamEndCapture(hipStream_t a0, hipGraph_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipGraph_t *);
       static hipgen_fn f;
@@ -5390,6 +7246,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo
+    #define HIPGEN_DEF_hipStreamGetCaptureInfo
     static inline hipError_t hipStreamGetCaptureInfo(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *);
       static hipgen_fn f;
@@ -5401,6 +7260,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo_v2
+    #define HIPGEN_DEF_hipStreamGetCaptureInfo_v2
     static inline hipError_t hipStreamGetCaptureInfo_v2(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2, hipGraph_t *a3, const hipGraphNode_t **a4, size_t *a5) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *, hipGraph_t *, const hipGraphNode_t **, size_t *);
       static hipgen_fn f;
@@ -5412,6 +7274,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamIsCapturing
+    #define HIPGEN_DEF_hipStreamIsCapturing
     static inline hipError_t hipStreamIsCapturing(hipStream_t a0, hipStreamCaptureStatus *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *);
       static hipgen_fn f;
@@ -5423,6 +7288,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamUpdateCaptureDependencies
+    #define HIPGEN_DEF_hipStreamUpdateCaptureDependencies
     static inline hipError_t hipStreamUpdateCaptureDependencies(hipStream_t a0, hipGraphNode_t *a1, size_t a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipGraphNode_t *, size_t, unsigned int);
       static hipgen_fn f;
@@ -5434,6 +7302,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipThreadExchangeStreamCaptureMode
+    #define HIPGEN_DEF_hipThreadExchangeStreamCaptureMode
     static inline hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *a0) {
       typedef hipError_t (*hipgen_fn)(hipStreamCaptureMode *);
       static hipgen_fn f;
@@ -5445,6 +7316,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphCreate
+    #define HIPGEN_DEF_hipGraphCreate
     static inline hipError_t hipGraphCreate(hipGraph_t *a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t *, unsigned int);
       static hipgen_fn f;
@@ -5456,6 +7330,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphDestroy
+    #define HIPGEN_DEF_hipGraphDestroy
     static inline hipError_t hipGraphDestroy(hipGraph_t a0) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t);
       static hipgen_fn f;
@@ -5467,6 +7344,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddDependencies
+    #define HIPGEN_DEF_hipGraphAddDependencies
     static inline hipError_t hipGraphAddDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, const hipGraphNode_t *, const hipGraphNode_t *, size_t);
       static hipgen_fn f;
@@ -5478,6 +7358,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphRemoveDependencies
+    #define HIPGEN_DEF_hipGraphRemoveDependencies
     static inline hipError_t hipGraphRemoveDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, const hipGraphNode_t *, const hipGraphNode_t *, size_t);
       static hipgen_fn f;
@@ -5489,6 +7372,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphGetEdges
+    #define HIPGEN_DEF_hipGraphGetEdges
     static inline hipError_t hipGraphGetEdges(hipGraph_t a0, hipGraphNode_t *a1, hipGraphNode_t *a2, size_t *a3) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, hipGraphNode_t *, hipGraphNode_t *, size_t *);
       static hipgen_fn f;
@@ -5500,6 +7386,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphGetNodes
+    #define HIPGEN_DEF_hipGraphGetNodes
     static inline hipError_t hipGraphGetNodes(hipGraph_t a0, hipGraphNode_t *a1, size_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, hipGraphNode_t *, size_t *);
       static hipgen_fn f;
@@ -5511,6 +7400,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphGetRootNodes
+    #define HIPGEN_DEF_hipGraphGetRootNodes
     static inline hipError_t hipGraphGetRootNodes(hipGraph_t a0, hipGraphNode_t *a1, size_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, hipGraphNode_t *, size_t *);
       static hipgen_fn f;
@@ -5522,6 +7414,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeGetDependencies
+    #define HIPGEN_DEF_hipGraphNodeGetDependencies
     static inline hipError_t hipGraphNodeGetDependencies(hipGraphNode_t a0, hipGraphNode_t *a1, size_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNode_t *, size_t *);
       static hipgen_fn f;
@@ -5533,6 +7428,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeGetDependentNodes
+    #define HIPGEN_DEF_hipGraphNodeGetDependentNodes
     static inline hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t a0, hipGraphNode_t *a1, size_t *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNode_t *, size_t *);
       static hipgen_fn f;
@@ -5544,6 +7442,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeGetType
+    #define HIPGEN_DEF_hipGraphNodeGetType
     static inline hipError_t hipGraphNodeGetType(hipGraphNode_t a0, hipGraphNodeType *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNodeType *);
       static hipgen_fn f;
@@ -5555,6 +7456,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphDestroyNode
+    #define HIPGEN_DEF_hipGraphDestroyNode
     static inline hipError_t hipGraphDestroyNode(hipGraphNode_t a0) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t);
       static hipgen_fn f;
@@ -5566,6 +7470,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphClone
+    #define HIPGEN_DEF_hipGraphClone
     static inline hipError_t hipGraphClone(hipGraph_t *a0, hipGraph_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t *, hipGraph_t);
       static hipgen_fn f;
@@ -5577,6 +7484,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeFindInClone
+    #define HIPGEN_DEF_hipGraphNodeFindInClone
     static inline hipError_t hipGraphNodeFindInClone(hipGraphNode_t *a0, hipGraphNode_t a1, hipGraph_t a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraphNode_t, hipGraph_t);
       static hipgen_fn f;
@@ -5588,6 +7498,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphInstantiate
+    #define HIPGEN_DEF_hipGraphInstantiate
     static inline hipError_t hipGraphInstantiate(hipGraphExec_t *a0, hipGraph_t a1, hipGraphNode_t *a2, char *a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t *, hipGraph_t, hipGraphNode_t *, char *, size_t);
       static hipgen_fn f;
@@ -5599,6 +7512,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphInstantiateWithFlags
+    #define HIPGEN_DEF_hipGraphInstantiateWithFlags
     static inline hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *a0, hipGraph_t a1, unsigned long long a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t *, hipGraph_t, unsigned long long);
       static hipgen_fn f;
@@ -5610,6 +7526,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphInstantiateWithParams
+    #define HIPGEN_DEF_hipGraphInstantiateWithParams
     static inline hipError_t hipGraphInstantiateWithParams(hipGraphExec_t *a0, hipGraph_t a1, hipGraphInstantiateParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t *, hipGraph_t, hipGraphInstantiateParams *);
       static hipgen_fn f;
@@ -5621,6 +7540,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphLaunch
+    #define HIPGEN_DEF_hipGraphLaunch
     static inline hipError_t hipGraphLaunch(hipGraphExec_t a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipStream_t);
       static hipgen_fn f;
@@ -5632,6 +7554,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphUpload
+    #define HIPGEN_DEF_hipGraphUpload
     static inline hipError_t hipGraphUpload(hipGraphExec_t a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipStream_t);
       static hipgen_fn f;
@@ -5643,6 +7568,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddNode
+    #define HIPGEN_DEF_hipGraphAddNode
     static inline hipError_t hipGraphAddNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipGraphNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipGraphNodeParams *);
       static hipgen_fn f;
@@ -5654,6 +7582,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecGetFlags
+    #define HIPGEN_DEF_hipGraphExecGetFlags
     static inline hipError_t hipGraphExecGetFlags(hipGraphExec_t a0, unsigned long long *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, unsigned long long *);
       static hipgen_fn f;
@@ -5665,6 +7596,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeSetParams
+    #define HIPGEN_DEF_hipGraphNodeSetParams
     static inline hipError_t hipGraphNodeSetParams(hipGraphNode_t a0, hipGraphNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNodeParams *);
       static hipgen_fn f;
@@ -5676,6 +7610,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecNodeSetParams
     static inline hipError_t hipGraphExecNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, hipGraphNodeParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipGraphNodeParams *);
       static hipgen_fn f;
@@ -5687,6 +7624,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecDestroy
+    #define HIPGEN_DEF_hipGraphExecDestroy
     static inline hipError_t hipGraphExecDestroy(hipGraphExec_t a0) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t);
       static hipgen_fn f;
@@ -5698,6 +7638,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecUpdate
+    #define HIPGEN_DEF_hipGraphExecUpdate
     static inline hipError_t hipGraphExecUpdate(hipGraphExec_t a0, hipGraph_t a1, hipGraphNode_t *a2, hipGraphExecUpdateResult *a3) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraph_t, hipGraphNode_t *, hipGraphExecUpdateResult *);
       static hipgen_fn f;
@@ -5709,6 +7652,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddKernelNode
+    #define HIPGEN_DEF_hipGraphAddKernelNode
     static inline hipError_t hipGraphAddKernelNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipKernelNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipKernelNodeParams *);
       static hipgen_fn f;
@@ -5720,6 +7666,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodeGetParams
+    #define HIPGEN_DEF_hipGraphKernelNodeGetParams
     static inline hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t a0, hipKernelNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipKernelNodeParams *);
       static hipgen_fn f;
@@ -5731,6 +7680,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodeSetParams
+    #define HIPGEN_DEF_hipGraphKernelNodeSetParams
     static inline hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t a0, const hipKernelNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipKernelNodeParams *);
       static hipgen_fn f;
@@ -5742,6 +7694,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecKernelNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecKernelNodeSetParams
     static inline hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipKernelNodeParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipKernelNodeParams *);
       static hipgen_fn f;
@@ -5753,6 +7708,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvGraphAddMemcpyNode
+    #define HIPGEN_DEF_hipDrvGraphAddMemcpyNode
     static inline hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const HIP_MEMCPY3D *a4, hipCtx_t a5) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const HIP_MEMCPY3D *, hipCtx_t);
       static hipgen_fn f;
@@ -5764,6 +7722,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemcpyNode
+    #define HIPGEN_DEF_hipGraphAddMemcpyNode
     static inline hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipMemcpy3DParms *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -5775,6 +7736,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemcpyNodeGetParams
+    #define HIPGEN_DEF_hipGraphMemcpyNodeGetParams
     static inline hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t a0, hipMemcpy3DParms *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -5786,6 +7750,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParams
+    #define HIPGEN_DEF_hipGraphMemcpyNodeSetParams
     static inline hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t a0, const hipMemcpy3DParms *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -5797,6 +7764,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodeSetAttribute
+    #define HIPGEN_DEF_hipGraphKernelNodeSetAttribute
     static inline hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t a0, hipLaunchAttributeID a1, const hipLaunchAttributeValue *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipLaunchAttributeID, const hipLaunchAttributeValue *);
       static hipgen_fn f;
@@ -5808,6 +7778,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodeGetAttribute
+    #define HIPGEN_DEF_hipGraphKernelNodeGetAttribute
     static inline hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t a0, hipLaunchAttributeID a1, hipLaunchAttributeValue *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipLaunchAttributeID, hipLaunchAttributeValue *);
       static hipgen_fn f;
@@ -5819,6 +7792,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams
     static inline hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, hipMemcpy3DParms *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -5830,6 +7806,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemcpyNode1D
+    #define HIPGEN_DEF_hipGraphAddMemcpyNode1D
     static inline hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, hipMemcpyKind a7) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, void *, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5841,6 +7820,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParams1D
+    #define HIPGEN_DEF_hipGraphMemcpyNodeSetParams1D
     static inline hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t a0, void *a1, const void *a2, size_t a3, hipMemcpyKind a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, void *, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5852,6 +7834,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams1D
+    #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams1D
     static inline hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t a0, hipGraphNode_t a1, void *a2, const void *a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, void *, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5863,6 +7848,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemcpyNodeFromSymbol
+    #define HIPGEN_DEF_hipGraphAddMemcpyNodeFromSymbol
     static inline hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, hipMemcpyKind a8) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5874,6 +7862,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParamsFromSymbol
+    #define HIPGEN_DEF_hipGraphMemcpyNodeSetParamsFromSymbol
     static inline hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5885,6 +7876,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsFromSymbol
+    #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsFromSymbol
     static inline hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t a0, hipGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, hipMemcpyKind a6) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5896,6 +7890,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemcpyNodeToSymbol
+    #define HIPGEN_DEF_hipGraphAddMemcpyNodeToSymbol
     static inline hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, hipMemcpyKind a8) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5907,6 +7904,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParamsToSymbol
+    #define HIPGEN_DEF_hipGraphMemcpyNodeSetParamsToSymbol
     static inline hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5918,6 +7918,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsToSymbol
+    #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsToSymbol
     static inline hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t a0, hipGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, hipMemcpyKind a6) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -5929,6 +7932,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemsetNode
+    #define HIPGEN_DEF_hipGraphAddMemsetNode
     static inline hipError_t hipGraphAddMemsetNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipMemsetParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipMemsetParams *);
       static hipgen_fn f;
@@ -5940,6 +7946,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemsetNodeGetParams
+    #define HIPGEN_DEF_hipGraphMemsetNodeGetParams
     static inline hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t a0, hipMemsetParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipMemsetParams *);
       static hipgen_fn f;
@@ -5951,6 +7960,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemsetNodeSetParams
+    #define HIPGEN_DEF_hipGraphMemsetNodeSetParams
     static inline hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t a0, const hipMemsetParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipMemsetParams *);
       static hipgen_fn f;
@@ -5962,6 +7974,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecMemsetNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecMemsetNodeSetParams
     static inline hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipMemsetParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipMemsetParams *);
       static hipgen_fn f;
@@ -5973,6 +7988,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddHostNode
+    #define HIPGEN_DEF_hipGraphAddHostNode
     static inline hipError_t hipGraphAddHostNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipHostNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipHostNodeParams *);
       static hipgen_fn f;
@@ -5984,6 +8002,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphHostNodeGetParams
+    #define HIPGEN_DEF_hipGraphHostNodeGetParams
     static inline hipError_t hipGraphHostNodeGetParams(hipGraphNode_t a0, hipHostNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipHostNodeParams *);
       static hipgen_fn f;
@@ -5995,6 +8016,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphHostNodeSetParams
+    #define HIPGEN_DEF_hipGraphHostNodeSetParams
     static inline hipError_t hipGraphHostNodeSetParams(hipGraphNode_t a0, const hipHostNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipHostNodeParams *);
       static hipgen_fn f;
@@ -6006,6 +8030,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecHostNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecHostNodeSetParams
     static inline hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipHostNodeParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipHostNodeParams *);
       static hipgen_fn f;
@@ -6017,6 +8044,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddChildGraphNode
+    #define HIPGEN_DEF_hipGraphAddChildGraphNode
     static inline hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipGraph_t a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipGraph_t);
       static hipgen_fn f;
@@ -6028,6 +8058,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphChildGraphNodeGetGraph
+    #define HIPGEN_DEF_hipGraphChildGraphNodeGetGraph
     static inline hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t a0, hipGraph_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraph_t *);
       static hipgen_fn f;
@@ -6039,6 +8072,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecChildGraphNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecChildGraphNodeSetParams
     static inline hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, hipGraph_t a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipGraph_t);
       static hipgen_fn f;
@@ -6050,6 +8086,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddEmptyNode
+    #define HIPGEN_DEF_hipGraphAddEmptyNode
     static inline hipError_t hipGraphAddEmptyNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t);
       static hipgen_fn f;
@@ -6061,6 +8100,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddEventRecordNode
+    #define HIPGEN_DEF_hipGraphAddEventRecordNode
     static inline hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipEvent_t a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipEvent_t);
       static hipgen_fn f;
@@ -6072,6 +8114,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphEventRecordNodeGetEvent
+    #define HIPGEN_DEF_hipGraphEventRecordNodeGetEvent
     static inline hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t a0, hipEvent_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t *);
       static hipgen_fn f;
@@ -6083,6 +8128,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphEventRecordNodeSetEvent
+    #define HIPGEN_DEF_hipGraphEventRecordNodeSetEvent
     static inline hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t a0, hipEvent_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t);
       static hipgen_fn f;
@@ -6094,6 +8142,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecEventRecordNodeSetEvent
+    #define HIPGEN_DEF_hipGraphExecEventRecordNodeSetEvent
     static inline hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t a0, hipGraphNode_t a1, hipEvent_t a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipEvent_t);
       static hipgen_fn f;
@@ -6105,6 +8156,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddEventWaitNode
+    #define HIPGEN_DEF_hipGraphAddEventWaitNode
     static inline hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipEvent_t a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipEvent_t);
       static hipgen_fn f;
@@ -6116,6 +8170,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphEventWaitNodeGetEvent
+    #define HIPGEN_DEF_hipGraphEventWaitNodeGetEvent
     static inline hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t a0, hipEvent_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t *);
       static hipgen_fn f;
@@ -6127,6 +8184,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphEventWaitNodeSetEvent
+    #define HIPGEN_DEF_hipGraphEventWaitNodeSetEvent
     static inline hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t a0, hipEvent_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t);
       static hipgen_fn f;
@@ -6138,6 +8198,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecEventWaitNodeSetEvent
+    #define HIPGEN_DEF_hipGraphExecEventWaitNodeSetEvent
     static inline hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t a0, hipGraphNode_t a1, hipEvent_t a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipEvent_t);
       static hipgen_fn f;
@@ -6149,6 +8212,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemAllocNode
+    #define HIPGEN_DEF_hipGraphAddMemAllocNode
     static inline hipError_t hipGraphAddMemAllocNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipMemAllocNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipMemAllocNodeParams *);
       static hipgen_fn f;
@@ -6160,6 +8226,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemAllocNodeGetParams
+    #define HIPGEN_DEF_hipGraphMemAllocNodeGetParams
     static inline hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t a0, hipMemAllocNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipMemAllocNodeParams *);
       static hipgen_fn f;
@@ -6171,6 +8240,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddMemFreeNode
+    #define HIPGEN_DEF_hipGraphAddMemFreeNode
     static inline hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, void *);
       static hipgen_fn f;
@@ -6182,6 +8254,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphMemFreeNodeGetParams
+    #define HIPGEN_DEF_hipGraphMemFreeNodeGetParams
     static inline hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t a0, void *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, void *);
       static hipgen_fn f;
@@ -6193,6 +8268,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGetGraphMemAttribute
+    #define HIPGEN_DEF_hipDeviceGetGraphMemAttribute
     static inline hipError_t hipDeviceGetGraphMemAttribute(int a0, hipGraphMemAttributeType a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(int, hipGraphMemAttributeType, void *);
       static hipgen_fn f;
@@ -6204,6 +8282,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceSetGraphMemAttribute
+    #define HIPGEN_DEF_hipDeviceSetGraphMemAttribute
     static inline hipError_t hipDeviceSetGraphMemAttribute(int a0, hipGraphMemAttributeType a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(int, hipGraphMemAttributeType, void *);
       static hipgen_fn f;
@@ -6215,6 +8296,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDeviceGraphMemTrim
+    #define HIPGEN_DEF_hipDeviceGraphMemTrim
     static inline hipError_t hipDeviceGraphMemTrim(int a0) {
       typedef hipError_t (*hipgen_fn)(int);
       static hipgen_fn f;
@@ -6226,6 +8310,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipUserObjectCreate
+    #define HIPGEN_DEF_hipUserObjectCreate
     static inline hipError_t hipUserObjectCreate(hipUserObject_t *a0, void *a1, hipHostFn_t a2, unsigned int a3, unsigned int a4) {
       typedef hipError_t (*hipgen_fn)(hipUserObject_t *, void *, hipHostFn_t, unsigned int, unsigned int);
       static hipgen_fn f;
@@ -6237,6 +8324,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipUserObjectRelease
+    #define HIPGEN_DEF_hipUserObjectRelease
     static inline hipError_t hipUserObjectRelease(hipUserObject_t a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipUserObject_t, unsigned int);
       static hipgen_fn f;
@@ -6248,6 +8338,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipUserObjectRetain
+    #define HIPGEN_DEF_hipUserObjectRetain
     static inline hipError_t hipUserObjectRetain(hipUserObject_t a0, unsigned int a1) {
       typedef hipError_t (*hipgen_fn)(hipUserObject_t, unsigned int);
       static hipgen_fn f;
@@ -6259,6 +8352,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphRetainUserObject
+    #define HIPGEN_DEF_hipGraphRetainUserObject
     static inline hipError_t hipGraphRetainUserObject(hipGraph_t a0, hipUserObject_t a1, unsigned int a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, hipUserObject_t, unsigned int, unsigned int);
       static hipgen_fn f;
@@ -6270,6 +8366,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphReleaseUserObject
+    #define HIPGEN_DEF_hipGraphReleaseUserObject
     static inline hipError_t hipGraphReleaseUserObject(hipGraph_t a0, hipUserObject_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, hipUserObject_t, unsigned int);
       static hipgen_fn f;
@@ -6281,6 +8380,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphDebugDotPrint
+    #define HIPGEN_DEF_hipGraphDebugDotPrint
     static inline hipError_t hipGraphDebugDotPrint(hipGraph_t a0, const char *a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipGraph_t, const char *, unsigned int);
       static hipgen_fn f;
@@ -6292,6 +8394,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphKernelNodeCopyAttributes
+    #define HIPGEN_DEF_hipGraphKernelNodeCopyAttributes
     static inline hipError_t hipGraphKernelNodeCopyAttributes(hipGraphNode_t a0, hipGraphNode_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNode_t);
       static hipgen_fn f;
@@ -6303,6 +8408,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeSetEnabled
+    #define HIPGEN_DEF_hipGraphNodeSetEnabled
     static inline hipError_t hipGraphNodeSetEnabled(hipGraphExec_t a0, hipGraphNode_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, unsigned int);
       static hipgen_fn f;
@@ -6314,6 +8422,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphNodeGetEnabled
+    #define HIPGEN_DEF_hipGraphNodeGetEnabled
     static inline hipError_t hipGraphNodeGetEnabled(hipGraphExec_t a0, hipGraphNode_t a1, unsigned int *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, unsigned int *);
       static hipgen_fn f;
@@ -6325,6 +8436,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddExternalSemaphoresWaitNode
+    #define HIPGEN_DEF_hipGraphAddExternalSemaphoresWaitNode
     static inline hipError_t hipGraphAddExternalSemaphoresWaitNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipExternalSemaphoreWaitNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipExternalSemaphoreWaitNodeParams *);
       static hipgen_fn f;
@@ -6336,6 +8450,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphAddExternalSemaphoresSignalNode
+    #define HIPGEN_DEF_hipGraphAddExternalSemaphoresSignalNode
     static inline hipError_t hipGraphAddExternalSemaphoresSignalNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipExternalSemaphoreSignalNodeParams *a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipExternalSemaphoreSignalNodeParams *);
       static hipgen_fn f;
@@ -6347,6 +8464,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeSetParams
+    #define HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeSetParams
     static inline hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(hipGraphNode_t a0, const hipExternalSemaphoreSignalNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipExternalSemaphoreSignalNodeParams *);
       static hipgen_fn f;
@@ -6358,6 +8478,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeSetParams
+    #define HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeSetParams
     static inline hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(hipGraphNode_t a0, const hipExternalSemaphoreWaitNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipExternalSemaphoreWaitNodeParams *);
       static hipgen_fn f;
@@ -6369,6 +8492,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeGetParams
+    #define HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeGetParams
     static inline hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t a0, hipExternalSemaphoreSignalNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipExternalSemaphoreSignalNodeParams *);
       static hipgen_fn f;
@@ -6380,6 +8506,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeGetParams
+    #define HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeGetParams
     static inline hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_t a0, hipExternalSemaphoreWaitNodeParams *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipExternalSemaphoreWaitNodeParams *);
       static hipgen_fn f;
@@ -6391,6 +8520,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecExternalSemaphoresSignalNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecExternalSemaphoresSignalNodeSetParams
     static inline hipError_t hipGraphExecExternalSemaphoresSignalNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipExternalSemaphoreSignalNodeParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipExternalSemaphoreSignalNodeParams *);
       static hipgen_fn f;
@@ -6402,6 +8534,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphExecExternalSemaphoresWaitNodeSetParams
+    #define HIPGEN_DEF_hipGraphExecExternalSemaphoresWaitNodeSetParams
     static inline hipError_t hipGraphExecExternalSemaphoresWaitNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipExternalSemaphoreWaitNodeParams *a2) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipExternalSemaphoreWaitNodeParams *);
       static hipgen_fn f;
@@ -6413,6 +8548,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvGraphMemcpyNodeGetParams
+    #define HIPGEN_DEF_hipDrvGraphMemcpyNodeGetParams
     static inline hipError_t hipDrvGraphMemcpyNodeGetParams(hipGraphNode_t a0, HIP_MEMCPY3D *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, HIP_MEMCPY3D *);
       static hipgen_fn f;
@@ -6424,6 +8562,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvGraphMemcpyNodeSetParams
+    #define HIPGEN_DEF_hipDrvGraphMemcpyNodeSetParams
     static inline hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t a0, const HIP_MEMCPY3D *a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const HIP_MEMCPY3D *);
       static hipgen_fn f;
@@ -6435,6 +8576,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvGraphAddMemsetNode
+    #define HIPGEN_DEF_hipDrvGraphAddMemsetNode
     static inline hipError_t hipDrvGraphAddMemsetNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const HIP_MEMSET_NODE_PARAMS *a4, hipCtx_t a5) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const HIP_MEMSET_NODE_PARAMS *, hipCtx_t);
       static hipgen_fn f;
@@ -6446,6 +8590,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvGraphAddMemFreeNode
+    #define HIPGEN_DEF_hipDrvGraphAddMemFreeNode
     static inline hipError_t hipDrvGraphAddMemFreeNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipDeviceptr_t a4) {
       typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipDeviceptr_t);
       static hipgen_fn f;
@@ -6457,6 +8604,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvGraphExecMemcpyNodeSetParams
+    #define HIPGEN_DEF_hipDrvGraphExecMemcpyNodeSetParams
     static inline hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const HIP_MEMCPY3D *a2, hipCtx_t a3) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const HIP_MEMCPY3D *, hipCtx_t);
       static hipgen_fn f;
@@ -6468,6 +8618,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDrvGraphExecMemsetNodeSetParams
+    #define HIPGEN_DEF_hipDrvGraphExecMemsetNodeSetParams
     static inline hipError_t hipDrvGraphExecMemsetNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const HIP_MEMSET_NODE_PARAMS *a2, hipCtx_t a3) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const HIP_MEMSET_NODE_PARAMS *, hipCtx_t);
       static hipgen_fn f;
@@ -6479,6 +8632,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAddressFree
+    #define HIPGEN_DEF_hipMemAddressFree
     static inline hipError_t hipMemAddressFree(void *a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(void *, size_t);
       static hipgen_fn f;
@@ -6490,6 +8646,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemAddressReserve
+    #define HIPGEN_DEF_hipMemAddressReserve
     static inline hipError_t hipMemAddressReserve(void **a0, size_t a1, size_t a2, void *a3, unsigned long long a4) {
       typedef hipError_t (*hipgen_fn)(void **, size_t, size_t, void *, unsigned long long);
       static hipgen_fn f;
@@ -6501,6 +8660,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemCreate
+    #define HIPGEN_DEF_hipMemCreate
     static inline hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *a0, size_t a1, const hipMemAllocationProp *a2, unsigned long long a3) {
       typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t *, size_t, const hipMemAllocationProp *, unsigned long long);
       static hipgen_fn f;
@@ -6512,6 +8674,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemExportToShareableHandle
+    #define HIPGEN_DEF_hipMemExportToShareableHandle
     static inline hipError_t hipMemExportToShareableHandle(void *a0, hipMemGenericAllocationHandle_t a1, hipMemAllocationHandleType a2, unsigned long long a3) {
       typedef hipError_t (*hipgen_fn)(void *, hipMemGenericAllocationHandle_t, hipMemAllocationHandleType, unsigned long long);
       static hipgen_fn f;
@@ -6523,6 +8688,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemGetAccess
+    #define HIPGEN_DEF_hipMemGetAccess
     static inline hipError_t hipMemGetAccess(unsigned long long *a0, const hipMemLocation *a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(unsigned long long *, const hipMemLocation *, void *);
       static hipgen_fn f;
@@ -6534,6 +8702,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemGetAllocationGranularity
+    #define HIPGEN_DEF_hipMemGetAllocationGranularity
     static inline hipError_t hipMemGetAllocationGranularity(size_t *a0, const hipMemAllocationProp *a1, hipMemAllocationGranularity_flags a2) {
       typedef hipError_t (*hipgen_fn)(size_t *, const hipMemAllocationProp *, hipMemAllocationGranularity_flags);
       static hipgen_fn f;
@@ -6545,6 +8716,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemGetAllocationPropertiesFromHandle
+    #define HIPGEN_DEF_hipMemGetAllocationPropertiesFromHandle
     static inline hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *a0, hipMemGenericAllocationHandle_t a1) {
       typedef hipError_t (*hipgen_fn)(hipMemAllocationProp *, hipMemGenericAllocationHandle_t);
       static hipgen_fn f;
@@ -6556,6 +8730,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemImportFromShareableHandle
+    #define HIPGEN_DEF_hipMemImportFromShareableHandle
     static inline hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *a0, void *a1, hipMemAllocationHandleType a2) {
       typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t *, void *, hipMemAllocationHandleType);
       static hipgen_fn f;
@@ -6567,6 +8744,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemMap
+    #define HIPGEN_DEF_hipMemMap
     static inline hipError_t hipMemMap(void *a0, size_t a1, size_t a2, hipMemGenericAllocationHandle_t a3, unsigned long long a4) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, size_t, hipMemGenericAllocationHandle_t, unsigned long long);
       static hipgen_fn f;
@@ -6578,6 +8758,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemMapArrayAsync
+    #define HIPGEN_DEF_hipMemMapArrayAsync
     static inline hipError_t hipMemMapArrayAsync(hipArrayMapInfo *a0, unsigned int a1, hipStream_t a2) {
       typedef hipError_t (*hipgen_fn)(hipArrayMapInfo *, unsigned int, hipStream_t);
       static hipgen_fn f;
@@ -6589,6 +8772,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRelease
+    #define HIPGEN_DEF_hipMemRelease
     static inline hipError_t hipMemRelease(hipMemGenericAllocationHandle_t a0) {
       typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t);
       static hipgen_fn f;
@@ -6600,6 +8786,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemRetainAllocationHandle
+    #define HIPGEN_DEF_hipMemRetainAllocationHandle
     static inline hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *a0, void *a1) {
       typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t *, void *);
       static hipgen_fn f;
@@ -6611,6 +8800,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemSetAccess
+    #define HIPGEN_DEF_hipMemSetAccess
     static inline hipError_t hipMemSetAccess(void *a0, size_t a1, const hipMemAccessDesc *a2, size_t a3) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, const hipMemAccessDesc *, size_t);
       static hipgen_fn f;
@@ -6622,6 +8814,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemUnmap
+    #define HIPGEN_DEF_hipMemUnmap
     static inline hipError_t hipMemUnmap(void *a0, size_t a1) {
       typedef hipError_t (*hipgen_fn)(void *, size_t);
       static hipgen_fn f;
@@ -6633,6 +8828,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsMapResources
+    #define HIPGEN_DEF_hipGraphicsMapResources
     static inline hipError_t hipGraphicsMapResources(int a0, hipGraphicsResource_t *a1, hipStream_t a2) {
       typedef hipError_t (*hipgen_fn)(int, hipGraphicsResource_t *, hipStream_t);
       static hipgen_fn f;
@@ -6644,6 +8842,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsSubResourceGetMappedArray
+    #define HIPGEN_DEF_hipGraphicsSubResourceGetMappedArray
     static inline hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *a0, hipGraphicsResource_t a1, unsigned int a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipArray_t *, hipGraphicsResource_t, unsigned int, unsigned int);
       static hipgen_fn f;
@@ -6655,6 +8856,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsResourceGetMappedPointer
+    #define HIPGEN_DEF_hipGraphicsResourceGetMappedPointer
     static inline hipError_t hipGraphicsResourceGetMappedPointer(void **a0, size_t *a1, hipGraphicsResource_t a2) {
       typedef hipError_t (*hipgen_fn)(void **, size_t *, hipGraphicsResource_t);
       static hipgen_fn f;
@@ -6666,6 +8870,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsUnmapResources
+    #define HIPGEN_DEF_hipGraphicsUnmapResources
     static inline hipError_t hipGraphicsUnmapResources(int a0, hipGraphicsResource_t *a1, hipStream_t a2) {
       typedef hipError_t (*hipgen_fn)(int, hipGraphicsResource_t *, hipStream_t);
       static hipgen_fn f;
@@ -6677,6 +8884,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphicsUnregisterResource
+    #define HIPGEN_DEF_hipGraphicsUnregisterResource
     static inline hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t a0) {
       typedef hipError_t (*hipgen_fn)(hipGraphicsResource_t);
       static hipgen_fn f;
@@ -6688,6 +8898,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipCreateSurfaceObject
+    #define HIPGEN_DEF_hipCreateSurfaceObject
     static inline hipError_t hipCreateSurfaceObject(hipSurfaceObject_t *a0, const hipResourceDesc *a1) {
       typedef hipError_t (*hipgen_fn)(hipSurfaceObject_t *, const hipResourceDesc *);
       static hipgen_fn f;
@@ -6699,6 +8912,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipDestroySurfaceObject
+    #define HIPGEN_DEF_hipDestroySurfaceObject
     static inline hipError_t hipDestroySurfaceObject(hipSurfaceObject_t a0) {
       typedef hipError_t (*hipgen_fn)(hipSurfaceObject_t);
       static hipgen_fn f;
@@ -6710,6 +8926,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy_spt
+    #define HIPGEN_DEF_hipMemcpy_spt
     static inline hipError_t hipMemcpy_spt(void *a0, const void *a1, size_t a2, hipMemcpyKind a3) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6721,6 +8940,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyToSymbol_spt
+    #define HIPGEN_DEF_hipMemcpyToSymbol_spt
     static inline hipError_t hipMemcpyToSymbol_spt(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
       typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6732,6 +8954,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromSymbol_spt
+    #define HIPGEN_DEF_hipMemcpyFromSymbol_spt
     static inline hipError_t hipMemcpyFromSymbol_spt(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6743,6 +8968,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2D_spt
+    #define HIPGEN_DEF_hipMemcpy2D_spt
     static inline hipError_t hipMemcpy2D_spt(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6754,6 +8982,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DFromArray_spt
+    #define HIPGEN_DEF_hipMemcpy2DFromArray_spt
     static inline hipError_t hipMemcpy2DFromArray_spt(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6765,6 +8996,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy3D_spt
+    #define HIPGEN_DEF_hipMemcpy3D_spt
     static inline hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *a0) {
       typedef hipError_t (*hipgen_fn)(const struct hipMemcpy3DParms *);
       static hipgen_fn f;
@@ -6776,6 +9010,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset_spt
+    #define HIPGEN_DEF_hipMemset_spt
     static inline hipError_t hipMemset_spt(void *a0, int a1, size_t a2) {
       typedef hipError_t (*hipgen_fn)(void *, int, size_t);
       static hipgen_fn f;
@@ -6787,6 +9024,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemsetAsync_spt
+    #define HIPGEN_DEF_hipMemsetAsync_spt
     static inline hipError_t hipMemsetAsync_spt(void *a0, int a1, size_t a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(void *, int, size_t, hipStream_t);
       static hipgen_fn f;
@@ -6798,6 +9038,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset2D_spt
+    #define HIPGEN_DEF_hipMemset2D_spt
     static inline hipError_t hipMemset2D_spt(void *a0, size_t a1, int a2, size_t a3, size_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t);
       static hipgen_fn f;
@@ -6809,6 +9052,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset2DAsync_spt
+    #define HIPGEN_DEF_hipMemset2DAsync_spt
     static inline hipError_t hipMemset2DAsync_spt(void *a0, size_t a1, int a2, size_t a3, size_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t, hipStream_t);
       static hipgen_fn f;
@@ -6820,6 +9066,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset3DAsync_spt
+    #define HIPGEN_DEF_hipMemset3DAsync_spt
     static inline hipError_t hipMemset3DAsync_spt(hipPitchedPtr a0, int a1, hipExtent a2, hipStream_t a3) {
       typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent, hipStream_t);
       static hipgen_fn f;
@@ -6831,6 +9080,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemset3D_spt
+    #define HIPGEN_DEF_hipMemset3D_spt
     static inline hipError_t hipMemset3D_spt(hipPitchedPtr a0, int a1, hipExtent a2) {
       typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent);
       static hipgen_fn f;
@@ -6842,6 +9094,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyAsync_spt
+    #define HIPGEN_DEF_hipMemcpyAsync_spt
     static inline hipError_t hipMemcpyAsync_spt(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6853,6 +9108,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy3DAsync_spt
+    #define HIPGEN_DEF_hipMemcpy3DAsync_spt
     static inline hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms *a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(const hipMemcpy3DParms *, hipStream_t);
       static hipgen_fn f;
@@ -6864,6 +9122,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DAsync_spt
+    #define HIPGEN_DEF_hipMemcpy2DAsync_spt
     static inline hipError_t hipMemcpy2DAsync_spt(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6, hipStream_t a7) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6875,6 +9136,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromSymbolAsync_spt
+    #define HIPGEN_DEF_hipMemcpyFromSymbolAsync_spt
     static inline hipError_t hipMemcpyFromSymbolAsync_spt(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6886,6 +9150,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyToSymbolAsync_spt
+    #define HIPGEN_DEF_hipMemcpyToSymbolAsync_spt
     static inline hipError_t hipMemcpyToSymbolAsync_spt(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6897,6 +9164,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpyFromArray_spt
+    #define HIPGEN_DEF_hipMemcpyFromArray_spt
     static inline hipError_t hipMemcpyFromArray_spt(void *a0, hipArray_const_t a1, size_t a2, size_t a3, size_t a4, hipMemcpyKind a5) {
       typedef hipError_t (*hipgen_fn)(void *, hipArray_const_t, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6908,6 +9178,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DToArray_spt
+    #define HIPGEN_DEF_hipMemcpy2DToArray_spt
     static inline hipError_t hipMemcpy2DToArray_spt(hipArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
       typedef hipError_t (*hipgen_fn)(hipArray_t, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
       static hipgen_fn f;
@@ -6919,6 +9192,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DFromArrayAsync_spt
+    #define HIPGEN_DEF_hipMemcpy2DFromArrayAsync_spt
     static inline hipError_t hipMemcpy2DFromArrayAsync_spt(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
       typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6930,6 +9206,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipMemcpy2DToArrayAsync_spt
+    #define HIPGEN_DEF_hipMemcpy2DToArrayAsync_spt
     static inline hipError_t hipMemcpy2DToArrayAsync_spt(hipArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
       typedef hipError_t (*hipgen_fn)(hipArray_t, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
       static hipgen_fn f;
@@ -6941,6 +9220,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamQuery_spt
+    #define HIPGEN_DEF_hipStreamQuery_spt
     static inline hipError_t hipStreamQuery_spt(hipStream_t a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -6952,6 +9234,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamSynchronize_spt
+    #define HIPGEN_DEF_hipStreamSynchronize_spt
     static inline hipError_t hipStreamSynchronize_spt(hipStream_t a0) {
       typedef hipError_t (*hipgen_fn)(hipStream_t);
       static hipgen_fn f;
@@ -6963,6 +9248,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetPriority_spt
+    #define HIPGEN_DEF_hipStreamGetPriority_spt
     static inline hipError_t hipStreamGetPriority_spt(hipStream_t a0, int *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, int *);
       static hipgen_fn f;
@@ -6974,6 +9262,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamWaitEvent_spt
+    #define HIPGEN_DEF_hipStreamWaitEvent_spt
     static inline hipError_t hipStreamWaitEvent_spt(hipStream_t a0, hipEvent_t a1, unsigned int a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipEvent_t, unsigned int);
       static hipgen_fn f;
@@ -6985,6 +9276,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetFlags_spt
+    #define HIPGEN_DEF_hipStreamGetFlags_spt
     static inline hipError_t hipStreamGetFlags_spt(hipStream_t a0, unsigned int *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, unsigned int *);
       static hipgen_fn f;
@@ -6996,6 +9290,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamAddCallback_spt
+    #define HIPGEN_DEF_hipStreamAddCallback_spt
     static inline hipError_t hipStreamAddCallback_spt(hipStream_t a0, hipStreamCallback_t a1, void *a2, unsigned int a3) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCallback_t, void *, unsigned int);
       static hipgen_fn f;
@@ -7007,6 +9304,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipEventRecord_spt
+    #define HIPGEN_DEF_hipEventRecord_spt
     static inline hipError_t hipEventRecord_spt(hipEvent_t a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(hipEvent_t, hipStream_t);
       static hipgen_fn f;
@@ -7018,6 +9318,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchCooperativeKernel_spt
+    #define HIPGEN_DEF_hipLaunchCooperativeKernel_spt
     static inline hipError_t hipLaunchCooperativeKernel_spt(const void *a0, dim3 a1, dim3 a2, void **a3, uint32_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, uint32_t, hipStream_t);
       static hipgen_fn f;
@@ -7029,6 +9332,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchKernel_spt
+    #define HIPGEN_DEF_hipLaunchKernel_spt
     static inline hipError_t hipLaunchKernel_spt(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5) {
       typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, size_t, hipStream_t);
       static hipgen_fn f;
@@ -7040,6 +9346,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipGraphLaunch_spt
+    #define HIPGEN_DEF_hipGraphLaunch_spt
     static inline hipError_t hipGraphLaunch_spt(hipGraphExec_t a0, hipStream_t a1) {
       typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipStream_t);
       static hipgen_fn f;
@@ -7051,6 +9360,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamBeginCapture_spt
+    #define HIPGEN_DEF_hipStreamBeginCapture_spt
     static inline hipError_t hipStreamBeginCapture_spt(hipStream_t a0, hipStreamCaptureMode a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureMode);
       static hipgen_fn f;
@@ -7062,6 +9374,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamEndCapture_spt
+    #define HIPGEN_DEF_hipStreamEndCapture_spt
     static inline hipError_t hipStreamEndCapture_spt(hipStream_t a0, hipGraph_t *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipGraph_t *);
       static hipgen_fn f;
@@ -7073,6 +9388,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamIsCapturing_spt
+    #define HIPGEN_DEF_hipStreamIsCapturing_spt
     static inline hipError_t hipStreamIsCapturing_spt(hipStream_t a0, hipStreamCaptureStatus *a1) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *);
       static hipgen_fn f;
@@ -7084,6 +9402,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo_spt
+    #define HIPGEN_DEF_hipStreamGetCaptureInfo_spt
     static inline hipError_t hipStreamGetCaptureInfo_spt(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *);
       static hipgen_fn f;
@@ -7095,6 +9416,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo_v2_spt
+    #define HIPGEN_DEF_hipStreamGetCaptureInfo_v2_spt
     static inline hipError_t hipStreamGetCaptureInfo_v2_spt(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2, hipGraph_t *a3, const hipGraphNode_t **a4, size_t *a5) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *, hipGraph_t *, const hipGraphNode_t **, size_t *);
       static hipgen_fn f;
@@ -7106,6 +9430,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipLaunchHostFunc_spt
+    #define HIPGEN_DEF_hipLaunchHostFunc_spt
     static inline hipError_t hipLaunchHostFunc_spt(hipStream_t a0, hipHostFn_t a1, void *a2) {
       typedef hipError_t (*hipgen_fn)(hipStream_t, hipHostFn_t, void *);
       static hipgen_fn f;
@@ -7117,6 +9444,7 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"
@@ -7837,9 +10165,9 @@ cdef extern from *:
     ctypedef struct HIP_ARRAY3D_DESCRIPTOR
     ctypedef struct hip_Memcpy2D
     ctypedef struct hipMipmappedArray
-    ctypedef hipMipmappedArray hipMipmappedArray_t
+    ctypedef hipMipmappedArray *hipMipmappedArray_t
     ctypedef hipMipmappedArray hipmipmappedArray
-    ctypedef hipMipmappedArray hipMipmappedArray_const_t
+    ctypedef hipMipmappedArray *hipMipmappedArray_const_t
     ctypedef struct HIP_TEXTURE_DESC_st
     ctypedef HIP_TEXTURE_DESC_st HIP_TEXTURE_DESC
     ctypedef struct hipResourceDesc
@@ -8492,12 +10820,22 @@ cdef extern from *:
         int ptxVersion
         size_t sharedSizeBytes
     ctypedef struct hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t:
-        pass
+        hipStreamBatchMemOpType operation
+        hipDeviceptr_t address
+        uint32_t value
+        uint64_t value64
+        unsigned int flags
+        hipDeviceptr_t alias
     ctypedef union hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t_union_0:
         uint32_t value
         uint64_t value64
     ctypedef struct hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t:
-        pass
+        hipStreamBatchMemOpType operation
+        hipDeviceptr_t address
+        uint32_t value
+        uint64_t value64
+        unsigned int flags
+        hipDeviceptr_t alias
     ctypedef union hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t_union_0:
         uint32_t value
         uint64_t value64
@@ -8669,7 +11007,21 @@ cdef extern from *:
     ctypedef struct hipMemFreeNodeParams:
         void *dptr
     ctypedef struct hipGraphNodeParams:
-        pass
+        hipGraphNodeType type
+        int32_t reserved0[3]
+        int64_t reserved1[29]
+        hipKernelNodeParams kernel
+        hipMemcpyNodeParams memcpy
+        hipMemsetParams memset
+        hipHostNodeParams host
+        hipChildGraphNodeParams graph
+        hipEventWaitNodeParams eventWait
+        hipEventRecordNodeParams eventRecord
+        hipExternalSemaphoreSignalNodeParams extSemSignal
+        hipExternalSemaphoreWaitNodeParams extSemWait
+        hipMemAllocNodeParams alloc
+        hipMemFreeNodeParams free
+        long long reserved2
     ctypedef union hipGraphNodeParams_union_0:
         int64_t reserved1[29]
         hipKernelNodeParams kernel

@@ -40,6 +40,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("6.4.3", "hiprtc", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hipJitOption
+    #define HIPGEN_DEF_hipJitOption
     typedef enum hipJitOption {
       hipJitOptionMaxRegisters = 0,
       hipJitOptionThreadsPerBlock = 1,
@@ -106,7 +108,10 @@ cdef extern from *:
       HIPRTC_JIT_IR_TO_ISA_OPT_EXT = 10000,
       HIPRTC_JIT_IR_TO_ISA_OPT_COUNT_EXT = 10001
     } hipJitOption;
+    #endif
     typedef hipJitOption hiprtcJIT_option;
+    #ifndef HIPGEN_DEF_hipJitInputType
+    #define HIPGEN_DEF_hipJitInputType
     typedef enum hipJitInputType {
       hipJitInputCubin = 0,
       hipJitInputPtx = 1,
@@ -133,16 +138,25 @@ cdef extern from *:
       HIPRTC_JIT_INPUT_SPIRV = 103,
       HIPRTC_JIT_NUM_INPUT_TYPES = 10
     } hipJitInputType;
+    #endif
     typedef hipJitInputType hiprtcJITInputType;
+    #ifndef HIPGEN_DEF_hipJitCacheMode
+    #define HIPGEN_DEF_hipJitCacheMode
     typedef enum hipJitCacheMode {
       hipJitCacheOptionNone = 0,
       hipJitCacheOptionCG = 1,
       hipJitCacheOptionCA = 2
     } hipJitCacheMode;
+    #endif
+    #ifndef HIPGEN_DEF_hipJitFallback
+    #define HIPGEN_DEF_hipJitFallback
     typedef enum hipJitFallback {
       hipJitPreferPTX = 0,
       hipJitPreferBinary = 1
     } hipJitFallback;
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcResult
+    #define HIPGEN_DEF_hiprtcResult
     typedef enum hiprtcResult {
       HIPRTC_SUCCESS = 0,
       HIPRTC_ERROR_OUT_OF_MEMORY = 1,
@@ -158,10 +172,13 @@ cdef extern from *:
       HIPRTC_ERROR_INTERNAL_ERROR = 11,
       HIPRTC_ERROR_LINKING = 100
     } hiprtcResult;
+    #endif
     struct ihiprtcLinkState;
     typedef struct ihiprtcLinkState *hiprtcLinkState;
     struct _hiprtcProgram;
     typedef struct _hiprtcProgram *hiprtcProgram;
+    #ifndef HIPGEN_DEF_hiprtcGetErrorString
+    #define HIPGEN_DEF_hiprtcGetErrorString
     static inline const char * hiprtcGetErrorString(hiprtcResult a0) {
       typedef const char * (*hipgen_fn)(hiprtcResult);
       static hipgen_fn f;
@@ -173,6 +190,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcVersion
+    #define HIPGEN_DEF_hiprtcVersion
     static inline hiprtcResult hiprtcVersion(int *a0, int *a1) {
       typedef hiprtcResult (*hipgen_fn)(int *, int *);
       static hipgen_fn f;
@@ -184,6 +204,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcAddNameExpression
+    #define HIPGEN_DEF_hiprtcAddNameExpression
     static inline hiprtcResult hiprtcAddNameExpression(hiprtcProgram a0, const char *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, const char *);
       static hipgen_fn f;
@@ -195,6 +218,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcCompileProgram
+    #define HIPGEN_DEF_hiprtcCompileProgram
     static inline hiprtcResult hiprtcCompileProgram(hiprtcProgram a0, int a1, const char **a2) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, int, const char **);
       static hipgen_fn f;
@@ -206,6 +232,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcCreateProgram
+    #define HIPGEN_DEF_hiprtcCreateProgram
     static inline hiprtcResult hiprtcCreateProgram(hiprtcProgram *a0, const char *a1, const char *a2, int a3, const char **a4, const char **a5) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram *, const char *, const char *, int, const char **, const char **);
       static hipgen_fn f;
@@ -217,6 +246,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcDestroyProgram
+    #define HIPGEN_DEF_hiprtcDestroyProgram
     static inline hiprtcResult hiprtcDestroyProgram(hiprtcProgram *a0) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram *);
       static hipgen_fn f;
@@ -228,6 +260,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetLoweredName
+    #define HIPGEN_DEF_hiprtcGetLoweredName
     static inline hiprtcResult hiprtcGetLoweredName(hiprtcProgram a0, const char *a1, const char **a2) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, const char *, const char **);
       static hipgen_fn f;
@@ -239,6 +274,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetProgramLog
+    #define HIPGEN_DEF_hiprtcGetProgramLog
     static inline hiprtcResult hiprtcGetProgramLog(hiprtcProgram a0, char *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, char *);
       static hipgen_fn f;
@@ -250,6 +288,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetProgramLogSize
+    #define HIPGEN_DEF_hiprtcGetProgramLogSize
     static inline hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram a0, size_t *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, size_t *);
       static hipgen_fn f;
@@ -261,6 +302,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetCode
+    #define HIPGEN_DEF_hiprtcGetCode
     static inline hiprtcResult hiprtcGetCode(hiprtcProgram a0, char *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, char *);
       static hipgen_fn f;
@@ -272,6 +316,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetCodeSize
+    #define HIPGEN_DEF_hiprtcGetCodeSize
     static inline hiprtcResult hiprtcGetCodeSize(hiprtcProgram a0, size_t *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, size_t *);
       static hipgen_fn f;
@@ -283,6 +330,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetBitcode
+    #define HIPGEN_DEF_hiprtcGetBitcode
     static inline hiprtcResult hiprtcGetBitcode(hiprtcProgram a0, char *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, char *);
       static hipgen_fn f;
@@ -294,6 +344,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcGetBitcodeSize
+    #define HIPGEN_DEF_hiprtcGetBitcodeSize
     static inline hiprtcResult hiprtcGetBitcodeSize(hiprtcProgram a0, size_t *a1) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, size_t *);
       static hipgen_fn f;
@@ -305,6 +358,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcLinkCreate
+    #define HIPGEN_DEF_hiprtcLinkCreate
     static inline hiprtcResult hiprtcLinkCreate(unsigned int a0, hipJitOption *a1, void **a2, hiprtcLinkState *a3) {
       typedef hiprtcResult (*hipgen_fn)(unsigned int, hipJitOption *, void **, hiprtcLinkState *);
       static hipgen_fn f;
@@ -316,6 +372,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcLinkAddFile
+    #define HIPGEN_DEF_hiprtcLinkAddFile
     static inline hiprtcResult hiprtcLinkAddFile(hiprtcLinkState a0, hipJitInputType a1, const char *a2, unsigned int a3, hipJitOption *a4, void **a5) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState, hipJitInputType, const char *, unsigned int, hipJitOption *, void **);
       static hipgen_fn f;
@@ -327,6 +386,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcLinkAddData
+    #define HIPGEN_DEF_hiprtcLinkAddData
     static inline hiprtcResult hiprtcLinkAddData(hiprtcLinkState a0, hipJitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, hipJitOption *a6, void **a7) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState, hipJitInputType, void *, size_t, const char *, unsigned int, hipJitOption *, void **);
       static hipgen_fn f;
@@ -338,6 +400,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcLinkComplete
+    #define HIPGEN_DEF_hiprtcLinkComplete
     static inline hiprtcResult hiprtcLinkComplete(hiprtcLinkState a0, void **a1, size_t *a2) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState, void **, size_t *);
       static hipgen_fn f;
@@ -349,6 +414,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprtcLinkDestroy
+    #define HIPGEN_DEF_hiprtcLinkDestroy
     static inline hiprtcResult hiprtcLinkDestroy(hiprtcLinkState a0) {
       typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState);
       static hipgen_fn f;
@@ -360,6 +428,7 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"

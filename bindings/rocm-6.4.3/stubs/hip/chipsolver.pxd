@@ -41,6 +41,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("6.4.3", "hipsolver", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hipsolverStatus_t
+    #define HIPGEN_DEF_hipsolverStatus_t
     typedef enum hipsolverStatus_t {
       HIPSOLVER_STATUS_SUCCESS = 0,
       HIPSOLVER_STATUS_NOT_INITIALIZED = 1,
@@ -57,6 +59,9 @@ cdef extern from *:
       HIPSOLVER_STATUS_ZERO_PIVOT = 12,
       HIPSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED = 13
     } hipsolverStatus_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasOperation_t
+    #define HIPGEN_DEF_hipblasOperation_t
     typedef enum hipblasOperation_t {
       HIPBLAS_OP_N = 111,
       HIPBLAS_OP_T = 112,
@@ -65,7 +70,10 @@ cdef extern from *:
       HIPSOLVER_OP_T = 112,
       HIPSOLVER_OP_C = 113
     } hipblasOperation_t;
+    #endif
     typedef hipblasOperation_t hipsolverOperation_t;
+    #ifndef HIPGEN_DEF_hipblasFillMode_t
+    #define HIPGEN_DEF_hipblasFillMode_t
     typedef enum hipblasFillMode_t {
       HIPBLAS_FILL_MODE_UPPER = 121,
       HIPBLAS_FILL_MODE_LOWER = 122,
@@ -73,11 +81,17 @@ cdef extern from *:
       HIPSOLVER_FILL_MODE_UPPER = 121,
       HIPSOLVER_FILL_MODE_LOWER = 122
     } hipblasFillMode_t;
+    #endif
     typedef hipblasFillMode_t hipsolverFillMode_t;
+    #ifndef HIPGEN_DEF_hipblasDiagType_t
+    #define HIPGEN_DEF_hipblasDiagType_t
     typedef enum hipblasDiagType_t {
       HIPBLAS_DIAG_NON_UNIT = 131,
       HIPBLAS_DIAG_UNIT = 132
     } hipblasDiagType_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasSideMode_t
+    #define HIPGEN_DEF_hipblasSideMode_t
     typedef enum hipblasSideMode_t {
       HIPBLAS_SIDE_LEFT = 141,
       HIPBLAS_SIDE_RIGHT = 142,
@@ -85,60 +99,97 @@ cdef extern from *:
       HIPSOLVER_SIDE_LEFT = 141,
       HIPSOLVER_SIDE_RIGHT = 142
     } hipblasSideMode_t;
+    #endif
     typedef hipblasSideMode_t hipsolverSideMode_t;
+    #ifndef HIPGEN_DEF_hipsolverEigMode_t
+    #define HIPGEN_DEF_hipsolverEigMode_t
     typedef enum hipsolverEigMode_t {
       HIPSOLVER_EIG_MODE_NOVECTOR = 201,
       HIPSOLVER_EIG_MODE_VECTOR = 202
     } hipsolverEigMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverEigType_t
+    #define HIPGEN_DEF_hipsolverEigType_t
     typedef enum hipsolverEigType_t {
       HIPSOLVER_EIG_TYPE_1 = 211,
       HIPSOLVER_EIG_TYPE_2 = 212,
       HIPSOLVER_EIG_TYPE_3 = 213
     } hipsolverEigType_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverEigRange_t
+    #define HIPGEN_DEF_hipsolverEigRange_t
     typedef enum hipsolverEigRange_t {
       HIPSOLVER_EIG_RANGE_ALL = 221,
       HIPSOLVER_EIG_RANGE_V = 222,
       HIPSOLVER_EIG_RANGE_I = 223
     } hipsolverEigRange_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDeterministicMode_t
+    #define HIPGEN_DEF_hipsolverDeterministicMode_t
     typedef enum hipsolverDeterministicMode_t {
       HIPSOLVER_DETERMINISTIC_RESULTS = 241,
       HIPSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS = 242
     } hipsolverDeterministicMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverAlgMode_t
+    #define HIPGEN_DEF_hipsolverAlgMode_t
     typedef enum hipsolverAlgMode_t {
       HIPSOLVER_ALG_0 = 231,
       HIPSOLVER_ALG_1 = 232
     } hipsolverAlgMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnFunction_t
+    #define HIPGEN_DEF_hipsolverDnFunction_t
     typedef enum hipsolverDnFunction_t {
       HIPSOLVERDN_GETRF = 0
     } hipsolverDnFunction_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfFactorization_t
+    #define HIPGEN_DEF_hipsolverRfFactorization_t
     typedef enum hipsolverRfFactorization_t {
       HIPSOLVERRF_FACTORIZATION_ALG0 = 0,
       HIPSOLVERRF_FACTORIZATION_ALG1 = 1,
       HIPSOLVERRF_FACTORIZATION_ALG2 = 2
     } hipsolverRfFactorization_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfMatrixFormat_t
+    #define HIPGEN_DEF_hipsolverRfMatrixFormat_t
     typedef enum hipsolverRfMatrixFormat_t {
       HIPSOLVERRF_MATRIX_FORMAT_CSR = 0,
       HIPSOLVERRF_MATRIX_FORMAT_CSC = 1
     } hipsolverRfMatrixFormat_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfNumericBoostReport_t
+    #define HIPGEN_DEF_hipsolverRfNumericBoostReport_t
     typedef enum hipsolverRfNumericBoostReport_t {
       HIPSOLVERRF_NUMERIC_BOOST_NOT_USED = 0,
       HIPSOLVERRF_NUMERIC_BOOST_USED = 1
     } hipsolverRfNumericBoostReport_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfResetValuesFastMode_t
+    #define HIPGEN_DEF_hipsolverRfResetValuesFastMode_t
     typedef enum hipsolverRfResetValuesFastMode_t {
       HIPSOLVERRF_RESET_VALUES_FAST_MODE_OFF = 0,
       HIPSOLVERRF_RESET_VALUES_FAST_MODE_ON = 1
     } hipsolverRfResetValuesFastMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfTriangularSolve_t
+    #define HIPGEN_DEF_hipsolverRfTriangularSolve_t
     typedef enum hipsolverRfTriangularSolve_t {
       HIPSOLVERRF_TRIANGULAR_SOLVE_ALG1 = 1,
       HIPSOLVERRF_TRIANGULAR_SOLVE_ALG2 = 2,
       HIPSOLVERRF_TRIANGULAR_SOLVE_ALG3 = 3
     } hipsolverRfTriangularSolve_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfUnitDiagonal_t
+    #define HIPGEN_DEF_hipsolverRfUnitDiagonal_t
     typedef enum hipsolverRfUnitDiagonal_t {
       HIPSOLVERRF_UNIT_DIAGONAL_STORED_L = 0,
       HIPSOLVERRF_UNIT_DIAGONAL_STORED_U = 1,
       HIPSOLVERRF_UNIT_DIAGONAL_ASSUMED_L = 2,
       HIPSOLVERRF_UNIT_DIAGONAL_ASSUMED_U = 3
     } hipsolverRfUnitDiagonal_t;
+    #endif
     typedef void *hipsolverHandle_t;
     typedef void *hipsolverGesvdjInfo_t;
     typedef void *hipsolverSyevjInfo_t;
@@ -147,9 +198,20 @@ cdef extern from *:
     typedef void *hipsolverRfHandle_t;
     typedef void *hipsolverSpHandle_t;
     typedef void *hipsparseMatDescr_t;
+    #ifndef HIPGEN_DEF_hipsolverVersionMajor
+    #define HIPGEN_DEF_hipsolverVersionMajor
     #define hipsolverVersionMajor (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverVersionMinor
+    #define HIPGEN_DEF_hipsolverVersionMinor
     #define hipsolverVersionMinor (4)
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverVersionPatch
+    #define HIPGEN_DEF_hipsolverVersionPatch
     #define hipsolverVersionPatch (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCreate
+    #define HIPGEN_DEF_hipsolverCreate
     static inline hipsolverStatus_t hipsolverCreate(hipsolverHandle_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t *);
       static hipgen_fn f;
@@ -161,6 +223,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDestroy
+    #define HIPGEN_DEF_hipsolverDestroy
     static inline hipsolverStatus_t hipsolverDestroy(hipsolverHandle_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t);
       static hipgen_fn f;
@@ -172,6 +237,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSetStream
+    #define HIPGEN_DEF_hipsolverSetStream
     static inline hipsolverStatus_t hipsolverSetStream(hipsolverHandle_t a0, hipStream_t a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t);
       static hipgen_fn f;
@@ -183,6 +251,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverGetStream
+    #define HIPGEN_DEF_hipsolverGetStream
     static inline hipsolverStatus_t hipsolverGetStream(hipsolverHandle_t a0, hipStream_t *a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t *);
       static hipgen_fn f;
@@ -194,6 +265,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSetDeterministicMode
+    #define HIPGEN_DEF_hipsolverSetDeterministicMode
     static inline hipsolverStatus_t hipsolverSetDeterministicMode(hipsolverHandle_t a0, hipsolverDeterministicMode_t a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverDeterministicMode_t);
       static hipgen_fn f;
@@ -205,6 +279,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverGetDeterministicMode
+    #define HIPGEN_DEF_hipsolverGetDeterministicMode
     static inline hipsolverStatus_t hipsolverGetDeterministicMode(hipsolverHandle_t a0, hipsolverDeterministicMode_t *a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverDeterministicMode_t *);
       static hipgen_fn f;
@@ -216,6 +293,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCreateGesvdjInfo
+    #define HIPGEN_DEF_hipsolverCreateGesvdjInfo
     static inline hipsolverStatus_t hipsolverCreateGesvdjInfo(hipsolverGesvdjInfo_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t *);
       static hipgen_fn f;
@@ -227,6 +307,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDestroyGesvdjInfo
+    #define HIPGEN_DEF_hipsolverDestroyGesvdjInfo
     static inline hipsolverStatus_t hipsolverDestroyGesvdjInfo(hipsolverGesvdjInfo_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -238,6 +321,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXgesvdjSetMaxSweeps
+    #define HIPGEN_DEF_hipsolverXgesvdjSetMaxSweeps
     static inline hipsolverStatus_t hipsolverXgesvdjSetMaxSweeps(hipsolverGesvdjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -249,6 +335,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXgesvdjSetSortEig
+    #define HIPGEN_DEF_hipsolverXgesvdjSetSortEig
     static inline hipsolverStatus_t hipsolverXgesvdjSetSortEig(hipsolverGesvdjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -260,6 +349,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXgesvdjSetTolerance
+    #define HIPGEN_DEF_hipsolverXgesvdjSetTolerance
     static inline hipsolverStatus_t hipsolverXgesvdjSetTolerance(hipsolverGesvdjInfo_t a0, double a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, double);
       static hipgen_fn f;
@@ -271,6 +363,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXgesvdjGetResidual
+    #define HIPGEN_DEF_hipsolverXgesvdjGetResidual
     static inline hipsolverStatus_t hipsolverXgesvdjGetResidual(hipsolverHandle_t a0, hipsolverGesvdjInfo_t a1, double *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverGesvdjInfo_t, double *);
       static hipgen_fn f;
@@ -282,6 +377,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXgesvdjGetSweeps
+    #define HIPGEN_DEF_hipsolverXgesvdjGetSweeps
     static inline hipsolverStatus_t hipsolverXgesvdjGetSweeps(hipsolverHandle_t a0, hipsolverGesvdjInfo_t a1, int *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverGesvdjInfo_t, int *);
       static hipgen_fn f;
@@ -293,6 +391,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCreateSyevjInfo
+    #define HIPGEN_DEF_hipsolverCreateSyevjInfo
     static inline hipsolverStatus_t hipsolverCreateSyevjInfo(hipsolverSyevjInfo_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t *);
       static hipgen_fn f;
@@ -304,6 +405,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDestroySyevjInfo
+    #define HIPGEN_DEF_hipsolverDestroySyevjInfo
     static inline hipsolverStatus_t hipsolverDestroySyevjInfo(hipsolverSyevjInfo_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -315,6 +419,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXsyevjSetMaxSweeps
+    #define HIPGEN_DEF_hipsolverXsyevjSetMaxSweeps
     static inline hipsolverStatus_t hipsolverXsyevjSetMaxSweeps(hipsolverSyevjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -326,6 +433,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXsyevjSetSortEig
+    #define HIPGEN_DEF_hipsolverXsyevjSetSortEig
     static inline hipsolverStatus_t hipsolverXsyevjSetSortEig(hipsolverSyevjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -337,6 +447,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXsyevjSetTolerance
+    #define HIPGEN_DEF_hipsolverXsyevjSetTolerance
     static inline hipsolverStatus_t hipsolverXsyevjSetTolerance(hipsolverSyevjInfo_t a0, double a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, double);
       static hipgen_fn f;
@@ -348,6 +461,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXsyevjGetResidual
+    #define HIPGEN_DEF_hipsolverXsyevjGetResidual
     static inline hipsolverStatus_t hipsolverXsyevjGetResidual(hipsolverHandle_t a0, hipsolverSyevjInfo_t a1, double *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSyevjInfo_t, double *);
       static hipgen_fn f;
@@ -359,6 +475,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverXsyevjGetSweeps
+    #define HIPGEN_DEF_hipsolverXsyevjGetSweeps
     static inline hipsolverStatus_t hipsolverXsyevjGetSweeps(hipsolverHandle_t a0, hipsolverSyevjInfo_t a1, int *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSyevjInfo_t, int *);
       static hipgen_fn f;
@@ -370,6 +489,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgbr_bufferSize
+    #define HIPGEN_DEF_hipsolverSorgbr_bufferSize
     static inline hipsolverStatus_t hipsolverSorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -381,6 +503,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgbr_bufferSize
+    #define HIPGEN_DEF_hipsolverDorgbr_bufferSize
     static inline hipsolverStatus_t hipsolverDorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -392,6 +517,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungbr_bufferSize
+    #define HIPGEN_DEF_hipsolverCungbr_bufferSize
     static inline hipsolverStatus_t hipsolverCungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float2 *, int, float2 *, int *);
       static hipgen_fn f;
@@ -403,6 +531,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungbr_bufferSize
+    #define HIPGEN_DEF_hipsolverZungbr_bufferSize
     static inline hipsolverStatus_t hipsolverZungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double2 *, int, double2 *, int *);
       static hipgen_fn f;
@@ -414,6 +545,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgbr
+    #define HIPGEN_DEF_hipsolverSorgbr
     static inline hipsolverStatus_t hipsolverSorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -425,6 +559,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgbr
+    #define HIPGEN_DEF_hipsolverDorgbr
     static inline hipsolverStatus_t hipsolverDorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -436,6 +573,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungbr
+    #define HIPGEN_DEF_hipsolverCungbr
     static inline hipsolverStatus_t hipsolverCungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float2 *a7, float2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -447,6 +587,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungbr
+    #define HIPGEN_DEF_hipsolverZungbr
     static inline hipsolverStatus_t hipsolverZungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double2 *a7, double2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -458,6 +601,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgqr_bufferSize
+    #define HIPGEN_DEF_hipsolverSorgqr_bufferSize
     static inline hipsolverStatus_t hipsolverSorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -469,6 +615,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDorgqr_bufferSize
     static inline hipsolverStatus_t hipsolverDorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -480,6 +629,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungqr_bufferSize
+    #define HIPGEN_DEF_hipsolverCungqr_bufferSize
     static inline hipsolverStatus_t hipsolverCungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int *);
       static hipgen_fn f;
@@ -491,6 +643,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungqr_bufferSize
+    #define HIPGEN_DEF_hipsolverZungqr_bufferSize
     static inline hipsolverStatus_t hipsolverZungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int *);
       static hipgen_fn f;
@@ -502,6 +657,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgqr
+    #define HIPGEN_DEF_hipsolverSorgqr
     static inline hipsolverStatus_t hipsolverSorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -513,6 +671,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgqr
+    #define HIPGEN_DEF_hipsolverDorgqr
     static inline hipsolverStatus_t hipsolverDorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -524,6 +685,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungqr
+    #define HIPGEN_DEF_hipsolverCungqr
     static inline hipsolverStatus_t hipsolverCungqr(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -535,6 +699,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungqr
+    #define HIPGEN_DEF_hipsolverZungqr
     static inline hipsolverStatus_t hipsolverZungqr(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -546,6 +713,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgtr_bufferSize
+    #define HIPGEN_DEF_hipsolverSorgtr_bufferSize
     static inline hipsolverStatus_t hipsolverSorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -557,6 +727,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDorgtr_bufferSize
     static inline hipsolverStatus_t hipsolverDorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -568,6 +741,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungtr_bufferSize
+    #define HIPGEN_DEF_hipsolverCungtr_bufferSize
     static inline hipsolverStatus_t hipsolverCungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int *);
       static hipgen_fn f;
@@ -579,6 +755,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungtr_bufferSize
+    #define HIPGEN_DEF_hipsolverZungtr_bufferSize
     static inline hipsolverStatus_t hipsolverZungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int *);
       static hipgen_fn f;
@@ -590,6 +769,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSorgtr
+    #define HIPGEN_DEF_hipsolverSorgtr
     static inline hipsolverStatus_t hipsolverSorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -601,6 +783,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDorgtr
+    #define HIPGEN_DEF_hipsolverDorgtr
     static inline hipsolverStatus_t hipsolverDorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -612,6 +797,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCungtr
+    #define HIPGEN_DEF_hipsolverCungtr
     static inline hipsolverStatus_t hipsolverCungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -623,6 +811,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZungtr
+    #define HIPGEN_DEF_hipsolverZungtr
     static inline hipsolverStatus_t hipsolverZungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -634,6 +825,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSormqr_bufferSize
+    #define HIPGEN_DEF_hipsolverSormqr_bufferSize
     static inline hipsolverStatus_t hipsolverSormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -645,6 +839,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDormqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDormqr_bufferSize
     static inline hipsolverStatus_t hipsolverDormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -656,6 +853,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCunmqr_bufferSize
+    #define HIPGEN_DEF_hipsolverCunmqr_bufferSize
     static inline hipsolverStatus_t hipsolverCunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -667,6 +867,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZunmqr_bufferSize
+    #define HIPGEN_DEF_hipsolverZunmqr_bufferSize
     static inline hipsolverStatus_t hipsolverZunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -678,6 +881,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSormqr
+    #define HIPGEN_DEF_hipsolverSormqr
     static inline hipsolverStatus_t hipsolverSormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float *, int, float *, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -689,6 +895,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDormqr
+    #define HIPGEN_DEF_hipsolverDormqr
     static inline hipsolverStatus_t hipsolverDormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double *, int, double *, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -700,6 +909,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCunmqr
+    #define HIPGEN_DEF_hipsolverCunmqr
     static inline hipsolverStatus_t hipsolverCunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float2 *, int, float2 *, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -711,6 +923,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZunmqr
+    #define HIPGEN_DEF_hipsolverZunmqr
     static inline hipsolverStatus_t hipsolverZunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double2 *, int, double2 *, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -722,6 +937,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSormtr_bufferSize
+    #define HIPGEN_DEF_hipsolverSormtr_bufferSize
     static inline hipsolverStatus_t hipsolverSormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -733,6 +951,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDormtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDormtr_bufferSize
     static inline hipsolverStatus_t hipsolverDormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -744,6 +965,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCunmtr_bufferSize
+    #define HIPGEN_DEF_hipsolverCunmtr_bufferSize
     static inline hipsolverStatus_t hipsolverCunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -755,6 +979,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZunmtr_bufferSize
+    #define HIPGEN_DEF_hipsolverZunmtr_bufferSize
     static inline hipsolverStatus_t hipsolverZunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -766,6 +993,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSormtr
+    #define HIPGEN_DEF_hipsolverSormtr
     static inline hipsolverStatus_t hipsolverSormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float *, int, float *, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -777,6 +1007,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDormtr
+    #define HIPGEN_DEF_hipsolverDormtr
     static inline hipsolverStatus_t hipsolverDormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double *, int, double *, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -788,6 +1021,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCunmtr
+    #define HIPGEN_DEF_hipsolverCunmtr
     static inline hipsolverStatus_t hipsolverCunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float2 *, int, float2 *, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -799,6 +1035,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZunmtr
+    #define HIPGEN_DEF_hipsolverZunmtr
     static inline hipsolverStatus_t hipsolverZunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double2 *, int, double2 *, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -810,6 +1049,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverSgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverSgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -821,6 +1063,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverDgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -832,6 +1077,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverCgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverCgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -843,6 +1091,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverZgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverZgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -854,6 +1105,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgebrd
+    #define HIPGEN_DEF_hipsolverSgebrd
     static inline hipsolverStatus_t hipsolverSgebrd(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, float *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -865,6 +1119,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgebrd
+    #define HIPGEN_DEF_hipsolverDgebrd
     static inline hipsolverStatus_t hipsolverDgebrd(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, double *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -876,6 +1133,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgebrd
+    #define HIPGEN_DEF_hipsolverCgebrd
     static inline hipsolverStatus_t hipsolverCgebrd(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float *, float *, float2 *, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -887,6 +1147,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgebrd
+    #define HIPGEN_DEF_hipsolverZgebrd
     static inline hipsolverStatus_t hipsolverZgebrd(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double *, double *, double2 *, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -898,6 +1161,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSSgels_bufferSize
+    #define HIPGEN_DEF_hipsolverSSgels_bufferSize
     static inline hipsolverStatus_t hipsolverSSgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, size_t *);
       static hipgen_fn f;
@@ -909,6 +1175,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDDgels_bufferSize
+    #define HIPGEN_DEF_hipsolverDDgels_bufferSize
     static inline hipsolverStatus_t hipsolverDDgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, size_t *);
       static hipgen_fn f;
@@ -920,6 +1189,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCCgels_bufferSize
+    #define HIPGEN_DEF_hipsolverCCgels_bufferSize
     static inline hipsolverStatus_t hipsolverCCgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, size_t *);
       static hipgen_fn f;
@@ -931,6 +1203,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZZgels_bufferSize
+    #define HIPGEN_DEF_hipsolverZZgels_bufferSize
     static inline hipsolverStatus_t hipsolverZZgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, size_t *);
       static hipgen_fn f;
@@ -942,6 +1217,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSSgels
+    #define HIPGEN_DEF_hipsolverSSgels
     static inline hipsolverStatus_t hipsolverSSgels(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -953,6 +1231,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDDgels
+    #define HIPGEN_DEF_hipsolverDDgels
     static inline hipsolverStatus_t hipsolverDDgels(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -964,6 +1245,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCCgels
+    #define HIPGEN_DEF_hipsolverCCgels
     static inline hipsolverStatus_t hipsolverCCgels(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -975,6 +1259,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZZgels
+    #define HIPGEN_DEF_hipsolverZZgels
     static inline hipsolverStatus_t hipsolverZZgels(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -986,6 +1273,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverSgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverSgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
       static hipgen_fn f;
@@ -997,6 +1287,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverDgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
       static hipgen_fn f;
@@ -1008,6 +1301,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverCgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverCgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1019,6 +1315,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverZgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverZgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1030,6 +1329,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgeqrf
+    #define HIPGEN_DEF_hipsolverSgeqrf
     static inline hipsolverStatus_t hipsolverSgeqrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -1041,6 +1343,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgeqrf
+    #define HIPGEN_DEF_hipsolverDgeqrf
     static inline hipsolverStatus_t hipsolverDgeqrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -1052,6 +1357,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgeqrf
+    #define HIPGEN_DEF_hipsolverCgeqrf
     static inline hipsolverStatus_t hipsolverCgeqrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -1063,6 +1371,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgeqrf
+    #define HIPGEN_DEF_hipsolverZgeqrf
     static inline hipsolverStatus_t hipsolverZgeqrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -1074,6 +1385,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSSgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverSSgesv_bufferSize
     static inline hipsolverStatus_t hipsolverSSgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, size_t *);
       static hipgen_fn f;
@@ -1085,6 +1399,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDDgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverDDgesv_bufferSize
     static inline hipsolverStatus_t hipsolverDDgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, size_t *);
       static hipgen_fn f;
@@ -1096,6 +1413,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCCgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverCCgesv_bufferSize
     static inline hipsolverStatus_t hipsolverCCgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, size_t *);
       static hipgen_fn f;
@@ -1107,6 +1427,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZZgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverZZgesv_bufferSize
     static inline hipsolverStatus_t hipsolverZZgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, size_t *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, size_t *);
       static hipgen_fn f;
@@ -1118,6 +1441,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSSgesv
+    #define HIPGEN_DEF_hipsolverSSgesv
     static inline hipsolverStatus_t hipsolverSSgesv(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -1129,6 +1455,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDDgesv
+    #define HIPGEN_DEF_hipsolverDDgesv
     static inline hipsolverStatus_t hipsolverDDgesv(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -1140,6 +1469,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCCgesv
+    #define HIPGEN_DEF_hipsolverCCgesv
     static inline hipsolverStatus_t hipsolverCCgesv(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -1151,6 +1483,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZZgesv
+    #define HIPGEN_DEF_hipsolverZZgesv
     static inline hipsolverStatus_t hipsolverZZgesv(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -1162,6 +1497,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverSgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverSgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
       static hipgen_fn f;
@@ -1173,6 +1511,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverDgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
       static hipgen_fn f;
@@ -1184,6 +1525,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverCgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverCgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
       static hipgen_fn f;
@@ -1195,6 +1539,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverZgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverZgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
       static hipgen_fn f;
@@ -1206,6 +1553,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvd
+    #define HIPGEN_DEF_hipsolverSgesvd
     static inline hipsolverStatus_t hipsolverSgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, float *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float *, int, float *, float *, int, float *, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -1217,6 +1567,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvd
+    #define HIPGEN_DEF_hipsolverDgesvd
     static inline hipsolverStatus_t hipsolverDgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, double *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double *, int, double *, double *, int, double *, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -1228,6 +1581,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvd
+    #define HIPGEN_DEF_hipsolverCgesvd
     static inline hipsolverStatus_t hipsolverCgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, float *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, float *, int *);
       static hipgen_fn f;
@@ -1239,6 +1595,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvd
+    #define HIPGEN_DEF_hipsolverZgesvd
     static inline hipsolverStatus_t hipsolverZgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, double *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, double *, int *);
       static hipgen_fn f;
@@ -1250,6 +1609,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverSgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverSgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, const float *a8, int a9, const float *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1261,6 +1623,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverDgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverDgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, const double *a8, int a9, const double *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1272,6 +1637,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverCgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverCgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float *a7, const float2 *a8, int a9, const float2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1283,6 +1651,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverZgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverZgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double *a7, const double2 *a8, int a9, const double2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1294,6 +1665,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvdj
+    #define HIPGEN_DEF_hipsolverSgesvdj
     static inline hipsolverStatus_t hipsolverSgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1305,6 +1679,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvdj
+    #define HIPGEN_DEF_hipsolverDgesvdj
     static inline hipsolverStatus_t hipsolverDgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1316,6 +1693,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvdj
+    #define HIPGEN_DEF_hipsolverCgesvdj
     static inline hipsolverStatus_t hipsolverCgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1327,6 +1707,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvdj
+    #define HIPGEN_DEF_hipsolverZgesvdj
     static inline hipsolverStatus_t hipsolverZgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -1338,6 +1721,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverSgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverSgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float *a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1349,6 +1735,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double *a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1360,6 +1749,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverCgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverCgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float2 *a4, int a5, const float *a6, const float2 *a7, int a8, const float2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1371,6 +1763,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverZgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverZgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double2 *a4, int a5, const double *a6, const double2 *a7, int a8, const double2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1382,6 +1777,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgesvdjBatched
+    #define HIPGEN_DEF_hipsolverSgesvdjBatched
     static inline hipsolverStatus_t hipsolverSgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, float *a9, int a10, float *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1393,6 +1791,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgesvdjBatched
+    #define HIPGEN_DEF_hipsolverDgesvdjBatched
     static inline hipsolverStatus_t hipsolverDgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, double *a9, int a10, double *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1404,6 +1805,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgesvdjBatched
+    #define HIPGEN_DEF_hipsolverCgesvdjBatched
     static inline hipsolverStatus_t hipsolverCgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, float2 *a9, int a10, float2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1415,6 +1819,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgesvdjBatched
+    #define HIPGEN_DEF_hipsolverZgesvdjBatched
     static inline hipsolverStatus_t hipsolverZgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, double2 *a9, int a10, double2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -1426,6 +1833,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverSgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverSgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
       static hipgen_fn f;
@@ -1437,6 +1847,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverDgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
       static hipgen_fn f;
@@ -1448,6 +1861,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverCgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverCgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1459,6 +1875,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverZgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverZgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1470,6 +1889,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgetrf
+    #define HIPGEN_DEF_hipsolverSgetrf
     static inline hipsolverStatus_t hipsolverSgetrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, int a6, int *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, int, int *, int *);
       static hipgen_fn f;
@@ -1481,6 +1903,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgetrf
+    #define HIPGEN_DEF_hipsolverDgetrf
     static inline hipsolverStatus_t hipsolverDgetrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, int a6, int *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, int, int *, int *);
       static hipgen_fn f;
@@ -1492,6 +1917,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgetrf
+    #define HIPGEN_DEF_hipsolverCgetrf
     static inline hipsolverStatus_t hipsolverCgetrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, int, int *, int *);
       static hipgen_fn f;
@@ -1503,6 +1931,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgetrf
+    #define HIPGEN_DEF_hipsolverZgetrf
     static inline hipsolverStatus_t hipsolverZgetrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, int, int *, int *);
       static hipgen_fn f;
@@ -1514,6 +1945,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgetrs_bufferSize
+    #define HIPGEN_DEF_hipsolverSgetrs_bufferSize
     static inline hipsolverStatus_t hipsolverSgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float *a4, int a5, int *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float *, int, int *, float *, int, int *);
       static hipgen_fn f;
@@ -1525,6 +1959,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgetrs_bufferSize
+    #define HIPGEN_DEF_hipsolverDgetrs_bufferSize
     static inline hipsolverStatus_t hipsolverDgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double *a4, int a5, int *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double *, int, int *, double *, int, int *);
       static hipgen_fn f;
@@ -1536,6 +1973,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgetrs_bufferSize
+    #define HIPGEN_DEF_hipsolverCgetrs_bufferSize
     static inline hipsolverStatus_t hipsolverCgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float2 *a4, int a5, int *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float2 *, int, int *, float2 *, int, int *);
       static hipgen_fn f;
@@ -1547,6 +1987,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgetrs_bufferSize
+    #define HIPGEN_DEF_hipsolverZgetrs_bufferSize
     static inline hipsolverStatus_t hipsolverZgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double2 *a4, int a5, int *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double2 *, int, int *, double2 *, int, int *);
       static hipgen_fn f;
@@ -1558,6 +2001,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSgetrs
+    #define HIPGEN_DEF_hipsolverSgetrs
     static inline hipsolverStatus_t hipsolverSgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float *a4, int a5, int *a6, float *a7, int a8, float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float *, int, int *, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -1569,6 +2015,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDgetrs
+    #define HIPGEN_DEF_hipsolverDgetrs
     static inline hipsolverStatus_t hipsolverDgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double *a4, int a5, int *a6, double *a7, int a8, double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double *, int, int *, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -1580,6 +2029,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCgetrs
+    #define HIPGEN_DEF_hipsolverCgetrs
     static inline hipsolverStatus_t hipsolverCgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float2 *a4, int a5, int *a6, float2 *a7, int a8, float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1591,6 +2043,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZgetrs
+    #define HIPGEN_DEF_hipsolverZgetrs
     static inline hipsolverStatus_t hipsolverZgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double2 *a4, int a5, int *a6, double2 *a7, int a8, double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1602,6 +2057,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverSpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverSpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -1613,6 +2071,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverDpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -1624,6 +2085,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverCpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverCpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1635,6 +2099,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverZpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverZpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1646,6 +2113,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrf
+    #define HIPGEN_DEF_hipsolverSpotrf
     static inline hipsolverStatus_t hipsolverSpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -1657,6 +2127,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrf
+    #define HIPGEN_DEF_hipsolverDpotrf
     static inline hipsolverStatus_t hipsolverDpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -1668,6 +2141,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrf
+    #define HIPGEN_DEF_hipsolverCpotrf
     static inline hipsolverStatus_t hipsolverCpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1679,6 +2155,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrf
+    #define HIPGEN_DEF_hipsolverZpotrf
     static inline hipsolverStatus_t hipsolverZpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1690,6 +2169,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrfBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverSpotrfBatched_bufferSize
     static inline hipsolverStatus_t hipsolverSpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float * *, int, int *, int);
       static hipgen_fn f;
@@ -1701,6 +2183,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrfBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDpotrfBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double * *, int, int *, int);
       static hipgen_fn f;
@@ -1712,6 +2197,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrfBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverCpotrfBatched_bufferSize
     static inline hipsolverStatus_t hipsolverCpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 * *, int, int *, int);
       static hipgen_fn f;
@@ -1723,6 +2211,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrfBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverZpotrfBatched_bufferSize
     static inline hipsolverStatus_t hipsolverZpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 * *, int, int *, int);
       static hipgen_fn f;
@@ -1734,6 +2225,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrfBatched
+    #define HIPGEN_DEF_hipsolverSpotrfBatched
     static inline hipsolverStatus_t hipsolverSpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float * *a3, int a4, float *a5, int a6, int *a7, int a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float * *, int, float *, int, int *, int);
       static hipgen_fn f;
@@ -1745,6 +2239,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrfBatched
+    #define HIPGEN_DEF_hipsolverDpotrfBatched
     static inline hipsolverStatus_t hipsolverDpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double * *a3, int a4, double *a5, int a6, int *a7, int a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double * *, int, double *, int, int *, int);
       static hipgen_fn f;
@@ -1756,6 +2253,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrfBatched
+    #define HIPGEN_DEF_hipsolverCpotrfBatched
     static inline hipsolverStatus_t hipsolverCpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 * *a3, int a4, float2 *a5, int a6, int *a7, int a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 * *, int, float2 *, int, int *, int);
       static hipgen_fn f;
@@ -1767,6 +2267,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrfBatched
+    #define HIPGEN_DEF_hipsolverZpotrfBatched
     static inline hipsolverStatus_t hipsolverZpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 * *a3, int a4, double2 *a5, int a6, int *a7, int a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 * *, int, double2 *, int, int *, int);
       static hipgen_fn f;
@@ -1778,6 +2281,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverSpotri_bufferSize
     static inline hipsolverStatus_t hipsolverSpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -1789,6 +2295,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverDpotri_bufferSize
     static inline hipsolverStatus_t hipsolverDpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -1800,6 +2309,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverCpotri_bufferSize
     static inline hipsolverStatus_t hipsolverCpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1811,6 +2323,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverZpotri_bufferSize
     static inline hipsolverStatus_t hipsolverZpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1822,6 +2337,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotri
+    #define HIPGEN_DEF_hipsolverSpotri
     static inline hipsolverStatus_t hipsolverSpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -1833,6 +2351,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotri
+    #define HIPGEN_DEF_hipsolverDpotri
     static inline hipsolverStatus_t hipsolverDpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -1844,6 +2365,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotri
+    #define HIPGEN_DEF_hipsolverCpotri
     static inline hipsolverStatus_t hipsolverCpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1855,6 +2379,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotri
+    #define HIPGEN_DEF_hipsolverZpotri
     static inline hipsolverStatus_t hipsolverZpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1866,6 +2393,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrs_bufferSize
+    #define HIPGEN_DEF_hipsolverSpotrs_bufferSize
     static inline hipsolverStatus_t hipsolverSpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float *a4, int a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -1877,6 +2407,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrs_bufferSize
+    #define HIPGEN_DEF_hipsolverDpotrs_bufferSize
     static inline hipsolverStatus_t hipsolverDpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double *a4, int a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -1888,6 +2421,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrs_bufferSize
+    #define HIPGEN_DEF_hipsolverCpotrs_bufferSize
     static inline hipsolverStatus_t hipsolverCpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1899,6 +2435,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrs_bufferSize
+    #define HIPGEN_DEF_hipsolverZpotrs_bufferSize
     static inline hipsolverStatus_t hipsolverZpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1910,6 +2449,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrs
+    #define HIPGEN_DEF_hipsolverSpotrs
     static inline hipsolverStatus_t hipsolverSpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float *, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -1921,6 +2463,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrs
+    #define HIPGEN_DEF_hipsolverDpotrs
     static inline hipsolverStatus_t hipsolverDpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double *, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -1932,6 +2477,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrs
+    #define HIPGEN_DEF_hipsolverCpotrs
     static inline hipsolverStatus_t hipsolverCpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 *, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -1943,6 +2491,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrs
+    #define HIPGEN_DEF_hipsolverZpotrs
     static inline hipsolverStatus_t hipsolverZpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 *, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -1954,6 +2505,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrsBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverSpotrsBatched_bufferSize
     static inline hipsolverStatus_t hipsolverSpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float * *, int, float * *, int, int *, int);
       static hipgen_fn f;
@@ -1965,6 +2519,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrsBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDpotrsBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double * *, int, double * *, int, int *, int);
       static hipgen_fn f;
@@ -1976,6 +2533,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrsBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverCpotrsBatched_bufferSize
     static inline hipsolverStatus_t hipsolverCpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 * *, int, float2 * *, int, int *, int);
       static hipgen_fn f;
@@ -1987,6 +2547,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrsBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverZpotrsBatched_bufferSize
     static inline hipsolverStatus_t hipsolverZpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 * *, int, double2 * *, int, int *, int);
       static hipgen_fn f;
@@ -1998,6 +2561,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpotrsBatched
+    #define HIPGEN_DEF_hipsolverSpotrsBatched
     static inline hipsolverStatus_t hipsolverSpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, float *a8, int a9, int *a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float * *, int, float * *, int, float *, int, int *, int);
       static hipgen_fn f;
@@ -2009,6 +2575,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDpotrsBatched
+    #define HIPGEN_DEF_hipsolverDpotrsBatched
     static inline hipsolverStatus_t hipsolverDpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, double *a8, int a9, int *a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double * *, int, double * *, int, double *, int, int *, int);
       static hipgen_fn f;
@@ -2020,6 +2589,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCpotrsBatched
+    #define HIPGEN_DEF_hipsolverCpotrsBatched
     static inline hipsolverStatus_t hipsolverCpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, float2 *a8, int a9, int *a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 * *, int, float2 * *, int, float2 *, int, int *, int);
       static hipgen_fn f;
@@ -2031,6 +2603,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZpotrsBatched
+    #define HIPGEN_DEF_hipsolverZpotrsBatched
     static inline hipsolverStatus_t hipsolverZpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, double2 *a8, int a9, int *a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 * *, int, double2 * *, int, double2 *, int, int *, int);
       static hipgen_fn f;
@@ -2042,6 +2617,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevd_bufferSize
+    #define HIPGEN_DEF_hipsolverSsyevd_bufferSize
     static inline hipsolverStatus_t hipsolverSsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -2053,6 +2631,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevd_bufferSize
+    #define HIPGEN_DEF_hipsolverDsyevd_bufferSize
     static inline hipsolverStatus_t hipsolverDsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -2064,6 +2645,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevd_bufferSize
+    #define HIPGEN_DEF_hipsolverCheevd_bufferSize
     static inline hipsolverStatus_t hipsolverCheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, int *);
       static hipgen_fn f;
@@ -2075,6 +2659,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevd_bufferSize
+    #define HIPGEN_DEF_hipsolverZheevd_bufferSize
     static inline hipsolverStatus_t hipsolverZheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, int *);
       static hipgen_fn f;
@@ -2086,6 +2673,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevd
+    #define HIPGEN_DEF_hipsolverSsyevd
     static inline hipsolverStatus_t hipsolverSsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -2097,6 +2687,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevd
+    #define HIPGEN_DEF_hipsolverDsyevd
     static inline hipsolverStatus_t hipsolverDsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -2108,6 +2701,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevd
+    #define HIPGEN_DEF_hipsolverCheevd
     static inline hipsolverStatus_t hipsolverCheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2119,6 +2715,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevd
+    #define HIPGEN_DEF_hipsolverZheevd
     static inline hipsolverStatus_t hipsolverZheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2130,6 +2729,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverSsyevdx_bufferSize
     static inline hipsolverStatus_t hipsolverSsyevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, const float *a5, int a6, float a7, float a8, int a9, int a10, int *a11, const float *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const float *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -2141,6 +2743,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDsyevdx_bufferSize
     static inline hipsolverStatus_t hipsolverDsyevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, const double *a5, int a6, double a7, double a8, int a9, int a10, int *a11, const double *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const double *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -2152,6 +2757,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverCheevdx_bufferSize
     static inline hipsolverStatus_t hipsolverCheevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, const float2 *a5, int a6, float a7, float a8, int a9, int a10, int *a11, const float *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const float2 *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -2163,6 +2771,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverZheevdx_bufferSize
     static inline hipsolverStatus_t hipsolverZheevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, const double2 *a5, int a6, double a7, double a8, int a9, int a10, int *a11, const double *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const double2 *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -2174,6 +2785,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevdx
+    #define HIPGEN_DEF_hipsolverSsyevdx
     static inline hipsolverStatus_t hipsolverSsyevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, float *a5, int a6, float a7, float a8, int a9, int a10, int *a11, float *a12, float *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, float *, int, float, float, int, int, int *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -2185,6 +2799,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevdx
+    #define HIPGEN_DEF_hipsolverDsyevdx
     static inline hipsolverStatus_t hipsolverDsyevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, double *a5, int a6, double a7, double a8, int a9, int a10, int *a11, double *a12, double *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, double *, int, double, double, int, int, int *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -2196,6 +2813,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevdx
+    #define HIPGEN_DEF_hipsolverCheevdx
     static inline hipsolverStatus_t hipsolverCheevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, float2 *a5, int a6, float a7, float a8, int a9, int a10, int *a11, float *a12, float2 *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, float2 *, int, float, float, int, int, int *, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2207,6 +2827,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevdx
+    #define HIPGEN_DEF_hipsolverZheevdx
     static inline hipsolverStatus_t hipsolverZheevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, double2 *a5, int a6, double a7, double a8, int a9, int a10, int *a11, double *a12, double2 *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, double2 *, int, double, double, int, int, int *, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2218,6 +2841,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevj_bufferSize
+    #define HIPGEN_DEF_hipsolverSsyevj_bufferSize
     static inline hipsolverStatus_t hipsolverSsyevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2229,6 +2855,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevj_bufferSize
+    #define HIPGEN_DEF_hipsolverDsyevj_bufferSize
     static inline hipsolverStatus_t hipsolverDsyevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2240,6 +2869,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevj_bufferSize
+    #define HIPGEN_DEF_hipsolverCheevj_bufferSize
     static inline hipsolverStatus_t hipsolverCheevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2251,6 +2883,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevj_bufferSize
+    #define HIPGEN_DEF_hipsolverZheevj_bufferSize
     static inline hipsolverStatus_t hipsolverZheevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2262,6 +2897,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevj
+    #define HIPGEN_DEF_hipsolverSsyevj
     static inline hipsolverStatus_t hipsolverSsyevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2273,6 +2911,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevj
+    #define HIPGEN_DEF_hipsolverDsyevj
     static inline hipsolverStatus_t hipsolverDsyevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2284,6 +2925,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevj
+    #define HIPGEN_DEF_hipsolverCheevj
     static inline hipsolverStatus_t hipsolverCheevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2295,6 +2939,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevj
+    #define HIPGEN_DEF_hipsolverZheevj
     static inline hipsolverStatus_t hipsolverZheevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2306,6 +2953,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverSsyevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverSsyevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2317,6 +2967,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDsyevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDsyevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2328,6 +2981,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverCheevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverCheevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2339,6 +2995,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverZheevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverZheevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2350,6 +3009,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsyevjBatched
+    #define HIPGEN_DEF_hipsolverSsyevjBatched
     static inline hipsolverStatus_t hipsolverSsyevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2361,6 +3023,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsyevjBatched
+    #define HIPGEN_DEF_hipsolverDsyevjBatched
     static inline hipsolverStatus_t hipsolverDsyevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2372,6 +3037,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCheevjBatched
+    #define HIPGEN_DEF_hipsolverCheevjBatched
     static inline hipsolverStatus_t hipsolverCheevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2383,6 +3051,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZheevjBatched
+    #define HIPGEN_DEF_hipsolverZheevjBatched
     static inline hipsolverStatus_t hipsolverZheevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -2394,6 +3065,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsygvd_bufferSize
+    #define HIPGEN_DEF_hipsolverSsygvd_bufferSize
     static inline hipsolverStatus_t hipsolverSsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -2405,6 +3079,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsygvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDsygvd_bufferSize
     static inline hipsolverStatus_t hipsolverDsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -2416,6 +3093,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChegvd_bufferSize
+    #define HIPGEN_DEF_hipsolverChegvd_bufferSize
     static inline hipsolverStatus_t hipsolverChegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, int *);
       static hipgen_fn f;
@@ -2427,6 +3107,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhegvd_bufferSize
+    #define HIPGEN_DEF_hipsolverZhegvd_bufferSize
     static inline hipsolverStatus_t hipsolverZhegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, int *);
       static hipgen_fn f;
@@ -2438,6 +3121,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsygvd
+    #define HIPGEN_DEF_hipsolverSsygvd
     static inline hipsolverStatus_t hipsolverSsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -2449,6 +3135,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsygvd
+    #define HIPGEN_DEF_hipsolverDsygvd
     static inline hipsolverStatus_t hipsolverDsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -2460,6 +3149,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChegvd
+    #define HIPGEN_DEF_hipsolverChegvd
     static inline hipsolverStatus_t hipsolverChegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2471,6 +3163,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhegvd
+    #define HIPGEN_DEF_hipsolverZhegvd
     static inline hipsolverStatus_t hipsolverZhegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2482,6 +3177,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsygvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverSsygvdx_bufferSize
     static inline hipsolverStatus_t hipsolverSsygvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, const float *a6, int a7, const float *a8, int a9, float a10, float a11, int a12, int a13, int *a14, const float *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const float *, int, const float *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -2493,6 +3191,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsygvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDsygvdx_bufferSize
     static inline hipsolverStatus_t hipsolverDsygvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, const double *a6, int a7, const double *a8, int a9, double a10, double a11, int a12, int a13, int *a14, const double *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const double *, int, const double *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -2504,6 +3205,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChegvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverChegvdx_bufferSize
     static inline hipsolverStatus_t hipsolverChegvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, const float2 *a6, int a7, const float2 *a8, int a9, float a10, float a11, int a12, int a13, int *a14, const float *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const float2 *, int, const float2 *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -2515,6 +3219,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhegvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverZhegvdx_bufferSize
     static inline hipsolverStatus_t hipsolverZhegvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, const double2 *a6, int a7, const double2 *a8, int a9, double a10, double a11, int a12, int a13, int *a14, const double *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const double2 *, int, const double2 *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -2526,6 +3233,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsygvdx
+    #define HIPGEN_DEF_hipsolverSsygvdx
     static inline hipsolverStatus_t hipsolverSsygvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, float *a6, int a7, float *a8, int a9, float a10, float a11, int a12, int a13, int *a14, float *a15, float *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, float *, int, float *, int, float, float, int, int, int *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -2537,6 +3247,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsygvdx
+    #define HIPGEN_DEF_hipsolverDsygvdx
     static inline hipsolverStatus_t hipsolverDsygvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, double *a6, int a7, double *a8, int a9, double a10, double a11, int a12, int a13, int *a14, double *a15, double *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, double *, int, double *, int, double, double, int, int, int *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -2548,6 +3261,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChegvdx
+    #define HIPGEN_DEF_hipsolverChegvdx
     static inline hipsolverStatus_t hipsolverChegvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, float2 *a6, int a7, float2 *a8, int a9, float a10, float a11, int a12, int a13, int *a14, float *a15, float2 *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, float2 *, int, float2 *, int, float, float, int, int, int *, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2559,6 +3275,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhegvdx
+    #define HIPGEN_DEF_hipsolverZhegvdx
     static inline hipsolverStatus_t hipsolverZhegvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, double2 *a6, int a7, double2 *a8, int a9, double a10, double a11, int a12, int a13, int *a14, double *a15, double2 *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, double2 *, int, double2 *, int, double, double, int, int, int *, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2570,6 +3289,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsygvj_bufferSize
+    #define HIPGEN_DEF_hipsolverSsygvj_bufferSize
     static inline hipsolverStatus_t hipsolverSsygvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2581,6 +3303,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsygvj_bufferSize
+    #define HIPGEN_DEF_hipsolverDsygvj_bufferSize
     static inline hipsolverStatus_t hipsolverDsygvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2592,6 +3317,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChegvj_bufferSize
+    #define HIPGEN_DEF_hipsolverChegvj_bufferSize
     static inline hipsolverStatus_t hipsolverChegvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2603,6 +3331,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhegvj_bufferSize
+    #define HIPGEN_DEF_hipsolverZhegvj_bufferSize
     static inline hipsolverStatus_t hipsolverZhegvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2614,6 +3345,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsygvj
+    #define HIPGEN_DEF_hipsolverSsygvj
     static inline hipsolverStatus_t hipsolverSsygvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2625,6 +3359,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsygvj
+    #define HIPGEN_DEF_hipsolverDsygvj
     static inline hipsolverStatus_t hipsolverDsygvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2636,6 +3373,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChegvj
+    #define HIPGEN_DEF_hipsolverChegvj
     static inline hipsolverStatus_t hipsolverChegvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2647,6 +3387,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhegvj
+    #define HIPGEN_DEF_hipsolverZhegvj
     static inline hipsolverStatus_t hipsolverZhegvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2658,6 +3401,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsytrd_bufferSize
+    #define HIPGEN_DEF_hipsolverSsytrd_bufferSize
     static inline hipsolverStatus_t hipsolverSsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, float *, float *, int *);
       static hipgen_fn f;
@@ -2669,6 +3415,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsytrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDsytrd_bufferSize
     static inline hipsolverStatus_t hipsolverDsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, double *, double *, int *);
       static hipgen_fn f;
@@ -2680,6 +3429,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChetrd_bufferSize
+    #define HIPGEN_DEF_hipsolverChetrd_bufferSize
     static inline hipsolverStatus_t hipsolverChetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float *, float *, float2 *, int *);
       static hipgen_fn f;
@@ -2691,6 +3443,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhetrd_bufferSize
+    #define HIPGEN_DEF_hipsolverZhetrd_bufferSize
     static inline hipsolverStatus_t hipsolverZhetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double *, double *, double2 *, int *);
       static hipgen_fn f;
@@ -2702,6 +3457,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsytrd
+    #define HIPGEN_DEF_hipsolverSsytrd
     static inline hipsolverStatus_t hipsolverSsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, float *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -2713,6 +3471,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsytrd
+    #define HIPGEN_DEF_hipsolverDsytrd
     static inline hipsolverStatus_t hipsolverDsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, double *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -2724,6 +3485,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverChetrd
+    #define HIPGEN_DEF_hipsolverChetrd
     static inline hipsolverStatus_t hipsolverChetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float *, float *, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2735,6 +3499,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZhetrd
+    #define HIPGEN_DEF_hipsolverZhetrd
     static inline hipsolverStatus_t hipsolverZhetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double *, double *, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2746,6 +3513,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverSsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverSsytrf_bufferSize(hipsolverHandle_t a0, int a1, float *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -2757,6 +3527,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverDsytrf_bufferSize(hipsolverHandle_t a0, int a1, double *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -2768,6 +3541,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverCsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverCsytrf_bufferSize(hipsolverHandle_t a0, int a1, float2 *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -2779,6 +3555,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverZsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverZsytrf_bufferSize(hipsolverHandle_t a0, int a1, double2 *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -2790,6 +3569,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSsytrf
+    #define HIPGEN_DEF_hipsolverSsytrf
     static inline hipsolverStatus_t hipsolverSsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *, float *, int, int *);
       static hipgen_fn f;
@@ -2801,6 +3583,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDsytrf
+    #define HIPGEN_DEF_hipsolverDsytrf
     static inline hipsolverStatus_t hipsolverDsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *, double *, int, int *);
       static hipgen_fn f;
@@ -2812,6 +3597,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverCsytrf
+    #define HIPGEN_DEF_hipsolverCsytrf
     static inline hipsolverStatus_t hipsolverCsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *, float2 *, int, int *);
       static hipgen_fn f;
@@ -2823,6 +3611,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverZsytrf
+    #define HIPGEN_DEF_hipsolverZsytrf
     static inline hipsolverStatus_t hipsolverZsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *, double2 *, int, int *);
       static hipgen_fn f;
@@ -2834,6 +3625,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCreate
+    #define HIPGEN_DEF_hipsolverDnCreate
     static inline hipsolverStatus_t hipsolverDnCreate(hipsolverHandle_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t *);
       static hipgen_fn f;
@@ -2845,6 +3639,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDestroy
+    #define HIPGEN_DEF_hipsolverDnDestroy
     static inline hipsolverStatus_t hipsolverDnDestroy(hipsolverHandle_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t);
       static hipgen_fn f;
@@ -2856,6 +3653,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSetStream
+    #define HIPGEN_DEF_hipsolverDnSetStream
     static inline hipsolverStatus_t hipsolverDnSetStream(hipsolverHandle_t a0, hipStream_t a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t);
       static hipgen_fn f;
@@ -2867,6 +3667,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnGetStream
+    #define HIPGEN_DEF_hipsolverDnGetStream
     static inline hipsolverStatus_t hipsolverDnGetStream(hipsolverHandle_t a0, hipStream_t *a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t *);
       static hipgen_fn f;
@@ -2878,6 +3681,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSetDeterministicMode
+    #define HIPGEN_DEF_hipsolverDnSetDeterministicMode
     static inline hipsolverStatus_t hipsolverDnSetDeterministicMode(hipsolverHandle_t a0, hipsolverDeterministicMode_t a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverDeterministicMode_t);
       static hipgen_fn f;
@@ -2889,6 +3695,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnGetDeterministicMode
+    #define HIPGEN_DEF_hipsolverDnGetDeterministicMode
     static inline hipsolverStatus_t hipsolverDnGetDeterministicMode(hipsolverHandle_t a0, hipsolverDeterministicMode_t *a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverDeterministicMode_t *);
       static hipgen_fn f;
@@ -2900,6 +3709,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCreateGesvdjInfo
+    #define HIPGEN_DEF_hipsolverDnCreateGesvdjInfo
     static inline hipsolverStatus_t hipsolverDnCreateGesvdjInfo(hipsolverGesvdjInfo_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t *);
       static hipgen_fn f;
@@ -2911,6 +3723,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDestroyGesvdjInfo
+    #define HIPGEN_DEF_hipsolverDnDestroyGesvdjInfo
     static inline hipsolverStatus_t hipsolverDnDestroyGesvdjInfo(hipsolverGesvdjInfo_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -2922,6 +3737,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgesvdjSetMaxSweeps
+    #define HIPGEN_DEF_hipsolverDnXgesvdjSetMaxSweeps
     static inline hipsolverStatus_t hipsolverDnXgesvdjSetMaxSweeps(hipsolverGesvdjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -2933,6 +3751,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgesvdjSetSortEig
+    #define HIPGEN_DEF_hipsolverDnXgesvdjSetSortEig
     static inline hipsolverStatus_t hipsolverDnXgesvdjSetSortEig(hipsolverGesvdjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -2944,6 +3765,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgesvdjSetTolerance
+    #define HIPGEN_DEF_hipsolverDnXgesvdjSetTolerance
     static inline hipsolverStatus_t hipsolverDnXgesvdjSetTolerance(hipsolverGesvdjInfo_t a0, double a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, double);
       static hipgen_fn f;
@@ -2955,6 +3779,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgesvdjGetResidual
+    #define HIPGEN_DEF_hipsolverDnXgesvdjGetResidual
     static inline hipsolverStatus_t hipsolverDnXgesvdjGetResidual(hipsolverDnHandle_t a0, hipsolverGesvdjInfo_t a1, double *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverGesvdjInfo_t, double *);
       static hipgen_fn f;
@@ -2966,6 +3793,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgesvdjGetSweeps
+    #define HIPGEN_DEF_hipsolverDnXgesvdjGetSweeps
     static inline hipsolverStatus_t hipsolverDnXgesvdjGetSweeps(hipsolverDnHandle_t a0, hipsolverGesvdjInfo_t a1, int *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverGesvdjInfo_t, int *);
       static hipgen_fn f;
@@ -2977,6 +3807,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCreateSyevjInfo
+    #define HIPGEN_DEF_hipsolverDnCreateSyevjInfo
     static inline hipsolverStatus_t hipsolverDnCreateSyevjInfo(hipsolverSyevjInfo_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t *);
       static hipgen_fn f;
@@ -2988,6 +3821,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDestroySyevjInfo
+    #define HIPGEN_DEF_hipsolverDnDestroySyevjInfo
     static inline hipsolverStatus_t hipsolverDnDestroySyevjInfo(hipsolverSyevjInfo_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -2999,6 +3835,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXsyevjSetMaxSweeps
+    #define HIPGEN_DEF_hipsolverDnXsyevjSetMaxSweeps
     static inline hipsolverStatus_t hipsolverDnXsyevjSetMaxSweeps(hipsolverSyevjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -3010,6 +3849,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXsyevjSetSortEig
+    #define HIPGEN_DEF_hipsolverDnXsyevjSetSortEig
     static inline hipsolverStatus_t hipsolverDnXsyevjSetSortEig(hipsolverSyevjInfo_t a0, int a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -3021,6 +3863,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXsyevjSetTolerance
+    #define HIPGEN_DEF_hipsolverDnXsyevjSetTolerance
     static inline hipsolverStatus_t hipsolverDnXsyevjSetTolerance(hipsolverSyevjInfo_t a0, double a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, double);
       static hipgen_fn f;
@@ -3032,6 +3877,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXsyevjGetResidual
+    #define HIPGEN_DEF_hipsolverDnXsyevjGetResidual
     static inline hipsolverStatus_t hipsolverDnXsyevjGetResidual(hipsolverDnHandle_t a0, hipsolverSyevjInfo_t a1, double *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverSyevjInfo_t, double *);
       static hipgen_fn f;
@@ -3043,6 +3891,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXsyevjGetSweeps
+    #define HIPGEN_DEF_hipsolverDnXsyevjGetSweeps
     static inline hipsolverStatus_t hipsolverDnXsyevjGetSweeps(hipsolverDnHandle_t a0, hipsolverSyevjInfo_t a1, int *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverSyevjInfo_t, int *);
       static hipgen_fn f;
@@ -3054,6 +3905,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgbr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSorgbr_bufferSize
     static inline hipsolverStatus_t hipsolverDnSorgbr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, int, int, int, const float *, int, const float *, int *);
       static hipgen_fn f;
@@ -3065,6 +3919,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgbr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDorgbr_bufferSize
     static inline hipsolverStatus_t hipsolverDnDorgbr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, int, int, int, const double *, int, const double *, int *);
       static hipgen_fn f;
@@ -3076,6 +3933,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungbr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCungbr_bufferSize
     static inline hipsolverStatus_t hipsolverDnCungbr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, int, int, int, const float2 *, int, const float2 *, int *);
       static hipgen_fn f;
@@ -3087,6 +3947,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungbr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZungbr_bufferSize
     static inline hipsolverStatus_t hipsolverDnZungbr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, int, int, int, const double2 *, int, const double2 *, int *);
       static hipgen_fn f;
@@ -3098,6 +3961,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgbr
+    #define HIPGEN_DEF_hipsolverDnSorgbr
     static inline hipsolverStatus_t hipsolverDnSorgbr(hipsolverHandle_t a0, hipblasSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, const float *a7, float *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, int, int, int, float *, int, const float *, float *, int, int *);
       static hipgen_fn f;
@@ -3109,6 +3975,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgbr
+    #define HIPGEN_DEF_hipsolverDnDorgbr
     static inline hipsolverStatus_t hipsolverDnDorgbr(hipsolverHandle_t a0, hipblasSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, const double *a7, double *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, int, int, int, double *, int, const double *, double *, int, int *);
       static hipgen_fn f;
@@ -3120,6 +3989,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungbr
+    #define HIPGEN_DEF_hipsolverDnCungbr
     static inline hipsolverStatus_t hipsolverDnCungbr(hipsolverHandle_t a0, hipblasSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, const float2 *a7, float2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, int, int, int, float2 *, int, const float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -3131,6 +4003,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungbr
+    #define HIPGEN_DEF_hipsolverDnZungbr
     static inline hipsolverStatus_t hipsolverDnZungbr(hipsolverHandle_t a0, hipblasSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, const double2 *a7, double2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, int, int, int, double2 *, int, const double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -3142,6 +4017,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSorgqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnSorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const float *a4, int a5, const float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const float *, int, const float *, int *);
       static hipgen_fn f;
@@ -3153,6 +4031,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDorgqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnDorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const double *a4, int a5, const double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const double *, int, const double *, int *);
       static hipgen_fn f;
@@ -3164,6 +4045,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCungqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnCungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const float2 *a4, int a5, const float2 *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const float2 *, int, const float2 *, int *);
       static hipgen_fn f;
@@ -3175,6 +4059,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZungqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnZungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const double2 *a4, int a5, const double2 *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const double2 *, int, const double2 *, int *);
       static hipgen_fn f;
@@ -3186,6 +4073,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgqr
+    #define HIPGEN_DEF_hipsolverDnSorgqr
     static inline hipsolverStatus_t hipsolverDnSorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, const float *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, const float *, float *, int, int *);
       static hipgen_fn f;
@@ -3197,6 +4087,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgqr
+    #define HIPGEN_DEF_hipsolverDnDorgqr
     static inline hipsolverStatus_t hipsolverDnDorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, const double *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, const double *, double *, int, int *);
       static hipgen_fn f;
@@ -3208,6 +4101,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungqr
+    #define HIPGEN_DEF_hipsolverDnCungqr
     static inline hipsolverStatus_t hipsolverDnCungqr(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, const float2 *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, const float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -3219,6 +4115,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungqr
+    #define HIPGEN_DEF_hipsolverDnZungqr
     static inline hipsolverStatus_t hipsolverDnZungqr(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, const double2 *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, const double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -3230,6 +4129,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSorgtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnSorgtr_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, int a4, const float *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, const float *, int, const float *, int *);
       static hipgen_fn f;
@@ -3241,6 +4143,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDorgtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnDorgtr_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, int a4, const double *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, const double *, int, const double *, int *);
       static hipgen_fn f;
@@ -3252,6 +4157,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCungtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnCungtr_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, const float2 *a3, int a4, const float2 *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, const float2 *, int, const float2 *, int *);
       static hipgen_fn f;
@@ -3263,6 +4171,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZungtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnZungtr_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, const double2 *a3, int a4, const double2 *a5, int *a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, const double2 *, int, const double2 *, int *);
       static hipgen_fn f;
@@ -3274,6 +4185,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSorgtr
+    #define HIPGEN_DEF_hipsolverDnSorgtr
     static inline hipsolverStatus_t hipsolverDnSorgtr(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float *a3, int a4, const float *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float *, int, const float *, float *, int, int *);
       static hipgen_fn f;
@@ -3285,6 +4199,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDorgtr
+    #define HIPGEN_DEF_hipsolverDnDorgtr
     static inline hipsolverStatus_t hipsolverDnDorgtr(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double *a3, int a4, const double *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double *, int, const double *, double *, int, int *);
       static hipgen_fn f;
@@ -3296,6 +4213,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCungtr
+    #define HIPGEN_DEF_hipsolverDnCungtr
     static inline hipsolverStatus_t hipsolverDnCungtr(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float2 *a3, int a4, const float2 *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float2 *, int, const float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -3307,6 +4227,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZungtr
+    #define HIPGEN_DEF_hipsolverDnZungtr
     static inline hipsolverStatus_t hipsolverDnZungtr(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double2 *a3, int a4, const double2 *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double2 *, int, const double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -3318,6 +4241,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSormqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSormqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnSormqr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, int a7, const float *a8, const float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasOperation_t, int, int, int, const float *, int, const float *, const float *, int, int *);
       static hipgen_fn f;
@@ -3329,6 +4255,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDormqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDormqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnDormqr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, int a7, const double *a8, const double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasOperation_t, int, int, int, const double *, int, const double *, const double *, int, int *);
       static hipgen_fn f;
@@ -3340,6 +4269,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCunmqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCunmqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnCunmqr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, const float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasOperation_t, int, int, int, const float2 *, int, const float2 *, const float2 *, int, int *);
       static hipgen_fn f;
@@ -3351,6 +4283,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZunmqr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZunmqr_bufferSize
     static inline hipsolverStatus_t hipsolverDnZunmqr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, const double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasOperation_t, int, int, int, const double2 *, int, const double2 *, const double2 *, int, int *);
       static hipgen_fn f;
@@ -3362,6 +4297,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSormqr
+    #define HIPGEN_DEF_hipsolverDnSormqr
     static inline hipsolverStatus_t hipsolverDnSormqr(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, int a7, const float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasOperation_t, int, int, int, const float *, int, const float *, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -3373,6 +4311,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDormqr
+    #define HIPGEN_DEF_hipsolverDnDormqr
     static inline hipsolverStatus_t hipsolverDnDormqr(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, int a7, const double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasOperation_t, int, int, int, const double *, int, const double *, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -3384,6 +4325,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCunmqr
+    #define HIPGEN_DEF_hipsolverDnCunmqr
     static inline hipsolverStatus_t hipsolverDnCunmqr(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasOperation_t, int, int, int, const float2 *, int, const float2 *, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -3395,6 +4339,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZunmqr
+    #define HIPGEN_DEF_hipsolverDnZunmqr
     static inline hipsolverStatus_t hipsolverDnZunmqr(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasOperation_t, int, int, int, const double2 *, int, const double2 *, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -3406,6 +4353,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSormtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSormtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnSormtr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, int a4, int a5, const float *a6, int a7, const float *a8, const float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, int, const float *, const float *, int, int *);
       static hipgen_fn f;
@@ -3417,6 +4367,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDormtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDormtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnDormtr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, int a4, int a5, const double *a6, int a7, const double *a8, const double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, int, const double *, const double *, int, int *);
       static hipgen_fn f;
@@ -3428,6 +4381,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCunmtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCunmtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnCunmtr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, const float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float2 *, int, const float2 *, const float2 *, int, int *);
       static hipgen_fn f;
@@ -3439,6 +4395,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZunmtr_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZunmtr_bufferSize
     static inline hipsolverStatus_t hipsolverDnZunmtr_bufferSize(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, const double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double2 *, int, const double2 *, const double2 *, int, int *);
       static hipgen_fn f;
@@ -3450,6 +4409,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSormtr
+    #define HIPGEN_DEF_hipsolverDnSormtr
     static inline hipsolverStatus_t hipsolverDnSormtr(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, int, int, float *, int, float *, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -3461,6 +4423,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDormtr
+    #define HIPGEN_DEF_hipsolverDnDormtr
     static inline hipsolverStatus_t hipsolverDnDormtr(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, int, int, double *, int, double *, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -3472,6 +4437,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCunmtr
+    #define HIPGEN_DEF_hipsolverDnCunmtr
     static inline hipsolverStatus_t hipsolverDnCunmtr(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, int, int, float2 *, int, float2 *, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -3483,6 +4451,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZunmtr
+    #define HIPGEN_DEF_hipsolverDnZunmtr
     static inline hipsolverStatus_t hipsolverDnZunmtr(hipsolverHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, int, int, double2 *, int, double2 *, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -3494,6 +4465,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3505,6 +4479,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3516,6 +4493,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3527,6 +4507,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgebrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgebrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3538,6 +4521,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgebrd
+    #define HIPGEN_DEF_hipsolverDnSgebrd
     static inline hipsolverStatus_t hipsolverDnSgebrd(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, float *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, float *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -3549,6 +4535,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgebrd
+    #define HIPGEN_DEF_hipsolverDnDgebrd
     static inline hipsolverStatus_t hipsolverDnDgebrd(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, double *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, double *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -3560,6 +4549,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgebrd
+    #define HIPGEN_DEF_hipsolverDnCgebrd
     static inline hipsolverStatus_t hipsolverDnCgebrd(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, float2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float *, float *, float2 *, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -3571,6 +4563,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgebrd
+    #define HIPGEN_DEF_hipsolverDnZgebrd
     static inline hipsolverStatus_t hipsolverDnZgebrd(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, double2 *a9, int a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double *, double *, double2 *, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -3582,6 +4577,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSSgels_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSSgels_bufferSize
     static inline hipsolverStatus_t hipsolverDnSSgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3593,6 +4591,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDDgels_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDDgels_bufferSize
     static inline hipsolverStatus_t hipsolverDnDDgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3604,6 +4605,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCCgels_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCCgels_bufferSize
     static inline hipsolverStatus_t hipsolverDnCCgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3615,6 +4619,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZZgels_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZZgels_bufferSize
     static inline hipsolverStatus_t hipsolverDnZZgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3626,6 +4633,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSSgels
+    #define HIPGEN_DEF_hipsolverDnSSgels
     static inline hipsolverStatus_t hipsolverDnSSgels(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3637,6 +4647,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDDgels
+    #define HIPGEN_DEF_hipsolverDnDDgels
     static inline hipsolverStatus_t hipsolverDnDDgels(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3648,6 +4661,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCCgels
+    #define HIPGEN_DEF_hipsolverDnCCgels
     static inline hipsolverStatus_t hipsolverDnCCgels(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3659,6 +4675,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZZgels
+    #define HIPGEN_DEF_hipsolverDnZZgels
     static inline hipsolverStatus_t hipsolverDnZZgels(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3670,6 +4689,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
       static hipgen_fn f;
@@ -3681,6 +4703,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
       static hipgen_fn f;
@@ -3692,6 +4717,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -3703,6 +4731,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -3714,6 +4745,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgeqrf
+    #define HIPGEN_DEF_hipsolverDnSgeqrf
     static inline hipsolverStatus_t hipsolverDnSgeqrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -3725,6 +4759,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgeqrf
+    #define HIPGEN_DEF_hipsolverDnDgeqrf
     static inline hipsolverStatus_t hipsolverDnDgeqrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -3736,6 +4773,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgeqrf
+    #define HIPGEN_DEF_hipsolverDnCgeqrf
     static inline hipsolverStatus_t hipsolverDnCgeqrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -3747,6 +4787,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgeqrf
+    #define HIPGEN_DEF_hipsolverDnZgeqrf
     static inline hipsolverStatus_t hipsolverDnZgeqrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -3758,6 +4801,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSSgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSSgesv_bufferSize
     static inline hipsolverStatus_t hipsolverDnSSgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3769,6 +4815,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDDgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDDgesv_bufferSize
     static inline hipsolverStatus_t hipsolverDnDDgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3780,6 +4829,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCCgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCCgesv_bufferSize
     static inline hipsolverStatus_t hipsolverDnCCgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3791,6 +4843,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZZgesv_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZZgesv_bufferSize
     static inline hipsolverStatus_t hipsolverDnZZgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, void *, size_t *);
       static hipgen_fn f;
@@ -3802,6 +4857,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSSgesv
+    #define HIPGEN_DEF_hipsolverDnSSgesv
     static inline hipsolverStatus_t hipsolverDnSSgesv(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3813,6 +4871,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDDgesv
+    #define HIPGEN_DEF_hipsolverDnDDgesv
     static inline hipsolverStatus_t hipsolverDnDDgesv(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3824,6 +4885,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCCgesv
+    #define HIPGEN_DEF_hipsolverDnCCgesv
     static inline hipsolverStatus_t hipsolverDnCCgesv(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3835,6 +4899,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZZgesv
+    #define HIPGEN_DEF_hipsolverDnZZgesv
     static inline hipsolverStatus_t hipsolverDnZZgesv(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, void *, size_t, int *, int *);
       static hipgen_fn f;
@@ -3846,6 +4913,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3857,6 +4927,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3868,6 +4941,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3879,6 +4955,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgesvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
       static hipgen_fn f;
@@ -3890,6 +4969,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvd
+    #define HIPGEN_DEF_hipsolverDnSgesvd
     static inline hipsolverStatus_t hipsolverDnSgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, float *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float *, int, float *, float *, int, float *, int, float *, int, float *, int *);
       static hipgen_fn f;
@@ -3901,6 +4983,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvd
+    #define HIPGEN_DEF_hipsolverDnDgesvd
     static inline hipsolverStatus_t hipsolverDnDgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, double *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double *, int, double *, double *, int, double *, int, double *, int, double *, int *);
       static hipgen_fn f;
@@ -3912,6 +4997,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvd
+    #define HIPGEN_DEF_hipsolverDnCgesvd
     static inline hipsolverStatus_t hipsolverDnCgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, float *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, float *, int *);
       static hipgen_fn f;
@@ -3923,6 +5011,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvd
+    #define HIPGEN_DEF_hipsolverDnZgesvd
     static inline hipsolverStatus_t hipsolverDnZgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, double *a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, double *, int *);
       static hipgen_fn f;
@@ -3934,6 +5025,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, const float *a8, int a9, const float *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3945,6 +5039,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, const double *a8, int a9, const double *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3956,6 +5053,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float *a7, const float2 *a8, int a9, const float2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3967,6 +5067,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgesvdj_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double *a7, const double2 *a8, int a9, const double2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3978,6 +5081,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdj
+    #define HIPGEN_DEF_hipsolverDnSgesvdj
     static inline hipsolverStatus_t hipsolverDnSgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -3989,6 +5095,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdj
+    #define HIPGEN_DEF_hipsolverDnDgesvdj
     static inline hipsolverStatus_t hipsolverDnDgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -4000,6 +5109,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdj
+    #define HIPGEN_DEF_hipsolverDnCgesvdj
     static inline hipsolverStatus_t hipsolverDnCgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -4011,6 +5123,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdj
+    #define HIPGEN_DEF_hipsolverDnZgesvdj
     static inline hipsolverStatus_t hipsolverDnZgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t);
       static hipgen_fn f;
@@ -4022,6 +5137,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float *a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -4033,6 +5151,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double *a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -4044,6 +5165,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float2 *a4, int a5, const float *a6, const float2 *a7, int a8, const float2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -4055,6 +5179,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgesvdjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double2 *a4, int a5, const double *a6, const double2 *a7, int a8, const double2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -4066,6 +5193,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdjBatched
+    #define HIPGEN_DEF_hipsolverDnSgesvdjBatched
     static inline hipsolverStatus_t hipsolverDnSgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, float *a9, int a10, float *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -4077,6 +5207,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdjBatched
+    #define HIPGEN_DEF_hipsolverDnDgesvdjBatched
     static inline hipsolverStatus_t hipsolverDnDgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, double *a9, int a10, double *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -4088,6 +5221,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdjBatched
+    #define HIPGEN_DEF_hipsolverDnCgesvdjBatched
     static inline hipsolverStatus_t hipsolverDnCgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, float2 *a9, int a10, float2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -4099,6 +5235,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdjBatched
+    #define HIPGEN_DEF_hipsolverDnZgesvdjBatched
     static inline hipsolverStatus_t hipsolverDnZgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, double2 *a9, int a10, double2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t, int);
       static hipgen_fn f;
@@ -4110,6 +5249,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, long long a7, const float *a8, long long a9, const float *a10, int a11, long long a12, const float *a13, int a14, long long a15, int *a16, int a17) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, long long, const float *, long long, const float *, int, long long, const float *, int, long long, int *, int);
       static hipgen_fn f;
@@ -4121,6 +5263,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, long long a7, const double *a8, long long a9, const double *a10, int a11, long long a12, const double *a13, int a14, long long a15, int *a16, int a17) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, long long, const double *, long long, const double *, int, long long, const double *, int, long long, int *, int);
       static hipgen_fn f;
@@ -4132,6 +5277,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, long long a7, const float *a8, long long a9, const float2 *a10, int a11, long long a12, const float2 *a13, int a14, long long a15, int *a16, int a17) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, long long, const float *, long long, const float2 *, int, long long, const float2 *, int, long long, int *, int);
       static hipgen_fn f;
@@ -4143,6 +5291,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, long long a7, const double *a8, long long a9, const double2 *a10, int a11, long long a12, const double2 *a13, int a14, long long a15, int *a16, int a17) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, long long, const double *, long long, const double2 *, int, long long, const double2 *, int, long long, int *, int);
       static hipgen_fn f;
@@ -4154,6 +5305,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched
+    #define HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched
     static inline hipsolverStatus_t hipsolverDnSgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, long long a7, float *a8, long long a9, float *a10, int a11, long long a12, float *a13, int a14, long long a15, float *a16, int a17, int *a18, double *a19, int a20) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, long long, float *, long long, float *, int, long long, float *, int, long long, float *, int, int *, double *, int);
       static hipgen_fn f;
@@ -4165,6 +5319,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched
+    #define HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched
     static inline hipsolverStatus_t hipsolverDnDgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, long long a7, double *a8, long long a9, double *a10, int a11, long long a12, double *a13, int a14, long long a15, double *a16, int a17, int *a18, double *a19, int a20) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, long long, double *, long long, double *, int, long long, double *, int, long long, double *, int, int *, double *, int);
       static hipgen_fn f;
@@ -4176,6 +5333,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched
+    #define HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched
     static inline hipsolverStatus_t hipsolverDnCgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, long long a7, float *a8, long long a9, float2 *a10, int a11, long long a12, float2 *a13, int a14, long long a15, float2 *a16, int a17, int *a18, double *a19, int a20) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, long long, float *, long long, float2 *, int, long long, float2 *, int, long long, float2 *, int, int *, double *, int);
       static hipgen_fn f;
@@ -4187,6 +5347,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched
+    #define HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched
     static inline hipsolverStatus_t hipsolverDnZgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, long long a7, double *a8, long long a9, double2 *a10, int a11, long long a12, double2 *a13, int a14, long long a15, double2 *a16, int a17, int *a18, double *a19, int a20) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, long long, double *, long long, double2 *, int, long long, double2 *, int, long long, double2 *, int, int *, double *, int);
       static hipgen_fn f;
@@ -4198,6 +5361,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnSgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
       static hipgen_fn f;
@@ -4209,6 +5375,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnDgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
       static hipgen_fn f;
@@ -4220,6 +5389,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnCgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -4231,6 +5403,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnZgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -4242,6 +5417,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgetrf
+    #define HIPGEN_DEF_hipsolverDnSgetrf
     static inline hipsolverStatus_t hipsolverDnSgetrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, int *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, int *, int *);
       static hipgen_fn f;
@@ -4253,6 +5431,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgetrf
+    #define HIPGEN_DEF_hipsolverDnDgetrf
     static inline hipsolverStatus_t hipsolverDnDgetrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, int *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, int *, int *);
       static hipgen_fn f;
@@ -4264,6 +5445,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgetrf
+    #define HIPGEN_DEF_hipsolverDnCgetrf
     static inline hipsolverStatus_t hipsolverDnCgetrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, int *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, int *, int *);
       static hipgen_fn f;
@@ -4275,6 +5459,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgetrf
+    #define HIPGEN_DEF_hipsolverDnZgetrf
     static inline hipsolverStatus_t hipsolverDnZgetrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, int *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, int *, int *);
       static hipgen_fn f;
@@ -4286,6 +5473,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSgetrs
+    #define HIPGEN_DEF_hipsolverDnSgetrs
     static inline hipsolverStatus_t hipsolverDnSgetrs(hipsolverHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float *a4, int a5, const int *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasOperation_t, int, int, const float *, int, const int *, float *, int, int *);
       static hipgen_fn f;
@@ -4297,6 +5487,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDgetrs
+    #define HIPGEN_DEF_hipsolverDnDgetrs
     static inline hipsolverStatus_t hipsolverDnDgetrs(hipsolverHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double *a4, int a5, const int *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasOperation_t, int, int, const double *, int, const int *, double *, int, int *);
       static hipgen_fn f;
@@ -4308,6 +5501,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCgetrs
+    #define HIPGEN_DEF_hipsolverDnCgetrs
     static inline hipsolverStatus_t hipsolverDnCgetrs(hipsolverHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float2 *a4, int a5, const int *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasOperation_t, int, int, const float2 *, int, const int *, float2 *, int, int *);
       static hipgen_fn f;
@@ -4319,6 +5515,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZgetrs
+    #define HIPGEN_DEF_hipsolverDnZgetrs
     static inline hipsolverStatus_t hipsolverDnZgetrs(hipsolverHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double2 *a4, int a5, const int *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasOperation_t, int, int, const double2 *, int, const int *, double2 *, int, int *);
       static hipgen_fn f;
@@ -4330,6 +5529,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnSpotrf_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -4341,6 +5543,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnDpotrf_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -4352,6 +5557,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnCpotrf_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -4363,6 +5571,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnZpotrf_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -4374,6 +5585,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotrf
+    #define HIPGEN_DEF_hipsolverDnSpotrf
     static inline hipsolverStatus_t hipsolverDnSpotrf(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -4385,6 +5599,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotrf
+    #define HIPGEN_DEF_hipsolverDnDpotrf
     static inline hipsolverStatus_t hipsolverDnDpotrf(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -4396,6 +5613,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotrf
+    #define HIPGEN_DEF_hipsolverDnCpotrf
     static inline hipsolverStatus_t hipsolverDnCpotrf(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -4407,6 +5627,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotrf
+    #define HIPGEN_DEF_hipsolverDnZpotrf
     static inline hipsolverStatus_t hipsolverDnZpotrf(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -4418,6 +5641,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotrfBatched
+    #define HIPGEN_DEF_hipsolverDnSpotrfBatched
     static inline hipsolverStatus_t hipsolverDnSpotrfBatched(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float * *, int, int *, int);
       static hipgen_fn f;
@@ -4429,6 +5655,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotrfBatched
+    #define HIPGEN_DEF_hipsolverDnDpotrfBatched
     static inline hipsolverStatus_t hipsolverDnDpotrfBatched(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double * *, int, int *, int);
       static hipgen_fn f;
@@ -4440,6 +5669,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotrfBatched
+    #define HIPGEN_DEF_hipsolverDnCpotrfBatched
     static inline hipsolverStatus_t hipsolverDnCpotrfBatched(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float2 * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float2 * *, int, int *, int);
       static hipgen_fn f;
@@ -4451,6 +5683,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotrfBatched
+    #define HIPGEN_DEF_hipsolverDnZpotrfBatched
     static inline hipsolverStatus_t hipsolverDnZpotrfBatched(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double2 * *a3, int a4, int *a5, int a6) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double2 * *, int, int *, int);
       static hipgen_fn f;
@@ -4462,6 +5697,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSpotri_bufferSize
     static inline hipsolverStatus_t hipsolverDnSpotri_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -4473,6 +5711,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDpotri_bufferSize
     static inline hipsolverStatus_t hipsolverDnDpotri_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -4484,6 +5725,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCpotri_bufferSize
     static inline hipsolverStatus_t hipsolverDnCpotri_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -4495,6 +5739,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotri_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZpotri_bufferSize
     static inline hipsolverStatus_t hipsolverDnZpotri_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -4506,6 +5753,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotri
+    #define HIPGEN_DEF_hipsolverDnSpotri
     static inline hipsolverStatus_t hipsolverDnSpotri(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -4517,6 +5767,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotri
+    #define HIPGEN_DEF_hipsolverDnDpotri
     static inline hipsolverStatus_t hipsolverDnDpotri(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -4528,6 +5781,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotri
+    #define HIPGEN_DEF_hipsolverDnCpotri
     static inline hipsolverStatus_t hipsolverDnCpotri(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -4539,6 +5795,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotri
+    #define HIPGEN_DEF_hipsolverDnZpotri
     static inline hipsolverStatus_t hipsolverDnZpotri(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -4550,6 +5809,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotrs
+    #define HIPGEN_DEF_hipsolverDnSpotrs
     static inline hipsolverStatus_t hipsolverDnSpotrs(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float *a4, int a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, int, const float *, int, float *, int, int *);
       static hipgen_fn f;
@@ -4561,6 +5823,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotrs
+    #define HIPGEN_DEF_hipsolverDnDpotrs
     static inline hipsolverStatus_t hipsolverDnDpotrs(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double *a4, int a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, int, const double *, int, double *, int, int *);
       static hipgen_fn f;
@@ -4572,6 +5837,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotrs
+    #define HIPGEN_DEF_hipsolverDnCpotrs
     static inline hipsolverStatus_t hipsolverDnCpotrs(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float2 *a4, int a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, int, const float2 *, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -4583,6 +5851,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotrs
+    #define HIPGEN_DEF_hipsolverDnZpotrs
     static inline hipsolverStatus_t hipsolverDnZpotrs(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double2 *a4, int a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, int, const double2 *, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -4594,6 +5865,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSpotrsBatched
+    #define HIPGEN_DEF_hipsolverDnSpotrsBatched
     static inline hipsolverStatus_t hipsolverDnSpotrsBatched(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, int, float * *, int, float * *, int, int *, int);
       static hipgen_fn f;
@@ -4605,6 +5879,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDpotrsBatched
+    #define HIPGEN_DEF_hipsolverDnDpotrsBatched
     static inline hipsolverStatus_t hipsolverDnDpotrsBatched(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, int, double * *, int, double * *, int, int *, int);
       static hipgen_fn f;
@@ -4616,6 +5893,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCpotrsBatched
+    #define HIPGEN_DEF_hipsolverDnCpotrsBatched
     static inline hipsolverStatus_t hipsolverDnCpotrsBatched(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, int, float2 * *, int, float2 * *, int, int *, int);
       static hipgen_fn f;
@@ -4627,6 +5907,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZpotrsBatched
+    #define HIPGEN_DEF_hipsolverDnZpotrsBatched
     static inline hipsolverStatus_t hipsolverDnZpotrsBatched(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, int *a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, int, double2 * *, int, double2 * *, int, int *, int);
       static hipgen_fn f;
@@ -4638,6 +5921,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsyevd_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const float *, int, const float *, int *);
       static hipgen_fn f;
@@ -4649,6 +5935,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsyevd_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const double *, int, const double *, int *);
       static hipgen_fn f;
@@ -4660,6 +5949,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCheevd_bufferSize
     static inline hipsolverStatus_t hipsolverDnCheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const float2 *, int, const float *, int *);
       static hipgen_fn f;
@@ -4671,6 +5963,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZheevd_bufferSize
     static inline hipsolverStatus_t hipsolverDnZheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const double2 *, int, const double *, int *);
       static hipgen_fn f;
@@ -4682,6 +5977,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevd
+    #define HIPGEN_DEF_hipsolverDnSsyevd
     static inline hipsolverStatus_t hipsolverDnSsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -4693,6 +5991,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevd
+    #define HIPGEN_DEF_hipsolverDnDsyevd
     static inline hipsolverStatus_t hipsolverDnDsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -4704,6 +6005,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevd
+    #define HIPGEN_DEF_hipsolverDnCheevd
     static inline hipsolverStatus_t hipsolverDnCheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, float2 *, int, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -4715,6 +6019,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevd
+    #define HIPGEN_DEF_hipsolverDnZheevd
     static inline hipsolverStatus_t hipsolverDnZheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, double2 *, int, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -4726,6 +6033,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsyevdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsyevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, const float *a5, int a6, float a7, float a8, int a9, int a10, int *a11, const float *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const float *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -4737,6 +6047,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsyevdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsyevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, const double *a5, int a6, double a7, double a8, int a9, int a10, int *a11, const double *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const double *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -4748,6 +6061,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCheevdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnCheevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, const float2 *a5, int a6, float a7, float a8, int a9, int a10, int *a11, const float *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const float2 *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -4759,6 +6075,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZheevdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnZheevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, const double2 *a5, int a6, double a7, double a8, int a9, int a10, int *a11, const double *a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const double2 *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -4770,6 +6089,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevdx
+    #define HIPGEN_DEF_hipsolverDnSsyevdx
     static inline hipsolverStatus_t hipsolverDnSsyevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, float *a5, int a6, float a7, float a8, int a9, int a10, int *a11, float *a12, float *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, float *, int, float, float, int, int, int *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -4781,6 +6103,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevdx
+    #define HIPGEN_DEF_hipsolverDnDsyevdx
     static inline hipsolverStatus_t hipsolverDnDsyevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, double *a5, int a6, double a7, double a8, int a9, int a10, int *a11, double *a12, double *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, double *, int, double, double, int, int, int *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -4792,6 +6117,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevdx
+    #define HIPGEN_DEF_hipsolverDnCheevdx
     static inline hipsolverStatus_t hipsolverDnCheevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, float2 *a5, int a6, float a7, float a8, int a9, int a10, int *a11, float *a12, float2 *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, float2 *, int, float, float, int, int, int *, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -4803,6 +6131,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevdx
+    #define HIPGEN_DEF_hipsolverDnZheevdx
     static inline hipsolverStatus_t hipsolverDnZheevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipblasFillMode_t a3, int a4, double2 *a5, int a6, double a7, double a8, int a9, int a10, int *a11, double *a12, double2 *a13, int a14, int *a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, double2 *, int, double, double, int, int, int *, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -4814,6 +6145,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsyevj_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsyevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const float *, int, const float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4825,6 +6159,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsyevj_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsyevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const double *, int, const double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4836,6 +6173,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCheevj_bufferSize
     static inline hipsolverStatus_t hipsolverDnCheevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const float2 *, int, const float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4847,6 +6187,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZheevj_bufferSize
     static inline hipsolverStatus_t hipsolverDnZheevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const double2 *, int, const double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4858,6 +6201,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevj
+    #define HIPGEN_DEF_hipsolverDnSsyevj
     static inline hipsolverStatus_t hipsolverDnSsyevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4869,6 +6215,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevj
+    #define HIPGEN_DEF_hipsolverDnDsyevj
     static inline hipsolverStatus_t hipsolverDnDsyevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4880,6 +6229,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevj
+    #define HIPGEN_DEF_hipsolverDnCheevj
     static inline hipsolverStatus_t hipsolverDnCheevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4891,6 +6243,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevj
+    #define HIPGEN_DEF_hipsolverDnZheevj
     static inline hipsolverStatus_t hipsolverDnZheevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -4902,6 +6257,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsyevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsyevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const float *, int, const float *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4913,6 +6271,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsyevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsyevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const double *, int, const double *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4924,6 +6285,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCheevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnCheevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const float2 *, int, const float *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4935,6 +6299,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevjBatched_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZheevjBatched_bufferSize
     static inline hipsolverStatus_t hipsolverDnZheevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, const double2 *, int, const double *, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4946,6 +6313,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsyevjBatched
+    #define HIPGEN_DEF_hipsolverDnSsyevjBatched
     static inline hipsolverStatus_t hipsolverDnSsyevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4957,6 +6327,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsyevjBatched
+    #define HIPGEN_DEF_hipsolverDnDsyevjBatched
     static inline hipsolverStatus_t hipsolverDnDsyevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4968,6 +6341,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCheevjBatched
+    #define HIPGEN_DEF_hipsolverDnCheevjBatched
     static inline hipsolverStatus_t hipsolverDnCheevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4979,6 +6355,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZheevjBatched
+    #define HIPGEN_DEF_hipsolverDnZheevjBatched
     static inline hipsolverStatus_t hipsolverDnZheevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipblasFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipblasFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t, int);
       static hipgen_fn f;
@@ -4990,6 +6369,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsygvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, const float *a5, int a6, const float *a7, int a8, const float *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, const float *, int, const float *, int, const float *, int *);
       static hipgen_fn f;
@@ -5001,6 +6383,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsygvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, const double *a5, int a6, const double *a7, int a8, const double *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, const double *, int, const double *, int, const double *, int *);
       static hipgen_fn f;
@@ -5012,6 +6397,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnChegvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnChegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, const float2 *a5, int a6, const float2 *a7, int a8, const float *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, const float2 *, int, const float2 *, int, const float *, int *);
       static hipgen_fn f;
@@ -5023,6 +6411,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZhegvd_bufferSize
     static inline hipsolverStatus_t hipsolverDnZhegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, const double2 *a5, int a6, const double2 *a7, int a8, const double *a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, const double2 *, int, const double2 *, int, const double *, int *);
       static hipgen_fn f;
@@ -5034,6 +6425,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvd
+    #define HIPGEN_DEF_hipsolverDnSsygvd
     static inline hipsolverStatus_t hipsolverDnSsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, float *, int, float *, int, float *, float *, int, int *);
       static hipgen_fn f;
@@ -5045,6 +6439,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvd
+    #define HIPGEN_DEF_hipsolverDnDsygvd
     static inline hipsolverStatus_t hipsolverDnDsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, double *, int, double *, int, double *, double *, int, int *);
       static hipgen_fn f;
@@ -5056,6 +6453,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvd
+    #define HIPGEN_DEF_hipsolverDnChegvd
     static inline hipsolverStatus_t hipsolverDnChegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -5067,6 +6467,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvd
+    #define HIPGEN_DEF_hipsolverDnZhegvd
     static inline hipsolverStatus_t hipsolverDnZhegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -5078,6 +6481,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsygvdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsygvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, const float *a6, int a7, const float *a8, int a9, float a10, float a11, int a12, int a13, int *a14, const float *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const float *, int, const float *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -5089,6 +6495,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsygvdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsygvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, const double *a6, int a7, const double *a8, int a9, double a10, double a11, int a12, int a13, int *a14, const double *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const double *, int, const double *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -5100,6 +6509,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnChegvdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnChegvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, const float2 *a6, int a7, const float2 *a8, int a9, float a10, float a11, int a12, int a13, int *a14, const float *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const float2 *, int, const float2 *, int, float, float, int, int, int *, const float *, int *);
       static hipgen_fn f;
@@ -5111,6 +6523,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvdx_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZhegvdx_bufferSize
     static inline hipsolverStatus_t hipsolverDnZhegvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, const double2 *a6, int a7, const double2 *a8, int a9, double a10, double a11, int a12, int a13, int *a14, const double *a15, int *a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, const double2 *, int, const double2 *, int, double, double, int, int, int *, const double *, int *);
       static hipgen_fn f;
@@ -5122,6 +6537,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvdx
+    #define HIPGEN_DEF_hipsolverDnSsygvdx
     static inline hipsolverStatus_t hipsolverDnSsygvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, float *a6, int a7, float *a8, int a9, float a10, float a11, int a12, int a13, int *a14, float *a15, float *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, float *, int, float *, int, float, float, int, int, int *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -5133,6 +6551,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvdx
+    #define HIPGEN_DEF_hipsolverDnDsygvdx
     static inline hipsolverStatus_t hipsolverDnDsygvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, double *a6, int a7, double *a8, int a9, double a10, double a11, int a12, int a13, int *a14, double *a15, double *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, double *, int, double *, int, double, double, int, int, int *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -5144,6 +6565,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvdx
+    #define HIPGEN_DEF_hipsolverDnChegvdx
     static inline hipsolverStatus_t hipsolverDnChegvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, float2 *a6, int a7, float2 *a8, int a9, float a10, float a11, int a12, int a13, int *a14, float *a15, float2 *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, float2 *, int, float2 *, int, float, float, int, int, int *, float *, float2 *, int, int *);
       static hipgen_fn f;
@@ -5155,6 +6579,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvdx
+    #define HIPGEN_DEF_hipsolverDnZhegvdx
     static inline hipsolverStatus_t hipsolverDnZhegvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipblasFillMode_t a4, int a5, double2 *a6, int a7, double2 *a8, int a9, double a10, double a11, int a12, int a13, int *a14, double *a15, double2 *a16, int a17, int *a18) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipblasFillMode_t, int, double2 *, int, double2 *, int, double, double, int, int, int *, double *, double2 *, int, int *);
       static hipgen_fn f;
@@ -5166,6 +6593,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsygvj_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsygvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, const float *a5, int a6, const float *a7, int a8, const float *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, const float *, int, const float *, int, const float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -5177,6 +6607,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsygvj_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsygvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, const double *a5, int a6, const double *a7, int a8, const double *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, const double *, int, const double *, int, const double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -5188,6 +6621,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnChegvj_bufferSize
     static inline hipsolverStatus_t hipsolverDnChegvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, const float2 *a5, int a6, const float2 *a7, int a8, const float *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, const float2 *, int, const float2 *, int, const float *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -5199,6 +6635,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvj_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZhegvj_bufferSize
     static inline hipsolverStatus_t hipsolverDnZhegvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, const double2 *a5, int a6, const double2 *a7, int a8, const double *a9, int *a10, hipsolverSyevjInfo_t a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, const double2 *, int, const double2 *, int, const double *, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -5210,6 +6649,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsygvj
+    #define HIPGEN_DEF_hipsolverDnSsygvj
     static inline hipsolverStatus_t hipsolverDnSsygvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, float *, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -5221,6 +6663,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsygvj
+    #define HIPGEN_DEF_hipsolverDnDsygvj
     static inline hipsolverStatus_t hipsolverDnDsygvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, double *, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -5232,6 +6677,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChegvj
+    #define HIPGEN_DEF_hipsolverDnChegvj
     static inline hipsolverStatus_t hipsolverDnChegvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -5243,6 +6691,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhegvj
+    #define HIPGEN_DEF_hipsolverDnZhegvj
     static inline hipsolverStatus_t hipsolverDnZhegvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipblasFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipblasFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
       static hipgen_fn f;
@@ -5254,6 +6705,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsytrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsytrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsytrd_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, int a4, const float *a5, const float *a6, const float *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, const float *, int, const float *, const float *, const float *, int *);
       static hipgen_fn f;
@@ -5265,6 +6719,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsytrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsytrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsytrd_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, int a4, const double *a5, const double *a6, const double *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, const double *, int, const double *, const double *, const double *, int *);
       static hipgen_fn f;
@@ -5276,6 +6733,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChetrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnChetrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnChetrd_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, const float2 *a3, int a4, const float *a5, const float *a6, const float2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, const float2 *, int, const float *, const float *, const float2 *, int *);
       static hipgen_fn f;
@@ -5287,6 +6747,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhetrd_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZhetrd_bufferSize
     static inline hipsolverStatus_t hipsolverDnZhetrd_bufferSize(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, const double2 *a3, int a4, const double *a5, const double *a6, const double2 *a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, const double2 *, int, const double *, const double *, const double2 *, int *);
       static hipgen_fn f;
@@ -5298,6 +6761,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsytrd
+    #define HIPGEN_DEF_hipsolverDnSsytrd
     static inline hipsolverStatus_t hipsolverDnSsytrd(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float *, int, float *, float *, float *, float *, int, int *);
       static hipgen_fn f;
@@ -5309,6 +6775,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsytrd
+    #define HIPGEN_DEF_hipsolverDnDsytrd
     static inline hipsolverStatus_t hipsolverDnDsytrd(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double *, int, double *, double *, double *, double *, int, int *);
       static hipgen_fn f;
@@ -5320,6 +6789,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnChetrd
+    #define HIPGEN_DEF_hipsolverDnChetrd
     static inline hipsolverStatus_t hipsolverDnChetrd(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float2 *, int, float *, float *, float2 *, float2 *, int, int *);
       static hipgen_fn f;
@@ -5331,6 +6803,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZhetrd
+    #define HIPGEN_DEF_hipsolverDnZhetrd
     static inline hipsolverStatus_t hipsolverDnZhetrd(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, int a9, int *a10) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double2 *, int, double *, double *, double2 *, double2 *, int, int *);
       static hipgen_fn f;
@@ -5342,6 +6817,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnSsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnSsytrf_bufferSize(hipsolverHandle_t a0, int a1, float *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float *, int, int *);
       static hipgen_fn f;
@@ -5353,6 +6831,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnDsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnDsytrf_bufferSize(hipsolverHandle_t a0, int a1, double *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double *, int, int *);
       static hipgen_fn f;
@@ -5364,6 +6845,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnCsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnCsytrf_bufferSize(hipsolverHandle_t a0, int a1, float2 *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float2 *, int, int *);
       static hipgen_fn f;
@@ -5375,6 +6859,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZsytrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnZsytrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnZsytrf_bufferSize(hipsolverHandle_t a0, int a1, double2 *a2, int a3, int *a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double2 *, int, int *);
       static hipgen_fn f;
@@ -5386,6 +6873,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSsytrf
+    #define HIPGEN_DEF_hipsolverDnSsytrf
     static inline hipsolverStatus_t hipsolverDnSsytrf(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float *, int, int *, float *, int, int *);
       static hipgen_fn f;
@@ -5397,6 +6887,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDsytrf
+    #define HIPGEN_DEF_hipsolverDnDsytrf
     static inline hipsolverStatus_t hipsolverDnDsytrf(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double *, int, int *, double *, int, int *);
       static hipgen_fn f;
@@ -5408,6 +6901,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCsytrf
+    #define HIPGEN_DEF_hipsolverDnCsytrf
     static inline hipsolverStatus_t hipsolverDnCsytrf(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, float2 *, int, int *, float2 *, int, int *);
       static hipgen_fn f;
@@ -5419,6 +6915,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnZsytrf
+    #define HIPGEN_DEF_hipsolverDnZsytrf
     static inline hipsolverStatus_t hipsolverDnZsytrf(hipsolverHandle_t a0, hipblasFillMode_t a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, int *a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipblasFillMode_t, int, double2 *, int, int *, double2 *, int, int *);
       static hipgen_fn f;
@@ -5430,6 +6929,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnCreateParams
+    #define HIPGEN_DEF_hipsolverDnCreateParams
     static inline hipsolverStatus_t hipsolverDnCreateParams(hipsolverDnParams_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnParams_t *);
       static hipgen_fn f;
@@ -5441,6 +6943,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnDestroyParams
+    #define HIPGEN_DEF_hipsolverDnDestroyParams
     static inline hipsolverStatus_t hipsolverDnDestroyParams(hipsolverDnParams_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnParams_t);
       static hipgen_fn f;
@@ -5452,6 +6957,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnSetAdvOptions
+    #define HIPGEN_DEF_hipsolverDnSetAdvOptions
     static inline hipsolverStatus_t hipsolverDnSetAdvOptions(hipsolverDnParams_t a0, hipsolverDnFunction_t a1, hipsolverAlgMode_t a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnParams_t, hipsolverDnFunction_t, hipsolverAlgMode_t);
       static hipgen_fn f;
@@ -5463,6 +6971,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgeqrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnXgeqrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnXgeqrf_bufferSize(hipsolverDnHandle_t a0, hipsolverDnParams_t a1, int64_t a2, int64_t a3, hipDataType a4, const void *a5, int64_t a6, hipDataType a7, const void *a8, hipDataType a9, size_t *a10, size_t *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverDnParams_t, int64_t, int64_t, hipDataType, const void *, int64_t, hipDataType, const void *, hipDataType, size_t *, size_t *);
       static hipgen_fn f;
@@ -5474,6 +6985,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgeqrf
+    #define HIPGEN_DEF_hipsolverDnXgeqrf
     static inline hipsolverStatus_t hipsolverDnXgeqrf(hipsolverDnHandle_t a0, hipsolverDnParams_t a1, int64_t a2, int64_t a3, hipDataType a4, void *a5, int64_t a6, hipDataType a7, void *a8, hipDataType a9, void *a10, size_t a11, void *a12, size_t a13, int *a14) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverDnParams_t, int64_t, int64_t, hipDataType, void *, int64_t, hipDataType, void *, hipDataType, void *, size_t, void *, size_t, int *);
       static hipgen_fn f;
@@ -5485,6 +6999,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgetrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnXgetrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnXgetrf_bufferSize(hipsolverDnHandle_t a0, hipsolverDnParams_t a1, int64_t a2, int64_t a3, hipDataType a4, const void *a5, int64_t a6, hipDataType a7, size_t *a8, size_t *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverDnParams_t, int64_t, int64_t, hipDataType, const void *, int64_t, hipDataType, size_t *, size_t *);
       static hipgen_fn f;
@@ -5496,6 +7013,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgetrf
+    #define HIPGEN_DEF_hipsolverDnXgetrf
     static inline hipsolverStatus_t hipsolverDnXgetrf(hipsolverDnHandle_t a0, hipsolverDnParams_t a1, int64_t a2, int64_t a3, hipDataType a4, void *a5, int64_t a6, int64_t *a7, hipDataType a8, void *a9, size_t a10, void *a11, size_t a12, int *a13) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverDnParams_t, int64_t, int64_t, hipDataType, void *, int64_t, int64_t *, hipDataType, void *, size_t, void *, size_t, int *);
       static hipgen_fn f;
@@ -5507,6 +7027,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXgetrs
+    #define HIPGEN_DEF_hipsolverDnXgetrs
     static inline hipsolverStatus_t hipsolverDnXgetrs(hipsolverDnHandle_t a0, hipsolverDnParams_t a1, hipsolverOperation_t a2, int64_t a3, int64_t a4, hipDataType a5, const void *a6, int64_t a7, const int64_t *a8, hipDataType a9, void *a10, int64_t a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverDnParams_t, hipsolverOperation_t, int64_t, int64_t, hipDataType, const void *, int64_t, const int64_t *, hipDataType, void *, int64_t, int *);
       static hipgen_fn f;
@@ -5518,6 +7041,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXpotrf_bufferSize
+    #define HIPGEN_DEF_hipsolverDnXpotrf_bufferSize
     static inline hipsolverStatus_t hipsolverDnXpotrf_bufferSize(hipsolverDnHandle_t a0, hipsolverDnParams_t a1, hipsolverFillMode_t a2, int64_t a3, hipDataType a4, const void *a5, int64_t a6, hipDataType a7, size_t *a8, size_t *a9) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverDnParams_t, hipsolverFillMode_t, int64_t, hipDataType, const void *, int64_t, hipDataType, size_t *, size_t *);
       static hipgen_fn f;
@@ -5529,6 +7055,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXpotrf
+    #define HIPGEN_DEF_hipsolverDnXpotrf
     static inline hipsolverStatus_t hipsolverDnXpotrf(hipsolverDnHandle_t a0, hipsolverDnParams_t a1, hipsolverFillMode_t a2, int64_t a3, hipDataType a4, void *a5, int64_t a6, hipDataType a7, void *a8, size_t a9, void *a10, size_t a11, int *a12) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverDnParams_t, hipsolverFillMode_t, int64_t, hipDataType, void *, int64_t, hipDataType, void *, size_t, void *, size_t, int *);
       static hipgen_fn f;
@@ -5540,6 +7069,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverDnXpotrs
+    #define HIPGEN_DEF_hipsolverDnXpotrs
     static inline hipsolverStatus_t hipsolverDnXpotrs(hipsolverDnHandle_t a0, hipsolverDnParams_t a1, hipsolverFillMode_t a2, int64_t a3, int64_t a4, hipDataType a5, const void *a6, int64_t a7, hipDataType a8, void *a9, int64_t a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverDnParams_t, hipsolverFillMode_t, int64_t, int64_t, hipDataType, const void *, int64_t, hipDataType, void *, int64_t, int *);
       static hipgen_fn f;
@@ -5551,6 +7083,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfCreate
+    #define HIPGEN_DEF_hipsolverRfCreate
     static inline hipsolverStatus_t hipsolverRfCreate(hipsolverRfHandle_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t *);
       static hipgen_fn f;
@@ -5562,6 +7097,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfDestroy
+    #define HIPGEN_DEF_hipsolverRfDestroy
     static inline hipsolverStatus_t hipsolverRfDestroy(hipsolverRfHandle_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t);
       static hipgen_fn f;
@@ -5573,6 +7111,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfSetupDevice
+    #define HIPGEN_DEF_hipsolverRfSetupDevice
     static inline hipsolverStatus_t hipsolverRfSetupDevice(int a0, int a1, int *a2, int *a3, double *a4, int a5, int *a6, int *a7, double *a8, int a9, int *a10, int *a11, double *a12, int *a13, int *a14, hipsolverRfHandle_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(int, int, int *, int *, double *, int, int *, int *, double *, int, int *, int *, double *, int *, int *, hipsolverRfHandle_t);
       static hipgen_fn f;
@@ -5584,6 +7125,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfSetupHost
+    #define HIPGEN_DEF_hipsolverRfSetupHost
     static inline hipsolverStatus_t hipsolverRfSetupHost(int a0, int a1, int *a2, int *a3, double *a4, int a5, int *a6, int *a7, double *a8, int a9, int *a10, int *a11, double *a12, int *a13, int *a14, hipsolverRfHandle_t a15) {
       typedef hipsolverStatus_t (*hipgen_fn)(int, int, int *, int *, double *, int, int *, int *, double *, int, int *, int *, double *, int *, int *, hipsolverRfHandle_t);
       static hipgen_fn f;
@@ -5595,6 +7139,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfAccessBundledFactorsDevice
+    #define HIPGEN_DEF_hipsolverRfAccessBundledFactorsDevice
     static inline hipsolverStatus_t hipsolverRfAccessBundledFactorsDevice(hipsolverRfHandle_t a0, int *a1, int **a2, int **a3, double **a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, int *, int **, int **, double **);
       static hipgen_fn f;
@@ -5606,6 +7153,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfAnalyze
+    #define HIPGEN_DEF_hipsolverRfAnalyze
     static inline hipsolverStatus_t hipsolverRfAnalyze(hipsolverRfHandle_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t);
       static hipgen_fn f;
@@ -5617,6 +7167,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfExtractBundledFactorsHost
+    #define HIPGEN_DEF_hipsolverRfExtractBundledFactorsHost
     static inline hipsolverStatus_t hipsolverRfExtractBundledFactorsHost(hipsolverRfHandle_t a0, int *a1, int **a2, int **a3, double **a4) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, int *, int **, int **, double **);
       static hipgen_fn f;
@@ -5628,6 +7181,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfExtractSplitFactorsHost
+    #define HIPGEN_DEF_hipsolverRfExtractSplitFactorsHost
     static inline hipsolverStatus_t hipsolverRfExtractSplitFactorsHost(hipsolverRfHandle_t a0, int *a1, int **a2, int **a3, double **a4, int *a5, int **a6, int **a7, double **a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, int *, int **, int **, double **, int *, int **, int **, double **);
       static hipgen_fn f;
@@ -5639,6 +7195,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfGet_Algs
+    #define HIPGEN_DEF_hipsolverRfGet_Algs
     static inline hipsolverStatus_t hipsolverRfGet_Algs(hipsolverRfHandle_t a0, hipsolverRfFactorization_t *a1, hipsolverRfTriangularSolve_t *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, hipsolverRfFactorization_t *, hipsolverRfTriangularSolve_t *);
       static hipgen_fn f;
@@ -5650,6 +7209,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfGetMatrixFormat
+    #define HIPGEN_DEF_hipsolverRfGetMatrixFormat
     static inline hipsolverStatus_t hipsolverRfGetMatrixFormat(hipsolverRfHandle_t a0, hipsolverRfMatrixFormat_t *a1, hipsolverRfUnitDiagonal_t *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, hipsolverRfMatrixFormat_t *, hipsolverRfUnitDiagonal_t *);
       static hipgen_fn f;
@@ -5661,6 +7223,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfGetNumericBoostReport
+    #define HIPGEN_DEF_hipsolverRfGetNumericBoostReport
     static inline hipsolverStatus_t hipsolverRfGetNumericBoostReport(hipsolverRfHandle_t a0, hipsolverRfNumericBoostReport_t *a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, hipsolverRfNumericBoostReport_t *);
       static hipgen_fn f;
@@ -5672,6 +7237,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfGetNumericProperties
+    #define HIPGEN_DEF_hipsolverRfGetNumericProperties
     static inline hipsolverStatus_t hipsolverRfGetNumericProperties(hipsolverRfHandle_t a0, double *a1, double *a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, double *, double *);
       static hipgen_fn f;
@@ -5683,6 +7251,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfGetResetValuesFastMode
+    #define HIPGEN_DEF_hipsolverRfGetResetValuesFastMode
     static inline hipsolverStatus_t hipsolverRfGetResetValuesFastMode(hipsolverRfHandle_t a0, hipsolverRfResetValuesFastMode_t *a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, hipsolverRfResetValuesFastMode_t *);
       static hipgen_fn f;
@@ -5694,6 +7265,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfRefactor
+    #define HIPGEN_DEF_hipsolverRfRefactor
     static inline hipsolverStatus_t hipsolverRfRefactor(hipsolverRfHandle_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t);
       static hipgen_fn f;
@@ -5705,6 +7279,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfResetValues
+    #define HIPGEN_DEF_hipsolverRfResetValues
     static inline hipsolverStatus_t hipsolverRfResetValues(int a0, int a1, int *a2, int *a3, double *a4, int *a5, int *a6, hipsolverRfHandle_t a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(int, int, int *, int *, double *, int *, int *, hipsolverRfHandle_t);
       static hipgen_fn f;
@@ -5716,6 +7293,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfSetAlgs
+    #define HIPGEN_DEF_hipsolverRfSetAlgs
     static inline hipsolverStatus_t hipsolverRfSetAlgs(hipsolverRfHandle_t a0, hipsolverRfFactorization_t a1, hipsolverRfTriangularSolve_t a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, hipsolverRfFactorization_t, hipsolverRfTriangularSolve_t);
       static hipgen_fn f;
@@ -5727,6 +7307,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfSetMatrixFormat
+    #define HIPGEN_DEF_hipsolverRfSetMatrixFormat
     static inline hipsolverStatus_t hipsolverRfSetMatrixFormat(hipsolverRfHandle_t a0, hipsolverRfMatrixFormat_t a1, hipsolverRfUnitDiagonal_t a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, hipsolverRfMatrixFormat_t, hipsolverRfUnitDiagonal_t);
       static hipgen_fn f;
@@ -5738,6 +7321,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfSetNumericProperties
+    #define HIPGEN_DEF_hipsolverRfSetNumericProperties
     static inline hipsolverStatus_t hipsolverRfSetNumericProperties(hipsolverRfHandle_t a0, double a1, double a2) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, double, double);
       static hipgen_fn f;
@@ -5749,6 +7335,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfSetResetValuesFastMode
+    #define HIPGEN_DEF_hipsolverRfSetResetValuesFastMode
     static inline hipsolverStatus_t hipsolverRfSetResetValuesFastMode(hipsolverRfHandle_t a0, hipsolverRfResetValuesFastMode_t a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, hipsolverRfResetValuesFastMode_t);
       static hipgen_fn f;
@@ -5760,6 +7349,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfSolve
+    #define HIPGEN_DEF_hipsolverRfSolve
     static inline hipsolverStatus_t hipsolverRfSolve(hipsolverRfHandle_t a0, int *a1, int *a2, int a3, double *a4, int a5, double *a6, int a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, int *, int *, int, double *, int, double *, int);
       static hipgen_fn f;
@@ -5771,6 +7363,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfBatchSetupHost
+    #define HIPGEN_DEF_hipsolverRfBatchSetupHost
     static inline hipsolverStatus_t hipsolverRfBatchSetupHost(int a0, int a1, int a2, int *a3, int *a4, double * *a5, int a6, int *a7, int *a8, double *a9, int a10, int *a11, int *a12, double *a13, int *a14, int *a15, hipsolverRfHandle_t a16) {
       typedef hipsolverStatus_t (*hipgen_fn)(int, int, int, int *, int *, double * *, int, int *, int *, double *, int, int *, int *, double *, int *, int *, hipsolverRfHandle_t);
       static hipgen_fn f;
@@ -5782,6 +7377,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfBatchAnalyze
+    #define HIPGEN_DEF_hipsolverRfBatchAnalyze
     static inline hipsolverStatus_t hipsolverRfBatchAnalyze(hipsolverRfHandle_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t);
       static hipgen_fn f;
@@ -5793,6 +7391,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfBatchRefactor
+    #define HIPGEN_DEF_hipsolverRfBatchRefactor
     static inline hipsolverStatus_t hipsolverRfBatchRefactor(hipsolverRfHandle_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t);
       static hipgen_fn f;
@@ -5804,6 +7405,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfBatchResetValues
+    #define HIPGEN_DEF_hipsolverRfBatchResetValues
     static inline hipsolverStatus_t hipsolverRfBatchResetValues(int a0, int a1, int a2, int *a3, int *a4, double * *a5, int *a6, int *a7, hipsolverRfHandle_t a8) {
       typedef hipsolverStatus_t (*hipgen_fn)(int, int, int, int *, int *, double * *, int *, int *, hipsolverRfHandle_t);
       static hipgen_fn f;
@@ -5815,6 +7419,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfBatchSolve
+    #define HIPGEN_DEF_hipsolverRfBatchSolve
     static inline hipsolverStatus_t hipsolverRfBatchSolve(hipsolverRfHandle_t a0, int *a1, int *a2, int a3, double *a4, int a5, double * *a6, int a7) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, int *, int *, int, double *, int, double * *, int);
       static hipgen_fn f;
@@ -5826,6 +7433,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverRfBatchZeroPivot
+    #define HIPGEN_DEF_hipsolverRfBatchZeroPivot
     static inline hipsolverStatus_t hipsolverRfBatchZeroPivot(hipsolverRfHandle_t a0, int *a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverRfHandle_t, int *);
       static hipgen_fn f;
@@ -5837,6 +7447,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpCreate
+    #define HIPGEN_DEF_hipsolverSpCreate
     static inline hipsolverStatus_t hipsolverSpCreate(hipsolverSpHandle_t *a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSpHandle_t *);
       static hipgen_fn f;
@@ -5848,6 +7461,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpDestroy
+    #define HIPGEN_DEF_hipsolverSpDestroy
     static inline hipsolverStatus_t hipsolverSpDestroy(hipsolverSpHandle_t a0) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSpHandle_t);
       static hipgen_fn f;
@@ -5859,6 +7475,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpSetStream
+    #define HIPGEN_DEF_hipsolverSpSetStream
     static inline hipsolverStatus_t hipsolverSpSetStream(hipsolverSpHandle_t a0, hipStream_t a1) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSpHandle_t, hipStream_t);
       static hipgen_fn f;
@@ -5870,6 +7489,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpScsrlsvchol
+    #define HIPGEN_DEF_hipsolverSpScsrlsvchol
     static inline hipsolverStatus_t hipsolverSpScsrlsvchol(hipsolverSpHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, const float *a7, float a8, int a9, float *a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSpHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, float, int, float *, int *);
       static hipgen_fn f;
@@ -5881,6 +7503,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpDcsrlsvchol
+    #define HIPGEN_DEF_hipsolverSpDcsrlsvchol
     static inline hipsolverStatus_t hipsolverSpDcsrlsvchol(hipsolverSpHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, const double *a7, double a8, int a9, double *a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSpHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, double, int, double *, int *);
       static hipgen_fn f;
@@ -5892,6 +7517,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpScsrlsvcholHost
+    #define HIPGEN_DEF_hipsolverSpScsrlsvcholHost
     static inline hipsolverStatus_t hipsolverSpScsrlsvcholHost(hipsolverSpHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, const float *a7, float a8, int a9, float *a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSpHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, float, int, float *, int *);
       static hipgen_fn f;
@@ -5903,6 +7531,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpDcsrlsvcholHost
+    #define HIPGEN_DEF_hipsolverSpDcsrlsvcholHost
     static inline hipsolverStatus_t hipsolverSpDcsrlsvcholHost(hipsolverSpHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, const double *a7, double a8, int a9, double *a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSpHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, double, int, double *, int *);
       static hipgen_fn f;
@@ -5914,6 +7545,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpScsrlsvqr
+    #define HIPGEN_DEF_hipsolverSpScsrlsvqr
     static inline hipsolverStatus_t hipsolverSpScsrlsvqr(hipsolverSpHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, const float *a7, double a8, int a9, float *a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSpHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, double, int, float *, int *);
       static hipgen_fn f;
@@ -5925,6 +7559,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsolverSpDcsrlsvqr
+    #define HIPGEN_DEF_hipsolverSpDcsrlsvqr
     static inline hipsolverStatus_t hipsolverSpDcsrlsvqr(hipsolverSpHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, const double *a7, double a8, int a9, double *a10, int *a11) {
       typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSpHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, double, int, double *, int *);
       static hipgen_fn f;
@@ -5936,6 +7573,7 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"

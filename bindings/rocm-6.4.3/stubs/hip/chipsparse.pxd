@@ -41,6 +41,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("6.4.3", "hipsparse", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hipsparseStatus_t
+    #define HIPGEN_DEF_hipsparseStatus_t
     typedef enum hipsparseStatus_t {
       HIPSPARSE_STATUS_SUCCESS = 0,
       HIPSPARSE_STATUS_NOT_INITIALIZED = 1,
@@ -55,59 +57,98 @@ cdef extern from *:
       HIPSPARSE_STATUS_NOT_SUPPORTED = 10,
       HIPSPARSE_STATUS_INSUFFICIENT_RESOURCES = 11
     } hipsparseStatus_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparsePointerMode_t
+    #define HIPGEN_DEF_hipsparsePointerMode_t
     typedef enum hipsparsePointerMode_t {
       HIPSPARSE_POINTER_MODE_HOST = 0,
       HIPSPARSE_POINTER_MODE_DEVICE = 1
     } hipsparsePointerMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseAction_t
+    #define HIPGEN_DEF_hipsparseAction_t
     typedef enum hipsparseAction_t {
       HIPSPARSE_ACTION_SYMBOLIC = 0,
       HIPSPARSE_ACTION_NUMERIC = 1
     } hipsparseAction_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseMatrixType_t
+    #define HIPGEN_DEF_hipsparseMatrixType_t
     typedef enum hipsparseMatrixType_t {
       HIPSPARSE_MATRIX_TYPE_GENERAL = 0,
       HIPSPARSE_MATRIX_TYPE_SYMMETRIC = 1,
       HIPSPARSE_MATRIX_TYPE_HERMITIAN = 2,
       HIPSPARSE_MATRIX_TYPE_TRIANGULAR = 3
     } hipsparseMatrixType_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseFillMode_t
+    #define HIPGEN_DEF_hipsparseFillMode_t
     typedef enum hipsparseFillMode_t {
       HIPSPARSE_FILL_MODE_LOWER = 0,
       HIPSPARSE_FILL_MODE_UPPER = 1
     } hipsparseFillMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDiagType_t
+    #define HIPGEN_DEF_hipsparseDiagType_t
     typedef enum hipsparseDiagType_t {
       HIPSPARSE_DIAG_TYPE_NON_UNIT = 0,
       HIPSPARSE_DIAG_TYPE_UNIT = 1
     } hipsparseDiagType_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseIndexBase_t
+    #define HIPGEN_DEF_hipsparseIndexBase_t
     typedef enum hipsparseIndexBase_t {
       HIPSPARSE_INDEX_BASE_ZERO = 0,
       HIPSPARSE_INDEX_BASE_ONE = 1
     } hipsparseIndexBase_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseOperation_t
+    #define HIPGEN_DEF_hipsparseOperation_t
     typedef enum hipsparseOperation_t {
       HIPSPARSE_OPERATION_NON_TRANSPOSE = 0,
       HIPSPARSE_OPERATION_TRANSPOSE = 1,
       HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2
     } hipsparseOperation_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseHybPartition_t
+    #define HIPGEN_DEF_hipsparseHybPartition_t
     typedef enum hipsparseHybPartition_t {
       HIPSPARSE_HYB_PARTITION_AUTO = 0,
       HIPSPARSE_HYB_PARTITION_USER = 1,
       HIPSPARSE_HYB_PARTITION_MAX = 2
     } hipsparseHybPartition_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSolvePolicy_t
+    #define HIPGEN_DEF_hipsparseSolvePolicy_t
     typedef enum hipsparseSolvePolicy_t {
       HIPSPARSE_SOLVE_POLICY_NO_LEVEL = 0,
       HIPSPARSE_SOLVE_POLICY_USE_LEVEL = 1
     } hipsparseSolvePolicy_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSideMode_t
+    #define HIPGEN_DEF_hipsparseSideMode_t
     typedef enum hipsparseSideMode_t {
       HIPSPARSE_SIDE_LEFT = 0,
       HIPSPARSE_SIDE_RIGHT = 1
     } hipsparseSideMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDirection_t
+    #define HIPGEN_DEF_hipsparseDirection_t
     typedef enum hipsparseDirection_t {
       HIPSPARSE_DIRECTION_ROW = 0,
       HIPSPARSE_DIRECTION_COLUMN = 1
     } hipsparseDirection_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsr2CscAlg_t
+    #define HIPGEN_DEF_hipsparseCsr2CscAlg_t
     typedef enum hipsparseCsr2CscAlg_t {
       HIPSPARSE_CSR2CSC_ALG_DEFAULT = 0,
       HIPSPARSE_CSR2CSC_ALG1 = 1,
       HIPSPARSE_CSR2CSC_ALG2 = 2
     } hipsparseCsr2CscAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseFormat_t
+    #define HIPGEN_DEF_hipsparseFormat_t
     typedef enum hipsparseFormat_t {
       HIPSPARSE_FORMAT_CSR = 1,
       HIPSPARSE_FORMAT_CSC = 2,
@@ -115,16 +156,25 @@ cdef extern from *:
       HIPSPARSE_FORMAT_COO_AOS = 4,
       HIPSPARSE_FORMAT_BLOCKED_ELL = 5
     } hipsparseFormat_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseOrder_t
+    #define HIPGEN_DEF_hipsparseOrder_t
     typedef enum hipsparseOrder_t {
       HIPSPARSE_ORDER_COLUMN = 1,
       HIPSPARSE_ORDER_COL = 1,
       HIPSPARSE_ORDER_ROW = 2
     } hipsparseOrder_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseIndexType_t
+    #define HIPGEN_DEF_hipsparseIndexType_t
     typedef enum hipsparseIndexType_t {
       HIPSPARSE_INDEX_16U = 1,
       HIPSPARSE_INDEX_32I = 2,
       HIPSPARSE_INDEX_64I = 3
     } hipsparseIndexType_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMVAlg_t
+    #define HIPGEN_DEF_hipsparseSpMVAlg_t
     typedef enum hipsparseSpMVAlg_t {
       HIPSPARSE_MV_ALG_DEFAULT = 0,
       HIPSPARSE_COOMV_ALG = 1,
@@ -136,6 +186,9 @@ cdef extern from *:
       HIPSPARSE_SPMV_CSR_ALG2 = 3,
       HIPSPARSE_SPMV_COO_ALG2 = 4
     } hipsparseSpMVAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMMAlg_t
+    #define HIPGEN_DEF_hipsparseSpMMAlg_t
     typedef enum hipsparseSpMMAlg_t {
       HIPSPARSE_MM_ALG_DEFAULT = 0,
       HIPSPARSE_COOMM_ALG1 = 1,
@@ -152,25 +205,46 @@ cdef extern from *:
       HIPSPARSE_SPMM_CSR_ALG3 = 12,
       HIPSPARSE_SPMM_BLOCKED_ELL_ALG1 = 13
     } hipsparseSpMMAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSparseToDenseAlg_t
+    #define HIPGEN_DEF_hipsparseSparseToDenseAlg_t
     typedef enum hipsparseSparseToDenseAlg_t {
       HIPSPARSE_SPARSETODENSE_ALG_DEFAULT = 0
     } hipsparseSparseToDenseAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDenseToSparseAlg_t
+    #define HIPGEN_DEF_hipsparseDenseToSparseAlg_t
     typedef enum hipsparseDenseToSparseAlg_t {
       HIPSPARSE_DENSETOSPARSE_ALG_DEFAULT = 0
     } hipsparseDenseToSparseAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSDDMMAlg_t
+    #define HIPGEN_DEF_hipsparseSDDMMAlg_t
     typedef enum hipsparseSDDMMAlg_t {
       HIPSPARSE_SDDMM_ALG_DEFAULT = 0
     } hipsparseSDDMMAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSVAlg_t
+    #define HIPGEN_DEF_hipsparseSpSVAlg_t
     typedef enum hipsparseSpSVAlg_t {
       HIPSPARSE_SPSV_ALG_DEFAULT = 0
     } hipsparseSpSVAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSMAlg_t
+    #define HIPGEN_DEF_hipsparseSpSMAlg_t
     typedef enum hipsparseSpSMAlg_t {
       HIPSPARSE_SPSM_ALG_DEFAULT = 0
     } hipsparseSpSMAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatAttribute_t
+    #define HIPGEN_DEF_hipsparseSpMatAttribute_t
     typedef enum hipsparseSpMatAttribute_t {
       HIPSPARSE_SPMAT_FILL_MODE = 0,
       HIPSPARSE_SPMAT_DIAG_TYPE = 1
     } hipsparseSpMatAttribute_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMMAlg_t
+    #define HIPGEN_DEF_hipsparseSpGEMMAlg_t
     typedef enum hipsparseSpGEMMAlg_t {
       HIPSPARSE_SPGEMM_DEFAULT = 0,
       HIPSPARSE_SPGEMM_CSR_ALG_DETERMINISTIC = 1,
@@ -179,6 +253,7 @@ cdef extern from *:
       HIPSPARSE_SPGEMM_ALG2 = 4,
       HIPSPARSE_SPGEMM_ALG3 = 5
     } hipsparseSpGEMMAlg_t;
+    #endif
     struct bsrsv2Info;
     typedef struct bsrsv2Info *bsrsv2Info_t;
     struct bsrsm2Info;
@@ -219,9 +294,20 @@ cdef extern from *:
     typedef void *hipsparseConstDnVecDescr_t;
     typedef void *hipsparseConstSpMatDescr_t;
     typedef void *hipsparseConstDnMatDescr_t;
+    #ifndef HIPGEN_DEF_hipsparseVersionMajor
+    #define HIPGEN_DEF_hipsparseVersionMajor
     #define hipsparseVersionMajor (3)
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseVersionMinor
+    #define HIPGEN_DEF_hipsparseVersionMinor
     #define hipsparseVersionMinor (2)
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseVersionPatch
+    #define HIPGEN_DEF_hipsparseVersionPatch
     #define hipsparseVersionPatch (0)
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreate
+    #define HIPGEN_DEF_hipsparseCreate
     static inline hipsparseStatus_t hipsparseCreate(hipsparseHandle_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t *);
       static hipgen_fn f;
@@ -233,6 +319,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroy
+    #define HIPGEN_DEF_hipsparseDestroy
     static inline hipsparseStatus_t hipsparseDestroy(hipsparseHandle_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t);
       static hipgen_fn f;
@@ -244,6 +333,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetErrorName
+    #define HIPGEN_DEF_hipsparseGetErrorName
     static inline const char * hipsparseGetErrorName(hipsparseStatus_t a0) {
       typedef const char * (*hipgen_fn)(hipsparseStatus_t);
       static hipgen_fn f;
@@ -255,6 +347,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetErrorString
+    #define HIPGEN_DEF_hipsparseGetErrorString
     static inline const char * hipsparseGetErrorString(hipsparseStatus_t a0) {
       typedef const char * (*hipgen_fn)(hipsparseStatus_t);
       static hipgen_fn f;
@@ -266,6 +361,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetVersion
+    #define HIPGEN_DEF_hipsparseGetVersion
     static inline hipsparseStatus_t hipsparseGetVersion(hipsparseHandle_t a0, int *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int *);
       static hipgen_fn f;
@@ -277,6 +375,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetGitRevision
+    #define HIPGEN_DEF_hipsparseGetGitRevision
     static inline hipsparseStatus_t hipsparseGetGitRevision(hipsparseHandle_t a0, char *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, char *);
       static hipgen_fn f;
@@ -288,6 +389,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetStream
+    #define HIPGEN_DEF_hipsparseSetStream
     static inline hipsparseStatus_t hipsparseSetStream(hipsparseHandle_t a0, hipStream_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipStream_t);
       static hipgen_fn f;
@@ -299,6 +403,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetStream
+    #define HIPGEN_DEF_hipsparseGetStream
     static inline hipsparseStatus_t hipsparseGetStream(hipsparseHandle_t a0, hipStream_t *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipStream_t *);
       static hipgen_fn f;
@@ -310,6 +417,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetPointerMode
+    #define HIPGEN_DEF_hipsparseSetPointerMode
     static inline hipsparseStatus_t hipsparseSetPointerMode(hipsparseHandle_t a0, hipsparsePointerMode_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparsePointerMode_t);
       static hipgen_fn f;
@@ -321,6 +431,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetPointerMode
+    #define HIPGEN_DEF_hipsparseGetPointerMode
     static inline hipsparseStatus_t hipsparseGetPointerMode(hipsparseHandle_t a0, hipsparsePointerMode_t *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparsePointerMode_t *);
       static hipgen_fn f;
@@ -332,6 +445,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateMatDescr
+    #define HIPGEN_DEF_hipsparseCreateMatDescr
     static inline hipsparseStatus_t hipsparseCreateMatDescr(hipsparseMatDescr_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t *);
       static hipgen_fn f;
@@ -343,6 +459,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyMatDescr
+    #define HIPGEN_DEF_hipsparseDestroyMatDescr
     static inline hipsparseStatus_t hipsparseDestroyMatDescr(hipsparseMatDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -354,6 +473,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCopyMatDescr
+    #define HIPGEN_DEF_hipsparseCopyMatDescr
     static inline hipsparseStatus_t hipsparseCopyMatDescr(hipsparseMatDescr_t a0, const hipsparseMatDescr_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, const hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -365,6 +487,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetMatType
+    #define HIPGEN_DEF_hipsparseSetMatType
     static inline hipsparseStatus_t hipsparseSetMatType(hipsparseMatDescr_t a0, hipsparseMatrixType_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseMatrixType_t);
       static hipgen_fn f;
@@ -376,6 +501,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetMatType
+    #define HIPGEN_DEF_hipsparseGetMatType
     static inline hipsparseMatrixType_t hipsparseGetMatType(const hipsparseMatDescr_t a0) {
       typedef hipsparseMatrixType_t (*hipgen_fn)(const hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -387,6 +515,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetMatFillMode
+    #define HIPGEN_DEF_hipsparseSetMatFillMode
     static inline hipsparseStatus_t hipsparseSetMatFillMode(hipsparseMatDescr_t a0, hipsparseFillMode_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseFillMode_t);
       static hipgen_fn f;
@@ -398,6 +529,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetMatFillMode
+    #define HIPGEN_DEF_hipsparseGetMatFillMode
     static inline hipsparseFillMode_t hipsparseGetMatFillMode(const hipsparseMatDescr_t a0) {
       typedef hipsparseFillMode_t (*hipgen_fn)(const hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -409,6 +543,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetMatDiagType
+    #define HIPGEN_DEF_hipsparseSetMatDiagType
     static inline hipsparseStatus_t hipsparseSetMatDiagType(hipsparseMatDescr_t a0, hipsparseDiagType_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseDiagType_t);
       static hipgen_fn f;
@@ -420,6 +557,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetMatDiagType
+    #define HIPGEN_DEF_hipsparseGetMatDiagType
     static inline hipsparseDiagType_t hipsparseGetMatDiagType(const hipsparseMatDescr_t a0) {
       typedef hipsparseDiagType_t (*hipgen_fn)(const hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -431,6 +571,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSetMatIndexBase
+    #define HIPGEN_DEF_hipsparseSetMatIndexBase
     static inline hipsparseStatus_t hipsparseSetMatIndexBase(hipsparseMatDescr_t a0, hipsparseIndexBase_t a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -442,6 +585,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGetMatIndexBase
+    #define HIPGEN_DEF_hipsparseGetMatIndexBase
     static inline hipsparseIndexBase_t hipsparseGetMatIndexBase(const hipsparseMatDescr_t a0) {
       typedef hipsparseIndexBase_t (*hipgen_fn)(const hipsparseMatDescr_t);
       static hipgen_fn f;
@@ -453,6 +599,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateHybMat
+    #define HIPGEN_DEF_hipsparseCreateHybMat
     static inline hipsparseStatus_t hipsparseCreateHybMat(hipsparseHybMat_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHybMat_t *);
       static hipgen_fn f;
@@ -464,6 +613,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyHybMat
+    #define HIPGEN_DEF_hipsparseDestroyHybMat
     static inline hipsparseStatus_t hipsparseDestroyHybMat(hipsparseHybMat_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHybMat_t);
       static hipgen_fn f;
@@ -475,6 +627,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateBsrsv2Info
+    #define HIPGEN_DEF_hipsparseCreateBsrsv2Info
     static inline hipsparseStatus_t hipsparseCreateBsrsv2Info(bsrsv2Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrsv2Info_t *);
       static hipgen_fn f;
@@ -486,6 +641,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyBsrsv2Info
+    #define HIPGEN_DEF_hipsparseDestroyBsrsv2Info
     static inline hipsparseStatus_t hipsparseDestroyBsrsv2Info(bsrsv2Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrsv2Info_t);
       static hipgen_fn f;
@@ -497,6 +655,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateBsrsm2Info
+    #define HIPGEN_DEF_hipsparseCreateBsrsm2Info
     static inline hipsparseStatus_t hipsparseCreateBsrsm2Info(bsrsm2Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrsm2Info_t *);
       static hipgen_fn f;
@@ -508,6 +669,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyBsrsm2Info
+    #define HIPGEN_DEF_hipsparseDestroyBsrsm2Info
     static inline hipsparseStatus_t hipsparseDestroyBsrsm2Info(bsrsm2Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrsm2Info_t);
       static hipgen_fn f;
@@ -519,6 +683,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateBsrilu02Info
+    #define HIPGEN_DEF_hipsparseCreateBsrilu02Info
     static inline hipsparseStatus_t hipsparseCreateBsrilu02Info(bsrilu02Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrilu02Info_t *);
       static hipgen_fn f;
@@ -530,6 +697,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyBsrilu02Info
+    #define HIPGEN_DEF_hipsparseDestroyBsrilu02Info
     static inline hipsparseStatus_t hipsparseDestroyBsrilu02Info(bsrilu02Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsrilu02Info_t);
       static hipgen_fn f;
@@ -541,6 +711,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateBsric02Info
+    #define HIPGEN_DEF_hipsparseCreateBsric02Info
     static inline hipsparseStatus_t hipsparseCreateBsric02Info(bsric02Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsric02Info_t *);
       static hipgen_fn f;
@@ -552,6 +725,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyBsric02Info
+    #define HIPGEN_DEF_hipsparseDestroyBsric02Info
     static inline hipsparseStatus_t hipsparseDestroyBsric02Info(bsric02Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(bsric02Info_t);
       static hipgen_fn f;
@@ -563,6 +739,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsrsv2Info
+    #define HIPGEN_DEF_hipsparseCreateCsrsv2Info
     static inline hipsparseStatus_t hipsparseCreateCsrsv2Info(csrsv2Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrsv2Info_t *);
       static hipgen_fn f;
@@ -574,6 +753,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsrsv2Info
+    #define HIPGEN_DEF_hipsparseDestroyCsrsv2Info
     static inline hipsparseStatus_t hipsparseDestroyCsrsv2Info(csrsv2Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrsv2Info_t);
       static hipgen_fn f;
@@ -585,6 +767,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsrsm2Info
+    #define HIPGEN_DEF_hipsparseCreateCsrsm2Info
     static inline hipsparseStatus_t hipsparseCreateCsrsm2Info(csrsm2Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrsm2Info_t *);
       static hipgen_fn f;
@@ -596,6 +781,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsrsm2Info
+    #define HIPGEN_DEF_hipsparseDestroyCsrsm2Info
     static inline hipsparseStatus_t hipsparseDestroyCsrsm2Info(csrsm2Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrsm2Info_t);
       static hipgen_fn f;
@@ -607,6 +795,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsrilu02Info
+    #define HIPGEN_DEF_hipsparseCreateCsrilu02Info
     static inline hipsparseStatus_t hipsparseCreateCsrilu02Info(csrilu02Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrilu02Info_t *);
       static hipgen_fn f;
@@ -618,6 +809,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsrilu02Info
+    #define HIPGEN_DEF_hipsparseDestroyCsrilu02Info
     static inline hipsparseStatus_t hipsparseDestroyCsrilu02Info(csrilu02Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrilu02Info_t);
       static hipgen_fn f;
@@ -629,6 +823,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsric02Info
+    #define HIPGEN_DEF_hipsparseCreateCsric02Info
     static inline hipsparseStatus_t hipsparseCreateCsric02Info(csric02Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csric02Info_t *);
       static hipgen_fn f;
@@ -640,6 +837,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsric02Info
+    #define HIPGEN_DEF_hipsparseDestroyCsric02Info
     static inline hipsparseStatus_t hipsparseDestroyCsric02Info(csric02Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csric02Info_t);
       static hipgen_fn f;
@@ -651,6 +851,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsru2csrInfo
+    #define HIPGEN_DEF_hipsparseCreateCsru2csrInfo
     static inline hipsparseStatus_t hipsparseCreateCsru2csrInfo(csru2csrInfo_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csru2csrInfo_t *);
       static hipgen_fn f;
@@ -662,6 +865,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsru2csrInfo
+    #define HIPGEN_DEF_hipsparseDestroyCsru2csrInfo
     static inline hipsparseStatus_t hipsparseDestroyCsru2csrInfo(csru2csrInfo_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csru2csrInfo_t);
       static hipgen_fn f;
@@ -673,6 +879,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateColorInfo
+    #define HIPGEN_DEF_hipsparseCreateColorInfo
     static inline hipsparseStatus_t hipsparseCreateColorInfo(hipsparseColorInfo_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseColorInfo_t *);
       static hipgen_fn f;
@@ -684,6 +893,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyColorInfo
+    #define HIPGEN_DEF_hipsparseDestroyColorInfo
     static inline hipsparseStatus_t hipsparseDestroyColorInfo(hipsparseColorInfo_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseColorInfo_t);
       static hipgen_fn f;
@@ -695,6 +907,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsrgemm2Info
+    #define HIPGEN_DEF_hipsparseCreateCsrgemm2Info
     static inline hipsparseStatus_t hipsparseCreateCsrgemm2Info(csrgemm2Info_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrgemm2Info_t *);
       static hipgen_fn f;
@@ -706,6 +921,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyCsrgemm2Info
+    #define HIPGEN_DEF_hipsparseDestroyCsrgemm2Info
     static inline hipsparseStatus_t hipsparseDestroyCsrgemm2Info(csrgemm2Info_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(csrgemm2Info_t);
       static hipgen_fn f;
@@ -717,6 +935,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreatePruneInfo
+    #define HIPGEN_DEF_hipsparseCreatePruneInfo
     static inline hipsparseStatus_t hipsparseCreatePruneInfo(pruneInfo_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(pruneInfo_t *);
       static hipgen_fn f;
@@ -728,6 +949,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyPruneInfo
+    #define HIPGEN_DEF_hipsparseDestroyPruneInfo
     static inline hipsparseStatus_t hipsparseDestroyPruneInfo(pruneInfo_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(pruneInfo_t);
       static hipgen_fn f;
@@ -739,6 +963,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSaxpyi
+    #define HIPGEN_DEF_hipsparseSaxpyi
     static inline hipsparseStatus_t hipsparseSaxpyi(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const int *a4, float *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const float *, const int *, float *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -750,6 +977,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDaxpyi
+    #define HIPGEN_DEF_hipsparseDaxpyi
     static inline hipsparseStatus_t hipsparseDaxpyi(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const int *a4, double *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const double *, const int *, double *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -761,6 +991,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCaxpyi
+    #define HIPGEN_DEF_hipsparseCaxpyi
     static inline hipsparseStatus_t hipsparseCaxpyi(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const int *a4, float2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const float2 *, const int *, float2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -772,6 +1005,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZaxpyi
+    #define HIPGEN_DEF_hipsparseZaxpyi
     static inline hipsparseStatus_t hipsparseZaxpyi(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const int *a4, double2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const double2 *, const int *, double2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -783,6 +1019,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSdoti
+    #define HIPGEN_DEF_hipsparseSdoti
     static inline hipsparseStatus_t hipsparseSdoti(hipsparseHandle_t a0, int a1, const float *a2, const int *a3, const float *a4, float *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const int *, const float *, float *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -794,6 +1033,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDdoti
+    #define HIPGEN_DEF_hipsparseDdoti
     static inline hipsparseStatus_t hipsparseDdoti(hipsparseHandle_t a0, int a1, const double *a2, const int *a3, const double *a4, double *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const int *, const double *, double *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -805,6 +1047,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCdoti
+    #define HIPGEN_DEF_hipsparseCdoti
     static inline hipsparseStatus_t hipsparseCdoti(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, const float2 *a4, float2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const int *, const float2 *, float2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -816,6 +1061,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZdoti
+    #define HIPGEN_DEF_hipsparseZdoti
     static inline hipsparseStatus_t hipsparseZdoti(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, const double2 *a4, double2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const int *, const double2 *, double2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -827,6 +1075,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCdotci
+    #define HIPGEN_DEF_hipsparseCdotci
     static inline hipsparseStatus_t hipsparseCdotci(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, const float2 *a4, float2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const int *, const float2 *, float2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -838,6 +1089,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZdotci
+    #define HIPGEN_DEF_hipsparseZdotci
     static inline hipsparseStatus_t hipsparseZdotci(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, const double2 *a4, double2 *a5, hipsparseIndexBase_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const int *, const double2 *, double2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -849,6 +1103,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgthr
+    #define HIPGEN_DEF_hipsparseSgthr
     static inline hipsparseStatus_t hipsparseSgthr(hipsparseHandle_t a0, int a1, const float *a2, float *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, float *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -860,6 +1117,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgthr
+    #define HIPGEN_DEF_hipsparseDgthr
     static inline hipsparseStatus_t hipsparseDgthr(hipsparseHandle_t a0, int a1, const double *a2, double *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, double *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -871,6 +1131,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgthr
+    #define HIPGEN_DEF_hipsparseCgthr
     static inline hipsparseStatus_t hipsparseCgthr(hipsparseHandle_t a0, int a1, const float2 *a2, float2 *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, float2 *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -882,6 +1145,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgthr
+    #define HIPGEN_DEF_hipsparseZgthr
     static inline hipsparseStatus_t hipsparseZgthr(hipsparseHandle_t a0, int a1, const double2 *a2, double2 *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, double2 *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -893,6 +1159,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgthrz
+    #define HIPGEN_DEF_hipsparseSgthrz
     static inline hipsparseStatus_t hipsparseSgthrz(hipsparseHandle_t a0, int a1, float *a2, float *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, float *, float *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -904,6 +1173,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgthrz
+    #define HIPGEN_DEF_hipsparseDgthrz
     static inline hipsparseStatus_t hipsparseDgthrz(hipsparseHandle_t a0, int a1, double *a2, double *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, double *, double *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -915,6 +1187,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgthrz
+    #define HIPGEN_DEF_hipsparseCgthrz
     static inline hipsparseStatus_t hipsparseCgthrz(hipsparseHandle_t a0, int a1, float2 *a2, float2 *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, float2 *, float2 *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -926,6 +1201,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgthrz
+    #define HIPGEN_DEF_hipsparseZgthrz
     static inline hipsparseStatus_t hipsparseZgthrz(hipsparseHandle_t a0, int a1, double2 *a2, double2 *a3, const int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, double2 *, double2 *, const int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -937,6 +1215,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSroti
+    #define HIPGEN_DEF_hipsparseSroti
     static inline hipsparseStatus_t hipsparseSroti(hipsparseHandle_t a0, int a1, float *a2, const int *a3, float *a4, const float *a5, const float *a6, hipsparseIndexBase_t a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, float *, const int *, float *, const float *, const float *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -948,6 +1229,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDroti
+    #define HIPGEN_DEF_hipsparseDroti
     static inline hipsparseStatus_t hipsparseDroti(hipsparseHandle_t a0, int a1, double *a2, const int *a3, double *a4, const double *a5, const double *a6, hipsparseIndexBase_t a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, double *, const int *, double *, const double *, const double *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -959,6 +1243,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSsctr
+    #define HIPGEN_DEF_hipsparseSsctr
     static inline hipsparseStatus_t hipsparseSsctr(hipsparseHandle_t a0, int a1, const float *a2, const int *a3, float *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const int *, float *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -970,6 +1257,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDsctr
+    #define HIPGEN_DEF_hipsparseDsctr
     static inline hipsparseStatus_t hipsparseDsctr(hipsparseHandle_t a0, int a1, const double *a2, const int *a3, double *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const int *, double *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -981,6 +1271,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsctr
+    #define HIPGEN_DEF_hipsparseCsctr
     static inline hipsparseStatus_t hipsparseCsctr(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, float2 *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const int *, float2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -992,6 +1285,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZsctr
+    #define HIPGEN_DEF_hipsparseZsctr
     static inline hipsparseStatus_t hipsparseZsctr(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, double2 *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const int *, double2 *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -1003,6 +1299,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrmv
+    #define HIPGEN_DEF_hipsparseScsrmv
     static inline hipsparseStatus_t hipsparseScsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, const float *a10, const float *a11, float *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const float *, float *);
       static hipgen_fn f;
@@ -1014,6 +1313,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrmv
+    #define HIPGEN_DEF_hipsparseDcsrmv
     static inline hipsparseStatus_t hipsparseDcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, const double *a10, const double *a11, double *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const double *, double *);
       static hipgen_fn f;
@@ -1025,6 +1327,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrmv
+    #define HIPGEN_DEF_hipsparseCcsrmv
     static inline hipsparseStatus_t hipsparseCcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const float2 *a5, const hipsparseMatDescr_t a6, const float2 *a7, const int *a8, const int *a9, const float2 *a10, const float2 *a11, float2 *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, const float2 *, float2 *);
       static hipgen_fn f;
@@ -1036,6 +1341,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrmv
+    #define HIPGEN_DEF_hipsparseZcsrmv
     static inline hipsparseStatus_t hipsparseZcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const double2 *a5, const hipsparseMatDescr_t a6, const double2 *a7, const int *a8, const int *a9, const double2 *a10, const double2 *a11, double2 *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, const double2 *, double2 *);
       static hipgen_fn f;
@@ -1047,6 +1355,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrsv2_zeroPivot
+    #define HIPGEN_DEF_hipsparseXcsrsv2_zeroPivot
     static inline hipsparseStatus_t hipsparseXcsrsv2_zeroPivot(hipsparseHandle_t a0, csrsv2Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1058,6 +1369,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseScsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseScsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1069,6 +1383,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseDcsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseDcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1080,6 +1397,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseCcsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseCcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1091,6 +1411,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseZcsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseZcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1102,6 +1425,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1113,6 +1439,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1124,6 +1453,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1135,6 +1467,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1146,6 +1481,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseScsrsv2_analysis
     static inline hipsparseStatus_t hipsparseScsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1157,6 +1495,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseDcsrsv2_analysis
     static inline hipsparseStatus_t hipsparseDcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1168,6 +1509,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseCcsrsv2_analysis
     static inline hipsparseStatus_t hipsparseCcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1179,6 +1523,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseZcsrsv2_analysis
     static inline hipsparseStatus_t hipsparseZcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1190,6 +1537,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsv2_solve
+    #define HIPGEN_DEF_hipsparseScsrsv2_solve
     static inline hipsparseStatus_t hipsparseScsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, csrsv2Info_t a9, const float *a10, float *a11, hipsparseSolvePolicy_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, csrsv2Info_t, const float *, float *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1201,6 +1551,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsv2_solve
+    #define HIPGEN_DEF_hipsparseDcsrsv2_solve
     static inline hipsparseStatus_t hipsparseDcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, csrsv2Info_t a9, const double *a10, double *a11, hipsparseSolvePolicy_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, csrsv2Info_t, const double *, double *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1212,6 +1565,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsv2_solve
+    #define HIPGEN_DEF_hipsparseCcsrsv2_solve
     static inline hipsparseStatus_t hipsparseCcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, csrsv2Info_t a9, const float2 *a10, float2 *a11, hipsparseSolvePolicy_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csrsv2Info_t, const float2 *, float2 *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1223,6 +1579,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsv2_solve
+    #define HIPGEN_DEF_hipsparseZcsrsv2_solve
     static inline hipsparseStatus_t hipsparseZcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, csrsv2Info_t a9, const double2 *a10, double2 *a11, hipsparseSolvePolicy_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csrsv2Info_t, const double2 *, double2 *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1234,6 +1593,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseShybmv
+    #define HIPGEN_DEF_hipsparseShybmv
     static inline hipsparseStatus_t hipsparseShybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const float *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const float *a5, const float *a6, float *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const float *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const float *, const float *, float *);
       static hipgen_fn f;
@@ -1245,6 +1607,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDhybmv
+    #define HIPGEN_DEF_hipsparseDhybmv
     static inline hipsparseStatus_t hipsparseDhybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const double *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const double *a5, const double *a6, double *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const double *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const double *, const double *, double *);
       static hipgen_fn f;
@@ -1256,6 +1621,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseChybmv
+    #define HIPGEN_DEF_hipsparseChybmv
     static inline hipsparseStatus_t hipsparseChybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const float2 *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const float2 *a5, const float2 *a6, float2 *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const float2 *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const float2 *, const float2 *, float2 *);
       static hipgen_fn f;
@@ -1267,6 +1635,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZhybmv
+    #define HIPGEN_DEF_hipsparseZhybmv
     static inline hipsparseStatus_t hipsparseZhybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const double2 *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const double2 *a5, const double2 *a6, double2 *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const double2 *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const double2 *, const double2 *, double2 *);
       static hipgen_fn f;
@@ -1278,6 +1649,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrmv
+    #define HIPGEN_DEF_hipsparseSbsrmv
     static inline hipsparseStatus_t hipsparseSbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const float *a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, int a11, const float *a12, const float *a13, float *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const float *, const float *, float *);
       static hipgen_fn f;
@@ -1289,6 +1663,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrmv
+    #define HIPGEN_DEF_hipsparseDbsrmv
     static inline hipsparseStatus_t hipsparseDbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const double *a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, int a11, const double *a12, const double *a13, double *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const double *, const double *, double *);
       static hipgen_fn f;
@@ -1300,6 +1677,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrmv
+    #define HIPGEN_DEF_hipsparseCbsrmv
     static inline hipsparseStatus_t hipsparseCbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const float2 *a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, int a11, const float2 *a12, const float2 *a13, float2 *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const float2 *, const float2 *, float2 *);
       static hipgen_fn f;
@@ -1311,6 +1691,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrmv
+    #define HIPGEN_DEF_hipsparseZbsrmv
     static inline hipsparseStatus_t hipsparseZbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const double2 *a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, int a11, const double2 *a12, const double2 *a13, double2 *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const double2 *, const double2 *, double2 *);
       static hipgen_fn f;
@@ -1322,6 +1705,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrxmv
+    #define HIPGEN_DEF_hipsparseSbsrxmv
     static inline hipsparseStatus_t hipsparseSbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const float *a15, const float *a16, float *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const int *, const int *, int, const float *, const float *, float *);
       static hipgen_fn f;
@@ -1333,6 +1719,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrxmv
+    #define HIPGEN_DEF_hipsparseDbsrxmv
     static inline hipsparseStatus_t hipsparseDbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const double *a15, const double *a16, double *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const int *, const int *, int, const double *, const double *, double *);
       static hipgen_fn f;
@@ -1344,6 +1733,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrxmv
+    #define HIPGEN_DEF_hipsparseCbsrxmv
     static inline hipsparseStatus_t hipsparseCbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const float2 *a15, const float2 *a16, float2 *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const int *, const int *, int, const float2 *, const float2 *, float2 *);
       static hipgen_fn f;
@@ -1355,6 +1747,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrxmv
+    #define HIPGEN_DEF_hipsparseZbsrxmv
     static inline hipsparseStatus_t hipsparseZbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const double2 *a15, const double2 *a16, double2 *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const int *, const int *, int, const double2 *, const double2 *, double2 *);
       static hipgen_fn f;
@@ -1366,6 +1761,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXbsrsv2_zeroPivot
+    #define HIPGEN_DEF_hipsparseXbsrsv2_zeroPivot
     static inline hipsparseStatus_t hipsparseXbsrsv2_zeroPivot(hipsparseHandle_t a0, bsrsv2Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1377,6 +1775,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseSbsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseSbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1388,6 +1789,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseDbsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseDbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1399,6 +1803,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseCbsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseCbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1410,6 +1817,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsv2_bufferSize
+    #define HIPGEN_DEF_hipsparseZbsrsv2_bufferSize
     static inline hipsparseStatus_t hipsparseZbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrsv2Info_t, int *);
       static hipgen_fn f;
@@ -1421,6 +1831,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSbsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1432,6 +1845,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDbsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1443,6 +1859,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCbsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1454,6 +1873,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZbsrsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrsv2Info_t, size_t *);
       static hipgen_fn f;
@@ -1465,6 +1887,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseSbsrsv2_analysis
     static inline hipsparseStatus_t hipsparseSbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1476,6 +1901,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseDbsrsv2_analysis
     static inline hipsparseStatus_t hipsparseDbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1487,6 +1915,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseCbsrsv2_analysis
     static inline hipsparseStatus_t hipsparseCbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1498,6 +1929,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsv2_analysis
+    #define HIPGEN_DEF_hipsparseZbsrsv2_analysis
     static inline hipsparseStatus_t hipsparseZbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1509,6 +1943,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsv2_solve
+    #define HIPGEN_DEF_hipsparseSbsrsv2_solve
     static inline hipsparseStatus_t hipsparseSbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const float *a12, float *a13, hipsparseSolvePolicy_t a14, void *a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsv2Info_t, const float *, float *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1520,6 +1957,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsv2_solve
+    #define HIPGEN_DEF_hipsparseDbsrsv2_solve
     static inline hipsparseStatus_t hipsparseDbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const double *a12, double *a13, hipsparseSolvePolicy_t a14, void *a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsv2Info_t, const double *, double *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1531,6 +1971,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsv2_solve
+    #define HIPGEN_DEF_hipsparseCbsrsv2_solve
     static inline hipsparseStatus_t hipsparseCbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const float2 *a5, const hipsparseMatDescr_t a6, const float2 *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const float2 *a12, float2 *a13, hipsparseSolvePolicy_t a14, void *a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsv2Info_t, const float2 *, float2 *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1542,6 +1985,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsv2_solve
+    #define HIPGEN_DEF_hipsparseZbsrsv2_solve
     static inline hipsparseStatus_t hipsparseZbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const double2 *a5, const hipsparseMatDescr_t a6, const double2 *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const double2 *a12, double2 *a13, hipsparseSolvePolicy_t a14, void *a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsv2Info_t, const double2 *, double2 *, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1553,6 +1999,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgemvi_bufferSize
+    #define HIPGEN_DEF_hipsparseSgemvi_bufferSize
     static inline hipsparseStatus_t hipsparseSgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
       static hipgen_fn f;
@@ -1564,6 +2013,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgemvi_bufferSize
+    #define HIPGEN_DEF_hipsparseDgemvi_bufferSize
     static inline hipsparseStatus_t hipsparseDgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
       static hipgen_fn f;
@@ -1575,6 +2027,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgemvi_bufferSize
+    #define HIPGEN_DEF_hipsparseCgemvi_bufferSize
     static inline hipsparseStatus_t hipsparseCgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
       static hipgen_fn f;
@@ -1586,6 +2041,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgemvi_bufferSize
+    #define HIPGEN_DEF_hipsparseZgemvi_bufferSize
     static inline hipsparseStatus_t hipsparseZgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
       static hipgen_fn f;
@@ -1597,6 +2055,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgemvi
+    #define HIPGEN_DEF_hipsparseSgemvi
     static inline hipsparseStatus_t hipsparseSgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float *a4, const float *a5, int a6, int a7, const float *a8, const int *a9, const float *a10, float *a11, hipsparseIndexBase_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float *, const float *, int, int, const float *, const int *, const float *, float *, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -1608,6 +2069,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgemvi
+    #define HIPGEN_DEF_hipsparseDgemvi
     static inline hipsparseStatus_t hipsparseDgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double *a4, const double *a5, int a6, int a7, const double *a8, const int *a9, const double *a10, double *a11, hipsparseIndexBase_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double *, const double *, int, int, const double *, const int *, const double *, double *, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -1619,6 +2083,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgemvi
+    #define HIPGEN_DEF_hipsparseCgemvi
     static inline hipsparseStatus_t hipsparseCgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float2 *a4, const float2 *a5, int a6, int a7, const float2 *a8, const int *a9, const float2 *a10, float2 *a11, hipsparseIndexBase_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float2 *, const float2 *, int, int, const float2 *, const int *, const float2 *, float2 *, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -1630,6 +2097,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgemvi
+    #define HIPGEN_DEF_hipsparseZgemvi
     static inline hipsparseStatus_t hipsparseZgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double2 *a4, const double2 *a5, int a6, int a7, const double2 *a8, const int *a9, const double2 *a10, double2 *a11, hipsparseIndexBase_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double2 *, const double2 *, int, int, const double2 *, const int *, const double2 *, double2 *, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -1641,6 +2111,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrmm
+    #define HIPGEN_DEF_hipsparseSbsrmm
     static inline hipsparseStatus_t hipsparseSbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, int a13, const float *a14, int a15, const float *a16, float *a17, int a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -1652,6 +2125,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrmm
+    #define HIPGEN_DEF_hipsparseDbsrmm
     static inline hipsparseStatus_t hipsparseDbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, int a13, const double *a14, int a15, const double *a16, double *a17, int a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -1663,6 +2139,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrmm
+    #define HIPGEN_DEF_hipsparseCbsrmm
     static inline hipsparseStatus_t hipsparseCbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const float2 *a8, const hipsparseMatDescr_t a9, const float2 *a10, const int *a11, const int *a12, int a13, const float2 *a14, int a15, const float2 *a16, float2 *a17, int a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const float2 *, int, const float2 *, float2 *, int);
       static hipgen_fn f;
@@ -1674,6 +2153,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrmm
+    #define HIPGEN_DEF_hipsparseZbsrmm
     static inline hipsparseStatus_t hipsparseZbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const double2 *a8, const hipsparseMatDescr_t a9, const double2 *a10, const int *a11, const int *a12, int a13, const double2 *a14, int a15, const double2 *a16, double2 *a17, int a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const double2 *, int, const double2 *, double2 *, int);
       static hipgen_fn f;
@@ -1685,6 +2167,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrmm
+    #define HIPGEN_DEF_hipsparseScsrmm
     static inline hipsparseStatus_t hipsparseScsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, const float *a11, int a12, const float *a13, float *a14, int a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -1696,6 +2181,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrmm
+    #define HIPGEN_DEF_hipsparseDcsrmm
     static inline hipsparseStatus_t hipsparseDcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, const double *a11, int a12, const double *a13, double *a14, int a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -1707,6 +2195,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrmm
+    #define HIPGEN_DEF_hipsparseCcsrmm
     static inline hipsparseStatus_t hipsparseCcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const float2 *a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, const float2 *a11, int a12, const float2 *a13, float2 *a14, int a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, const float2 *, float2 *, int);
       static hipgen_fn f;
@@ -1718,6 +2209,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrmm
+    #define HIPGEN_DEF_hipsparseZcsrmm
     static inline hipsparseStatus_t hipsparseZcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const double2 *a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, const double2 *a11, int a12, const double2 *a13, double2 *a14, int a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, const double2 *, double2 *, int);
       static hipgen_fn f;
@@ -1729,6 +2223,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrmm2
+    #define HIPGEN_DEF_hipsparseScsrmm2
     static inline hipsparseStatus_t hipsparseScsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, const float *a14, float *a15, int a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, const float *, float *, int);
       static hipgen_fn f;
@@ -1740,6 +2237,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrmm2
+    #define HIPGEN_DEF_hipsparseDcsrmm2
     static inline hipsparseStatus_t hipsparseDcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, const double *a14, double *a15, int a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, const double *, double *, int);
       static hipgen_fn f;
@@ -1751,6 +2251,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrmm2
+    #define HIPGEN_DEF_hipsparseCcsrmm2
     static inline hipsparseStatus_t hipsparseCcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, const float2 *a14, float2 *a15, int a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, const float2 *, float2 *, int);
       static hipgen_fn f;
@@ -1762,6 +2265,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrmm2
+    #define HIPGEN_DEF_hipsparseZcsrmm2
     static inline hipsparseStatus_t hipsparseZcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, const double2 *a14, double2 *a15, int a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, const double2 *, double2 *, int);
       static hipgen_fn f;
@@ -1773,6 +2279,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXbsrsm2_zeroPivot
+    #define HIPGEN_DEF_hipsparseXbsrsm2_zeroPivot
     static inline hipsparseStatus_t hipsparseXbsrsm2_zeroPivot(hipsparseHandle_t a0, bsrsm2Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1784,6 +2293,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsm2_bufferSize
+    #define HIPGEN_DEF_hipsparseSbsrsm2_bufferSize
     static inline hipsparseStatus_t hipsparseSbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, float *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1795,6 +2307,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsm2_bufferSize
+    #define HIPGEN_DEF_hipsparseDbsrsm2_bufferSize
     static inline hipsparseStatus_t hipsparseDbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, double *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1806,6 +2321,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsm2_bufferSize
+    #define HIPGEN_DEF_hipsparseCbsrsm2_bufferSize
     static inline hipsparseStatus_t hipsparseCbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, float2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1817,6 +2335,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsm2_bufferSize
+    #define HIPGEN_DEF_hipsparseZbsrsm2_bufferSize
     static inline hipsparseStatus_t hipsparseZbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, double2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1828,6 +2349,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseSbsrsm2_analysis
     static inline hipsparseStatus_t hipsparseSbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1839,6 +2363,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseDbsrsm2_analysis
     static inline hipsparseStatus_t hipsparseDbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1850,6 +2377,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseCbsrsm2_analysis
     static inline hipsparseStatus_t hipsparseCbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1861,6 +2391,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseZbsrsm2_analysis
     static inline hipsparseStatus_t hipsparseZbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1872,6 +2405,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrsm2_solve
+    #define HIPGEN_DEF_hipsparseSbsrsm2_solve
     static inline hipsparseStatus_t hipsparseSbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const float *a14, int a15, float *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsm2Info_t, const float *, int, float *, int, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1883,6 +2419,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrsm2_solve
+    #define HIPGEN_DEF_hipsparseDbsrsm2_solve
     static inline hipsparseStatus_t hipsparseDbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const double *a14, int a15, double *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsm2Info_t, const double *, int, double *, int, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1894,6 +2433,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrsm2_solve
+    #define HIPGEN_DEF_hipsparseCbsrsm2_solve
     static inline hipsparseStatus_t hipsparseCbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const float2 *a14, int a15, float2 *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsm2Info_t, const float2 *, int, float2 *, int, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1905,6 +2447,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrsm2_solve
+    #define HIPGEN_DEF_hipsparseZbsrsm2_solve
     static inline hipsparseStatus_t hipsparseZbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const double2 *a14, int a15, double2 *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsm2Info_t, const double2 *, int, double2 *, int, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1916,6 +2461,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrsm2_zeroPivot
+    #define HIPGEN_DEF_hipsparseXcsrsm2_zeroPivot
     static inline hipsparseStatus_t hipsparseXcsrsm2_zeroPivot(hipsparseHandle_t a0, csrsm2Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrsm2Info_t, int *);
       static hipgen_fn f;
@@ -1927,6 +2475,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsrsm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
       static hipgen_fn f;
@@ -1938,6 +2489,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsrsm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
       static hipgen_fn f;
@@ -1949,6 +2503,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsrsm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
       static hipgen_fn f;
@@ -1960,6 +2517,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsrsm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
       static hipgen_fn f;
@@ -1971,6 +2531,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseScsrsm2_analysis
     static inline hipsparseStatus_t hipsparseScsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1982,6 +2545,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseDcsrsm2_analysis
     static inline hipsparseStatus_t hipsparseDcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -1993,6 +2559,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseCcsrsm2_analysis
     static inline hipsparseStatus_t hipsparseCcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2004,6 +2573,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsm2_analysis
+    #define HIPGEN_DEF_hipsparseZcsrsm2_analysis
     static inline hipsparseStatus_t hipsparseZcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2015,6 +2587,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrsm2_solve
+    #define HIPGEN_DEF_hipsparseScsrsm2_solve
     static inline hipsparseStatus_t hipsparseScsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, float *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2026,6 +2601,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrsm2_solve
+    #define HIPGEN_DEF_hipsparseDcsrsm2_solve
     static inline hipsparseStatus_t hipsparseDcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, double *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2037,6 +2615,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrsm2_solve
+    #define HIPGEN_DEF_hipsparseCcsrsm2_solve
     static inline hipsparseStatus_t hipsparseCcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, float2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2048,6 +2629,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrsm2_solve
+    #define HIPGEN_DEF_hipsparseZcsrsm2_solve
     static inline hipsparseStatus_t hipsparseZcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, double2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2059,6 +2643,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgemmi
+    #define HIPGEN_DEF_hipsparseSgemmi
     static inline hipsparseStatus_t hipsparseSgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, const int *a9, const int *a10, const float *a11, float *a12, int a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const float *, const float *, int, const float *, const int *, const int *, const float *, float *, int);
       static hipgen_fn f;
@@ -2070,6 +2657,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgemmi
+    #define HIPGEN_DEF_hipsparseDgemmi
     static inline hipsparseStatus_t hipsparseDgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, const int *a9, const int *a10, const double *a11, double *a12, int a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const double *, const double *, int, const double *, const int *, const int *, const double *, double *, int);
       static hipgen_fn f;
@@ -2081,6 +2671,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgemmi
+    #define HIPGEN_DEF_hipsparseCgemmi
     static inline hipsparseStatus_t hipsparseCgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const float2 *a5, const float2 *a6, int a7, const float2 *a8, const int *a9, const int *a10, const float2 *a11, float2 *a12, int a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const float2 *, const float2 *, int, const float2 *, const int *, const int *, const float2 *, float2 *, int);
       static hipgen_fn f;
@@ -2092,6 +2685,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgemmi
+    #define HIPGEN_DEF_hipsparseZgemmi
     static inline hipsparseStatus_t hipsparseZgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const double2 *a5, const double2 *a6, int a7, const double2 *a8, const int *a9, const int *a10, const double2 *a11, double2 *a12, int a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const double2 *, const double2 *, int, const double2 *, const int *, const int *, const double2 *, double2 *, int);
       static hipgen_fn f;
@@ -2103,6 +2699,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrgeamNnz
+    #define HIPGEN_DEF_hipsparseXcsrgeamNnz
     static inline hipsparseStatus_t hipsparseXcsrgeamNnz(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, int a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int *a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *);
       static hipgen_fn f;
@@ -2114,6 +2713,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgeam
+    #define HIPGEN_DEF_hipsparseScsrgeam
     static inline hipsparseStatus_t hipsparseScsrgeam(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float *a16, int *a17, int *a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, int *, int *);
       static hipgen_fn f;
@@ -2125,6 +2727,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgeam
+    #define HIPGEN_DEF_hipsparseDcsrgeam
     static inline hipsparseStatus_t hipsparseDcsrgeam(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double *a16, int *a17, int *a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, int *, int *);
       static hipgen_fn f;
@@ -2136,6 +2741,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgeam
+    #define HIPGEN_DEF_hipsparseCcsrgeam
     static inline hipsparseStatus_t hipsparseCcsrgeam(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float2 *a16, int *a17, int *a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, int *, int *);
       static hipgen_fn f;
@@ -2147,6 +2755,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgeam
+    #define HIPGEN_DEF_hipsparseZcsrgeam
     static inline hipsparseStatus_t hipsparseZcsrgeam(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double2 *a16, int *a17, int *a18) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, int *, int *);
       static hipgen_fn f;
@@ -2158,6 +2769,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgeam2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsrgeam2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const float *a16, const int *a17, const int *a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -2169,6 +2783,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgeam2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsrgeam2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const double *a16, const int *a17, const int *a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -2180,6 +2797,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgeam2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsrgeam2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const float2 *a16, const int *a17, const int *a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -2191,6 +2811,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgeam2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsrgeam2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const double2 *a16, const int *a17, const int *a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -2202,6 +2825,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrgeam2Nnz
+    #define HIPGEN_DEF_hipsparseXcsrgeam2Nnz
     static inline hipsparseStatus_t hipsparseXcsrgeam2Nnz(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, int a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int *a12, int *a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *, void *);
       static hipgen_fn f;
@@ -2213,6 +2839,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgeam2
+    #define HIPGEN_DEF_hipsparseScsrgeam2
     static inline hipsparseStatus_t hipsparseScsrgeam2(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float *a16, int *a17, int *a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, int *, int *, void *);
       static hipgen_fn f;
@@ -2224,6 +2853,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgeam2
+    #define HIPGEN_DEF_hipsparseDcsrgeam2
     static inline hipsparseStatus_t hipsparseDcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double *a16, int *a17, int *a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, int *, int *, void *);
       static hipgen_fn f;
@@ -2235,6 +2867,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgeam2
+    #define HIPGEN_DEF_hipsparseCcsrgeam2
     static inline hipsparseStatus_t hipsparseCcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float2 *a16, int *a17, int *a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, int *, int *, void *);
       static hipgen_fn f;
@@ -2246,6 +2881,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgeam2
+    #define HIPGEN_DEF_hipsparseZcsrgeam2
     static inline hipsparseStatus_t hipsparseZcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double2 *a16, int *a17, int *a18, void *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, int *, int *, void *);
       static hipgen_fn f;
@@ -2257,6 +2895,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrgemmNnz
+    #define HIPGEN_DEF_hipsparseXcsrgemmNnz
     static inline hipsparseStatus_t hipsparseXcsrgemmNnz(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const int *a12, const int *a13, const hipsparseMatDescr_t a14, int *a15, int *a16) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *);
       static hipgen_fn f;
@@ -2268,6 +2909,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgemm
+    #define HIPGEN_DEF_hipsparseScsrgemm
     static inline hipsparseStatus_t hipsparseScsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const float *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const float *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, float *a17, const int *a18, int *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, const int *, int *);
       static hipgen_fn f;
@@ -2279,6 +2923,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgemm
+    #define HIPGEN_DEF_hipsparseDcsrgemm
     static inline hipsparseStatus_t hipsparseDcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const double *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const double *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, double *a17, const int *a18, int *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, const int *, int *);
       static hipgen_fn f;
@@ -2290,6 +2937,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgemm
+    #define HIPGEN_DEF_hipsparseCcsrgemm
     static inline hipsparseStatus_t hipsparseCcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const float2 *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const float2 *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, float2 *a17, const int *a18, int *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, const int *, int *);
       static hipgen_fn f;
@@ -2301,6 +2951,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgemm
+    #define HIPGEN_DEF_hipsparseZcsrgemm
     static inline hipsparseStatus_t hipsparseZcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const double2 *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const double2 *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, double2 *a17, const int *a18, int *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, const int *, int *);
       static hipgen_fn f;
@@ -2312,6 +2965,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgemm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsrgemm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const float *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
       static hipgen_fn f;
@@ -2323,6 +2979,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgemm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsrgemm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const double *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
       static hipgen_fn f;
@@ -2334,6 +2993,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgemm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsrgemm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const float2 *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
       static hipgen_fn f;
@@ -2345,6 +3007,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgemm2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsrgemm2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const double2 *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
       static hipgen_fn f;
@@ -2356,6 +3021,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrgemm2Nnz
+    #define HIPGEN_DEF_hipsparseXcsrgemm2Nnz
     static inline hipsparseStatus_t hipsparseXcsrgemm2Nnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, int a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, int a9, const int *a10, const int *a11, const hipsparseMatDescr_t a12, int a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, int *a17, int *a18, const csrgemm2Info_t a19, void *a20) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *, const csrgemm2Info_t, void *);
       static hipgen_fn f;
@@ -2367,6 +3035,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrgemm2
+    #define HIPGEN_DEF_hipsparseScsrgemm2
     static inline hipsparseStatus_t hipsparseScsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, int a6, const float *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const float *a15, const hipsparseMatDescr_t a16, int a17, const float *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, float *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, const int *, int *, const csrgemm2Info_t, void *);
       static hipgen_fn f;
@@ -2378,6 +3049,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrgemm2
+    #define HIPGEN_DEF_hipsparseDcsrgemm2
     static inline hipsparseStatus_t hipsparseDcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, int a6, const double *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const double *a15, const hipsparseMatDescr_t a16, int a17, const double *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, double *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, const int *, int *, const csrgemm2Info_t, void *);
       static hipgen_fn f;
@@ -2389,6 +3063,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrgemm2
+    #define HIPGEN_DEF_hipsparseCcsrgemm2
     static inline hipsparseStatus_t hipsparseCcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, int a6, const float2 *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const float2 *a15, const hipsparseMatDescr_t a16, int a17, const float2 *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, float2 *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, const int *, int *, const csrgemm2Info_t, void *);
       static hipgen_fn f;
@@ -2400,6 +3077,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrgemm2
+    #define HIPGEN_DEF_hipsparseZcsrgemm2
     static inline hipsparseStatus_t hipsparseZcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, int a6, const double2 *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const double2 *a15, const hipsparseMatDescr_t a16, int a17, const double2 *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, double2 *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, const int *, int *, const csrgemm2Info_t, void *);
       static hipgen_fn f;
@@ -2411,6 +3091,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXbsrilu02_zeroPivot
+    #define HIPGEN_DEF_hipsparseXbsrilu02_zeroPivot
     static inline hipsparseStatus_t hipsparseXbsrilu02_zeroPivot(hipsparseHandle_t a0, bsrilu02Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2422,6 +3105,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseSbsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseSbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, float *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, float *);
       static hipgen_fn f;
@@ -2433,6 +3119,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseDbsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseDbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, double *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, double *);
       static hipgen_fn f;
@@ -2444,6 +3133,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseCbsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseCbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, float2 *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, float2 *);
       static hipgen_fn f;
@@ -2455,6 +3147,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseZbsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseZbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, double2 *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, double2 *);
       static hipgen_fn f;
@@ -2466,6 +3161,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseSbsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseSbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2477,6 +3175,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseDbsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseDbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2488,6 +3189,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseCbsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseCbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2499,6 +3203,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseZbsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseZbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2510,6 +3217,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseSbsrilu02_analysis
     static inline hipsparseStatus_t hipsparseSbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2521,6 +3231,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseDbsrilu02_analysis
     static inline hipsparseStatus_t hipsparseDbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2532,6 +3245,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseCbsrilu02_analysis
     static inline hipsparseStatus_t hipsparseCbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2543,6 +3259,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseZbsrilu02_analysis
     static inline hipsparseStatus_t hipsparseZbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2554,6 +3273,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsrilu02
+    #define HIPGEN_DEF_hipsparseSbsrilu02
     static inline hipsparseStatus_t hipsparseSbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2565,6 +3287,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsrilu02
+    #define HIPGEN_DEF_hipsparseDbsrilu02
     static inline hipsparseStatus_t hipsparseDbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2576,6 +3301,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsrilu02
+    #define HIPGEN_DEF_hipsparseCbsrilu02
     static inline hipsparseStatus_t hipsparseCbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2587,6 +3315,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsrilu02
+    #define HIPGEN_DEF_hipsparseZbsrilu02
     static inline hipsparseStatus_t hipsparseZbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2598,6 +3329,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrilu02_zeroPivot
+    #define HIPGEN_DEF_hipsparseXcsrilu02_zeroPivot
     static inline hipsparseStatus_t hipsparseXcsrilu02_zeroPivot(hipsparseHandle_t a0, csrilu02Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2609,6 +3343,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseScsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseScsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, float *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, float *);
       static hipgen_fn f;
@@ -2620,6 +3357,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseDcsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseDcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, double *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, double *);
       static hipgen_fn f;
@@ -2631,6 +3371,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseCcsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseCcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, float2 *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, float2 *);
       static hipgen_fn f;
@@ -2642,6 +3385,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrilu02_numericBoost
+    #define HIPGEN_DEF_hipsparseZcsrilu02_numericBoost
     static inline hipsparseStatus_t hipsparseZcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, double2 *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, double2 *);
       static hipgen_fn f;
@@ -2653,6 +3399,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseScsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseScsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2664,6 +3413,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseDcsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseDcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2675,6 +3427,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseCcsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseCcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2686,6 +3441,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrilu02_bufferSize
+    #define HIPGEN_DEF_hipsparseZcsrilu02_bufferSize
     static inline hipsparseStatus_t hipsparseZcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrilu02Info_t, int *);
       static hipgen_fn f;
@@ -2697,6 +3455,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrilu02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsrilu02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrilu02Info_t, size_t *);
       static hipgen_fn f;
@@ -2708,6 +3469,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrilu02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsrilu02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrilu02Info_t, size_t *);
       static hipgen_fn f;
@@ -2719,6 +3483,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrilu02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsrilu02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrilu02Info_t, size_t *);
       static hipgen_fn f;
@@ -2730,6 +3497,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrilu02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsrilu02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrilu02Info_t, size_t *);
       static hipgen_fn f;
@@ -2741,6 +3511,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseScsrilu02_analysis
     static inline hipsparseStatus_t hipsparseScsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2752,6 +3525,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseDcsrilu02_analysis
     static inline hipsparseStatus_t hipsparseDcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2763,6 +3539,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseCcsrilu02_analysis
     static inline hipsparseStatus_t hipsparseCcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2774,6 +3553,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrilu02_analysis
+    #define HIPGEN_DEF_hipsparseZcsrilu02_analysis
     static inline hipsparseStatus_t hipsparseZcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2785,6 +3567,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrilu02
+    #define HIPGEN_DEF_hipsparseScsrilu02
     static inline hipsparseStatus_t hipsparseScsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2796,6 +3581,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrilu02
+    #define HIPGEN_DEF_hipsparseDcsrilu02
     static inline hipsparseStatus_t hipsparseDcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2807,6 +3595,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrilu02
+    #define HIPGEN_DEF_hipsparseCcsrilu02
     static inline hipsparseStatus_t hipsparseCcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2818,6 +3609,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrilu02
+    #define HIPGEN_DEF_hipsparseZcsrilu02
     static inline hipsparseStatus_t hipsparseZcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2829,6 +3623,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXbsric02_zeroPivot
+    #define HIPGEN_DEF_hipsparseXbsric02_zeroPivot
     static inline hipsparseStatus_t hipsparseXbsric02_zeroPivot(hipsparseHandle_t a0, bsric02Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsric02Info_t, int *);
       static hipgen_fn f;
@@ -2840,6 +3637,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseSbsric02_bufferSize
     static inline hipsparseStatus_t hipsparseSbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsric02Info_t, int *);
       static hipgen_fn f;
@@ -2851,6 +3651,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseDbsric02_bufferSize
     static inline hipsparseStatus_t hipsparseDbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsric02Info_t, int *);
       static hipgen_fn f;
@@ -2862,6 +3665,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseCbsric02_bufferSize
     static inline hipsparseStatus_t hipsparseCbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsric02Info_t, int *);
       static hipgen_fn f;
@@ -2873,6 +3679,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseZbsric02_bufferSize
     static inline hipsparseStatus_t hipsparseZbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsric02Info_t, int *);
       static hipgen_fn f;
@@ -2884,6 +3693,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsric02_analysis
+    #define HIPGEN_DEF_hipsparseSbsric02_analysis
     static inline hipsparseStatus_t hipsparseSbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2895,6 +3707,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsric02_analysis
+    #define HIPGEN_DEF_hipsparseDbsric02_analysis
     static inline hipsparseStatus_t hipsparseDbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2906,6 +3721,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsric02_analysis
+    #define HIPGEN_DEF_hipsparseCbsric02_analysis
     static inline hipsparseStatus_t hipsparseCbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2917,6 +3735,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsric02_analysis
+    #define HIPGEN_DEF_hipsparseZbsric02_analysis
     static inline hipsparseStatus_t hipsparseZbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2928,6 +3749,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsric02
+    #define HIPGEN_DEF_hipsparseSbsric02
     static inline hipsparseStatus_t hipsparseSbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2939,6 +3763,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsric02
+    #define HIPGEN_DEF_hipsparseDbsric02
     static inline hipsparseStatus_t hipsparseDbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2950,6 +3777,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsric02
+    #define HIPGEN_DEF_hipsparseCbsric02
     static inline hipsparseStatus_t hipsparseCbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2961,6 +3791,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsric02
+    #define HIPGEN_DEF_hipsparseZbsric02
     static inline hipsparseStatus_t hipsparseZbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -2972,6 +3805,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsric02_zeroPivot
+    #define HIPGEN_DEF_hipsparseXcsric02_zeroPivot
     static inline hipsparseStatus_t hipsparseXcsric02_zeroPivot(hipsparseHandle_t a0, csric02Info_t a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csric02Info_t, int *);
       static hipgen_fn f;
@@ -2983,6 +3819,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseScsric02_bufferSize
     static inline hipsparseStatus_t hipsparseScsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csric02Info_t, int *);
       static hipgen_fn f;
@@ -2994,6 +3833,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseDcsric02_bufferSize
     static inline hipsparseStatus_t hipsparseDcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csric02Info_t, int *);
       static hipgen_fn f;
@@ -3005,6 +3847,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseCcsric02_bufferSize
     static inline hipsparseStatus_t hipsparseCcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csric02Info_t, int *);
       static hipgen_fn f;
@@ -3016,6 +3861,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsric02_bufferSize
+    #define HIPGEN_DEF_hipsparseZcsric02_bufferSize
     static inline hipsparseStatus_t hipsparseZcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csric02Info_t, int *);
       static hipgen_fn f;
@@ -3027,6 +3875,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsric02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsric02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csric02Info_t, size_t *);
       static hipgen_fn f;
@@ -3038,6 +3889,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsric02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsric02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csric02Info_t, size_t *);
       static hipgen_fn f;
@@ -3049,6 +3903,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsric02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsric02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csric02Info_t, size_t *);
       static hipgen_fn f;
@@ -3060,6 +3917,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsric02_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsric02_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csric02Info_t, size_t *);
       static hipgen_fn f;
@@ -3071,6 +3931,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsric02_analysis
+    #define HIPGEN_DEF_hipsparseScsric02_analysis
     static inline hipsparseStatus_t hipsparseScsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3082,6 +3945,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsric02_analysis
+    #define HIPGEN_DEF_hipsparseDcsric02_analysis
     static inline hipsparseStatus_t hipsparseDcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3093,6 +3959,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsric02_analysis
+    #define HIPGEN_DEF_hipsparseCcsric02_analysis
     static inline hipsparseStatus_t hipsparseCcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3104,6 +3973,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsric02_analysis
+    #define HIPGEN_DEF_hipsparseZcsric02_analysis
     static inline hipsparseStatus_t hipsparseZcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3115,6 +3987,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsric02
+    #define HIPGEN_DEF_hipsparseScsric02
     static inline hipsparseStatus_t hipsparseScsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3126,6 +4001,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsric02
+    #define HIPGEN_DEF_hipsparseDcsric02
     static inline hipsparseStatus_t hipsparseDcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3137,6 +4015,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsric02
+    #define HIPGEN_DEF_hipsparseCcsric02
     static inline hipsparseStatus_t hipsparseCcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3148,6 +4029,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsric02
+    #define HIPGEN_DEF_hipsparseZcsric02
     static inline hipsparseStatus_t hipsparseZcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
       static hipgen_fn f;
@@ -3159,6 +4043,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSgtsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, int, size_t *);
       static hipgen_fn f;
@@ -3170,6 +4057,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDgtsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, int, size_t *);
       static hipgen_fn f;
@@ -3181,6 +4071,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCgtsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
       static hipgen_fn f;
@@ -3192,6 +4085,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZgtsv2_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
       static hipgen_fn f;
@@ -3203,6 +4099,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2
+    #define HIPGEN_DEF_hipsparseSgtsv2
     static inline hipsparseStatus_t hipsparseSgtsv2(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, float *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, float *, int, void *);
       static hipgen_fn f;
@@ -3214,6 +4113,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2
+    #define HIPGEN_DEF_hipsparseDgtsv2
     static inline hipsparseStatus_t hipsparseDgtsv2(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, double *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, double *, int, void *);
       static hipgen_fn f;
@@ -3225,6 +4127,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2
+    #define HIPGEN_DEF_hipsparseCgtsv2
     static inline hipsparseStatus_t hipsparseCgtsv2(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, float2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, float2 *, int, void *);
       static hipgen_fn f;
@@ -3236,6 +4141,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2
+    #define HIPGEN_DEF_hipsparseZgtsv2
     static inline hipsparseStatus_t hipsparseZgtsv2(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, double2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, double2 *, int, void *);
       static hipgen_fn f;
@@ -3247,6 +4155,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2_nopivot_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSgtsv2_nopivot_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, int, size_t *);
       static hipgen_fn f;
@@ -3258,6 +4169,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2_nopivot_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDgtsv2_nopivot_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, int, size_t *);
       static hipgen_fn f;
@@ -3269,6 +4183,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2_nopivot_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCgtsv2_nopivot_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
       static hipgen_fn f;
@@ -3280,6 +4197,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2_nopivot_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZgtsv2_nopivot_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
       static hipgen_fn f;
@@ -3291,6 +4211,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2_nopivot
+    #define HIPGEN_DEF_hipsparseSgtsv2_nopivot
     static inline hipsparseStatus_t hipsparseSgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, float *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, float *, int, void *);
       static hipgen_fn f;
@@ -3302,6 +4225,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2_nopivot
+    #define HIPGEN_DEF_hipsparseDgtsv2_nopivot
     static inline hipsparseStatus_t hipsparseDgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, double *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, double *, int, void *);
       static hipgen_fn f;
@@ -3313,6 +4239,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2_nopivot
+    #define HIPGEN_DEF_hipsparseCgtsv2_nopivot
     static inline hipsparseStatus_t hipsparseCgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, float2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, float2 *, int, void *);
       static hipgen_fn f;
@@ -3324,6 +4253,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2_nopivot
+    #define HIPGEN_DEF_hipsparseZgtsv2_nopivot
     static inline hipsparseStatus_t hipsparseZgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, double2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, double2 *, int, void *);
       static hipgen_fn f;
@@ -3335,6 +4267,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2StridedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSgtsv2StridedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const float *a4, const float *a5, int a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const float *, const float *, const float *, int, int, size_t *);
       static hipgen_fn f;
@@ -3346,6 +4281,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2StridedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDgtsv2StridedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const double *a4, const double *a5, int a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const double *, const double *, const double *, int, int, size_t *);
       static hipgen_fn f;
@@ -3357,6 +4295,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2StridedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCgtsv2StridedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const float2 *a4, const float2 *a5, int a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const float2 *, const float2 *, const float2 *, int, int, size_t *);
       static hipgen_fn f;
@@ -3368,6 +4309,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2StridedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZgtsv2StridedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const double2 *a4, const double2 *a5, int a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const double2 *, const double2 *, const double2 *, int, int, size_t *);
       static hipgen_fn f;
@@ -3379,6 +4323,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsv2StridedBatch
+    #define HIPGEN_DEF_hipsparseSgtsv2StridedBatch
     static inline hipsparseStatus_t hipsparseSgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const float *a4, float *a5, int a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const float *, const float *, float *, int, int, void *);
       static hipgen_fn f;
@@ -3390,6 +4337,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsv2StridedBatch
+    #define HIPGEN_DEF_hipsparseDgtsv2StridedBatch
     static inline hipsparseStatus_t hipsparseDgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const double *a4, double *a5, int a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const double *, const double *, double *, int, int, void *);
       static hipgen_fn f;
@@ -3401,6 +4351,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsv2StridedBatch
+    #define HIPGEN_DEF_hipsparseCgtsv2StridedBatch
     static inline hipsparseStatus_t hipsparseCgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const float2 *a4, float2 *a5, int a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const float2 *, const float2 *, float2 *, int, int, void *);
       static hipgen_fn f;
@@ -3412,6 +4365,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsv2StridedBatch
+    #define HIPGEN_DEF_hipsparseZgtsv2StridedBatch
     static inline hipsparseStatus_t hipsparseZgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const double2 *a4, double2 *a5, int a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const double2 *, const double2 *, double2 *, int, int, void *);
       static hipgen_fn f;
@@ -3423,6 +4379,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSgtsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, int, size_t *);
       static hipgen_fn f;
@@ -3434,6 +4393,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDgtsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, int, size_t *);
       static hipgen_fn f;
@@ -3445,6 +4407,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCgtsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
       static hipgen_fn f;
@@ -3456,6 +4421,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZgtsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
       static hipgen_fn f;
@@ -3467,6 +4435,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgtsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseSgtsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseSgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float *a3, float *a4, float *a5, float *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float *, float *, float *, float *, int, void *);
       static hipgen_fn f;
@@ -3478,6 +4449,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgtsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseDgtsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseDgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double *a3, double *a4, double *a5, double *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double *, double *, double *, double *, int, void *);
       static hipgen_fn f;
@@ -3489,6 +4463,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgtsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseCgtsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseCgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float2 *a3, float2 *a4, float2 *a5, float2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float2 *, float2 *, float2 *, float2 *, int, void *);
       static hipgen_fn f;
@@ -3500,6 +4477,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgtsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseZgtsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseZgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double2 *a3, double2 *a4, double2 *a5, double2 *a6, int a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double2 *, double2 *, double2 *, double2 *, int, void *);
       static hipgen_fn f;
@@ -3511,6 +4491,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgpsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSgpsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, const float *a7, const float *a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, const float *, const float *, int, size_t *);
       static hipgen_fn f;
@@ -3522,6 +4505,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgpsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDgpsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, const double *a7, const double *a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, const double *, const double *, int, size_t *);
       static hipgen_fn f;
@@ -3533,6 +4519,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgpsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCgpsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, const float2 *a7, const float2 *a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
       static hipgen_fn f;
@@ -3544,6 +4533,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgpsvInterleavedBatch_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZgpsvInterleavedBatch_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, const double2 *a7, const double2 *a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
       static hipgen_fn f;
@@ -3555,6 +4547,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgpsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseSgpsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseSgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float *a3, float *a4, float *a5, float *a6, float *a7, float *a8, int a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float *, float *, float *, float *, float *, float *, int, void *);
       static hipgen_fn f;
@@ -3566,6 +4561,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgpsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseDgpsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseDgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double *a3, double *a4, double *a5, double *a6, double *a7, double *a8, int a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double *, double *, double *, double *, double *, double *, int, void *);
       static hipgen_fn f;
@@ -3577,6 +4575,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgpsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseCgpsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseCgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float2 *a3, float2 *a4, float2 *a5, float2 *a6, float2 *a7, float2 *a8, int a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float2 *, float2 *, float2 *, float2 *, float2 *, float2 *, int, void *);
       static hipgen_fn f;
@@ -3588,6 +4589,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgpsvInterleavedBatch
+    #define HIPGEN_DEF_hipsparseZgpsvInterleavedBatch
     static inline hipsparseStatus_t hipsparseZgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double2 *a3, double2 *a4, double2 *a5, double2 *a6, double2 *a7, double2 *a8, int a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double2 *, double2 *, double2 *, double2 *, double2 *, double2 *, int, void *);
       static hipgen_fn f;
@@ -3599,6 +4603,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSnnz
+    #define HIPGEN_DEF_hipsparseSnnz
     static inline hipsparseStatus_t hipsparseSnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, int a6, int *a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, int, int *, int *);
       static hipgen_fn f;
@@ -3610,6 +4617,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnnz
+    #define HIPGEN_DEF_hipsparseDnnz
     static inline hipsparseStatus_t hipsparseDnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, int a6, int *a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, int, int *, int *);
       static hipgen_fn f;
@@ -3621,6 +4631,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCnnz
+    #define HIPGEN_DEF_hipsparseCnnz
     static inline hipsparseStatus_t hipsparseCnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, int a6, int *a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, int, int *, int *);
       static hipgen_fn f;
@@ -3632,6 +4645,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZnnz
+    #define HIPGEN_DEF_hipsparseZnnz
     static inline hipsparseStatus_t hipsparseZnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, int a6, int *a7, int *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, int, int *, int *);
       static hipgen_fn f;
@@ -3643,6 +4659,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSdense2csr
+    #define HIPGEN_DEF_hipsparseSdense2csr
     static inline hipsparseStatus_t hipsparseSdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, int a5, const int *a6, float *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, int, const int *, float *, int *, int *);
       static hipgen_fn f;
@@ -3654,6 +4673,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDdense2csr
+    #define HIPGEN_DEF_hipsparseDdense2csr
     static inline hipsparseStatus_t hipsparseDdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, int a5, const int *a6, double *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, int, const int *, double *, int *, int *);
       static hipgen_fn f;
@@ -3665,6 +4687,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCdense2csr
+    #define HIPGEN_DEF_hipsparseCdense2csr
     static inline hipsparseStatus_t hipsparseCdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, int a5, const int *a6, float2 *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, int, const int *, float2 *, int *, int *);
       static hipgen_fn f;
@@ -3676,6 +4701,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZdense2csr
+    #define HIPGEN_DEF_hipsparseZdense2csr
     static inline hipsparseStatus_t hipsparseZdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, int a5, const int *a6, double2 *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, int, const int *, double2 *, int *, int *);
       static hipgen_fn f;
@@ -3687,6 +4715,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSize
+    #define HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSize
     static inline hipsparseStatus_t hipsparseSpruneDense2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -3698,6 +4729,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSize
+    #define HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSize
     static inline hipsparseStatus_t hipsparseDpruneDense2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -3709,6 +4743,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSpruneDense2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -3720,6 +4757,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDpruneDense2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -3731,6 +4771,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrNnz
+    #define HIPGEN_DEF_hipsparseSpruneDense2csrNnz
     static inline hipsparseStatus_t hipsparseSpruneDense2csrNnz(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, int *a7, int *a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, int *, int *, void *);
       static hipgen_fn f;
@@ -3742,6 +4785,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrNnz
+    #define HIPGEN_DEF_hipsparseDpruneDense2csrNnz
     static inline hipsparseStatus_t hipsparseDpruneDense2csrNnz(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, int *a7, int *a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, int *, int *, void *);
       static hipgen_fn f;
@@ -3753,6 +4799,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csr
+    #define HIPGEN_DEF_hipsparseSpruneDense2csr
     static inline hipsparseStatus_t hipsparseSpruneDense2csr(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, float *a7, const int *a8, int *a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, float *, const int *, int *, void *);
       static hipgen_fn f;
@@ -3764,6 +4813,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csr
+    #define HIPGEN_DEF_hipsparseDpruneDense2csr
     static inline hipsparseStatus_t hipsparseDpruneDense2csr(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, double *a7, const int *a8, int *a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, double *, const int *, int *, void *);
       static hipgen_fn f;
@@ -3775,6 +4827,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSize
+    #define HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSize
     static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -3786,6 +4841,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSize
+    #define HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSize
     static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -3797,6 +4855,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -3808,6 +4869,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -3819,6 +4883,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrNnzByPercentage
+    #define HIPGEN_DEF_hipsparseSpruneDense2csrNnzByPercentage
     static inline hipsparseStatus_t hipsparseSpruneDense2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, int *a7, int *a8, pruneInfo_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -3830,6 +4897,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrNnzByPercentage
+    #define HIPGEN_DEF_hipsparseDpruneDense2csrNnzByPercentage
     static inline hipsparseStatus_t hipsparseDpruneDense2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, int *a7, int *a8, pruneInfo_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -3841,6 +4911,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage
+    #define HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage
     static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, float *a7, const int *a8, int *a9, pruneInfo_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, float *, const int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -3852,6 +4925,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage
+    #define HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage
     static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, double *a7, const int *a8, int *a9, pruneInfo_t a10, void *a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, double *, const int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -3863,6 +4939,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSdense2csc
+    #define HIPGEN_DEF_hipsparseSdense2csc
     static inline hipsparseStatus_t hipsparseSdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, int a5, const int *a6, float *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, int, const int *, float *, int *, int *);
       static hipgen_fn f;
@@ -3874,6 +4953,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDdense2csc
+    #define HIPGEN_DEF_hipsparseDdense2csc
     static inline hipsparseStatus_t hipsparseDdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, int a5, const int *a6, double *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, int, const int *, double *, int *, int *);
       static hipgen_fn f;
@@ -3885,6 +4967,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCdense2csc
+    #define HIPGEN_DEF_hipsparseCdense2csc
     static inline hipsparseStatus_t hipsparseCdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, int a5, const int *a6, float2 *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, int, const int *, float2 *, int *, int *);
       static hipgen_fn f;
@@ -3896,6 +4981,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZdense2csc
+    #define HIPGEN_DEF_hipsparseZdense2csc
     static inline hipsparseStatus_t hipsparseZdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, int a5, const int *a6, double2 *a7, int *a8, int *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, int, const int *, double2 *, int *, int *);
       static hipgen_fn f;
@@ -3907,6 +4995,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2dense
+    #define HIPGEN_DEF_hipsparseScsr2dense
     static inline hipsparseStatus_t hipsparseScsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, float *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float *, int);
       static hipgen_fn f;
@@ -3918,6 +5009,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2dense
+    #define HIPGEN_DEF_hipsparseDcsr2dense
     static inline hipsparseStatus_t hipsparseDcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, double *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double *, int);
       static hipgen_fn f;
@@ -3929,6 +5023,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2dense
+    #define HIPGEN_DEF_hipsparseCcsr2dense
     static inline hipsparseStatus_t hipsparseCcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, float2 *, int);
       static hipgen_fn f;
@@ -3940,6 +5037,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2dense
+    #define HIPGEN_DEF_hipsparseZcsr2dense
     static inline hipsparseStatus_t hipsparseZcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, double2 *, int);
       static hipgen_fn f;
@@ -3951,6 +5051,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsc2dense
+    #define HIPGEN_DEF_hipsparseScsc2dense
     static inline hipsparseStatus_t hipsparseScsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, float *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float *, int);
       static hipgen_fn f;
@@ -3962,6 +5065,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsc2dense
+    #define HIPGEN_DEF_hipsparseDcsc2dense
     static inline hipsparseStatus_t hipsparseDcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, double *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double *, int);
       static hipgen_fn f;
@@ -3973,6 +5079,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsc2dense
+    #define HIPGEN_DEF_hipsparseCcsc2dense
     static inline hipsparseStatus_t hipsparseCcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, float2 *, int);
       static hipgen_fn f;
@@ -3984,6 +5093,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsc2dense
+    #define HIPGEN_DEF_hipsparseZcsc2dense
     static inline hipsparseStatus_t hipsparseZcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, double2 *, int);
       static hipgen_fn f;
@@ -3995,6 +5107,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsr2bsrNnz
+    #define HIPGEN_DEF_hipsparseXcsr2bsrNnz
     static inline hipsparseStatus_t hipsparseXcsr2bsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, const int *a6, int a7, const hipsparseMatDescr_t a8, int *a9, int *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const int *, const int *, int, const hipsparseMatDescr_t, int *, int *);
       static hipgen_fn f;
@@ -4006,6 +5121,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSnnz_compress
+    #define HIPGEN_DEF_hipsparseSnnz_compress
     static inline hipsparseStatus_t hipsparseSnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const float *a3, const int *a4, int *a5, int *a6, float a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const float *, const int *, int *, int *, float);
       static hipgen_fn f;
@@ -4017,6 +5135,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnnz_compress
+    #define HIPGEN_DEF_hipsparseDnnz_compress
     static inline hipsparseStatus_t hipsparseDnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const double *a3, const int *a4, int *a5, int *a6, double a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const double *, const int *, int *, int *, double);
       static hipgen_fn f;
@@ -4028,6 +5149,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCnnz_compress
+    #define HIPGEN_DEF_hipsparseCnnz_compress
     static inline hipsparseStatus_t hipsparseCnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const float2 *a3, const int *a4, int *a5, int *a6, float2 a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const float2 *, const int *, int *, int *, float2);
       static hipgen_fn f;
@@ -4039,6 +5163,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZnnz_compress
+    #define HIPGEN_DEF_hipsparseZnnz_compress
     static inline hipsparseStatus_t hipsparseZnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const double2 *a3, const int *a4, int *a5, int *a6, double2 a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const double2 *, const int *, int *, int *, double2);
       static hipgen_fn f;
@@ -4050,6 +5177,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsr2coo
+    #define HIPGEN_DEF_hipsparseXcsr2coo
     static inline hipsparseStatus_t hipsparseXcsr2coo(hipsparseHandle_t a0, const int *a1, int a2, int a3, int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const int *, int, int, int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4061,6 +5191,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2csc
+    #define HIPGEN_DEF_hipsparseScsr2csc
     static inline hipsparseStatus_t hipsparseScsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, float *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const int *, const int *, float *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4072,6 +5205,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2csc
+    #define HIPGEN_DEF_hipsparseDcsr2csc
     static inline hipsparseStatus_t hipsparseDcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, double *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const int *, const int *, double *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4083,6 +5219,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2csc
+    #define HIPGEN_DEF_hipsparseCcsr2csc
     static inline hipsparseStatus_t hipsparseCcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const int *, const int *, float2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4094,6 +5233,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2csc
+    #define HIPGEN_DEF_hipsparseZcsr2csc
     static inline hipsparseStatus_t hipsparseZcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const int *, const int *, double2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4105,6 +5247,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsr2cscEx2_bufferSize
+    #define HIPGEN_DEF_hipsparseCsr2cscEx2_bufferSize
     static inline hipsparseStatus_t hipsparseCsr2cscEx2_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const void *a4, const int *a5, const int *a6, void *a7, int *a8, int *a9, hipDataType a10, hipsparseAction_t a11, hipsparseIndexBase_t a12, hipsparseCsr2CscAlg_t a13, size_t *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const void *, const int *, const int *, void *, int *, int *, hipDataType, hipsparseAction_t, hipsparseIndexBase_t, hipsparseCsr2CscAlg_t, size_t *);
       static hipgen_fn f;
@@ -4116,6 +5261,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsr2cscEx2
+    #define HIPGEN_DEF_hipsparseCsr2cscEx2
     static inline hipsparseStatus_t hipsparseCsr2cscEx2(hipsparseHandle_t a0, int a1, int a2, int a3, const void *a4, const int *a5, const int *a6, void *a7, int *a8, int *a9, hipDataType a10, hipsparseAction_t a11, hipsparseIndexBase_t a12, hipsparseCsr2CscAlg_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const void *, const int *, const int *, void *, int *, int *, hipDataType, hipsparseAction_t, hipsparseIndexBase_t, hipsparseCsr2CscAlg_t, void *);
       static hipgen_fn f;
@@ -4127,6 +5275,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2hyb
+    #define HIPGEN_DEF_hipsparseScsr2hyb
     static inline hipsparseStatus_t hipsparseScsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
       static hipgen_fn f;
@@ -4138,6 +5289,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2hyb
+    #define HIPGEN_DEF_hipsparseDcsr2hyb
     static inline hipsparseStatus_t hipsparseDcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
       static hipgen_fn f;
@@ -4149,6 +5303,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2hyb
+    #define HIPGEN_DEF_hipsparseCcsr2hyb
     static inline hipsparseStatus_t hipsparseCcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
       static hipgen_fn f;
@@ -4160,6 +5317,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2hyb
+    #define HIPGEN_DEF_hipsparseZcsr2hyb
     static inline hipsparseStatus_t hipsparseZcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
       static hipgen_fn f;
@@ -4171,6 +5331,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsc_bufferSize
+    #define HIPGEN_DEF_hipsparseSgebsr2gebsc_bufferSize
     static inline hipsparseStatus_t hipsparseSgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4182,6 +5345,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsc_bufferSize
+    #define HIPGEN_DEF_hipsparseDgebsr2gebsc_bufferSize
     static inline hipsparseStatus_t hipsparseDgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4193,6 +5359,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsc_bufferSize
+    #define HIPGEN_DEF_hipsparseCgebsr2gebsc_bufferSize
     static inline hipsparseStatus_t hipsparseCgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4204,6 +5373,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsc_bufferSize
+    #define HIPGEN_DEF_hipsparseZgebsr2gebsc_bufferSize
     static inline hipsparseStatus_t hipsparseZgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4215,6 +5387,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsc
+    #define HIPGEN_DEF_hipsparseSgebsr2gebsc
     static inline hipsparseStatus_t hipsparseSgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, int a7, int a8, float *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const int *, const int *, int, int, float *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -4226,6 +5401,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsc
+    #define HIPGEN_DEF_hipsparseDgebsr2gebsc
     static inline hipsparseStatus_t hipsparseDgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, int a7, int a8, double *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const int *, const int *, int, int, double *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -4237,6 +5415,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsc
+    #define HIPGEN_DEF_hipsparseCgebsr2gebsc
     static inline hipsparseStatus_t hipsparseCgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, int a7, int a8, float2 *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const int *, const int *, int, int, float2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -4248,6 +5429,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsc
+    #define HIPGEN_DEF_hipsparseZgebsr2gebsc
     static inline hipsparseStatus_t hipsparseZgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, int a7, int a8, double2 *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const int *, const int *, int, int, double2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
       static hipgen_fn f;
@@ -4259,6 +5443,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseScsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseScsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4270,6 +5457,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseDcsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseDcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4281,6 +5471,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseCcsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseCcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4292,6 +5485,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseZcsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseZcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, size_t *);
       static hipgen_fn f;
@@ -4303,6 +5499,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsr2gebsrNnz
+    #define HIPGEN_DEF_hipsparseXcsr2gebsrNnz
     static inline hipsparseStatus_t hipsparseXcsr2gebsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int *a8, int a9, int a10, int *a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const int *, const int *, const hipsparseMatDescr_t, int *, int, int, int *, void *);
       static hipgen_fn f;
@@ -4314,6 +5513,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2gebsr
+    #define HIPGEN_DEF_hipsparseScsr2gebsr
     static inline hipsparseStatus_t hipsparseScsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, float *a9, int *a10, int *a11, int a12, int a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4325,6 +5527,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2gebsr
+    #define HIPGEN_DEF_hipsparseDcsr2gebsr
     static inline hipsparseStatus_t hipsparseDcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, double *a9, int *a10, int *a11, int a12, int a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4336,6 +5541,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2gebsr
+    #define HIPGEN_DEF_hipsparseCcsr2gebsr
     static inline hipsparseStatus_t hipsparseCcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, float2 *a9, int *a10, int *a11, int a12, int a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4347,6 +5555,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2gebsr
+    #define HIPGEN_DEF_hipsparseZcsr2gebsr
     static inline hipsparseStatus_t hipsparseZcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, double2 *a9, int *a10, int *a11, int a12, int a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4358,6 +5569,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2bsr
+    #define HIPGEN_DEF_hipsparseScsr2bsr
     static inline hipsparseStatus_t hipsparseScsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const hipsparseMatDescr_t, float *, int *, int *);
       static hipgen_fn f;
@@ -4369,6 +5583,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2bsr
+    #define HIPGEN_DEF_hipsparseDcsr2bsr
     static inline hipsparseStatus_t hipsparseDcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const hipsparseMatDescr_t, double *, int *, int *);
       static hipgen_fn f;
@@ -4380,6 +5597,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2bsr
+    #define HIPGEN_DEF_hipsparseCcsr2bsr
     static inline hipsparseStatus_t hipsparseCcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float2 *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const hipsparseMatDescr_t, float2 *, int *, int *);
       static hipgen_fn f;
@@ -4391,6 +5611,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2bsr
+    #define HIPGEN_DEF_hipsparseZcsr2bsr
     static inline hipsparseStatus_t hipsparseZcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double2 *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const hipsparseMatDescr_t, double2 *, int *, int *);
       static hipgen_fn f;
@@ -4402,6 +5625,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSbsr2csr
+    #define HIPGEN_DEF_hipsparseSbsr2csr
     static inline hipsparseStatus_t hipsparseSbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const hipsparseMatDescr_t, float *, int *, int *);
       static hipgen_fn f;
@@ -4413,6 +5639,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDbsr2csr
+    #define HIPGEN_DEF_hipsparseDbsr2csr
     static inline hipsparseStatus_t hipsparseDbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const hipsparseMatDescr_t, double *, int *, int *);
       static hipgen_fn f;
@@ -4424,6 +5653,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCbsr2csr
+    #define HIPGEN_DEF_hipsparseCbsr2csr
     static inline hipsparseStatus_t hipsparseCbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float2 *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const hipsparseMatDescr_t, float2 *, int *, int *);
       static hipgen_fn f;
@@ -4435,6 +5667,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZbsr2csr
+    #define HIPGEN_DEF_hipsparseZbsr2csr
     static inline hipsparseStatus_t hipsparseZbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double2 *a10, int *a11, int *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const hipsparseMatDescr_t, double2 *, int *, int *);
       static hipgen_fn f;
@@ -4446,6 +5681,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgebsr2csr
+    #define HIPGEN_DEF_hipsparseSgebsr2csr
     static inline hipsparseStatus_t hipsparseSgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, float *a11, int *a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, const hipsparseMatDescr_t, float *, int *, int *);
       static hipgen_fn f;
@@ -4457,6 +5695,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgebsr2csr
+    #define HIPGEN_DEF_hipsparseDgebsr2csr
     static inline hipsparseStatus_t hipsparseDgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, double *a11, int *a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, const hipsparseMatDescr_t, double *, int *, int *);
       static hipgen_fn f;
@@ -4468,6 +5709,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgebsr2csr
+    #define HIPGEN_DEF_hipsparseCgebsr2csr
     static inline hipsparseStatus_t hipsparseCgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, float2 *a11, int *a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, float2 *, int *, int *);
       static hipgen_fn f;
@@ -4479,6 +5723,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgebsr2csr
+    #define HIPGEN_DEF_hipsparseZgebsr2csr
     static inline hipsparseStatus_t hipsparseZgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, double2 *a11, int *a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, double2 *, int *, int *);
       static hipgen_fn f;
@@ -4490,6 +5737,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2csr_compress
+    #define HIPGEN_DEF_hipsparseScsr2csr_compress
     static inline hipsparseStatus_t hipsparseScsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, int a7, const int *a8, float *a9, int *a10, int *a11, float a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const int *, float *, int *, int *, float);
       static hipgen_fn f;
@@ -4501,6 +5751,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2csr_compress
+    #define HIPGEN_DEF_hipsparseDcsr2csr_compress
     static inline hipsparseStatus_t hipsparseDcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, int a7, const int *a8, double *a9, int *a10, int *a11, double a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const int *, double *, int *, int *, double);
       static hipgen_fn f;
@@ -4512,6 +5765,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2csr_compress
+    #define HIPGEN_DEF_hipsparseCcsr2csr_compress
     static inline hipsparseStatus_t hipsparseCcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, int a7, const int *a8, float2 *a9, int *a10, int *a11, float2 a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const int *, float2 *, int *, int *, float2);
       static hipgen_fn f;
@@ -4523,6 +5779,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2csr_compress
+    #define HIPGEN_DEF_hipsparseZcsr2csr_compress
     static inline hipsparseStatus_t hipsparseZcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, int a7, const int *a8, double2 *a9, int *a10, int *a11, double2 a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const int *, double2 *, int *, int *, double2);
       static hipgen_fn f;
@@ -4534,6 +5793,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSize
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSize
     static inline hipsparseStatus_t hipsparseSpruneCsr2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, size_t *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4545,6 +5807,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSize
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSize
     static inline hipsparseStatus_t hipsparseDpruneCsr2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, size_t *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4556,6 +5821,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSpruneCsr2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, size_t *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4567,6 +5835,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDpruneCsr2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, size_t *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4578,6 +5849,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrNnz
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csrNnz
     static inline hipsparseStatus_t hipsparseSpruneCsr2csrNnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, int *a10, int *a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int *, int *, void *);
       static hipgen_fn f;
@@ -4589,6 +5863,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrNnz
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csrNnz
     static inline hipsparseStatus_t hipsparseDpruneCsr2csrNnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, int *a10, int *a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int *, int *, void *);
       static hipgen_fn f;
@@ -4600,6 +5877,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csr
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csr
     static inline hipsparseStatus_t hipsparseSpruneCsr2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, float *a10, const int *a11, int *a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, float *, const int *, int *, void *);
       static hipgen_fn f;
@@ -4611,6 +5891,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csr
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csr
     static inline hipsparseStatus_t hipsparseDpruneCsr2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, double *a10, const int *a11, int *a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, double *, const int *, int *, void *);
       static hipgen_fn f;
@@ -4622,6 +5905,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSize
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSize
     static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -4633,6 +5919,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSize
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSize
     static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -4644,6 +5933,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt
     static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -4655,6 +5947,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
       static hipgen_fn f;
@@ -4666,6 +5961,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrNnzByPercentage
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csrNnzByPercentage
     static inline hipsparseStatus_t hipsparseSpruneCsr2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, int *a10, int *a11, pruneInfo_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -4677,6 +5975,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrNnzByPercentage
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csrNnzByPercentage
     static inline hipsparseStatus_t hipsparseDpruneCsr2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, int *a10, int *a11, pruneInfo_t a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -4688,6 +5989,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage
+    #define HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage
     static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, float *a10, const int *a11, int *a12, pruneInfo_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, float *, const int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -4699,6 +6003,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage
+    #define HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage
     static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, double *a10, const int *a11, int *a12, pruneInfo_t a13, void *a14) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, double *, const int *, int *, pruneInfo_t, void *);
       static hipgen_fn f;
@@ -4710,6 +6017,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseShyb2csr
+    #define HIPGEN_DEF_hipsparseShyb2csr
     static inline hipsparseStatus_t hipsparseShyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, float *a3, int *a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, float *, int *, int *);
       static hipgen_fn f;
@@ -4721,6 +6031,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDhyb2csr
+    #define HIPGEN_DEF_hipsparseDhyb2csr
     static inline hipsparseStatus_t hipsparseDhyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, double *a3, int *a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, double *, int *, int *);
       static hipgen_fn f;
@@ -4732,6 +6045,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseChyb2csr
+    #define HIPGEN_DEF_hipsparseChyb2csr
     static inline hipsparseStatus_t hipsparseChyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, float2 *a3, int *a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, float2 *, int *, int *);
       static hipgen_fn f;
@@ -4743,6 +6059,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZhyb2csr
+    #define HIPGEN_DEF_hipsparseZhyb2csr
     static inline hipsparseStatus_t hipsparseZhyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, double2 *a3, int *a4, int *a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, double2 *, int *, int *);
       static hipgen_fn f;
@@ -4754,6 +6073,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcoo2csr
+    #define HIPGEN_DEF_hipsparseXcoo2csr
     static inline hipsparseStatus_t hipsparseXcoo2csr(hipsparseHandle_t a0, const int *a1, int a2, int a3, int *a4, hipsparseIndexBase_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const int *, int, int, int *, hipsparseIndexBase_t);
       static hipgen_fn f;
@@ -4765,6 +6087,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateIdentityPermutation
+    #define HIPGEN_DEF_hipsparseCreateIdentityPermutation
     static inline hipsparseStatus_t hipsparseCreateIdentityPermutation(hipsparseHandle_t a0, int a1, int *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int *);
       static hipgen_fn f;
@@ -4776,6 +6101,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrsort_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseXcsrsort_bufferSizeExt
     static inline hipsparseStatus_t hipsparseXcsrsort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4787,6 +6115,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcsrsort
+    #define HIPGEN_DEF_hipsparseXcsrsort
     static inline hipsparseStatus_t hipsparseXcsrsort(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, int *a6, int *a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const int *, int *, int *, void *);
       static hipgen_fn f;
@@ -4798,6 +6129,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcscsort_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseXcscsort_bufferSizeExt
     static inline hipsparseStatus_t hipsparseXcscsort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4809,6 +6143,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcscsort
+    #define HIPGEN_DEF_hipsparseXcscsort
     static inline hipsparseStatus_t hipsparseXcscsort(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, int *a6, int *a7, void *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const int *, int *, int *, void *);
       static hipgen_fn f;
@@ -4820,6 +6157,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcoosort_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseXcoosort_bufferSizeExt
     static inline hipsparseStatus_t hipsparseXcoosort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const int *, const int *, size_t *);
       static hipgen_fn f;
@@ -4831,6 +6171,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcoosortByRow
+    #define HIPGEN_DEF_hipsparseXcoosortByRow
     static inline hipsparseStatus_t hipsparseXcoosortByRow(hipsparseHandle_t a0, int a1, int a2, int a3, int *a4, int *a5, int *a6, void *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int *, int *, int *, void *);
       static hipgen_fn f;
@@ -4842,6 +6185,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXcoosortByColumn
+    #define HIPGEN_DEF_hipsparseXcoosortByColumn
     static inline hipsparseStatus_t hipsparseXcoosortByColumn(hipsparseHandle_t a0, int a1, int a2, int a3, int *a4, int *a5, int *a6, void *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int *, int *, int *, void *);
       static hipgen_fn f;
@@ -4853,6 +6199,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseSgebsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseSgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, int, int, int *);
       static hipgen_fn f;
@@ -4864,6 +6213,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseDgebsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseDgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, int, int, int *);
       static hipgen_fn f;
@@ -4875,6 +6227,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseCgebsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseCgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, int, int, int *);
       static hipgen_fn f;
@@ -4886,6 +6241,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsr_bufferSize
+    #define HIPGEN_DEF_hipsparseZgebsr2gebsr_bufferSize
     static inline hipsparseStatus_t hipsparseZgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, int, int, int *);
       static hipgen_fn f;
@@ -4897,6 +6255,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseXgebsr2gebsrNnz
+    #define HIPGEN_DEF_hipsparseXgebsr2gebsrNnz
     static inline hipsparseStatus_t hipsparseXgebsr2gebsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, int *a11, int a12, int a13, int *a14, void *a15) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const int *, const int *, int, int, const hipsparseMatDescr_t, int *, int, int, int *, void *);
       static hipgen_fn f;
@@ -4908,6 +6269,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsr
+    #define HIPGEN_DEF_hipsparseSgebsr2gebsr
     static inline hipsparseStatus_t hipsparseSgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, float *a12, int *a13, int *a14, int a15, int a16, void *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, const hipsparseMatDescr_t, float *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4919,6 +6283,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsr
+    #define HIPGEN_DEF_hipsparseDgebsr2gebsr
     static inline hipsparseStatus_t hipsparseDgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, double *a12, int *a13, int *a14, int a15, int a16, void *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, const hipsparseMatDescr_t, double *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4930,6 +6297,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsr
+    #define HIPGEN_DEF_hipsparseCgebsr2gebsr
     static inline hipsparseStatus_t hipsparseCgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, float2 *a12, int *a13, int *a14, int a15, int a16, void *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, float2 *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4941,6 +6311,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsr
+    #define HIPGEN_DEF_hipsparseZgebsr2gebsr
     static inline hipsparseStatus_t hipsparseZgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, double2 *a12, int *a13, int *a14, int a15, int a16, void *a17) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, double2 *, int *, int *, int, int, void *);
       static hipgen_fn f;
@@ -4952,6 +6325,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsru2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseScsru2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseScsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, float *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, float *, const int *, int *, csru2csrInfo_t, size_t *);
       static hipgen_fn f;
@@ -4963,6 +6339,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsru2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseDcsru2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseDcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, double *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, double *, const int *, int *, csru2csrInfo_t, size_t *);
       static hipgen_fn f;
@@ -4974,6 +6353,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsru2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseCcsru2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseCcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, float2 *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, float2 *, const int *, int *, csru2csrInfo_t, size_t *);
       static hipgen_fn f;
@@ -4985,6 +6367,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsru2csr_bufferSizeExt
+    #define HIPGEN_DEF_hipsparseZcsru2csr_bufferSizeExt
     static inline hipsparseStatus_t hipsparseZcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, double2 *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, double2 *, const int *, int *, csru2csrInfo_t, size_t *);
       static hipgen_fn f;
@@ -4996,6 +6381,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsru2csr
+    #define HIPGEN_DEF_hipsparseScsru2csr
     static inline hipsparseStatus_t hipsparseScsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5007,6 +6395,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsru2csr
+    #define HIPGEN_DEF_hipsparseDcsru2csr
     static inline hipsparseStatus_t hipsparseDcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5018,6 +6409,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsru2csr
+    #define HIPGEN_DEF_hipsparseCcsru2csr
     static inline hipsparseStatus_t hipsparseCcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float2 *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5029,6 +6423,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsru2csr
+    #define HIPGEN_DEF_hipsparseZcsru2csr
     static inline hipsparseStatus_t hipsparseZcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double2 *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5040,6 +6437,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsr2csru
+    #define HIPGEN_DEF_hipsparseScsr2csru
     static inline hipsparseStatus_t hipsparseScsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5051,6 +6451,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsr2csru
+    #define HIPGEN_DEF_hipsparseDcsr2csru
     static inline hipsparseStatus_t hipsparseDcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5062,6 +6465,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsr2csru
+    #define HIPGEN_DEF_hipsparseCcsr2csru
     static inline hipsparseStatus_t hipsparseCcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float2 *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5073,6 +6479,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsr2csru
+    #define HIPGEN_DEF_hipsparseZcsr2csru
     static inline hipsparseStatus_t hipsparseZcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double2 *, const int *, int *, csru2csrInfo_t, void *);
       static hipgen_fn f;
@@ -5084,6 +6493,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScsrcolor
+    #define HIPGEN_DEF_hipsparseScsrcolor
     static inline hipsparseStatus_t hipsparseScsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, const float *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int *, int *, int *, hipsparseColorInfo_t);
       static hipgen_fn f;
@@ -5095,6 +6507,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDcsrcolor
+    #define HIPGEN_DEF_hipsparseDcsrcolor
     static inline hipsparseStatus_t hipsparseDcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, const double *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int *, int *, int *, hipsparseColorInfo_t);
       static hipgen_fn f;
@@ -5106,6 +6521,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCcsrcolor
+    #define HIPGEN_DEF_hipsparseCcsrcolor
     static inline hipsparseStatus_t hipsparseCcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, const float *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float *, int *, int *, int *, hipsparseColorInfo_t);
       static hipgen_fn f;
@@ -5117,6 +6535,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseZcsrcolor
+    #define HIPGEN_DEF_hipsparseZcsrcolor
     static inline hipsparseStatus_t hipsparseZcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, const double *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double *, int *, int *, int *, hipsparseColorInfo_t);
       static hipgen_fn f;
@@ -5128,6 +6549,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateSpVec
+    #define HIPGEN_DEF_hipsparseCreateSpVec
     static inline hipsparseStatus_t hipsparseCreateSpVec(hipsparseSpVecDescr_t *a0, int64_t a1, int64_t a2, void *a3, void *a4, hipsparseIndexType_t a5, hipsparseIndexBase_t a6, hipDataType a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpVecDescr_t *, int64_t, int64_t, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5139,6 +6563,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateConstSpVec
+    #define HIPGEN_DEF_hipsparseCreateConstSpVec
     static inline hipsparseStatus_t hipsparseCreateConstSpVec(hipsparseConstSpVecDescr_t *a0, int64_t a1, int64_t a2, const void *a3, const void *a4, hipsparseIndexType_t a5, hipsparseIndexBase_t a6, hipDataType a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpVecDescr_t *, int64_t, int64_t, const void *, const void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5150,6 +6577,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroySpVec
+    #define HIPGEN_DEF_hipsparseDestroySpVec
     static inline hipsparseStatus_t hipsparseDestroySpVec(hipsparseConstSpVecDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpVecDescr_t);
       static hipgen_fn f;
@@ -5161,6 +6591,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVecGet
+    #define HIPGEN_DEF_hipsparseSpVecGet
     static inline hipsparseStatus_t hipsparseSpVecGet(const hipsparseSpVecDescr_t a0, int64_t *a1, int64_t *a2, void **a3, void **a4, hipsparseIndexType_t *a5, hipsparseIndexBase_t *a6, hipDataType *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpVecDescr_t, int64_t *, int64_t *, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5172,6 +6605,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseConstSpVecGet
+    #define HIPGEN_DEF_hipsparseConstSpVecGet
     static inline hipsparseStatus_t hipsparseConstSpVecGet(hipsparseConstSpVecDescr_t a0, int64_t *a1, int64_t *a2, const void **a3, const void **a4, hipsparseIndexType_t *a5, hipsparseIndexBase_t *a6, hipDataType *a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpVecDescr_t, int64_t *, int64_t *, const void **, const void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5183,6 +6619,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVecGetIndexBase
+    #define HIPGEN_DEF_hipsparseSpVecGetIndexBase
     static inline hipsparseStatus_t hipsparseSpVecGetIndexBase(const hipsparseConstSpVecDescr_t a0, hipsparseIndexBase_t *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseConstSpVecDescr_t, hipsparseIndexBase_t *);
       static hipgen_fn f;
@@ -5194,6 +6633,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVecGetValues
+    #define HIPGEN_DEF_hipsparseSpVecGetValues
     static inline hipsparseStatus_t hipsparseSpVecGetValues(const hipsparseSpVecDescr_t a0, void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpVecDescr_t, void **);
       static hipgen_fn f;
@@ -5205,6 +6647,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseConstSpVecGetValues
+    #define HIPGEN_DEF_hipsparseConstSpVecGetValues
     static inline hipsparseStatus_t hipsparseConstSpVecGetValues(hipsparseConstSpVecDescr_t a0, const void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpVecDescr_t, const void **);
       static hipgen_fn f;
@@ -5216,6 +6661,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVecSetValues
+    #define HIPGEN_DEF_hipsparseSpVecSetValues
     static inline hipsparseStatus_t hipsparseSpVecSetValues(hipsparseSpVecDescr_t a0, void *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpVecDescr_t, void *);
       static hipgen_fn f;
@@ -5227,6 +6675,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCoo
+    #define HIPGEN_DEF_hipsparseCreateCoo
     static inline hipsparseStatus_t hipsparseCreateCoo(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexBase_t a8, hipDataType a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5238,6 +6689,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateConstCoo
+    #define HIPGEN_DEF_hipsparseCreateConstCoo
     static inline hipsparseStatus_t hipsparseCreateConstCoo(hipsparseConstSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, const void *a4, const void *a5, const void *a6, hipsparseIndexType_t a7, hipsparseIndexBase_t a8, hipDataType a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t *, int64_t, int64_t, int64_t, const void *, const void *, const void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5249,6 +6703,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCooAoS
+    #define HIPGEN_DEF_hipsparseCreateCooAoS
     static inline hipsparseStatus_t hipsparseCreateCooAoS(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, hipsparseIndexType_t a6, hipsparseIndexBase_t a7, hipDataType a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5260,6 +6717,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsr
+    #define HIPGEN_DEF_hipsparseCreateCsr
     static inline hipsparseStatus_t hipsparseCreateCsr(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexType_t a8, hipsparseIndexBase_t a9, hipDataType a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, void *, hipsparseIndexType_t, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5271,6 +6731,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateConstCsr
+    #define HIPGEN_DEF_hipsparseCreateConstCsr
     static inline hipsparseStatus_t hipsparseCreateConstCsr(hipsparseConstSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, const void *a4, const void *a5, const void *a6, hipsparseIndexType_t a7, hipsparseIndexType_t a8, hipsparseIndexBase_t a9, hipDataType a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t *, int64_t, int64_t, int64_t, const void *, const void *, const void *, hipsparseIndexType_t, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5282,6 +6745,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateCsc
+    #define HIPGEN_DEF_hipsparseCreateCsc
     static inline hipsparseStatus_t hipsparseCreateCsc(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexType_t a8, hipsparseIndexBase_t a9, hipDataType a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, void *, hipsparseIndexType_t, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5293,6 +6759,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateConstCsc
+    #define HIPGEN_DEF_hipsparseCreateConstCsc
     static inline hipsparseStatus_t hipsparseCreateConstCsc(hipsparseConstSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, const void *a4, const void *a5, const void *a6, hipsparseIndexType_t a7, hipsparseIndexType_t a8, hipsparseIndexBase_t a9, hipDataType a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t *, int64_t, int64_t, int64_t, const void *, const void *, const void *, hipsparseIndexType_t, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5304,6 +6773,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateBlockedEll
+    #define HIPGEN_DEF_hipsparseCreateBlockedEll
     static inline hipsparseStatus_t hipsparseCreateBlockedEll(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexBase_t a8, hipDataType a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, int64_t, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5315,6 +6787,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateConstBlockedEll
+    #define HIPGEN_DEF_hipsparseCreateConstBlockedEll
     static inline hipsparseStatus_t hipsparseCreateConstBlockedEll(hipsparseConstSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4, const void *a5, const void *a6, hipsparseIndexType_t a7, hipsparseIndexBase_t a8, hipDataType a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t *, int64_t, int64_t, int64_t, int64_t, const void *, const void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
       static hipgen_fn f;
@@ -5326,6 +6801,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroySpMat
+    #define HIPGEN_DEF_hipsparseDestroySpMat
     static inline hipsparseStatus_t hipsparseDestroySpMat(hipsparseConstSpMatDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t);
       static hipgen_fn f;
@@ -5337,6 +6815,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCooGet
+    #define HIPGEN_DEF_hipsparseCooGet
     static inline hipsparseStatus_t hipsparseCooGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexBase_t *a8, hipDataType *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, void **, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5348,6 +6829,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseConstCooGet
+    #define HIPGEN_DEF_hipsparseConstCooGet
     static inline hipsparseStatus_t hipsparseConstCooGet(hipsparseConstSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, const void **a4, const void **a5, const void **a6, hipsparseIndexType_t *a7, hipsparseIndexBase_t *a8, hipDataType *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t, int64_t *, int64_t *, int64_t *, const void **, const void **, const void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5359,6 +6843,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCooAoSGet
+    #define HIPGEN_DEF_hipsparseCooAoSGet
     static inline hipsparseStatus_t hipsparseCooAoSGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, hipsparseIndexType_t *a6, hipsparseIndexBase_t *a7, hipDataType *a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5370,6 +6857,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsrGet
+    #define HIPGEN_DEF_hipsparseCsrGet
     static inline hipsparseStatus_t hipsparseCsrGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexType_t *a8, hipsparseIndexBase_t *a9, hipDataType *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, void **, void **, void **, hipsparseIndexType_t *, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5381,6 +6871,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseConstCsrGet
+    #define HIPGEN_DEF_hipsparseConstCsrGet
     static inline hipsparseStatus_t hipsparseConstCsrGet(hipsparseConstSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, const void **a4, const void **a5, const void **a6, hipsparseIndexType_t *a7, hipsparseIndexType_t *a8, hipsparseIndexBase_t *a9, hipDataType *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t, int64_t *, int64_t *, int64_t *, const void **, const void **, const void **, hipsparseIndexType_t *, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5392,6 +6885,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCscGet
+    #define HIPGEN_DEF_hipsparseCscGet
     static inline hipsparseStatus_t hipsparseCscGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexType_t *a8, hipsparseIndexBase_t *a9, hipDataType *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, void **, void **, void **, hipsparseIndexType_t *, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5403,6 +6899,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseConstCscGet
+    #define HIPGEN_DEF_hipsparseConstCscGet
     static inline hipsparseStatus_t hipsparseConstCscGet(hipsparseConstSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, const void **a4, const void **a5, const void **a6, hipsparseIndexType_t *a7, hipsparseIndexType_t *a8, hipsparseIndexBase_t *a9, hipDataType *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t, int64_t *, int64_t *, int64_t *, const void **, const void **, const void **, hipsparseIndexType_t *, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5414,6 +6913,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseBlockedEllGet
+    #define HIPGEN_DEF_hipsparseBlockedEllGet
     static inline hipsparseStatus_t hipsparseBlockedEllGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, int64_t *a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexBase_t *a8, hipDataType *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, int64_t *, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5425,6 +6927,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseConstBlockedEllGet
+    #define HIPGEN_DEF_hipsparseConstBlockedEllGet
     static inline hipsparseStatus_t hipsparseConstBlockedEllGet(hipsparseConstSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, int64_t *a4, const void **a5, const void **a6, hipsparseIndexType_t *a7, hipsparseIndexBase_t *a8, hipDataType *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t, int64_t *, int64_t *, int64_t *, int64_t *, const void **, const void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
       static hipgen_fn f;
@@ -5436,6 +6941,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsrSetPointers
+    #define HIPGEN_DEF_hipsparseCsrSetPointers
     static inline hipsparseStatus_t hipsparseCsrSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *, void *, void *);
       static hipgen_fn f;
@@ -5447,6 +6955,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCscSetPointers
+    #define HIPGEN_DEF_hipsparseCscSetPointers
     static inline hipsparseStatus_t hipsparseCscSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *, void *, void *);
       static hipgen_fn f;
@@ -5458,6 +6969,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCooSetPointers
+    #define HIPGEN_DEF_hipsparseCooSetPointers
     static inline hipsparseStatus_t hipsparseCooSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *, void *, void *);
       static hipgen_fn f;
@@ -5469,6 +6983,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetSize
+    #define HIPGEN_DEF_hipsparseSpMatGetSize
     static inline hipsparseStatus_t hipsparseSpMatGetSize(hipsparseConstSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t, int64_t *, int64_t *, int64_t *);
       static hipgen_fn f;
@@ -5480,6 +6997,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetFormat
+    #define HIPGEN_DEF_hipsparseSpMatGetFormat
     static inline hipsparseStatus_t hipsparseSpMatGetFormat(hipsparseConstSpMatDescr_t a0, hipsparseFormat_t *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t, hipsparseFormat_t *);
       static hipgen_fn f;
@@ -5491,6 +7011,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetIndexBase
+    #define HIPGEN_DEF_hipsparseSpMatGetIndexBase
     static inline hipsparseStatus_t hipsparseSpMatGetIndexBase(hipsparseConstSpMatDescr_t a0, hipsparseIndexBase_t *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t, hipsparseIndexBase_t *);
       static hipgen_fn f;
@@ -5502,6 +7025,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetValues
+    #define HIPGEN_DEF_hipsparseSpMatGetValues
     static inline hipsparseStatus_t hipsparseSpMatGetValues(hipsparseSpMatDescr_t a0, void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void **);
       static hipgen_fn f;
@@ -5513,6 +7039,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseConstSpMatGetValues
+    #define HIPGEN_DEF_hipsparseConstSpMatGetValues
     static inline hipsparseStatus_t hipsparseConstSpMatGetValues(hipsparseConstSpMatDescr_t a0, const void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t, const void **);
       static hipgen_fn f;
@@ -5524,6 +7053,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatSetValues
+    #define HIPGEN_DEF_hipsparseSpMatSetValues
     static inline hipsparseStatus_t hipsparseSpMatSetValues(hipsparseSpMatDescr_t a0, void *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *);
       static hipgen_fn f;
@@ -5535,6 +7067,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetStridedBatch
+    #define HIPGEN_DEF_hipsparseSpMatGetStridedBatch
     static inline hipsparseStatus_t hipsparseSpMatGetStridedBatch(hipsparseConstSpMatDescr_t a0, int *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t, int *);
       static hipgen_fn f;
@@ -5546,6 +7081,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatSetStridedBatch
+    #define HIPGEN_DEF_hipsparseSpMatSetStridedBatch
     static inline hipsparseStatus_t hipsparseSpMatSetStridedBatch(hipsparseSpMatDescr_t a0, int a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int);
       static hipgen_fn f;
@@ -5557,6 +7095,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCooSetStridedBatch
+    #define HIPGEN_DEF_hipsparseCooSetStridedBatch
     static inline hipsparseStatus_t hipsparseCooSetStridedBatch(hipsparseSpMatDescr_t a0, int a1, int64_t a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int, int64_t);
       static hipgen_fn f;
@@ -5568,6 +7109,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCsrSetStridedBatch
+    #define HIPGEN_DEF_hipsparseCsrSetStridedBatch
     static inline hipsparseStatus_t hipsparseCsrSetStridedBatch(hipsparseSpMatDescr_t a0, int a1, int64_t a2, int64_t a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int, int64_t, int64_t);
       static hipgen_fn f;
@@ -5579,6 +7123,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatGetAttribute
+    #define HIPGEN_DEF_hipsparseSpMatGetAttribute
     static inline hipsparseStatus_t hipsparseSpMatGetAttribute(hipsparseConstSpMatDescr_t a0, hipsparseSpMatAttribute_t a1, void *a2, size_t a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstSpMatDescr_t, hipsparseSpMatAttribute_t, void *, size_t);
       static hipgen_fn f;
@@ -5590,6 +7137,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMatSetAttribute
+    #define HIPGEN_DEF_hipsparseSpMatSetAttribute
     static inline hipsparseStatus_t hipsparseSpMatSetAttribute(hipsparseSpMatDescr_t a0, hipsparseSpMatAttribute_t a1, const void *a2, size_t a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, hipsparseSpMatAttribute_t, const void *, size_t);
       static hipgen_fn f;
@@ -5601,6 +7151,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateDnVec
+    #define HIPGEN_DEF_hipsparseCreateDnVec
     static inline hipsparseStatus_t hipsparseCreateDnVec(hipsparseDnVecDescr_t *a0, int64_t a1, void *a2, hipDataType a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnVecDescr_t *, int64_t, void *, hipDataType);
       static hipgen_fn f;
@@ -5612,6 +7165,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateConstDnVec
+    #define HIPGEN_DEF_hipsparseCreateConstDnVec
     static inline hipsparseStatus_t hipsparseCreateConstDnVec(hipsparseConstDnVecDescr_t *a0, int64_t a1, const void *a2, hipDataType a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstDnVecDescr_t *, int64_t, const void *, hipDataType);
       static hipgen_fn f;
@@ -5623,6 +7179,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyDnVec
+    #define HIPGEN_DEF_hipsparseDestroyDnVec
     static inline hipsparseStatus_t hipsparseDestroyDnVec(hipsparseConstDnVecDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstDnVecDescr_t);
       static hipgen_fn f;
@@ -5634,6 +7193,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnVecGet
+    #define HIPGEN_DEF_hipsparseDnVecGet
     static inline hipsparseStatus_t hipsparseDnVecGet(const hipsparseDnVecDescr_t a0, int64_t *a1, void **a2, hipDataType *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnVecDescr_t, int64_t *, void **, hipDataType *);
       static hipgen_fn f;
@@ -5645,6 +7207,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseConstDnVecGet
+    #define HIPGEN_DEF_hipsparseConstDnVecGet
     static inline hipsparseStatus_t hipsparseConstDnVecGet(hipsparseConstDnVecDescr_t a0, int64_t *a1, const void **a2, hipDataType *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstDnVecDescr_t, int64_t *, const void **, hipDataType *);
       static hipgen_fn f;
@@ -5656,6 +7221,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnVecGetValues
+    #define HIPGEN_DEF_hipsparseDnVecGetValues
     static inline hipsparseStatus_t hipsparseDnVecGetValues(const hipsparseDnVecDescr_t a0, void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnVecDescr_t, void **);
       static hipgen_fn f;
@@ -5667,6 +7235,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseConstDnVecGetValues
+    #define HIPGEN_DEF_hipsparseConstDnVecGetValues
     static inline hipsparseStatus_t hipsparseConstDnVecGetValues(hipsparseConstDnVecDescr_t a0, const void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstDnVecDescr_t, const void **);
       static hipgen_fn f;
@@ -5678,6 +7249,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnVecSetValues
+    #define HIPGEN_DEF_hipsparseDnVecSetValues
     static inline hipsparseStatus_t hipsparseDnVecSetValues(hipsparseDnVecDescr_t a0, void *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnVecDescr_t, void *);
       static hipgen_fn f;
@@ -5689,6 +7263,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateDnMat
+    #define HIPGEN_DEF_hipsparseCreateDnMat
     static inline hipsparseStatus_t hipsparseCreateDnMat(hipsparseDnMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, hipDataType a5, hipsparseOrder_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t *, int64_t, int64_t, int64_t, void *, hipDataType, hipsparseOrder_t);
       static hipgen_fn f;
@@ -5700,6 +7277,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseCreateConstDnMat
+    #define HIPGEN_DEF_hipsparseCreateConstDnMat
     static inline hipsparseStatus_t hipsparseCreateConstDnMat(hipsparseConstDnMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, const void *a4, hipDataType a5, hipsparseOrder_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstDnMatDescr_t *, int64_t, int64_t, int64_t, const void *, hipDataType, hipsparseOrder_t);
       static hipgen_fn f;
@@ -5711,6 +7291,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDestroyDnMat
+    #define HIPGEN_DEF_hipsparseDestroyDnMat
     static inline hipsparseStatus_t hipsparseDestroyDnMat(hipsparseConstDnMatDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstDnMatDescr_t);
       static hipgen_fn f;
@@ -5722,6 +7305,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnMatGet
+    #define HIPGEN_DEF_hipsparseDnMatGet
     static inline hipsparseStatus_t hipsparseDnMatGet(const hipsparseDnMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, hipDataType *a5, hipsparseOrder_t *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnMatDescr_t, int64_t *, int64_t *, int64_t *, void **, hipDataType *, hipsparseOrder_t *);
       static hipgen_fn f;
@@ -5733,6 +7319,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseConstDnMatGet
+    #define HIPGEN_DEF_hipsparseConstDnMatGet
     static inline hipsparseStatus_t hipsparseConstDnMatGet(hipsparseConstDnMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, const void **a4, hipDataType *a5, hipsparseOrder_t *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstDnMatDescr_t, int64_t *, int64_t *, int64_t *, const void **, hipDataType *, hipsparseOrder_t *);
       static hipgen_fn f;
@@ -5744,6 +7333,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnMatGetValues
+    #define HIPGEN_DEF_hipsparseDnMatGetValues
     static inline hipsparseStatus_t hipsparseDnMatGetValues(const hipsparseDnMatDescr_t a0, void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnMatDescr_t, void **);
       static hipgen_fn f;
@@ -5755,6 +7347,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseConstDnMatGetValues
+    #define HIPGEN_DEF_hipsparseConstDnMatGetValues
     static inline hipsparseStatus_t hipsparseConstDnMatGetValues(hipsparseConstDnMatDescr_t a0, const void **a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstDnMatDescr_t, const void **);
       static hipgen_fn f;
@@ -5766,6 +7361,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnMatSetValues
+    #define HIPGEN_DEF_hipsparseDnMatSetValues
     static inline hipsparseStatus_t hipsparseDnMatSetValues(hipsparseDnMatDescr_t a0, void *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t, void *);
       static hipgen_fn f;
@@ -5777,6 +7375,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnMatGetStridedBatch
+    #define HIPGEN_DEF_hipsparseDnMatGetStridedBatch
     static inline hipsparseStatus_t hipsparseDnMatGetStridedBatch(hipsparseConstDnMatDescr_t a0, int *a1, int64_t *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseConstDnMatDescr_t, int *, int64_t *);
       static hipgen_fn f;
@@ -5788,6 +7389,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDnMatSetStridedBatch
+    #define HIPGEN_DEF_hipsparseDnMatSetStridedBatch
     static inline hipsparseStatus_t hipsparseDnMatSetStridedBatch(hipsparseDnMatDescr_t a0, int a1, int64_t a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t, int, int64_t);
       static hipgen_fn f;
@@ -5799,6 +7403,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseAxpby
+    #define HIPGEN_DEF_hipsparseAxpby
     static inline hipsparseStatus_t hipsparseAxpby(hipsparseHandle_t a0, const void *a1, hipsparseConstSpVecDescr_t a2, const void *a3, hipsparseDnVecDescr_t a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const void *, hipsparseConstSpVecDescr_t, const void *, hipsparseDnVecDescr_t);
       static hipgen_fn f;
@@ -5810,6 +7417,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseGather
+    #define HIPGEN_DEF_hipsparseGather
     static inline hipsparseStatus_t hipsparseGather(hipsparseHandle_t a0, hipsparseConstDnVecDescr_t a1, hipsparseSpVecDescr_t a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseConstDnVecDescr_t, hipsparseSpVecDescr_t);
       static hipgen_fn f;
@@ -5821,6 +7431,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseScatter
+    #define HIPGEN_DEF_hipsparseScatter
     static inline hipsparseStatus_t hipsparseScatter(hipsparseHandle_t a0, hipsparseConstSpVecDescr_t a1, hipsparseDnVecDescr_t a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseConstSpVecDescr_t, hipsparseDnVecDescr_t);
       static hipgen_fn f;
@@ -5832,6 +7445,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseRot
+    #define HIPGEN_DEF_hipsparseRot
     static inline hipsparseStatus_t hipsparseRot(hipsparseHandle_t a0, const void *a1, const void *a2, hipsparseSpVecDescr_t a3, hipsparseDnVecDescr_t a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const void *, const void *, hipsparseSpVecDescr_t, hipsparseDnVecDescr_t);
       static hipgen_fn f;
@@ -5843,6 +7459,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSparseToDense_bufferSize
+    #define HIPGEN_DEF_hipsparseSparseToDense_bufferSize
     static inline hipsparseStatus_t hipsparseSparseToDense_bufferSize(hipsparseHandle_t a0, hipsparseConstSpMatDescr_t a1, hipsparseDnMatDescr_t a2, hipsparseSparseToDenseAlg_t a3, size_t *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseConstSpMatDescr_t, hipsparseDnMatDescr_t, hipsparseSparseToDenseAlg_t, size_t *);
       static hipgen_fn f;
@@ -5854,6 +7473,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSparseToDense
+    #define HIPGEN_DEF_hipsparseSparseToDense
     static inline hipsparseStatus_t hipsparseSparseToDense(hipsparseHandle_t a0, hipsparseConstSpMatDescr_t a1, hipsparseDnMatDescr_t a2, hipsparseSparseToDenseAlg_t a3, void *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseConstSpMatDescr_t, hipsparseDnMatDescr_t, hipsparseSparseToDenseAlg_t, void *);
       static hipgen_fn f;
@@ -5865,6 +7487,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDenseToSparse_bufferSize
+    #define HIPGEN_DEF_hipsparseDenseToSparse_bufferSize
     static inline hipsparseStatus_t hipsparseDenseToSparse_bufferSize(hipsparseHandle_t a0, hipsparseConstDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, size_t *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseConstDnMatDescr_t, hipsparseSpMatDescr_t, hipsparseDenseToSparseAlg_t, size_t *);
       static hipgen_fn f;
@@ -5876,6 +7501,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDenseToSparse_analysis
+    #define HIPGEN_DEF_hipsparseDenseToSparse_analysis
     static inline hipsparseStatus_t hipsparseDenseToSparse_analysis(hipsparseHandle_t a0, hipsparseConstDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, void *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseConstDnMatDescr_t, hipsparseSpMatDescr_t, hipsparseDenseToSparseAlg_t, void *);
       static hipgen_fn f;
@@ -5887,6 +7515,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseDenseToSparse_convert
+    #define HIPGEN_DEF_hipsparseDenseToSparse_convert
     static inline hipsparseStatus_t hipsparseDenseToSparse_convert(hipsparseHandle_t a0, hipsparseConstDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, void *a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseConstDnMatDescr_t, hipsparseSpMatDescr_t, hipsparseDenseToSparseAlg_t, void *);
       static hipgen_fn f;
@@ -5898,6 +7529,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVV_bufferSize
+    #define HIPGEN_DEF_hipsparseSpVV_bufferSize
     static inline hipsparseStatus_t hipsparseSpVV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseConstSpVecDescr_t a2, hipsparseConstDnVecDescr_t a3, void *a4, hipDataType a5, size_t *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseConstSpVecDescr_t, hipsparseConstDnVecDescr_t, void *, hipDataType, size_t *);
       static hipgen_fn f;
@@ -5909,6 +7543,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpVV
+    #define HIPGEN_DEF_hipsparseSpVV
     static inline hipsparseStatus_t hipsparseSpVV(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseConstSpVecDescr_t a2, hipsparseConstDnVecDescr_t a3, void *a4, hipDataType a5, void *a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseConstSpVecDescr_t, hipsparseConstDnVecDescr_t, void *, hipDataType, void *);
       static hipgen_fn f;
@@ -5920,6 +7557,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMV_bufferSize
+    #define HIPGEN_DEF_hipsparseSpMV_bufferSize
     static inline hipsparseStatus_t hipsparseSpMV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, hipsparseConstSpMatDescr_t a3, hipsparseConstDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnVecDescr_t, const void *, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpMVAlg_t, size_t *);
       static hipgen_fn f;
@@ -5931,6 +7571,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMV_preprocess
+    #define HIPGEN_DEF_hipsparseSpMV_preprocess
     static inline hipsparseStatus_t hipsparseSpMV_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, hipsparseConstSpMatDescr_t a3, hipsparseConstDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnVecDescr_t, const void *, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpMVAlg_t, void *);
       static hipgen_fn f;
@@ -5942,6 +7585,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMV
+    #define HIPGEN_DEF_hipsparseSpMV
     static inline hipsparseStatus_t hipsparseSpMV(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, hipsparseConstSpMatDescr_t a3, hipsparseConstDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnVecDescr_t, const void *, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpMVAlg_t, void *);
       static hipgen_fn f;
@@ -5953,6 +7599,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMM_bufferSize
+    #define HIPGEN_DEF_hipsparseSpMM_bufferSize
     static inline hipsparseStatus_t hipsparseSpMM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstSpMatDescr_t a4, hipsparseConstDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnMatDescr_t, const void *, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpMMAlg_t, size_t *);
       static hipgen_fn f;
@@ -5964,6 +7613,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMM_preprocess
+    #define HIPGEN_DEF_hipsparseSpMM_preprocess
     static inline hipsparseStatus_t hipsparseSpMM_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstSpMatDescr_t a4, hipsparseConstDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnMatDescr_t, const void *, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpMMAlg_t, void *);
       static hipgen_fn f;
@@ -5975,6 +7627,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpMM
+    #define HIPGEN_DEF_hipsparseSpMM
     static inline hipsparseStatus_t hipsparseSpMM(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstSpMatDescr_t a4, hipsparseConstDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnMatDescr_t, const void *, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpMMAlg_t, void *);
       static hipgen_fn f;
@@ -5986,6 +7641,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMM_createDescr
+    #define HIPGEN_DEF_hipsparseSpGEMM_createDescr
     static inline hipsparseStatus_t hipsparseSpGEMM_createDescr(hipsparseSpGEMMDescr_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpGEMMDescr_t *);
       static hipgen_fn f;
@@ -5997,6 +7655,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMM_destroyDescr
+    #define HIPGEN_DEF_hipsparseSpGEMM_destroyDescr
     static inline hipsparseStatus_t hipsparseSpGEMM_destroyDescr(hipsparseSpGEMMDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpGEMMDescr_t);
       static hipgen_fn f;
@@ -6008,6 +7669,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMM_workEstimation
+    #define HIPGEN_DEF_hipsparseSpGEMM_workEstimation
     static inline hipsparseStatus_t hipsparseSpGEMM_workEstimation(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstSpMatDescr_t a4, hipsparseConstSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10, size_t *a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
       static hipgen_fn f;
@@ -6019,6 +7683,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMM_compute
+    #define HIPGEN_DEF_hipsparseSpGEMM_compute
     static inline hipsparseStatus_t hipsparseSpGEMM_compute(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstSpMatDescr_t a4, hipsparseConstSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10, size_t *a11, void *a12) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
       static hipgen_fn f;
@@ -6030,6 +7697,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMM_copy
+    #define HIPGEN_DEF_hipsparseSpGEMM_copy
     static inline hipsparseStatus_t hipsparseSpGEMM_copy(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstSpMatDescr_t a4, hipsparseConstSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t);
       static hipgen_fn f;
@@ -6041,6 +7711,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_workEstimation
+    #define HIPGEN_DEF_hipsparseSpGEMMreuse_workEstimation
     static inline hipsparseStatus_t hipsparseSpGEMMreuse_workEstimation(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseConstSpMatDescr_t a3, hipsparseConstSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, hipsparseConstSpMatDescr_t, hipsparseConstSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
       static hipgen_fn f;
@@ -6052,6 +7725,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_nnz
+    #define HIPGEN_DEF_hipsparseSpGEMMreuse_nnz
     static inline hipsparseStatus_t hipsparseSpGEMMreuse_nnz(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseConstSpMatDescr_t a3, hipsparseConstSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9, size_t *a10, void *a11, size_t *a12, void *a13) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, hipsparseConstSpMatDescr_t, hipsparseConstSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *, size_t *, void *, size_t *, void *);
       static hipgen_fn f;
@@ -6063,6 +7739,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_copy
+    #define HIPGEN_DEF_hipsparseSpGEMMreuse_copy
     static inline hipsparseStatus_t hipsparseSpGEMMreuse_copy(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseConstSpMatDescr_t a3, hipsparseConstSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, hipsparseConstSpMatDescr_t, hipsparseConstSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
       static hipgen_fn f;
@@ -6074,6 +7753,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_compute
+    #define HIPGEN_DEF_hipsparseSpGEMMreuse_compute
     static inline hipsparseStatus_t hipsparseSpGEMMreuse_compute(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstSpMatDescr_t a4, hipsparseConstSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t);
       static hipgen_fn f;
@@ -6085,6 +7767,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSDDMM_bufferSize
+    #define HIPGEN_DEF_hipsparseSDDMM_bufferSize
     static inline hipsparseStatus_t hipsparseSDDMM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstDnMatDescr_t a4, hipsparseConstDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstDnMatDescr_t, hipsparseConstDnMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSDDMMAlg_t, size_t *);
       static hipgen_fn f;
@@ -6096,6 +7781,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSDDMM_preprocess
+    #define HIPGEN_DEF_hipsparseSDDMM_preprocess
     static inline hipsparseStatus_t hipsparseSDDMM_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstDnMatDescr_t a4, hipsparseConstDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstDnMatDescr_t, hipsparseConstDnMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSDDMMAlg_t, void *);
       static hipgen_fn f;
@@ -6107,6 +7795,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSDDMM
+    #define HIPGEN_DEF_hipsparseSDDMM
     static inline hipsparseStatus_t hipsparseSDDMM(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstDnMatDescr_t a4, hipsparseConstDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstDnMatDescr_t, hipsparseConstDnMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSDDMMAlg_t, void *);
       static hipgen_fn f;
@@ -6118,6 +7809,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSV_createDescr
+    #define HIPGEN_DEF_hipsparseSpSV_createDescr
     static inline hipsparseStatus_t hipsparseSpSV_createDescr(hipsparseSpSVDescr_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSVDescr_t *);
       static hipgen_fn f;
@@ -6129,6 +7823,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSV_destroyDescr
+    #define HIPGEN_DEF_hipsparseSpSV_destroyDescr
     static inline hipsparseStatus_t hipsparseSpSV_destroyDescr(hipsparseSpSVDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSVDescr_t);
       static hipgen_fn f;
@@ -6140,6 +7837,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSV_bufferSize
+    #define HIPGEN_DEF_hipsparseSpSV_bufferSize
     static inline hipsparseStatus_t hipsparseSpSV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, hipsparseConstSpMatDescr_t a3, hipsparseConstDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8, size_t *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnVecDescr_t, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpSVAlg_t, hipsparseSpSVDescr_t, size_t *);
       static hipgen_fn f;
@@ -6151,6 +7851,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSV_analysis
+    #define HIPGEN_DEF_hipsparseSpSV_analysis
     static inline hipsparseStatus_t hipsparseSpSV_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, hipsparseConstSpMatDescr_t a3, hipsparseConstDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8, void *a9) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnVecDescr_t, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpSVAlg_t, hipsparseSpSVDescr_t, void *);
       static hipgen_fn f;
@@ -6162,6 +7865,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSV_solve
+    #define HIPGEN_DEF_hipsparseSpSV_solve
     static inline hipsparseStatus_t hipsparseSpSV_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, hipsparseConstSpMatDescr_t a3, hipsparseConstDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnVecDescr_t, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpSVAlg_t, hipsparseSpSVDescr_t);
       static hipgen_fn f;
@@ -6173,6 +7879,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSM_createDescr
+    #define HIPGEN_DEF_hipsparseSpSM_createDescr
     static inline hipsparseStatus_t hipsparseSpSM_createDescr(hipsparseSpSMDescr_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSMDescr_t *);
       static hipgen_fn f;
@@ -6184,6 +7893,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSM_destroyDescr
+    #define HIPGEN_DEF_hipsparseSpSM_destroyDescr
     static inline hipsparseStatus_t hipsparseSpSM_destroyDescr(hipsparseSpSMDescr_t a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSMDescr_t);
       static hipgen_fn f;
@@ -6195,6 +7907,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSM_bufferSize
+    #define HIPGEN_DEF_hipsparseSpSM_bufferSize
     static inline hipsparseStatus_t hipsparseSpSM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstSpMatDescr_t a4, hipsparseConstDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, size_t *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnMatDescr_t, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpSMAlg_t, hipsparseSpSMDescr_t, size_t *);
       static hipgen_fn f;
@@ -6206,6 +7921,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSM_analysis
+    #define HIPGEN_DEF_hipsparseSpSM_analysis
     static inline hipsparseStatus_t hipsparseSpSM_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstSpMatDescr_t a4, hipsparseConstDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnMatDescr_t, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpSMAlg_t, hipsparseSpSMDescr_t, void *);
       static hipgen_fn f;
@@ -6217,6 +7935,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseSpSM_solve
+    #define HIPGEN_DEF_hipsparseSpSM_solve
     static inline hipsparseStatus_t hipsparseSpSM_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseConstSpMatDescr_t a4, hipsparseConstDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, void *a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseConstSpMatDescr_t, hipsparseConstDnMatDescr_t, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpSMAlg_t, hipsparseSpSMDescr_t, void *);
       static hipgen_fn f;
@@ -6228,6 +7949,7 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"

@@ -41,6 +41,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("6.4.3", "rccl", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_ncclResult_t
+    #define HIPGEN_DEF_ncclResult_t
     typedef enum ncclResult_t {
       ncclSuccess = 0,
       ncclUnhandledCudaError = 1,
@@ -51,9 +53,15 @@ cdef extern from *:
       ncclRemoteError = 6,
       ncclNumResults = 7
     } ncclResult_t;
+    #endif
+    #ifndef HIPGEN_DEF_ncclRedOp_dummy_t
+    #define HIPGEN_DEF_ncclRedOp_dummy_t
     typedef enum ncclRedOp_dummy_t {
       ncclNumOps_dummy = 5
     } ncclRedOp_dummy_t;
+    #endif
+    #ifndef HIPGEN_DEF_ncclRedOp_t
+    #define HIPGEN_DEF_ncclRedOp_t
     typedef enum ncclRedOp_t {
       ncclSum = 0,
       ncclProd = 1,
@@ -63,6 +71,9 @@ cdef extern from *:
       ncclNumOps = 5,
       ncclMaxRedOp = 2147483647
     } ncclRedOp_t;
+    #endif
+    #ifndef HIPGEN_DEF_ncclDataType_t
+    #define HIPGEN_DEF_ncclDataType_t
     typedef enum ncclDataType_t {
       ncclInt8 = 0,
       ncclChar = 0,
@@ -81,25 +92,61 @@ cdef extern from *:
       ncclBfloat16 = 9,
       ncclNumTypes = 10
     } ncclDataType_t;
+    #endif
+    #ifndef HIPGEN_DEF_ncclScalarResidence_t
+    #define HIPGEN_DEF_ncclScalarResidence_t
     typedef enum ncclScalarResidence_t {
       ncclScalarDevice = 0,
       ncclScalarHostImmediate = 1
     } ncclScalarResidence_t;
+    #endif
     struct ncclComm;
     typedef struct ncclComm *ncclComm_t;
     typedef struct ncclUniqueId ncclUniqueId;
+    #ifndef HIPGEN_DEF_ncclUniqueId
+    #define HIPGEN_DEF_ncclUniqueId
     struct __attribute__((aligned(1))) ncclUniqueId {
       char internal[128];
     };
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_MAJOR
+    #define HIPGEN_DEF_NCCL_MAJOR
     #define NCCL_MAJOR (2)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_MINOR
+    #define HIPGEN_DEF_NCCL_MINOR
     #define NCCL_MINOR (13)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_PATCH
+    #define HIPGEN_DEF_NCCL_PATCH
     #define NCCL_PATCH (4)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_VERSION_CODE
+    #define HIPGEN_DEF_NCCL_VERSION_CODE
     #define NCCL_VERSION_CODE (21304)
+    #endif
+    #ifndef HIPGEN_DEF_RCCL_BFLOAT16
+    #define HIPGEN_DEF_RCCL_BFLOAT16
     #define RCCL_BFLOAT16 (1)
+    #endif
+    #ifndef HIPGEN_DEF_RCCL_GATHER_SCATTER
+    #define HIPGEN_DEF_RCCL_GATHER_SCATTER
     #define RCCL_GATHER_SCATTER (1)
+    #endif
+    #ifndef HIPGEN_DEF_RCCL_ALLTOALLV
+    #define HIPGEN_DEF_RCCL_ALLTOALLV
     #define RCCL_ALLTOALLV (1)
+    #endif
+    #ifndef HIPGEN_DEF_RCCL_MULTIRANKPERGPU
+    #define HIPGEN_DEF_RCCL_MULTIRANKPERGPU
     #define RCCL_MULTIRANKPERGPU (1)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_UNIQUE_ID_BYTES
+    #define HIPGEN_DEF_NCCL_UNIQUE_ID_BYTES
     #define NCCL_UNIQUE_ID_BYTES (128)
+    #endif
+    #ifndef HIPGEN_DEF_ncclGetVersion
+    #define HIPGEN_DEF_ncclGetVersion
     static inline ncclResult_t ncclGetVersion(int *a0) {
       typedef ncclResult_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -111,6 +158,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGetVersion
+    #define HIPGEN_DEF_pncclGetVersion
     static inline ncclResult_t pncclGetVersion(int *a0) {
       typedef ncclResult_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -122,6 +172,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGetUniqueId
+    #define HIPGEN_DEF_ncclGetUniqueId
     static inline ncclResult_t ncclGetUniqueId(ncclUniqueId *a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclUniqueId *);
       static hipgen_fn f;
@@ -133,6 +186,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGetUniqueId
+    #define HIPGEN_DEF_pncclGetUniqueId
     static inline ncclResult_t pncclGetUniqueId(ncclUniqueId *a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclUniqueId *);
       static hipgen_fn f;
@@ -144,6 +200,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommInitRank
+    #define HIPGEN_DEF_ncclCommInitRank
     static inline ncclResult_t ncclCommInitRank(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, ncclUniqueId, int);
       static hipgen_fn f;
@@ -155,6 +214,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommInitRank
+    #define HIPGEN_DEF_pncclCommInitRank
     static inline ncclResult_t pncclCommInitRank(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, ncclUniqueId, int);
       static hipgen_fn f;
@@ -166,6 +228,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommInitRankMulti
+    #define HIPGEN_DEF_ncclCommInitRankMulti
     static inline ncclResult_t ncclCommInitRankMulti(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3, int a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, ncclUniqueId, int, int);
       static hipgen_fn f;
@@ -177,6 +242,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommInitRankMulti
+    #define HIPGEN_DEF_pncclCommInitRankMulti
     static inline ncclResult_t pncclCommInitRankMulti(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3, int a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, ncclUniqueId, int, int);
       static hipgen_fn f;
@@ -188,6 +256,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommInitAll
+    #define HIPGEN_DEF_ncclCommInitAll
     static inline ncclResult_t ncclCommInitAll(ncclComm_t *a0, int a1, const int *a2) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, const int *);
       static hipgen_fn f;
@@ -199,6 +270,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommInitAll
+    #define HIPGEN_DEF_pncclCommInitAll
     static inline ncclResult_t pncclCommInitAll(ncclComm_t *a0, int a1, const int *a2) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, const int *);
       static hipgen_fn f;
@@ -210,6 +284,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommDestroy
+    #define HIPGEN_DEF_ncclCommDestroy
     static inline ncclResult_t ncclCommDestroy(ncclComm_t a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -221,6 +298,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommDestroy
+    #define HIPGEN_DEF_pncclCommDestroy
     static inline ncclResult_t pncclCommDestroy(ncclComm_t a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -232,6 +312,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommAbort
+    #define HIPGEN_DEF_ncclCommAbort
     static inline ncclResult_t ncclCommAbort(ncclComm_t a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -243,6 +326,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommAbort
+    #define HIPGEN_DEF_pncclCommAbort
     static inline ncclResult_t pncclCommAbort(ncclComm_t a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -254,6 +340,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGetErrorString
+    #define HIPGEN_DEF_ncclGetErrorString
     static inline const char * ncclGetErrorString(ncclResult_t a0) {
       typedef const char * (*hipgen_fn)(ncclResult_t);
       static hipgen_fn f;
@@ -265,6 +354,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGetErrorString
+    #define HIPGEN_DEF_pncclGetErrorString
     static inline const char * pncclGetErrorString(ncclResult_t a0) {
       typedef const char * (*hipgen_fn)(ncclResult_t);
       static hipgen_fn f;
@@ -276,6 +368,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGetLastError
+    #define HIPGEN_DEF_ncclGetLastError
     static inline const char * ncclGetLastError(ncclComm_t a0) {
       typedef const char * (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -287,6 +382,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGetError
+    #define HIPGEN_DEF_pncclGetError
     static inline const char * pncclGetError(ncclComm_t a0) {
       typedef const char * (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -298,6 +396,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommGetAsyncError
+    #define HIPGEN_DEF_ncclCommGetAsyncError
     static inline ncclResult_t ncclCommGetAsyncError(ncclComm_t a0, ncclResult_t *a1) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, ncclResult_t *);
       static hipgen_fn f;
@@ -309,6 +410,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommGetAsyncError
+    #define HIPGEN_DEF_pncclCommGetAsyncError
     static inline ncclResult_t pncclCommGetAsyncError(ncclComm_t a0, ncclResult_t *a1) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, ncclResult_t *);
       static hipgen_fn f;
@@ -320,6 +424,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommCount
+    #define HIPGEN_DEF_ncclCommCount
     static inline ncclResult_t ncclCommCount(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -331,6 +438,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommCount
+    #define HIPGEN_DEF_pncclCommCount
     static inline ncclResult_t pncclCommCount(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -342,6 +452,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommCuDevice
+    #define HIPGEN_DEF_ncclCommCuDevice
     static inline ncclResult_t ncclCommCuDevice(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -353,6 +466,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommCuDevice
+    #define HIPGEN_DEF_pncclCommCuDevice
     static inline ncclResult_t pncclCommCuDevice(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -364,6 +480,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommUserRank
+    #define HIPGEN_DEF_ncclCommUserRank
     static inline ncclResult_t ncclCommUserRank(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -375,6 +494,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommUserRank
+    #define HIPGEN_DEF_pncclCommUserRank
     static inline ncclResult_t pncclCommUserRank(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -386,6 +508,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclRedOpCreatePreMulSum
+    #define HIPGEN_DEF_ncclRedOpCreatePreMulSum
     static inline ncclResult_t ncclRedOpCreatePreMulSum(ncclRedOp_t *a0, void *a1, ncclDataType_t a2, ncclScalarResidence_t a3, ncclComm_t a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclRedOp_t *, void *, ncclDataType_t, ncclScalarResidence_t, ncclComm_t);
       static hipgen_fn f;
@@ -397,6 +522,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclRedOpCreatePreMulSum
+    #define HIPGEN_DEF_pncclRedOpCreatePreMulSum
     static inline ncclResult_t pncclRedOpCreatePreMulSum(ncclRedOp_t *a0, void *a1, ncclDataType_t a2, ncclScalarResidence_t a3, ncclComm_t a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclRedOp_t *, void *, ncclDataType_t, ncclScalarResidence_t, ncclComm_t);
       static hipgen_fn f;
@@ -408,6 +536,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclRedOpDestroy
+    #define HIPGEN_DEF_ncclRedOpDestroy
     static inline ncclResult_t ncclRedOpDestroy(ncclRedOp_t a0, ncclComm_t a1) {
       typedef ncclResult_t (*hipgen_fn)(ncclRedOp_t, ncclComm_t);
       static hipgen_fn f;
@@ -419,6 +550,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclRedOpDestroy
+    #define HIPGEN_DEF_pncclRedOpDestroy
     static inline ncclResult_t pncclRedOpDestroy(ncclRedOp_t a0, ncclComm_t a1) {
       typedef ncclResult_t (*hipgen_fn)(ncclRedOp_t, ncclComm_t);
       static hipgen_fn f;
@@ -430,6 +564,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclReduce
+    #define HIPGEN_DEF_ncclReduce
     static inline ncclResult_t ncclReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, int a5, ncclComm_t a6, hipStream_t a7) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -441,6 +578,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclReduce
+    #define HIPGEN_DEF_pncclReduce
     static inline ncclResult_t pncclReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, int a5, ncclComm_t a6, hipStream_t a7) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -452,6 +592,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclBcast
+    #define HIPGEN_DEF_ncclBcast
     static inline ncclResult_t ncclBcast(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -463,6 +606,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclBcast
+    #define HIPGEN_DEF_pncclBcast
     static inline ncclResult_t pncclBcast(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -474,6 +620,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclBroadcast
+    #define HIPGEN_DEF_ncclBroadcast
     static inline ncclResult_t ncclBroadcast(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -485,6 +634,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclBroadcast
+    #define HIPGEN_DEF_pncclBroadcast
     static inline ncclResult_t pncclBroadcast(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -496,6 +648,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclAllReduce
+    #define HIPGEN_DEF_ncclAllReduce
     static inline ncclResult_t ncclAllReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -507,6 +662,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclAllReduce
+    #define HIPGEN_DEF_pncclAllReduce
     static inline ncclResult_t pncclAllReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -518,6 +676,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclReduceScatter
+    #define HIPGEN_DEF_ncclReduceScatter
     static inline ncclResult_t ncclReduceScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -529,6 +690,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclReduceScatter
+    #define HIPGEN_DEF_pncclReduceScatter
     static inline ncclResult_t pncclReduceScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -540,6 +704,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclAllGather
+    #define HIPGEN_DEF_ncclAllGather
     static inline ncclResult_t ncclAllGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -551,6 +718,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclAllGather
+    #define HIPGEN_DEF_pncclAllGather
     static inline ncclResult_t pncclAllGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -562,6 +732,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclSend
+    #define HIPGEN_DEF_ncclSend
     static inline ncclResult_t ncclSend(const void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -573,6 +746,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclSend
+    #define HIPGEN_DEF_pncclSend
     static inline ncclResult_t pncclSend(const void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -584,6 +760,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclRecv
+    #define HIPGEN_DEF_ncclRecv
     static inline ncclResult_t ncclRecv(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -595,6 +774,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclRecv
+    #define HIPGEN_DEF_pncclRecv
     static inline ncclResult_t pncclRecv(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -606,6 +788,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGather
+    #define HIPGEN_DEF_ncclGather
     static inline ncclResult_t ncclGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -617,6 +802,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGather
+    #define HIPGEN_DEF_pncclGather
     static inline ncclResult_t pncclGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -628,6 +816,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclScatter
+    #define HIPGEN_DEF_ncclScatter
     static inline ncclResult_t ncclScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -639,6 +830,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclScatter
+    #define HIPGEN_DEF_pncclScatter
     static inline ncclResult_t pncclScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -650,6 +844,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclAllToAll
+    #define HIPGEN_DEF_ncclAllToAll
     static inline ncclResult_t ncclAllToAll(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -661,6 +858,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclAllToAll
+    #define HIPGEN_DEF_pncclAllToAll
     static inline ncclResult_t pncclAllToAll(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -672,6 +872,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclAllToAllv
+    #define HIPGEN_DEF_ncclAllToAllv
     static inline ncclResult_t ncclAllToAllv(const void *a0, const uint64_t *a1, const uint64_t *a2, void *a3, const uint64_t *a4, const uint64_t *a5, ncclDataType_t a6, ncclComm_t a7, hipStream_t a8) {
       typedef ncclResult_t (*hipgen_fn)(const void *, const uint64_t *, const uint64_t *, void *, const uint64_t *, const uint64_t *, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -683,6 +886,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclAllToAllv
+    #define HIPGEN_DEF_pncclAllToAllv
     static inline ncclResult_t pncclAllToAllv(const void *a0, const uint64_t *a1, const uint64_t *a2, void *a3, const uint64_t *a4, const uint64_t *a5, ncclDataType_t a6, ncclComm_t a7, hipStream_t a8) {
       typedef ncclResult_t (*hipgen_fn)(const void *, const uint64_t *, const uint64_t *, void *, const uint64_t *, const uint64_t *, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -694,6 +900,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGroupStart
+    #define HIPGEN_DEF_ncclGroupStart
     static inline ncclResult_t ncclGroupStart(void) {
       typedef ncclResult_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -705,6 +914,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGroupStart
+    #define HIPGEN_DEF_pncclGroupStart
     static inline ncclResult_t pncclGroupStart(void) {
       typedef ncclResult_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -716,6 +928,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGroupEnd
+    #define HIPGEN_DEF_ncclGroupEnd
     static inline ncclResult_t ncclGroupEnd(void) {
       typedef ncclResult_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -727,6 +942,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGroupEnd
+    #define HIPGEN_DEF_pncclGroupEnd
     static inline ncclResult_t pncclGroupEnd(void) {
       typedef ncclResult_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -738,6 +956,7 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"

@@ -42,6 +42,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("7.2.4", "hipblaslt", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hipblasLtEpilogue_t
+    #define HIPGEN_DEF_hipblasLtEpilogue_t
     typedef enum hipblasLtEpilogue_t {
       HIPBLASLT_EPILOGUE_DEFAULT = 1,
       HIPBLASLT_EPILOGUE_RELU = 2,
@@ -66,6 +68,9 @@ cdef extern from *:
       HIPBLASLT_EPILOGUE_SIGMOID_EXT = 262144,
       HIPBLASLT_EPILOGUE_SIGMOID_BIAS_EXT = 262148
     } hipblasLtEpilogue_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixLayoutAttribute_t
+    #define HIPGEN_DEF_hipblasLtMatrixLayoutAttribute_t
     typedef enum hipblasLtMatrixLayoutAttribute_t {
       HIPBLASLT_MATRIX_LAYOUT_BATCH_COUNT = 0,
       HIPBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET = 1,
@@ -75,11 +80,17 @@ cdef extern from *:
       HIPBLASLT_MATRIX_LAYOUT_COLS = 5,
       HIPBLASLT_MATRIX_LAYOUT_LD = 6
     } hipblasLtMatrixLayoutAttribute_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtPointerMode_t
+    #define HIPGEN_DEF_hipblasLtPointerMode_t
     typedef enum hipblasLtPointerMode_t {
       HIPBLASLT_POINTER_MODE_HOST = 0,
       HIPBLASLT_POINTER_MODE_DEVICE = 1,
       HIPBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_HOST = 4
     } hipblasLtPointerMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulMatrixScale_t
+    #define HIPGEN_DEF_hipblasLtMatmulMatrixScale_t
     typedef enum hipblasLtMatmulMatrixScale_t {
       HIPBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F = 0,
       HIPBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3 = 1,
@@ -89,6 +100,9 @@ cdef extern from *:
       HIPBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F = 5,
       HIPBLASLT_MATMUL_MATRIX_SCALE_END = 6
     } hipblasLtMatmulMatrixScale_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulDescAttributes_t
+    #define HIPGEN_DEF_hipblasLtMatmulDescAttributes_t
     typedef enum hipblasLtMatmulDescAttributes_t {
       HIPBLASLT_MATMUL_DESC_TRANSA = 0,
       HIPBLASLT_MATMUL_DESC_TRANSB = 1,
@@ -114,11 +128,17 @@ cdef extern from *:
       HIPBLASLT_MATMUL_DESC_EPILOGUE_ACT_ARG1_EXT = 103,
       HIPBLASLT_MATMUL_DESC_MAX = 104
     } hipblasLtMatmulDescAttributes_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulPreferenceAttributes_t
+    #define HIPGEN_DEF_hipblasLtMatmulPreferenceAttributes_t
     typedef enum hipblasLtMatmulPreferenceAttributes_t {
       HIPBLASLT_MATMUL_PREF_SEARCH_MODE = 0,
       HIPBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1,
       HIPBLASLT_MATMUL_PREF_MAX = 2
     } hipblasLtMatmulPreferenceAttributes_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtOrder_t
+    #define HIPGEN_DEF_hipblasLtOrder_t
     typedef enum hipblasLtOrder_t {
       HIPBLASLT_ORDER_COL = 0,
       HIPBLASLT_ORDER_ROW = 1,
@@ -127,16 +147,20 @@ cdef extern from *:
       HIPBLASLT_ORDER_COL16_4R4 = 102,
       HIPBLASLT_ORDER_COL16_4R2 = 103
     } hipblasLtOrder_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixTransformDescAttributes_t
+    #define HIPGEN_DEF_hipblasLtMatrixTransformDescAttributes_t
     typedef enum hipblasLtMatrixTransformDescAttributes_t {
       HIPBLASLT_MATRIX_TRANSFORM_DESC_SCALE_TYPE = 0,
       HIPBLASLT_MATRIX_TRANSFORM_DESC_POINTER_MODE = 1,
       HIPBLASLT_MATRIX_TRANSFORM_DESC_TRANSA = 2,
       HIPBLASLT_MATRIX_TRANSFORM_DESC_TRANSB = 3
     } hipblasLtMatrixTransformDescAttributes_t;
-    struct hipblasLtMatrixTransformDesc_t;
-    struct hipblasLtMatmulDesc_t;
-    struct hipblasLtMatrixLayout_t;
-    struct hipblasLtMatmulPreference_t;
+    #endif
+    typedef struct hipgen_hipblasLtMatrixTransformDesc_t *hipblasLtMatrixTransformDesc_t;
+    typedef struct hipgen_hipblasLtMatmulDesc_t *hipblasLtMatmulDesc_t;
+    typedef struct hipgen_hipblasLtMatrixLayout_t *hipblasLtMatrixLayout_t;
+    typedef struct hipgen_hipblasLtMatmulPreference_t *hipblasLtMatmulPreference_t;
     typedef void *hipblasLtHandle_t;
     typedef struct _hipblasLtHalf _hipblasLtHalf;
     typedef _hipblasLtHalf hipblasLtHalf;
@@ -148,25 +172,45 @@ cdef extern from *:
     typedef _hipblasLtMatmulAlgo_t hipblasLtMatmulAlgo_t;
     typedef struct _hipblasLtMatmulHeuristicResult_t _hipblasLtMatmulHeuristicResult_t;
     typedef _hipblasLtMatmulHeuristicResult_t hipblasLtMatmulHeuristicResult_t;
+    #ifndef HIPGEN_DEF__hipblasLtHalf
+    #define HIPGEN_DEF__hipblasLtHalf
     struct __attribute__((aligned(2))) _hipblasLtHalf {
       uint16_t data;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulDescOpaque_t
+    #define HIPGEN_DEF_hipblasLtMatmulDescOpaque_t
     struct __attribute__((aligned(8))) hipblasLtMatmulDescOpaque_t {
       uint64_t data[4];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixLayoutOpaque_t
+    #define HIPGEN_DEF_hipblasLtMatrixLayoutOpaque_t
     struct __attribute__((aligned(8))) hipblasLtMatrixLayoutOpaque_t {
       uint64_t data[4];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulPreferenceOpaque_t
+    #define HIPGEN_DEF_hipblasLtMatmulPreferenceOpaque_t
     struct __attribute__((aligned(8))) hipblasLtMatmulPreferenceOpaque_t {
       uint64_t data[5];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixTransformDescOpaque_t
+    #define HIPGEN_DEF_hipblasLtMatrixTransformDescOpaque_t
     struct __attribute__((aligned(8))) hipblasLtMatrixTransformDescOpaque_t {
       uint64_t data[8];
     };
+    #endif
+    #ifndef HIPGEN_DEF__hipblasLtMatmulAlgo_t
+    #define HIPGEN_DEF__hipblasLtMatmulAlgo_t
     struct __attribute__((aligned(8))) _hipblasLtMatmulAlgo_t {
       uint8_t data[16];
       size_t max_workspace_bytes;
     };
+    #endif
+    #ifndef HIPGEN_DEF__hipblasLtMatmulHeuristicResult_t
+    #define HIPGEN_DEF__hipblasLtMatmulHeuristicResult_t
     struct __attribute__((aligned(8))) _hipblasLtMatmulHeuristicResult_t {
       hipblasLtMatmulAlgo_t algo;
       size_t workspaceSize;
@@ -174,6 +218,9 @@ cdef extern from *:
       float wavesCount;
       int32_t reserved[4];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtGetVersion
+    #define HIPGEN_DEF_hipblasLtGetVersion
     static inline hipblasStatus_t hipblasLtGetVersion(hipblasLtHandle_t a0, int *a1) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtHandle_t, int *);
       static hipgen_fn f;
@@ -185,6 +232,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtGetGitRevision
+    #define HIPGEN_DEF_hipblasLtGetGitRevision
     static inline hipblasStatus_t hipblasLtGetGitRevision(hipblasLtHandle_t a0, char *a1) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtHandle_t, char *);
       static hipgen_fn f;
@@ -196,6 +246,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtGetArchName
+    #define HIPGEN_DEF_hipblasLtGetArchName
     static inline hipblasStatus_t hipblasLtGetArchName(char **a0) {
       typedef hipblasStatus_t (*hipgen_fn)(char **);
       static hipgen_fn f;
@@ -207,6 +260,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtCreate
+    #define HIPGEN_DEF_hipblasLtCreate
     static inline hipblasStatus_t hipblasLtCreate(hipblasLtHandle_t *a0) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtHandle_t *);
       static hipgen_fn f;
@@ -218,6 +274,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtDestroy
+    #define HIPGEN_DEF_hipblasLtDestroy
     static inline hipblasStatus_t hipblasLtDestroy(const hipblasLtHandle_t a0) {
       typedef hipblasStatus_t (*hipgen_fn)(const hipblasLtHandle_t);
       static hipgen_fn f;
@@ -229,6 +288,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixLayoutCreate
+    #define HIPGEN_DEF_hipblasLtMatrixLayoutCreate
     static inline hipblasStatus_t hipblasLtMatrixLayoutCreate(hipblasLtMatrixLayout_t *a0, hipDataType a1, uint64_t a2, uint64_t a3, int64_t a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatrixLayout_t *, hipDataType, uint64_t, uint64_t, int64_t);
       static hipgen_fn f;
@@ -240,6 +302,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixLayoutDestroy
+    #define HIPGEN_DEF_hipblasLtMatrixLayoutDestroy
     static inline hipblasStatus_t hipblasLtMatrixLayoutDestroy(const hipblasLtMatrixLayout_t a0) {
       typedef hipblasStatus_t (*hipgen_fn)(const hipblasLtMatrixLayout_t);
       static hipgen_fn f;
@@ -251,6 +316,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixLayoutSetAttribute
+    #define HIPGEN_DEF_hipblasLtMatrixLayoutSetAttribute
     static inline hipblasStatus_t hipblasLtMatrixLayoutSetAttribute(hipblasLtMatrixLayout_t a0, hipblasLtMatrixLayoutAttribute_t a1, const void *a2, size_t a3) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatrixLayout_t, hipblasLtMatrixLayoutAttribute_t, const void *, size_t);
       static hipgen_fn f;
@@ -262,6 +330,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixLayoutGetAttribute
+    #define HIPGEN_DEF_hipblasLtMatrixLayoutGetAttribute
     static inline hipblasStatus_t hipblasLtMatrixLayoutGetAttribute(hipblasLtMatrixLayout_t a0, hipblasLtMatrixLayoutAttribute_t a1, void *a2, size_t a3, size_t *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatrixLayout_t, hipblasLtMatrixLayoutAttribute_t, void *, size_t, size_t *);
       static hipgen_fn f;
@@ -273,6 +344,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulDescCreate
+    #define HIPGEN_DEF_hipblasLtMatmulDescCreate
     static inline hipblasStatus_t hipblasLtMatmulDescCreate(hipblasLtMatmulDesc_t *a0, hipblasComputeType_t a1, hipDataType a2) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatmulDesc_t *, hipblasComputeType_t, hipDataType);
       static hipgen_fn f;
@@ -284,6 +358,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulDescDestroy
+    #define HIPGEN_DEF_hipblasLtMatmulDescDestroy
     static inline hipblasStatus_t hipblasLtMatmulDescDestroy(const hipblasLtMatmulDesc_t a0) {
       typedef hipblasStatus_t (*hipgen_fn)(const hipblasLtMatmulDesc_t);
       static hipgen_fn f;
@@ -295,6 +372,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulDescSetAttribute
+    #define HIPGEN_DEF_hipblasLtMatmulDescSetAttribute
     static inline hipblasStatus_t hipblasLtMatmulDescSetAttribute(hipblasLtMatmulDesc_t a0, hipblasLtMatmulDescAttributes_t a1, const void *a2, size_t a3) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatmulDesc_t, hipblasLtMatmulDescAttributes_t, const void *, size_t);
       static hipgen_fn f;
@@ -306,6 +386,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulDescGetAttribute
+    #define HIPGEN_DEF_hipblasLtMatmulDescGetAttribute
     static inline hipblasStatus_t hipblasLtMatmulDescGetAttribute(hipblasLtMatmulDesc_t a0, hipblasLtMatmulDescAttributes_t a1, void *a2, size_t a3, size_t *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatmulDesc_t, hipblasLtMatmulDescAttributes_t, void *, size_t, size_t *);
       static hipgen_fn f;
@@ -317,6 +400,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulPreferenceCreate
+    #define HIPGEN_DEF_hipblasLtMatmulPreferenceCreate
     static inline hipblasStatus_t hipblasLtMatmulPreferenceCreate(hipblasLtMatmulPreference_t *a0) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatmulPreference_t *);
       static hipgen_fn f;
@@ -328,6 +414,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulPreferenceDestroy
+    #define HIPGEN_DEF_hipblasLtMatmulPreferenceDestroy
     static inline hipblasStatus_t hipblasLtMatmulPreferenceDestroy(const hipblasLtMatmulPreference_t a0) {
       typedef hipblasStatus_t (*hipgen_fn)(const hipblasLtMatmulPreference_t);
       static hipgen_fn f;
@@ -339,6 +428,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulPreferenceSetAttribute
+    #define HIPGEN_DEF_hipblasLtMatmulPreferenceSetAttribute
     static inline hipblasStatus_t hipblasLtMatmulPreferenceSetAttribute(hipblasLtMatmulPreference_t a0, hipblasLtMatmulPreferenceAttributes_t a1, const void *a2, size_t a3) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatmulPreference_t, hipblasLtMatmulPreferenceAttributes_t, const void *, size_t);
       static hipgen_fn f;
@@ -350,6 +442,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulPreferenceGetAttribute
+    #define HIPGEN_DEF_hipblasLtMatmulPreferenceGetAttribute
     static inline hipblasStatus_t hipblasLtMatmulPreferenceGetAttribute(hipblasLtMatmulPreference_t a0, hipblasLtMatmulPreferenceAttributes_t a1, void *a2, size_t a3, size_t *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatmulPreference_t, hipblasLtMatmulPreferenceAttributes_t, void *, size_t, size_t *);
       static hipgen_fn f;
@@ -361,6 +456,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmulAlgoGetHeuristic
+    #define HIPGEN_DEF_hipblasLtMatmulAlgoGetHeuristic
     static inline hipblasStatus_t hipblasLtMatmulAlgoGetHeuristic(hipblasLtHandle_t a0, hipblasLtMatmulDesc_t a1, hipblasLtMatrixLayout_t a2, hipblasLtMatrixLayout_t a3, hipblasLtMatrixLayout_t a4, hipblasLtMatrixLayout_t a5, hipblasLtMatmulPreference_t a6, int a7, _hipblasLtMatmulHeuristicResult_t *a8, int *a9) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtHandle_t, hipblasLtMatmulDesc_t, hipblasLtMatrixLayout_t, hipblasLtMatrixLayout_t, hipblasLtMatrixLayout_t, hipblasLtMatrixLayout_t, hipblasLtMatmulPreference_t, int, _hipblasLtMatmulHeuristicResult_t *, int *);
       static hipgen_fn f;
@@ -372,6 +470,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatmul
+    #define HIPGEN_DEF_hipblasLtMatmul
     static inline hipblasStatus_t hipblasLtMatmul(hipblasLtHandle_t a0, hipblasLtMatmulDesc_t a1, const void *a2, const void *a3, hipblasLtMatrixLayout_t a4, const void *a5, hipblasLtMatrixLayout_t a6, const void *a7, const void *a8, hipblasLtMatrixLayout_t a9, void *a10, hipblasLtMatrixLayout_t a11, const hipblasLtMatmulAlgo_t *a12, void *a13, size_t a14, hipStream_t a15) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtHandle_t, hipblasLtMatmulDesc_t, const void *, const void *, hipblasLtMatrixLayout_t, const void *, hipblasLtMatrixLayout_t, const void *, const void *, hipblasLtMatrixLayout_t, void *, hipblasLtMatrixLayout_t, const hipblasLtMatmulAlgo_t *, void *, size_t, hipStream_t);
       static hipgen_fn f;
@@ -383,6 +484,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixTransformDescCreate
+    #define HIPGEN_DEF_hipblasLtMatrixTransformDescCreate
     static inline hipblasStatus_t hipblasLtMatrixTransformDescCreate(hipblasLtMatrixTransformDesc_t *a0, hipDataType a1) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatrixTransformDesc_t *, hipDataType);
       static hipgen_fn f;
@@ -394,6 +498,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixTransformDescDestroy
+    #define HIPGEN_DEF_hipblasLtMatrixTransformDescDestroy
     static inline hipblasStatus_t hipblasLtMatrixTransformDescDestroy(hipblasLtMatrixTransformDesc_t a0) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatrixTransformDesc_t);
       static hipgen_fn f;
@@ -405,6 +512,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixTransformDescSetAttribute
+    #define HIPGEN_DEF_hipblasLtMatrixTransformDescSetAttribute
     static inline hipblasStatus_t hipblasLtMatrixTransformDescSetAttribute(hipblasLtMatrixTransformDesc_t a0, hipblasLtMatrixTransformDescAttributes_t a1, const void *a2, size_t a3) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatrixTransformDesc_t, hipblasLtMatrixTransformDescAttributes_t, const void *, size_t);
       static hipgen_fn f;
@@ -416,6 +526,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixTransformDescGetAttribute
+    #define HIPGEN_DEF_hipblasLtMatrixTransformDescGetAttribute
     static inline hipblasStatus_t hipblasLtMatrixTransformDescGetAttribute(hipblasLtMatrixTransformDesc_t a0, hipblasLtMatrixTransformDescAttributes_t a1, void *a2, size_t a3, size_t *a4) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtMatrixTransformDesc_t, hipblasLtMatrixTransformDescAttributes_t, void *, size_t, size_t *);
       static hipgen_fn f;
@@ -427,6 +540,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipblasLtMatrixTransform
+    #define HIPGEN_DEF_hipblasLtMatrixTransform
     static inline hipblasStatus_t hipblasLtMatrixTransform(hipblasLtHandle_t a0, hipblasLtMatrixTransformDesc_t a1, const void *a2, const void *a3, hipblasLtMatrixLayout_t a4, const void *a5, const void *a6, hipblasLtMatrixLayout_t a7, void *a8, hipblasLtMatrixLayout_t a9, hipStream_t a10) {
       typedef hipblasStatus_t (*hipgen_fn)(hipblasLtHandle_t, hipblasLtMatrixTransformDesc_t, const void *, const void *, hipblasLtMatrixLayout_t, const void *, const void *, hipblasLtMatrixLayout_t, void *, hipblasLtMatrixLayout_t, hipStream_t);
       static hipgen_fn f;
@@ -438,6 +554,7 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"
@@ -524,10 +641,14 @@ cdef extern from *:
         HIPBLASLT_MATRIX_TRANSFORM_DESC_POINTER_MODE
         HIPBLASLT_MATRIX_TRANSFORM_DESC_TRANSA
         HIPBLASLT_MATRIX_TRANSFORM_DESC_TRANSB
-    cdef struct hipblasLtMatrixTransformDesc_t
-    cdef struct hipblasLtMatmulDesc_t
-    cdef struct hipblasLtMatrixLayout_t
-    cdef struct hipblasLtMatmulPreference_t
+    cdef struct hipgen_hipblasLtMatrixTransformDesc_t
+    ctypedef hipgen_hipblasLtMatrixTransformDesc_t *hipblasLtMatrixTransformDesc_t
+    cdef struct hipgen_hipblasLtMatmulDesc_t
+    ctypedef hipgen_hipblasLtMatmulDesc_t *hipblasLtMatmulDesc_t
+    cdef struct hipgen_hipblasLtMatrixLayout_t
+    ctypedef hipgen_hipblasLtMatrixLayout_t *hipblasLtMatrixLayout_t
+    cdef struct hipgen_hipblasLtMatmulPreference_t
+    ctypedef hipgen_hipblasLtMatmulPreference_t *hipblasLtMatmulPreference_t
     ctypedef void *hipblasLtHandle_t
     ctypedef struct _hipblasLtHalf
     ctypedef _hipblasLtHalf hipblasLtHalf

@@ -41,6 +41,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("7.2.4", "hiprand", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_rocrand_status
+    #define HIPGEN_DEF_rocrand_status
     typedef enum rocrand_status {
       ROCRAND_STATUS_SUCCESS = 0,
       ROCRAND_STATUS_VERSION_MISMATCH = 100,
@@ -53,6 +55,9 @@ cdef extern from *:
       ROCRAND_STATUS_LAUNCH_FAILURE = 107,
       ROCRAND_STATUS_INTERNAL_ERROR = 108
     } rocrand_status;
+    #endif
+    #ifndef HIPGEN_DEF_rocrand_rng_type
+    #define HIPGEN_DEF_rocrand_rng_type
     typedef enum rocrand_rng_type {
       ROCRAND_RNG_PSEUDO_DEFAULT = 400,
       ROCRAND_RNG_PSEUDO_XORWOW = 401,
@@ -72,6 +77,9 @@ cdef extern from *:
       ROCRAND_RNG_QUASI_SOBOL64 = 504,
       ROCRAND_RNG_QUASI_SCRAMBLED_SOBOL64 = 505
     } rocrand_rng_type;
+    #endif
+    #ifndef HIPGEN_DEF_rocrand_ordering
+    #define HIPGEN_DEF_rocrand_ordering
     typedef enum rocrand_ordering {
       ROCRAND_ORDERING_PSEUDO_BEST = 100,
       ROCRAND_ORDERING_PSEUDO_DEFAULT = 101,
@@ -80,12 +88,18 @@ cdef extern from *:
       ROCRAND_ORDERING_PSEUDO_DYNAMIC = 104,
       ROCRAND_ORDERING_QUASI_DEFAULT = 201
     } rocrand_ordering;
+    #endif
+    #ifndef HIPGEN_DEF_rocrand_direction_vector_set
+    #define HIPGEN_DEF_rocrand_direction_vector_set
     typedef enum rocrand_direction_vector_set {
       ROCRAND_DIRECTION_VECTORS_32_JOEKUO6 = 101,
       ROCRAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6 = 102,
       ROCRAND_DIRECTION_VECTORS_64_JOEKUO6 = 103,
       ROCRAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6 = 104
     } rocrand_direction_vector_set;
+    #endif
+    #ifndef HIPGEN_DEF_hiprandStatus
+    #define HIPGEN_DEF_hiprandStatus
     typedef enum hiprandStatus {
       HIPRAND_STATUS_SUCCESS = 0,
       HIPRAND_STATUS_VERSION_MISMATCH = 100,
@@ -102,7 +116,10 @@ cdef extern from *:
       HIPRAND_STATUS_INTERNAL_ERROR = 999,
       HIPRAND_STATUS_NOT_IMPLEMENTED = 1000
     } hiprandStatus;
+    #endif
     typedef hiprandStatus hiprandStatus_t;
+    #ifndef HIPGEN_DEF_hiprandRngType
+    #define HIPGEN_DEF_hiprandRngType
     typedef enum hiprandRngType {
       HIPRAND_RNG_TEST = 0,
       HIPRAND_RNG_PSEUDO_DEFAULT = 400,
@@ -117,7 +134,10 @@ cdef extern from *:
       HIPRAND_RNG_QUASI_SOBOL64 = 503,
       HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64 = 504
     } hiprandRngType;
+    #endif
     typedef hiprandRngType hiprandRngType_t;
+    #ifndef HIPGEN_DEF_hiprandOrdering
+    #define HIPGEN_DEF_hiprandOrdering
     typedef enum hiprandOrdering {
       HIPRAND_ORDERING_PSEUDO_BEST = 100,
       HIPRAND_ORDERING_PSEUDO_DEFAULT = 101,
@@ -126,13 +146,17 @@ cdef extern from *:
       HIPRAND_ORDERING_PSEUDO_DYNAMIC = 104,
       HIPRAND_ORDERING_QUASI_DEFAULT = 201
     } hiprandOrdering;
+    #endif
     typedef hiprandOrdering hiprandOrdering_t;
+    #ifndef HIPGEN_DEF_hiprandDirectionVectorSet
+    #define HIPGEN_DEF_hiprandDirectionVectorSet
     typedef enum hiprandDirectionVectorSet {
       HIPRAND_DIRECTION_VECTORS_32_JOEKUO6 = 101,
       HIPRAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6 = 102,
       HIPRAND_DIRECTION_VECTORS_64_JOEKUO6 = 103,
       HIPRAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6 = 104
     } hiprandDirectionVectorSet;
+    #endif
     typedef hiprandDirectionVectorSet hiprandDirectionVectorSet_t;
     struct rocrand_generator_base_type;
     typedef struct rocrand_generator_base_type *rocrand_generator;
@@ -141,8 +165,10 @@ cdef extern from *:
     typedef struct rocrand_discrete_distribution_st rocrand_discrete_distribution_st;
     typedef rocrand_discrete_distribution_st hiprandDiscreteDistribution_st;
     typedef rocrand_discrete_distribution_st rocrand_discrete_distribution;
-    typedef rocrand_discrete_distribution_st hiprandDiscreteDistribution_t;
+    typedef rocrand_discrete_distribution_st *hiprandDiscreteDistribution_t;
     typedef rocrand_discrete_distribution_st hiprandDiscreteDistribution_st;
+    #ifndef HIPGEN_DEF_rocrand_discrete_distribution_st
+    #define HIPGEN_DEF_rocrand_discrete_distribution_st
     struct __attribute__((aligned(8))) rocrand_discrete_distribution_st {
       unsigned int size;
       unsigned int offset;
@@ -150,9 +176,21 @@ cdef extern from *:
       double *probability;
       double *cdf;
     };
+    #endif
+    #ifndef HIPGEN_DEF_HIPRAND_VERSION
+    #define HIPGEN_DEF_HIPRAND_VERSION
     #define HIPRAND_VERSION (300100)
+    #endif
+    #ifndef HIPGEN_DEF_HIPRAND_DEFAULT_MAX_BLOCK_SIZE
+    #define HIPGEN_DEF_HIPRAND_DEFAULT_MAX_BLOCK_SIZE
     #define HIPRAND_DEFAULT_MAX_BLOCK_SIZE (256)
+    #endif
+    #ifndef HIPGEN_DEF_HIPRAND_DEFAULT_MIN_WARPS_PER_EU
+    #define HIPGEN_DEF_HIPRAND_DEFAULT_MIN_WARPS_PER_EU
     #define HIPRAND_DEFAULT_MIN_WARPS_PER_EU (1)
+    #endif
+    #ifndef HIPGEN_DEF_hiprandCreateGenerator
+    #define HIPGEN_DEF_hiprandCreateGenerator
     static inline hiprandStatus hiprandCreateGenerator(hiprandGenerator_t *a0, hiprandRngType_t a1) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t *, hiprandRngType_t);
       static hipgen_fn f;
@@ -164,6 +202,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandCreateGeneratorHost
+    #define HIPGEN_DEF_hiprandCreateGeneratorHost
     static inline hiprandStatus hiprandCreateGeneratorHost(hiprandGenerator_t *a0, hiprandRngType_t a1) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t *, hiprandRngType_t);
       static hipgen_fn f;
@@ -175,6 +216,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandDestroyGenerator
+    #define HIPGEN_DEF_hiprandDestroyGenerator
     static inline hiprandStatus hiprandDestroyGenerator(hiprandGenerator_t a0) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t);
       static hipgen_fn f;
@@ -186,6 +230,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerate
+    #define HIPGEN_DEF_hiprandGenerate
     static inline hiprandStatus hiprandGenerate(hiprandGenerator_t a0, unsigned int *a1, size_t a2) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned int *, size_t);
       static hipgen_fn f;
@@ -197,6 +244,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateChar
+    #define HIPGEN_DEF_hiprandGenerateChar
     static inline hiprandStatus hiprandGenerateChar(hiprandGenerator_t a0, unsigned char *a1, size_t a2) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned char *, size_t);
       static hipgen_fn f;
@@ -208,6 +258,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateShort
+    #define HIPGEN_DEF_hiprandGenerateShort
     static inline hiprandStatus hiprandGenerateShort(hiprandGenerator_t a0, unsigned short *a1, size_t a2) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned short *, size_t);
       static hipgen_fn f;
@@ -219,6 +272,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateLongLong
+    #define HIPGEN_DEF_hiprandGenerateLongLong
     static inline hiprandStatus hiprandGenerateLongLong(hiprandGenerator_t a0, unsigned long long *a1, size_t a2) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned long long *, size_t);
       static hipgen_fn f;
@@ -230,6 +286,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateUniform
+    #define HIPGEN_DEF_hiprandGenerateUniform
     static inline hiprandStatus hiprandGenerateUniform(hiprandGenerator_t a0, float *a1, size_t a2) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, float *, size_t);
       static hipgen_fn f;
@@ -241,6 +300,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateUniformDouble
+    #define HIPGEN_DEF_hiprandGenerateUniformDouble
     static inline hiprandStatus hiprandGenerateUniformDouble(hiprandGenerator_t a0, double *a1, size_t a2) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, double *, size_t);
       static hipgen_fn f;
@@ -252,6 +314,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateUniformHalf
+    #define HIPGEN_DEF_hiprandGenerateUniformHalf
     static inline hiprandStatus hiprandGenerateUniformHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, uint16_t *, size_t);
       static hipgen_fn f;
@@ -263,6 +328,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateNormal
+    #define HIPGEN_DEF_hiprandGenerateNormal
     static inline hiprandStatus hiprandGenerateNormal(hiprandGenerator_t a0, float *a1, size_t a2, float a3, float a4) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, float *, size_t, float, float);
       static hipgen_fn f;
@@ -274,6 +342,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateNormalDouble
+    #define HIPGEN_DEF_hiprandGenerateNormalDouble
     static inline hiprandStatus hiprandGenerateNormalDouble(hiprandGenerator_t a0, double *a1, size_t a2, double a3, double a4) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, double *, size_t, double, double);
       static hipgen_fn f;
@@ -285,6 +356,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateNormalHalf
+    #define HIPGEN_DEF_hiprandGenerateNormalHalf
     static inline hiprandStatus hiprandGenerateNormalHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2, uint16_t a3, uint16_t a4) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, uint16_t *, size_t, uint16_t, uint16_t);
       static hipgen_fn f;
@@ -296,6 +370,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateLogNormal
+    #define HIPGEN_DEF_hiprandGenerateLogNormal
     static inline hiprandStatus hiprandGenerateLogNormal(hiprandGenerator_t a0, float *a1, size_t a2, float a3, float a4) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, float *, size_t, float, float);
       static hipgen_fn f;
@@ -307,6 +384,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateLogNormalDouble
+    #define HIPGEN_DEF_hiprandGenerateLogNormalDouble
     static inline hiprandStatus hiprandGenerateLogNormalDouble(hiprandGenerator_t a0, double *a1, size_t a2, double a3, double a4) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, double *, size_t, double, double);
       static hipgen_fn f;
@@ -318,6 +398,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateLogNormalHalf
+    #define HIPGEN_DEF_hiprandGenerateLogNormalHalf
     static inline hiprandStatus hiprandGenerateLogNormalHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2, uint16_t a3, uint16_t a4) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, uint16_t *, size_t, uint16_t, uint16_t);
       static hipgen_fn f;
@@ -329,6 +412,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGeneratePoisson
+    #define HIPGEN_DEF_hiprandGeneratePoisson
     static inline hiprandStatus hiprandGeneratePoisson(hiprandGenerator_t a0, unsigned int *a1, size_t a2, double a3) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned int *, size_t, double);
       static hipgen_fn f;
@@ -340,6 +426,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGenerateSeeds
+    #define HIPGEN_DEF_hiprandGenerateSeeds
     static inline hiprandStatus hiprandGenerateSeeds(hiprandGenerator_t a0) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t);
       static hipgen_fn f;
@@ -351,6 +440,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandSetStream
+    #define HIPGEN_DEF_hiprandSetStream
     static inline hiprandStatus hiprandSetStream(hiprandGenerator_t a0, hipStream_t a1) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, hipStream_t);
       static hipgen_fn f;
@@ -362,6 +454,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandSetPseudoRandomGeneratorSeed
+    #define HIPGEN_DEF_hiprandSetPseudoRandomGeneratorSeed
     static inline hiprandStatus hiprandSetPseudoRandomGeneratorSeed(hiprandGenerator_t a0, unsigned long long a1) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned long long);
       static hipgen_fn f;
@@ -373,6 +468,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandSetGeneratorOffset
+    #define HIPGEN_DEF_hiprandSetGeneratorOffset
     static inline hiprandStatus hiprandSetGeneratorOffset(hiprandGenerator_t a0, unsigned long long a1) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned long long);
       static hipgen_fn f;
@@ -384,6 +482,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandSetGeneratorOrdering
+    #define HIPGEN_DEF_hiprandSetGeneratorOrdering
     static inline hiprandStatus hiprandSetGeneratorOrdering(hiprandGenerator_t a0, hiprandOrdering_t a1) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, hiprandOrdering_t);
       static hipgen_fn f;
@@ -395,6 +496,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandSetQuasiRandomGeneratorDimensions
+    #define HIPGEN_DEF_hiprandSetQuasiRandomGeneratorDimensions
     static inline hiprandStatus hiprandSetQuasiRandomGeneratorDimensions(hiprandGenerator_t a0, unsigned int a1) {
       typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned int);
       static hipgen_fn f;
@@ -406,6 +510,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGetVersion
+    #define HIPGEN_DEF_hiprandGetVersion
     static inline hiprandStatus hiprandGetVersion(int *a0) {
       typedef hiprandStatus (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -417,6 +524,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandCreatePoissonDistribution
+    #define HIPGEN_DEF_hiprandCreatePoissonDistribution
     static inline hiprandStatus hiprandCreatePoissonDistribution(double a0, hiprandDiscreteDistribution_t *a1) {
       typedef hiprandStatus (*hipgen_fn)(double, hiprandDiscreteDistribution_t *);
       static hipgen_fn f;
@@ -428,6 +538,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandDestroyDistribution
+    #define HIPGEN_DEF_hiprandDestroyDistribution
     static inline hiprandStatus hiprandDestroyDistribution(hiprandDiscreteDistribution_t a0) {
       typedef hiprandStatus (*hipgen_fn)(hiprandDiscreteDistribution_t);
       static hipgen_fn f;
@@ -439,6 +552,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGetDirectionVectors32
+    #define HIPGEN_DEF_hiprandGetDirectionVectors32
     static inline hiprandStatus hiprandGetDirectionVectors32(uint32_t * * *a0, hiprandDirectionVectorSet_t a1) {
       typedef hiprandStatus (*hipgen_fn)(uint32_t * * *, hiprandDirectionVectorSet_t);
       static hipgen_fn f;
@@ -450,6 +566,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGetDirectionVectors64
+    #define HIPGEN_DEF_hiprandGetDirectionVectors64
     static inline hiprandStatus hiprandGetDirectionVectors64(uint64_t * * *a0, hiprandDirectionVectorSet_t a1) {
       typedef hiprandStatus (*hipgen_fn)(uint64_t * * *, hiprandDirectionVectorSet_t);
       static hipgen_fn f;
@@ -461,6 +580,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGetScrambleConstants32
+    #define HIPGEN_DEF_hiprandGetScrambleConstants32
     static inline hiprandStatus hiprandGetScrambleConstants32(const unsigned int **a0) {
       typedef hiprandStatus (*hipgen_fn)(const unsigned int **);
       static hipgen_fn f;
@@ -472,6 +594,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hiprandGetScrambleConstants64
+    #define HIPGEN_DEF_hiprandGetScrambleConstants64
     static inline hiprandStatus hiprandGetScrambleConstants64(const unsigned long long **a0) {
       typedef hiprandStatus (*hipgen_fn)(const unsigned long long **);
       static hipgen_fn f;
@@ -483,6 +608,7 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"
@@ -578,7 +704,7 @@ cdef extern from *:
     ctypedef struct rocrand_discrete_distribution_st
     ctypedef rocrand_discrete_distribution_st hiprandDiscreteDistribution_st
     ctypedef rocrand_discrete_distribution_st rocrand_discrete_distribution
-    ctypedef rocrand_discrete_distribution_st hiprandDiscreteDistribution_t
+    ctypedef rocrand_discrete_distribution_st *hiprandDiscreteDistribution_t
     ctypedef rocrand_discrete_distribution_st hiprandDiscreteDistribution_st
     ctypedef struct rocrand_discrete_distribution_st:
         unsigned int size

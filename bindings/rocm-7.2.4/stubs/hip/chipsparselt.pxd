@@ -42,13 +42,21 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("7.2.4", "hipsparselt", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hipsparseLtSparsity_t
+    #define HIPGEN_DEF_hipsparseLtSparsity_t
     typedef enum hipsparseLtSparsity_t {
       HIPSPARSELT_SPARSITY_50_PERCENT = 0
     } hipsparseLtSparsity_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatDescAttribute_t
+    #define HIPGEN_DEF_hipsparseLtMatDescAttribute_t
     typedef enum hipsparseLtMatDescAttribute_t {
       HIPSPARSELT_MAT_NUM_BATCHES = 0,
       HIPSPARSELT_MAT_BATCH_STRIDE = 1
     } hipsparseLtMatDescAttribute_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtComputetype_t
+    #define HIPGEN_DEF_hipsparseLtComputetype_t
     typedef enum hipsparseLtComputetype_t {
       HIPSPARSELT_COMPUTE_16F = 0,
       HIPSPARSELT_COMPUTE_32I = 1,
@@ -56,6 +64,9 @@ cdef extern from *:
       HIPSPARSELT_COMPUTE_TF32 = 3,
       HIPSPARSELT_COMPUTE_TF32_FAST = 4
     } hipsparseLtComputetype_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulDescAttribute_t
+    #define HIPGEN_DEF_hipsparseLtMatmulDescAttribute_t
     typedef enum hipsparseLtMatmulDescAttribute_t {
       HIPSPARSELT_MATMUL_ACTIVATION_RELU = 0,
       HIPSPARSELT_MATMUL_ACTIVATION_RELU_UPPERBOUND = 1,
@@ -76,9 +87,15 @@ cdef extern from *:
       HIPSPARSELT_MATMUL_BIAS_TYPE = 16,
       HIPSPARSELT_MATMUL_SPARSE_MAT_POINTER = 17
     } hipsparseLtMatmulDescAttribute_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulAlg_t
+    #define HIPGEN_DEF_hipsparseLtMatmulAlg_t
     typedef enum hipsparseLtMatmulAlg_t {
       HIPSPARSELT_MATMUL_ALG_DEFAULT = 0
     } hipsparseLtMatmulAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulAlgAttribute_t
+    #define HIPGEN_DEF_hipsparseLtMatmulAlgAttribute_t
     typedef enum hipsparseLtMatmulAlgAttribute_t {
       HIPSPARSELT_MATMUL_ALG_CONFIG_ID = 0,
       HIPSPARSELT_MATMUL_ALG_CONFIG_MAX_ID = 1,
@@ -87,34 +104,58 @@ cdef extern from *:
       HIPSPARSELT_MATMUL_SPLIT_K_MODE = 4,
       HIPSPARSELT_MATMUL_SPLIT_K_BUFFERS = 5
     } hipsparseLtMatmulAlgAttribute_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtPruneAlg_t
+    #define HIPGEN_DEF_hipsparseLtPruneAlg_t
     typedef enum hipsparseLtPruneAlg_t {
       HIPSPARSELT_PRUNE_SPMMA_TILE = 0,
       HIPSPARSELT_PRUNE_SPMMA_STRIP = 1
     } hipsparseLtPruneAlg_t;
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtSplitKMode_t
+    #define HIPGEN_DEF_hipsparseLtSplitKMode_t
     typedef enum hipsparseLtSplitKMode_t {
       HIPSPARSELT_SPLIT_K_MODE_ONE_KERNEL = 0,
       HIPSPARSELT_SPLIT_K_MODE_TWO_KERNELS = 1
     } hipsparseLtSplitKMode_t;
+    #endif
     typedef struct hipsparseLtHandle_t hipsparseLtHandle_t;
     typedef struct hipsparseLtMatDescriptor_t hipsparseLtMatDescriptor_t;
     typedef struct hipsparseLtMatmulDescriptor_t hipsparseLtMatmulDescriptor_t;
     typedef struct hipsparseLtMatmulAlgSelection_t hipsparseLtMatmulAlgSelection_t;
     typedef struct hipsparseLtMatmulPlan_t hipsparseLtMatmulPlan_t;
+    #ifndef HIPGEN_DEF_hipsparseLtHandle_t
+    #define HIPGEN_DEF_hipsparseLtHandle_t
     struct __attribute__((aligned(1))) hipsparseLtHandle_t {
       uint8_t data[11024];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatDescriptor_t
+    #define HIPGEN_DEF_hipsparseLtMatDescriptor_t
     struct __attribute__((aligned(1))) hipsparseLtMatDescriptor_t {
       uint8_t data[11024];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulDescriptor_t
+    #define HIPGEN_DEF_hipsparseLtMatmulDescriptor_t
     struct __attribute__((aligned(1))) hipsparseLtMatmulDescriptor_t {
       uint8_t data[11024];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulAlgSelection_t
+    #define HIPGEN_DEF_hipsparseLtMatmulAlgSelection_t
     struct __attribute__((aligned(1))) hipsparseLtMatmulAlgSelection_t {
       uint8_t data[11024];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulPlan_t
+    #define HIPGEN_DEF_hipsparseLtMatmulPlan_t
     struct __attribute__((aligned(1))) hipsparseLtMatmulPlan_t {
       uint8_t data[11024];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtInitialize
+    #define HIPGEN_DEF_hipsparseLtInitialize
     static inline void hipsparseLtInitialize(void) {
       typedef void (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -126,6 +167,9 @@ cdef extern from *:
       }
       g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtGetVersion
+    #define HIPGEN_DEF_hipsparseLtGetVersion
     static inline hipsparseStatus_t hipsparseLtGetVersion(const hipsparseLtHandle_t *a0, int *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, int *);
       static hipgen_fn f;
@@ -137,6 +181,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtGetProperty
+    #define HIPGEN_DEF_hipsparseLtGetProperty
     static inline hipsparseStatus_t hipsparseLtGetProperty(hipLibraryPropertyType a0, int *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipLibraryPropertyType, int *);
       static hipgen_fn f;
@@ -148,6 +195,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtGetGitRevision
+    #define HIPGEN_DEF_hipsparseLtGetGitRevision
     static inline hipsparseStatus_t hipsparseLtGetGitRevision(hipsparseLtHandle_t a0, char *a1) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseLtHandle_t, char *);
       static hipgen_fn f;
@@ -159,6 +209,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtGetArchName
+    #define HIPGEN_DEF_hipsparseLtGetArchName
     static inline hipsparseStatus_t hipsparseLtGetArchName(char **a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(char **);
       static hipgen_fn f;
@@ -170,6 +223,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtInit
+    #define HIPGEN_DEF_hipsparseLtInit
     static inline hipsparseStatus_t hipsparseLtInit(hipsparseLtHandle_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(hipsparseLtHandle_t *);
       static hipgen_fn f;
@@ -181,6 +237,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtDestroy
+    #define HIPGEN_DEF_hipsparseLtDestroy
     static inline hipsparseStatus_t hipsparseLtDestroy(const hipsparseLtHandle_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *);
       static hipgen_fn f;
@@ -192,6 +251,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtDenseDescriptorInit
+    #define HIPGEN_DEF_hipsparseLtDenseDescriptorInit
     static inline hipsparseStatus_t hipsparseLtDenseDescriptorInit(const hipsparseLtHandle_t *a0, hipsparseLtMatDescriptor_t *a1, int64_t a2, int64_t a3, int64_t a4, uint32_t a5, hipDataType a6, hipsparseOrder_t a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, hipsparseLtMatDescriptor_t *, int64_t, int64_t, int64_t, uint32_t, hipDataType, hipsparseOrder_t);
       static hipgen_fn f;
@@ -203,6 +265,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtStructuredDescriptorInit
+    #define HIPGEN_DEF_hipsparseLtStructuredDescriptorInit
     static inline hipsparseStatus_t hipsparseLtStructuredDescriptorInit(const hipsparseLtHandle_t *a0, hipsparseLtMatDescriptor_t *a1, int64_t a2, int64_t a3, int64_t a4, uint32_t a5, hipDataType a6, hipsparseOrder_t a7, hipsparseLtSparsity_t a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, hipsparseLtMatDescriptor_t *, int64_t, int64_t, int64_t, uint32_t, hipDataType, hipsparseOrder_t, hipsparseLtSparsity_t);
       static hipgen_fn f;
@@ -214,6 +279,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatDescriptorDestroy
+    #define HIPGEN_DEF_hipsparseLtMatDescriptorDestroy
     static inline hipsparseStatus_t hipsparseLtMatDescriptorDestroy(const hipsparseLtMatDescriptor_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtMatDescriptor_t *);
       static hipgen_fn f;
@@ -225,6 +293,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatDescSetAttribute
+    #define HIPGEN_DEF_hipsparseLtMatDescSetAttribute
     static inline hipsparseStatus_t hipsparseLtMatDescSetAttribute(const hipsparseLtHandle_t *a0, hipsparseLtMatDescriptor_t *a1, hipsparseLtMatDescAttribute_t a2, const void *a3, size_t a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, hipsparseLtMatDescriptor_t *, hipsparseLtMatDescAttribute_t, const void *, size_t);
       static hipgen_fn f;
@@ -236,6 +307,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatDescGetAttribute
+    #define HIPGEN_DEF_hipsparseLtMatDescGetAttribute
     static inline hipsparseStatus_t hipsparseLtMatDescGetAttribute(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, hipsparseLtMatDescAttribute_t a2, void *a3, size_t a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatDescriptor_t *, hipsparseLtMatDescAttribute_t, void *, size_t);
       static hipgen_fn f;
@@ -247,6 +321,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulDescriptorInit
+    #define HIPGEN_DEF_hipsparseLtMatmulDescriptorInit
     static inline hipsparseStatus_t hipsparseLtMatmulDescriptorInit(const hipsparseLtHandle_t *a0, hipsparseLtMatmulDescriptor_t *a1, hipsparseOperation_t a2, hipsparseOperation_t a3, const hipsparseLtMatDescriptor_t *a4, const hipsparseLtMatDescriptor_t *a5, const hipsparseLtMatDescriptor_t *a6, const hipsparseLtMatDescriptor_t *a7, hipsparseLtComputetype_t a8) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, hipsparseLtMatmulDescriptor_t *, hipsparseOperation_t, hipsparseOperation_t, const hipsparseLtMatDescriptor_t *, const hipsparseLtMatDescriptor_t *, const hipsparseLtMatDescriptor_t *, const hipsparseLtMatDescriptor_t *, hipsparseLtComputetype_t);
       static hipgen_fn f;
@@ -258,6 +335,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulDescSetAttribute
+    #define HIPGEN_DEF_hipsparseLtMatmulDescSetAttribute
     static inline hipsparseStatus_t hipsparseLtMatmulDescSetAttribute(const hipsparseLtHandle_t *a0, hipsparseLtMatmulDescriptor_t *a1, hipsparseLtMatmulDescAttribute_t a2, const void *a3, size_t a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, hipsparseLtMatmulDescriptor_t *, hipsparseLtMatmulDescAttribute_t, const void *, size_t);
       static hipgen_fn f;
@@ -269,6 +349,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulDescGetAttribute
+    #define HIPGEN_DEF_hipsparseLtMatmulDescGetAttribute
     static inline hipsparseStatus_t hipsparseLtMatmulDescGetAttribute(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulDescriptor_t *a1, hipsparseLtMatmulDescAttribute_t a2, void *a3, size_t a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatmulDescriptor_t *, hipsparseLtMatmulDescAttribute_t, void *, size_t);
       static hipgen_fn f;
@@ -280,6 +363,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulAlgSelectionInit
+    #define HIPGEN_DEF_hipsparseLtMatmulAlgSelectionInit
     static inline hipsparseStatus_t hipsparseLtMatmulAlgSelectionInit(const hipsparseLtHandle_t *a0, hipsparseLtMatmulAlgSelection_t *a1, const hipsparseLtMatmulDescriptor_t *a2, hipsparseLtMatmulAlg_t a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, hipsparseLtMatmulAlgSelection_t *, const hipsparseLtMatmulDescriptor_t *, hipsparseLtMatmulAlg_t);
       static hipgen_fn f;
@@ -291,6 +377,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulAlgSetAttribute
+    #define HIPGEN_DEF_hipsparseLtMatmulAlgSetAttribute
     static inline hipsparseStatus_t hipsparseLtMatmulAlgSetAttribute(const hipsparseLtHandle_t *a0, hipsparseLtMatmulAlgSelection_t *a1, hipsparseLtMatmulAlgAttribute_t a2, const void *a3, size_t a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, hipsparseLtMatmulAlgSelection_t *, hipsparseLtMatmulAlgAttribute_t, const void *, size_t);
       static hipgen_fn f;
@@ -302,6 +391,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulAlgGetAttribute
+    #define HIPGEN_DEF_hipsparseLtMatmulAlgGetAttribute
     static inline hipsparseStatus_t hipsparseLtMatmulAlgGetAttribute(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulAlgSelection_t *a1, hipsparseLtMatmulAlgAttribute_t a2, void *a3, size_t a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatmulAlgSelection_t *, hipsparseLtMatmulAlgAttribute_t, void *, size_t);
       static hipgen_fn f;
@@ -313,6 +405,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulGetWorkspace
+    #define HIPGEN_DEF_hipsparseLtMatmulGetWorkspace
     static inline hipsparseStatus_t hipsparseLtMatmulGetWorkspace(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, size_t *a2) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatmulPlan_t *, size_t *);
       static hipgen_fn f;
@@ -324,6 +419,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulPlanInit
+    #define HIPGEN_DEF_hipsparseLtMatmulPlanInit
     static inline hipsparseStatus_t hipsparseLtMatmulPlanInit(const hipsparseLtHandle_t *a0, hipsparseLtMatmulPlan_t *a1, const hipsparseLtMatmulDescriptor_t *a2, const hipsparseLtMatmulAlgSelection_t *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, hipsparseLtMatmulPlan_t *, const hipsparseLtMatmulDescriptor_t *, const hipsparseLtMatmulAlgSelection_t *);
       static hipgen_fn f;
@@ -335,6 +433,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulPlanDestroy
+    #define HIPGEN_DEF_hipsparseLtMatmulPlanDestroy
     static inline hipsparseStatus_t hipsparseLtMatmulPlanDestroy(const hipsparseLtMatmulPlan_t *a0) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtMatmulPlan_t *);
       static hipgen_fn f;
@@ -346,6 +447,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmul
+    #define HIPGEN_DEF_hipsparseLtMatmul
     static inline hipsparseStatus_t hipsparseLtMatmul(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, void *a7, void *a8, hipStream_t *a9, int32_t a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatmulPlan_t *, const void *, const void *, const void *, const void *, const void *, void *, void *, hipStream_t *, int32_t);
       static hipgen_fn f;
@@ -357,6 +461,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtMatmulSearch
+    #define HIPGEN_DEF_hipsparseLtMatmulSearch
     static inline hipsparseStatus_t hipsparseLtMatmulSearch(const hipsparseLtHandle_t *a0, hipsparseLtMatmulPlan_t *a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, void *a7, void *a8, hipStream_t *a9, int32_t a10) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, hipsparseLtMatmulPlan_t *, const void *, const void *, const void *, const void *, const void *, void *, void *, hipStream_t *, int32_t);
       static hipgen_fn f;
@@ -368,6 +475,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtSpMMAPrune
+    #define HIPGEN_DEF_hipsparseLtSpMMAPrune
     static inline hipsparseStatus_t hipsparseLtSpMMAPrune(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulDescriptor_t *a1, const void *a2, void *a3, hipsparseLtPruneAlg_t a4, hipStream_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatmulDescriptor_t *, const void *, void *, hipsparseLtPruneAlg_t, hipStream_t);
       static hipgen_fn f;
@@ -379,6 +489,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtSpMMAPruneCheck
+    #define HIPGEN_DEF_hipsparseLtSpMMAPruneCheck
     static inline hipsparseStatus_t hipsparseLtSpMMAPruneCheck(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulDescriptor_t *a1, const void *a2, int *a3, hipStream_t a4) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatmulDescriptor_t *, const void *, int *, hipStream_t);
       static hipgen_fn f;
@@ -390,6 +503,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtSpMMAPrune2
+    #define HIPGEN_DEF_hipsparseLtSpMMAPrune2
     static inline hipsparseStatus_t hipsparseLtSpMMAPrune2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, int a2, hipsparseOperation_t a3, const void *a4, void *a5, hipsparseLtPruneAlg_t a6, hipStream_t a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatDescriptor_t *, int, hipsparseOperation_t, const void *, void *, hipsparseLtPruneAlg_t, hipStream_t);
       static hipgen_fn f;
@@ -401,6 +517,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtSpMMAPruneCheck2
+    #define HIPGEN_DEF_hipsparseLtSpMMAPruneCheck2
     static inline hipsparseStatus_t hipsparseLtSpMMAPruneCheck2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, int a2, hipsparseOperation_t a3, const void *a4, int *a5, hipStream_t a6) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatDescriptor_t *, int, hipsparseOperation_t, const void *, int *, hipStream_t);
       static hipgen_fn f;
@@ -412,6 +531,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtSpMMACompressedSize
+    #define HIPGEN_DEF_hipsparseLtSpMMACompressedSize
     static inline hipsparseStatus_t hipsparseLtSpMMACompressedSize(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, size_t *a2, size_t *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatmulPlan_t *, size_t *, size_t *);
       static hipgen_fn f;
@@ -423,6 +545,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtSpMMACompress
+    #define HIPGEN_DEF_hipsparseLtSpMMACompress
     static inline hipsparseStatus_t hipsparseLtSpMMACompress(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, const void *a2, void *a3, void *a4, hipStream_t a5) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatmulPlan_t *, const void *, void *, void *, hipStream_t);
       static hipgen_fn f;
@@ -434,6 +559,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtSpMMACompressedSize2
+    #define HIPGEN_DEF_hipsparseLtSpMMACompressedSize2
     static inline hipsparseStatus_t hipsparseLtSpMMACompressedSize2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, size_t *a2, size_t *a3) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatDescriptor_t *, size_t *, size_t *);
       static hipgen_fn f;
@@ -445,6 +573,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hipsparseLtSpMMACompress2
+    #define HIPGEN_DEF_hipsparseLtSpMMACompress2
     static inline hipsparseStatus_t hipsparseLtSpMMACompress2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, int a2, hipsparseOperation_t a3, const void *a4, void *a5, void *a6, hipStream_t a7) {
       typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseLtHandle_t *, const hipsparseLtMatDescriptor_t *, int, hipsparseOperation_t, const void *, void *, void *, hipStream_t);
       static hipgen_fn f;
@@ -456,6 +587,7 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"

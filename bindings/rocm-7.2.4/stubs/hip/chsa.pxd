@@ -40,6 +40,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("7.2.4", "hsa", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_hsa_status_t
+    #define HIPGEN_DEF_hsa_status_t
     typedef enum hsa_status_t {
       HSA_STATUS_SUCCESS = 0,
       HSA_STATUS_INFO_BREAK = 1,
@@ -77,24 +79,39 @@ cdef extern from *:
       HSA_STATUS_ERROR_INVALID_RUNTIME_STATE = 4133,
       HSA_STATUS_ERROR_FATAL = 4134
     } hsa_status_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_access_permission_t
+    #define HIPGEN_DEF_hsa_access_permission_t
     typedef enum hsa_access_permission_t {
       HSA_ACCESS_PERMISSION_NONE = 0,
       HSA_ACCESS_PERMISSION_RO = 1,
       HSA_ACCESS_PERMISSION_WO = 2,
       HSA_ACCESS_PERMISSION_RW = 3
     } hsa_access_permission_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_endianness_t
+    #define HIPGEN_DEF_hsa_endianness_t
     typedef enum hsa_endianness_t {
       HSA_ENDIANNESS_LITTLE = 0,
       HSA_ENDIANNESS_BIG = 1
     } hsa_endianness_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_machine_model_t
+    #define HIPGEN_DEF_hsa_machine_model_t
     typedef enum hsa_machine_model_t {
       HSA_MACHINE_MODEL_SMALL = 0,
       HSA_MACHINE_MODEL_LARGE = 1
     } hsa_machine_model_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_profile_t
+    #define HIPGEN_DEF_hsa_profile_t
     typedef enum hsa_profile_t {
       HSA_PROFILE_BASE = 0,
       HSA_PROFILE_FULL = 1
     } hsa_profile_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_system_info_t
+    #define HIPGEN_DEF_hsa_system_info_t
     typedef enum hsa_system_info_t {
       HSA_SYSTEM_INFO_VERSION_MAJOR = 0,
       HSA_SYSTEM_INFO_VERSION_MINOR = 1,
@@ -114,6 +131,9 @@ cdef extern from *:
       HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR = 519,
       HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR = 520
     } hsa_system_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_extension_t
+    #define HIPGEN_DEF_hsa_extension_t
     typedef enum hsa_extension_t {
       HSA_EXTENSION_FINALIZER = 0,
       HSA_EXTENSION_IMAGES = 1,
@@ -127,21 +147,33 @@ cdef extern from *:
       HSA_EXTENSION_AMD_PC_SAMPLING = 515,
       HSA_AMD_LAST_EXTENSION = 515
     } hsa_extension_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_agent_feature_t
+    #define HIPGEN_DEF_hsa_agent_feature_t
     typedef enum hsa_agent_feature_t {
       HSA_AGENT_FEATURE_KERNEL_DISPATCH = 1,
       HSA_AGENT_FEATURE_AGENT_DISPATCH = 2
     } hsa_agent_feature_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_device_type_t
+    #define HIPGEN_DEF_hsa_device_type_t
     typedef enum hsa_device_type_t {
       HSA_DEVICE_TYPE_CPU = 0,
       HSA_DEVICE_TYPE_GPU = 1,
       HSA_DEVICE_TYPE_DSP = 2,
       HSA_DEVICE_TYPE_AIE = 3
     } hsa_device_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_default_float_rounding_mode_t
+    #define HIPGEN_DEF_hsa_default_float_rounding_mode_t
     typedef enum hsa_default_float_rounding_mode_t {
       HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT = 0,
       HSA_DEFAULT_FLOAT_ROUNDING_MODE_ZERO = 1,
       HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR = 2
     } hsa_default_float_rounding_mode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_agent_info_t
+    #define HIPGEN_DEF_hsa_agent_info_t
     typedef enum hsa_agent_info_t {
       HSA_AGENT_INFO_NAME = 0,
       HSA_AGENT_INFO_VENDOR_NAME = 1,
@@ -170,35 +202,56 @@ cdef extern from *:
       HSA_AGENT_INFO_VERSION_MINOR = 22,
       HSA_AGENT_INFO_LAST = 2147483647
     } hsa_agent_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_exception_policy_t
+    #define HIPGEN_DEF_hsa_exception_policy_t
     typedef enum hsa_exception_policy_t {
       HSA_EXCEPTION_POLICY_BREAK = 1,
       HSA_EXCEPTION_POLICY_DETECT = 2
     } hsa_exception_policy_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_cache_info_t
+    #define HIPGEN_DEF_hsa_cache_info_t
     typedef enum hsa_cache_info_t {
       HSA_CACHE_INFO_NAME_LENGTH = 0,
       HSA_CACHE_INFO_NAME = 1,
       HSA_CACHE_INFO_LEVEL = 2,
       HSA_CACHE_INFO_SIZE = 3
     } hsa_cache_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_condition_t
+    #define HIPGEN_DEF_hsa_signal_condition_t
     typedef enum hsa_signal_condition_t {
       HSA_SIGNAL_CONDITION_EQ = 0,
       HSA_SIGNAL_CONDITION_NE = 1,
       HSA_SIGNAL_CONDITION_LT = 2,
       HSA_SIGNAL_CONDITION_GTE = 3
     } hsa_signal_condition_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_wait_state_t
+    #define HIPGEN_DEF_hsa_wait_state_t
     typedef enum hsa_wait_state_t {
       HSA_WAIT_STATE_BLOCKED = 0,
       HSA_WAIT_STATE_ACTIVE = 1
     } hsa_wait_state_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_type_t
+    #define HIPGEN_DEF_hsa_queue_type_t
     typedef enum hsa_queue_type_t {
       HSA_QUEUE_TYPE_MULTI = 0,
       HSA_QUEUE_TYPE_SINGLE = 1,
       HSA_QUEUE_TYPE_COOPERATIVE = 2
     } hsa_queue_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_feature_t
+    #define HIPGEN_DEF_hsa_queue_feature_t
     typedef enum hsa_queue_feature_t {
       HSA_QUEUE_FEATURE_KERNEL_DISPATCH = 1,
       HSA_QUEUE_FEATURE_AGENT_DISPATCH = 2
     } hsa_queue_feature_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_packet_type_t
+    #define HIPGEN_DEF_hsa_packet_type_t
     typedef enum hsa_packet_type_t {
       HSA_PACKET_TYPE_VENDOR_SPECIFIC = 0,
       HSA_PACKET_TYPE_INVALID = 1,
@@ -207,11 +260,17 @@ cdef extern from *:
       HSA_PACKET_TYPE_AGENT_DISPATCH = 4,
       HSA_PACKET_TYPE_BARRIER_OR = 5
     } hsa_packet_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_fence_scope_t
+    #define HIPGEN_DEF_hsa_fence_scope_t
     typedef enum hsa_fence_scope_t {
       HSA_FENCE_SCOPE_NONE = 0,
       HSA_FENCE_SCOPE_AGENT = 1,
       HSA_FENCE_SCOPE_SYSTEM = 2
     } hsa_fence_scope_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_packet_header_t
+    #define HIPGEN_DEF_hsa_packet_header_t
     typedef enum hsa_packet_header_t {
       HSA_PACKET_HEADER_TYPE = 0,
       HSA_PACKET_HEADER_BARRIER = 8,
@@ -220,6 +279,9 @@ cdef extern from *:
       HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE = 11,
       HSA_PACKET_HEADER_RELEASE_FENCE_SCOPE = 11
     } hsa_packet_header_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_packet_header_width_t
+    #define HIPGEN_DEF_hsa_packet_header_width_t
     typedef enum hsa_packet_header_width_t {
       HSA_PACKET_HEADER_WIDTH_TYPE = 8,
       HSA_PACKET_HEADER_WIDTH_BARRIER = 1,
@@ -228,12 +290,21 @@ cdef extern from *:
       HSA_PACKET_HEADER_WIDTH_SCRELEASE_FENCE_SCOPE = 2,
       HSA_PACKET_HEADER_WIDTH_RELEASE_FENCE_SCOPE = 2
     } hsa_packet_header_width_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_kernel_dispatch_packet_setup_t
+    #define HIPGEN_DEF_hsa_kernel_dispatch_packet_setup_t
     typedef enum hsa_kernel_dispatch_packet_setup_t {
       HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS = 0
     } hsa_kernel_dispatch_packet_setup_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_kernel_dispatch_packet_setup_width_t
+    #define HIPGEN_DEF_hsa_kernel_dispatch_packet_setup_width_t
     typedef enum hsa_kernel_dispatch_packet_setup_width_t {
       HSA_KERNEL_DISPATCH_PACKET_SETUP_WIDTH_DIMENSIONS = 2
     } hsa_kernel_dispatch_packet_setup_width_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_region_segment_t
+    #define HIPGEN_DEF_hsa_region_segment_t
     typedef enum hsa_region_segment_t {
       HSA_REGION_SEGMENT_GLOBAL = 0,
       HSA_REGION_SEGMENT_READONLY = 1,
@@ -241,12 +312,18 @@ cdef extern from *:
       HSA_REGION_SEGMENT_GROUP = 3,
       HSA_REGION_SEGMENT_KERNARG = 4
     } hsa_region_segment_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_region_global_flag_t
+    #define HIPGEN_DEF_hsa_region_global_flag_t
     typedef enum hsa_region_global_flag_t {
       HSA_REGION_GLOBAL_FLAG_KERNARG = 1,
       HSA_REGION_GLOBAL_FLAG_FINE_GRAINED = 2,
       HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED = 4,
       HSA_REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED = 8
     } hsa_region_global_flag_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_region_info_t
+    #define HIPGEN_DEF_hsa_region_info_t
     typedef enum hsa_region_info_t {
       HSA_REGION_INFO_SEGMENT = 0,
       HSA_REGION_INFO_GLOBAL_FLAGS = 1,
@@ -257,6 +334,9 @@ cdef extern from *:
       HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE = 6,
       HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT = 7
     } hsa_region_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_isa_info_t
+    #define HIPGEN_DEF_hsa_isa_info_t
     typedef enum hsa_isa_info_t {
       HSA_ISA_INFO_NAME_LENGTH = 0,
       HSA_ISA_INFO_NAME = 1,
@@ -274,48 +354,81 @@ cdef extern from *:
       HSA_ISA_INFO_GRID_MAX_SIZE = 16,
       HSA_ISA_INFO_FBARRIER_MAX_SIZE = 17
     } hsa_isa_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_fp_type_t
+    #define HIPGEN_DEF_hsa_fp_type_t
     typedef enum hsa_fp_type_t {
       HSA_FP_TYPE_16 = 1,
       HSA_FP_TYPE_32 = 2,
       HSA_FP_TYPE_64 = 4
     } hsa_fp_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_flush_mode_t
+    #define HIPGEN_DEF_hsa_flush_mode_t
     typedef enum hsa_flush_mode_t {
       HSA_FLUSH_MODE_FTZ = 1,
       HSA_FLUSH_MODE_NON_FTZ = 2
     } hsa_flush_mode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_round_method_t
+    #define HIPGEN_DEF_hsa_round_method_t
     typedef enum hsa_round_method_t {
       HSA_ROUND_METHOD_SINGLE = 1,
       HSA_ROUND_METHOD_DOUBLE = 2
     } hsa_round_method_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_wavefront_info_t
+    #define HIPGEN_DEF_hsa_wavefront_info_t
     typedef enum hsa_wavefront_info_t {
       HSA_WAVEFRONT_INFO_SIZE = 0
     } hsa_wavefront_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_state_t
+    #define HIPGEN_DEF_hsa_executable_state_t
     typedef enum hsa_executable_state_t {
       HSA_EXECUTABLE_STATE_UNFROZEN = 0,
       HSA_EXECUTABLE_STATE_FROZEN = 1
     } hsa_executable_state_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_info_t
+    #define HIPGEN_DEF_hsa_executable_info_t
     typedef enum hsa_executable_info_t {
       HSA_EXECUTABLE_INFO_PROFILE = 1,
       HSA_EXECUTABLE_INFO_STATE = 2,
       HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE = 3
     } hsa_executable_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_symbol_kind_t
+    #define HIPGEN_DEF_hsa_symbol_kind_t
     typedef enum hsa_symbol_kind_t {
       HSA_SYMBOL_KIND_VARIABLE = 0,
       HSA_SYMBOL_KIND_KERNEL = 1,
       HSA_SYMBOL_KIND_INDIRECT_FUNCTION = 2
     } hsa_symbol_kind_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_symbol_linkage_t
+    #define HIPGEN_DEF_hsa_symbol_linkage_t
     typedef enum hsa_symbol_linkage_t {
       HSA_SYMBOL_LINKAGE_MODULE = 0,
       HSA_SYMBOL_LINKAGE_PROGRAM = 1
     } hsa_symbol_linkage_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_variable_allocation_t
+    #define HIPGEN_DEF_hsa_variable_allocation_t
     typedef enum hsa_variable_allocation_t {
       HSA_VARIABLE_ALLOCATION_AGENT = 0,
       HSA_VARIABLE_ALLOCATION_PROGRAM = 1
     } hsa_variable_allocation_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_variable_segment_t
+    #define HIPGEN_DEF_hsa_variable_segment_t
     typedef enum hsa_variable_segment_t {
       HSA_VARIABLE_SEGMENT_GLOBAL = 0,
       HSA_VARIABLE_SEGMENT_READONLY = 1
     } hsa_variable_segment_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_symbol_info_t
+    #define HIPGEN_DEF_hsa_executable_symbol_info_t
     typedef enum hsa_executable_symbol_info_t {
       HSA_EXECUTABLE_SYMBOL_INFO_TYPE = 0,
       HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH = 1,
@@ -341,9 +454,15 @@ cdef extern from *:
       HSA_EXECUTABLE_SYMBOL_INFO_INDIRECT_FUNCTION_OBJECT = 23,
       HSA_EXECUTABLE_SYMBOL_INFO_INDIRECT_FUNCTION_CALL_CONVENTION = 16
     } hsa_executable_symbol_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_type_t
+    #define HIPGEN_DEF_hsa_code_object_type_t
     typedef enum hsa_code_object_type_t {
       HSA_CODE_OBJECT_TYPE_PROGRAM = 0
     } hsa_code_object_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_info_t
+    #define HIPGEN_DEF_hsa_code_object_info_t
     typedef enum hsa_code_object_info_t {
       HSA_CODE_OBJECT_INFO_VERSION = 0,
       HSA_CODE_OBJECT_INFO_TYPE = 1,
@@ -352,6 +471,9 @@ cdef extern from *:
       HSA_CODE_OBJECT_INFO_PROFILE = 4,
       HSA_CODE_OBJECT_INFO_DEFAULT_FLOAT_ROUNDING_MODE = 5
     } hsa_code_object_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_symbol_info_t
+    #define HIPGEN_DEF_hsa_code_symbol_info_t
     typedef enum hsa_code_symbol_info_t {
       HSA_CODE_SYMBOL_INFO_TYPE = 0,
       HSA_CODE_SYMBOL_INFO_NAME_LENGTH = 1,
@@ -374,6 +496,9 @@ cdef extern from *:
       HSA_CODE_SYMBOL_INFO_INDIRECT_FUNCTION_CALL_CONVENTION = 16,
       HSA_CODE_SYMBOL_INFO_KERNEL_WAVEFRONT_SIZE = 19
     } hsa_code_symbol_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_geometry_t
+    #define HIPGEN_DEF_hsa_ext_image_geometry_t
     typedef enum hsa_ext_image_geometry_t {
       HSA_EXT_IMAGE_GEOMETRY_1D = 0,
       HSA_EXT_IMAGE_GEOMETRY_2D = 1,
@@ -384,6 +509,9 @@ cdef extern from *:
       HSA_EXT_IMAGE_GEOMETRY_2DDEPTH = 6,
       HSA_EXT_IMAGE_GEOMETRY_2DADEPTH = 7
     } hsa_ext_image_geometry_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_channel_type_t
+    #define HIPGEN_DEF_hsa_ext_image_channel_type_t
     typedef enum hsa_ext_image_channel_type_t {
       HSA_EXT_IMAGE_CHANNEL_TYPE_SNORM_INT8 = 0,
       HSA_EXT_IMAGE_CHANNEL_TYPE_SNORM_INT16 = 1,
@@ -402,6 +530,9 @@ cdef extern from *:
       HSA_EXT_IMAGE_CHANNEL_TYPE_HALF_FLOAT = 14,
       HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT = 15
     } hsa_ext_image_channel_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_channel_order_t
+    #define HIPGEN_DEF_hsa_ext_image_channel_order_t
     typedef enum hsa_ext_image_channel_order_t {
       HSA_EXT_IMAGE_CHANNEL_ORDER_A = 0,
       HSA_EXT_IMAGE_CHANNEL_ORDER_R = 1,
@@ -424,6 +555,9 @@ cdef extern from *:
       HSA_EXT_IMAGE_CHANNEL_ORDER_DEPTH = 18,
       HSA_EXT_IMAGE_CHANNEL_ORDER_DEPTH_STENCIL = 19
     } hsa_ext_image_channel_order_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_capability_t
+    #define HIPGEN_DEF_hsa_ext_image_capability_t
     typedef enum hsa_ext_image_capability_t {
       HSA_EXT_IMAGE_CAPABILITY_NOT_SUPPORTED = 0,
       HSA_EXT_IMAGE_CAPABILITY_READ_ONLY = 1,
@@ -432,10 +566,16 @@ cdef extern from *:
       HSA_EXT_IMAGE_CAPABILITY_READ_MODIFY_WRITE = 8,
       HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT = 16
     } hsa_ext_image_capability_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_data_layout_t
+    #define HIPGEN_DEF_hsa_ext_image_data_layout_t
     typedef enum hsa_ext_image_data_layout_t {
       HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE = 0,
       HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR = 1
     } hsa_ext_image_data_layout_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_sampler_addressing_mode_t
+    #define HIPGEN_DEF_hsa_ext_sampler_addressing_mode_t
     typedef enum hsa_ext_sampler_addressing_mode_t {
       HSA_EXT_SAMPLER_ADDRESSING_MODE_UNDEFINED = 0,
       HSA_EXT_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE = 1,
@@ -443,30 +583,51 @@ cdef extern from *:
       HSA_EXT_SAMPLER_ADDRESSING_MODE_REPEAT = 3,
       HSA_EXT_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT = 4
     } hsa_ext_sampler_addressing_mode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_sampler_coordinate_mode_t
+    #define HIPGEN_DEF_hsa_ext_sampler_coordinate_mode_t
     typedef enum hsa_ext_sampler_coordinate_mode_t {
       HSA_EXT_SAMPLER_COORDINATE_MODE_UNNORMALIZED = 0,
       HSA_EXT_SAMPLER_COORDINATE_MODE_NORMALIZED = 1
     } hsa_ext_sampler_coordinate_mode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_sampler_filter_mode_t
+    #define HIPGEN_DEF_hsa_ext_sampler_filter_mode_t
     typedef enum hsa_ext_sampler_filter_mode_t {
       HSA_EXT_SAMPLER_FILTER_MODE_NEAREST = 0,
       HSA_EXT_SAMPLER_FILTER_MODE_LINEAR = 1
     } hsa_ext_sampler_filter_mode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_method_kind_t
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_method_kind_t
     typedef enum hsa_ven_amd_pcs_method_kind_t {
       HSA_VEN_AMD_PCS_METHOD_HOSTTRAP_V1 = 0,
       HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1 = 1
     } hsa_ven_amd_pcs_method_kind_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_units_t
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_units_t
     typedef enum hsa_ven_amd_pcs_units_t {
       HSA_VEN_AMD_PCS_INTERVAL_UNITS_MICRO_SECONDS = 0,
       HSA_VEN_AMD_PCS_INTERVAL_UNITS_CLOCK_CYCLES = 1,
       HSA_VEN_AMD_PCS_INTERVAL_UNITS_INSTRUCTIONS = 2
     } hsa_ven_amd_pcs_units_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_configuration_flags_t
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_configuration_flags_t
     typedef enum hsa_ven_amd_pcs_configuration_flags_t {
       HSA_VEN_AMD_PCS_CONFIGURATION_FLAGS_INTERVAL_POWER_OF_2 = 1
     } hsa_ven_amd_pcs_configuration_flags_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_packet_type_t
+    #define HIPGEN_DEF_hsa_amd_packet_type_t
     typedef enum hsa_amd_packet_type_t {
       HSA_AMD_PACKET_TYPE_BARRIER_VALUE = 2,
       HSA_AMD_PACKET_TYPE_AIE_ERT = 3
     } hsa_amd_packet_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_aie_ert_state
+    #define HIPGEN_DEF_hsa_amd_aie_ert_state
     typedef enum hsa_amd_aie_ert_state {
       HSA_AMD_AIE_ERT_STATE_NEW = 1,
       HSA_AMD_AIE_ERT_STATE_QUEUED = 2,
@@ -481,6 +642,9 @@ cdef extern from *:
       HSA_AMD_AIE_ERT_STATE_SKCRASHED = 11,
       HSA_AMD_AIE_ERT_STATE_MAX = 12
     } hsa_amd_aie_ert_state;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_aie_ert_cmd_opcode_t
+    #define HIPGEN_DEF_hsa_amd_aie_ert_cmd_opcode_t
     typedef enum hsa_amd_aie_ert_cmd_opcode_t {
       HSA_AMD_AIE_ERT_START_CU = 0,
       HSA_AMD_AIE_ERT_START_KERNEL = 0,
@@ -505,10 +669,16 @@ cdef extern from *:
       HSA_AMD_AIE_ERT_START_NPU = 20,
       HSA_AMD_AIE_ERT_START_NPU_PREEMPT = 21
     } hsa_amd_aie_ert_cmd_opcode_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_iommu_version_t
+    #define HIPGEN_DEF_hsa_amd_iommu_version_t
     typedef enum hsa_amd_iommu_version_t {
       HSA_IOMMU_SUPPORT_NONE = 0,
       HSA_IOMMU_SUPPORT_V2 = 1
     } hsa_amd_iommu_version_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_agent_info_s
+    #define HIPGEN_DEF_hsa_amd_agent_info_s
     typedef enum hsa_amd_agent_info_s {
       HSA_AMD_AGENT_INFO_CHIP_ID = 40960,
       HSA_AMD_AGENT_INFO_CACHELINE_SIZE = 40961,
@@ -548,11 +718,17 @@ cdef extern from *:
       HSA_AMD_AGENT_INFO_SCRATCH_LIMIT_CURRENT = 41239,
       HSA_AMD_AGENT_INFO_CLOCK_COUNTERS = 41240
     } hsa_amd_agent_info_s;
+    #endif
     typedef hsa_amd_agent_info_s hsa_amd_agent_info_t;
+    #ifndef HIPGEN_DEF_hsa_amd_agent_memory_properties_s
+    #define HIPGEN_DEF_hsa_amd_agent_memory_properties_s
     typedef enum hsa_amd_agent_memory_properties_s {
       HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU = 1
     } hsa_amd_agent_memory_properties_s;
+    #endif
     typedef hsa_amd_agent_memory_properties_s hsa_amd_agent_memory_properties_t;
+    #ifndef HIPGEN_DEF_hsa_amd_sdma_engine_id
+    #define HIPGEN_DEF_hsa_amd_sdma_engine_id
     typedef enum hsa_amd_sdma_engine_id {
       HSA_AMD_SDMA_ENGINE_0 = 1,
       HSA_AMD_SDMA_ENGINE_1 = 2,
@@ -571,46 +747,70 @@ cdef extern from *:
       HSA_AMD_SDMA_ENGINE_14 = 16384,
       HSA_AMD_SDMA_ENGINE_15 = 32768
     } hsa_amd_sdma_engine_id;
+    #endif
     typedef hsa_amd_sdma_engine_id hsa_amd_sdma_engine_id_t;
+    #ifndef HIPGEN_DEF_hsa_amd_region_info_s
+    #define HIPGEN_DEF_hsa_amd_region_info_s
     typedef enum hsa_amd_region_info_s {
       HSA_AMD_REGION_INFO_HOST_ACCESSIBLE = 40960,
       HSA_AMD_REGION_INFO_BASE = 40961,
       HSA_AMD_REGION_INFO_BUS_WIDTH = 40962,
       HSA_AMD_REGION_INFO_MAX_CLOCK_FREQUENCY = 40963
     } hsa_amd_region_info_s;
+    #endif
     typedef hsa_amd_region_info_s hsa_amd_region_info_t;
+    #ifndef HIPGEN_DEF_hsa_amd_coherency_type_s
+    #define HIPGEN_DEF_hsa_amd_coherency_type_s
     typedef enum hsa_amd_coherency_type_s {
       HSA_AMD_COHERENCY_TYPE_COHERENT = 0,
       HSA_AMD_COHERENCY_TYPE_NONCOHERENT = 1
     } hsa_amd_coherency_type_s;
+    #endif
     typedef hsa_amd_coherency_type_s hsa_amd_coherency_type_t;
+    #ifndef HIPGEN_DEF_hsa_amd_dma_buf_mapping_type_s
+    #define HIPGEN_DEF_hsa_amd_dma_buf_mapping_type_s
     typedef enum hsa_amd_dma_buf_mapping_type_s {
       HSA_AMD_DMABUF_MAPPING_TYPE_NONE = 0,
       HSA_AMD_DMABUF_MAPPING_TYPE_PCIE = 1
     } hsa_amd_dma_buf_mapping_type_s;
+    #endif
     typedef hsa_amd_dma_buf_mapping_type_s hsa_amd_dma_buf_mapping_type_t;
+    #ifndef HIPGEN_DEF_hsa_amd_signal_attribute_t
+    #define HIPGEN_DEF_hsa_amd_signal_attribute_t
     typedef enum hsa_amd_signal_attribute_t {
       HSA_AMD_SIGNAL_AMD_GPU_ONLY = 1,
       HSA_AMD_SIGNAL_IPC = 2
     } hsa_amd_signal_attribute_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_segment_t
+    #define HIPGEN_DEF_hsa_amd_segment_t
     typedef enum hsa_amd_segment_t {
       HSA_AMD_SEGMENT_GLOBAL = 0,
       HSA_AMD_SEGMENT_READONLY = 1,
       HSA_AMD_SEGMENT_PRIVATE = 2,
       HSA_AMD_SEGMENT_GROUP = 3
     } hsa_amd_segment_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_pool_global_flag_s
+    #define HIPGEN_DEF_hsa_amd_memory_pool_global_flag_s
     typedef enum hsa_amd_memory_pool_global_flag_s {
       HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT = 1,
       HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED = 2,
       HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED = 4,
       HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED = 8
     } hsa_amd_memory_pool_global_flag_s;
+    #endif
     typedef hsa_amd_memory_pool_global_flag_s hsa_amd_memory_pool_global_flag_t;
+    #ifndef HIPGEN_DEF_hsa_amd_memory_pool_location_s
+    #define HIPGEN_DEF_hsa_amd_memory_pool_location_s
     typedef enum hsa_amd_memory_pool_location_s {
       HSA_AMD_MEMORY_POOL_LOCATION_CPU = 0,
       HSA_AMD_MEMORY_POOL_LOCATION_GPU = 1
     } hsa_amd_memory_pool_location_s;
+    #endif
     typedef hsa_amd_memory_pool_location_s hsa_amd_memory_pool_location_t;
+    #ifndef HIPGEN_DEF_hsa_amd_memory_pool_info_t
+    #define HIPGEN_DEF_hsa_amd_memory_pool_info_t
     typedef enum hsa_amd_memory_pool_info_t {
       HSA_AMD_MEMORY_POOL_INFO_SEGMENT = 0,
       HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS = 1,
@@ -623,6 +823,9 @@ cdef extern from *:
       HSA_AMD_MEMORY_POOL_INFO_LOCATION = 17,
       HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE = 18
     } hsa_amd_memory_pool_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_pool_flag_s
+    #define HIPGEN_DEF_hsa_amd_memory_pool_flag_s
     typedef enum hsa_amd_memory_pool_flag_s {
       HSA_AMD_MEMORY_POOL_STANDARD_FLAG = 0,
       HSA_AMD_MEMORY_POOL_PCIE_FLAG = 1,
@@ -630,18 +833,27 @@ cdef extern from *:
       HSA_AMD_MEMORY_POOL_EXECUTABLE_FLAG = 4,
       HSA_AMD_MEMORY_POOL_UNCACHED_FLAG = 8
     } hsa_amd_memory_pool_flag_s;
+    #endif
     typedef hsa_amd_memory_pool_flag_s hsa_amd_memory_pool_flag_t;
+    #ifndef HIPGEN_DEF_hsa_amd_copy_direction_t
+    #define HIPGEN_DEF_hsa_amd_copy_direction_t
     typedef enum hsa_amd_copy_direction_t {
       hsaHostToHost = 0,
       hsaHostToDevice = 1,
       hsaDeviceToHost = 2,
       hsaDeviceToDevice = 3
     } hsa_amd_copy_direction_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_pool_access_t
+    #define HIPGEN_DEF_hsa_amd_memory_pool_access_t
     typedef enum hsa_amd_memory_pool_access_t {
       HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED = 0,
       HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT = 1,
       HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT = 2
     } hsa_amd_memory_pool_access_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_link_info_type_t
+    #define HIPGEN_DEF_hsa_amd_link_info_type_t
     typedef enum hsa_amd_link_info_type_t {
       HSA_AMD_LINK_INFO_TYPE_HYPERTRANSPORT = 0,
       HSA_AMD_LINK_INFO_TYPE_QPI = 1,
@@ -649,11 +861,17 @@ cdef extern from *:
       HSA_AMD_LINK_INFO_TYPE_INFINBAND = 3,
       HSA_AMD_LINK_INFO_TYPE_XGMI = 4
     } hsa_amd_link_info_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_agent_memory_pool_info_t
+    #define HIPGEN_DEF_hsa_amd_agent_memory_pool_info_t
     typedef enum hsa_amd_agent_memory_pool_info_t {
       HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS = 0,
       HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS = 1,
       HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO = 2
     } hsa_amd_agent_memory_pool_info_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_pointer_type_t
+    #define HIPGEN_DEF_hsa_amd_pointer_type_t
     typedef enum hsa_amd_pointer_type_t {
       HSA_EXT_POINTER_TYPE_UNKNOWN = 0,
       HSA_EXT_POINTER_TYPE_HSA = 1,
@@ -663,13 +881,19 @@ cdef extern from *:
       HSA_EXT_POINTER_TYPE_RESERVED_ADDR = 5,
       HSA_EXT_POINTER_TYPE_HSA_VMEM = 6
     } hsa_amd_pointer_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_event_type_s
+    #define HIPGEN_DEF_hsa_amd_event_type_s
     typedef enum hsa_amd_event_type_s {
       HSA_AMD_GPU_MEMORY_FAULT_EVENT = 0,
       HSA_AMD_GPU_HW_EXCEPTION_EVENT = 1,
       HSA_AMD_GPU_MEMORY_ERROR_EVENT = 2,
       HSA_AMD_SYSTEM_SHUTDOWN_EVENT = 3
     } hsa_amd_event_type_s;
+    #endif
     typedef hsa_amd_event_type_s hsa_amd_event_type_t;
+    #ifndef HIPGEN_DEF_hsa_amd_memory_fault_reason_t
+    #define HIPGEN_DEF_hsa_amd_memory_fault_reason_t
     typedef enum hsa_amd_memory_fault_reason_t {
       HSA_AMD_MEMORY_FAULT_PAGE_NOT_PRESENT = 1,
       HSA_AMD_MEMORY_FAULT_READ_ONLY = 2,
@@ -680,33 +904,54 @@ cdef extern from *:
       HSA_AMD_MEMORY_FAULT_SRAMECC = 64,
       HSA_AMD_MEMORY_FAULT_HANG = 2147483648ull
     } hsa_amd_memory_fault_reason_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_error_reason_t
+    #define HIPGEN_DEF_hsa_amd_memory_error_reason_t
     typedef enum hsa_amd_memory_error_reason_t {
       HSA_AMD_MEMORY_ERROR_MEMORY_IN_USE = 1
     } hsa_amd_memory_error_reason_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_hw_exception_reset_type_t
+    #define HIPGEN_DEF_hsa_amd_hw_exception_reset_type_t
     typedef enum hsa_amd_hw_exception_reset_type_t {
       HSA_AMD_HW_EXCEPTION_RESET_TYPE_OTHER = 1
     } hsa_amd_hw_exception_reset_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_hw_exception_reset_cause_t
+    #define HIPGEN_DEF_hsa_amd_hw_exception_reset_cause_t
     typedef enum hsa_amd_hw_exception_reset_cause_t {
       HSA_AMD_HW_EXCEPTION_CAUSE_GPU_HANG = 1,
       HSA_AMD_HW_EXCEPTION_CAUSE_ECC = 2
     } hsa_amd_hw_exception_reset_cause_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_queue_priority_s
+    #define HIPGEN_DEF_hsa_amd_queue_priority_s
     typedef enum hsa_amd_queue_priority_s {
       HSA_AMD_QUEUE_PRIORITY_LOW = 0,
       HSA_AMD_QUEUE_PRIORITY_NORMAL = 1,
       HSA_AMD_QUEUE_PRIORITY_HIGH = 2
     } hsa_amd_queue_priority_s;
+    #endif
     typedef hsa_amd_queue_priority_s hsa_amd_queue_priority_t;
+    #ifndef HIPGEN_DEF_hsa_amd_queue_create_flag_t
+    #define HIPGEN_DEF_hsa_amd_queue_create_flag_t
     typedef enum hsa_amd_queue_create_flag_t {
       HSA_AMD_QUEUE_CREATE_SYSTEM_MEM = 0,
       HSA_AMD_QUEUE_CREATE_DEVICE_MEM_RING_BUF = 1,
       HSA_AMD_QUEUE_CREATE_DEVICE_MEM_QUEUE_DESCRIPTOR = 2
     } hsa_amd_queue_create_flag_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_svm_model_s
+    #define HIPGEN_DEF_hsa_amd_svm_model_s
     typedef enum hsa_amd_svm_model_s {
       HSA_AMD_SVM_GLOBAL_FLAG_FINE_GRAINED = 0,
       HSA_AMD_SVM_GLOBAL_FLAG_COARSE_GRAINED = 1,
       HSA_AMD_SVM_GLOBAL_FLAG_INDETERMINATE = 2
     } hsa_amd_svm_model_s;
+    #endif
     typedef hsa_amd_svm_model_s hsa_amd_svm_model_t;
+    #ifndef HIPGEN_DEF_hsa_amd_svm_attribute_s
+    #define HIPGEN_DEF_hsa_amd_svm_attribute_s
     typedef enum hsa_amd_svm_attribute_s {
       HSA_AMD_SVM_ATTRIB_GLOBAL_FLAG = 0,
       HSA_AMD_SVM_ATTRIB_READ_ONLY = 1,
@@ -721,25 +966,38 @@ cdef extern from *:
       HSA_AMD_SVM_ATTRIB_AGENT_NO_ACCESS = 514,
       HSA_AMD_SVM_ATTRIB_ACCESS_QUERY = 515
     } hsa_amd_svm_attribute_s;
+    #endif
     typedef hsa_amd_svm_attribute_s hsa_amd_svm_attribute_t;
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_address_reserve_flag_s
+    #define HIPGEN_DEF_hsa_amd_vmem_address_reserve_flag_s
     typedef enum hsa_amd_vmem_address_reserve_flag_s {
       HSA_AMD_VMEM_ADDRESS_NO_REGISTER = 1
     } hsa_amd_vmem_address_reserve_flag_s;
+    #endif
     typedef hsa_amd_vmem_address_reserve_flag_s hsa_amd_vmem_address_reserve_flag_t;
+    #ifndef HIPGEN_DEF_hsa_amd_memory_type_t
+    #define HIPGEN_DEF_hsa_amd_memory_type_t
     typedef enum hsa_amd_memory_type_t {
       MEMORY_TYPE_NONE = 0,
       MEMORY_TYPE_PINNED = 1
     } hsa_amd_memory_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_info_attribute_t
+    #define HIPGEN_DEF_hsa_queue_info_attribute_t
     typedef enum hsa_queue_info_attribute_t {
       HSA_AMD_QUEUE_INFO_AGENT = 0,
       HSA_AMD_QUEUE_INFO_DOORBELL_ID = 1
     } hsa_queue_info_attribute_t;
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_log_flag_s
+    #define HIPGEN_DEF_hsa_amd_log_flag_s
     typedef enum hsa_amd_log_flag_s {
       HSA_AMD_LOG_FLAG_BLIT_KERNEL_PKTS = 0,
       HSA_AMD_LOG_FLAG_AQL = 0,
       HSA_AMD_LOG_FLAG_SDMA = 1,
       HSA_AMD_LOG_FLAG_INFO = 2
     } hsa_amd_log_flag_s;
+    #endif
     typedef hsa_amd_log_flag_s hsa_amd_log_flag_t;
     typedef void *hsa_ven_amd_pcs_data_copy_callback_t;
     typedef void *hsa_ven_amd_pcs_data_ready_callback_t;
@@ -862,26 +1120,46 @@ cdef extern from *:
     typedef struct hsa_amd_ais_file_handle_s hsa_amd_ais_file_handle_s;
     typedef hsa_amd_ais_file_handle_s hsa_amd_ais_file_handle_t;
     typedef union hsa_amd_ais_file_handle_s_union_0 hsa_amd_ais_file_handle_s_union_0;
+    #ifndef HIPGEN_DEF_hsa_dim3_s
+    #define HIPGEN_DEF_hsa_dim3_s
     struct __attribute__((aligned(4))) hsa_dim3_s {
       uint32_t x;
       uint32_t y;
       uint32_t z;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_agent_s
+    #define HIPGEN_DEF_hsa_agent_s
     struct __attribute__((aligned(8))) hsa_agent_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_cache_s
+    #define HIPGEN_DEF_hsa_cache_s
     struct __attribute__((aligned(8))) hsa_cache_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_s
+    #define HIPGEN_DEF_hsa_signal_s
     struct __attribute__((aligned(8))) hsa_signal_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_group_s
+    #define HIPGEN_DEF_hsa_signal_group_s
     struct __attribute__((aligned(8))) hsa_signal_group_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_region_s
+    #define HIPGEN_DEF_hsa_region_s
     struct __attribute__((aligned(8))) hsa_region_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_s
+    #define HIPGEN_DEF_hsa_queue_s
     struct __attribute__((aligned(8))) hsa_queue_s {
       uint32_t type;
       uint32_t features;
@@ -891,18 +1169,49 @@ cdef extern from *:
       uint32_t reserved1;
       uint64_t id;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_kernel_dispatch_packet_s
+    #define HIPGEN_DEF_hsa_kernel_dispatch_packet_s
     struct __attribute__((aligned(8))) hsa_kernel_dispatch_packet_s {
-      unsigned char _hipgen_bytes[64];
+      union {
+        struct {
+          uint16_t header;
+          uint16_t setup;
+        };
+        uint32_t full_header;
+      };
+      uint16_t workgroup_size_x;
+      uint16_t workgroup_size_y;
+      uint16_t workgroup_size_z;
+      uint16_t reserved0;
+      uint32_t grid_size_x;
+      uint32_t grid_size_y;
+      uint32_t grid_size_z;
+      uint32_t private_segment_size;
+      uint32_t group_segment_size;
+      uint64_t kernel_object;
+      void *kernarg_address;
+      uint64_t reserved2;
+      hsa_signal_t completion_signal;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_kernel_dispatch_packet_s_union_0
+    #define HIPGEN_DEF_hsa_kernel_dispatch_packet_s_union_0
     union __attribute__((aligned(4))) hsa_kernel_dispatch_packet_s_union_0 {
       uint16_t header;
       uint16_t setup;
       uint32_t full_header;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_kernel_dispatch_packet_s_union_0_struct_0
+    #define HIPGEN_DEF_hsa_kernel_dispatch_packet_s_union_0_struct_0
     struct __attribute__((aligned(2))) hsa_kernel_dispatch_packet_s_union_0_struct_0 {
       uint16_t header;
       uint16_t setup;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_agent_dispatch_packet_s
+    #define HIPGEN_DEF_hsa_agent_dispatch_packet_s
     struct __attribute__((aligned(8))) hsa_agent_dispatch_packet_s {
       uint16_t header;
       uint16_t type;
@@ -912,6 +1221,9 @@ cdef extern from *:
       uint64_t reserved2;
       hsa_signal_t completion_signal;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_barrier_and_packet_s
+    #define HIPGEN_DEF_hsa_barrier_and_packet_s
     struct __attribute__((aligned(8))) hsa_barrier_and_packet_s {
       uint16_t header;
       uint16_t reserved0;
@@ -920,6 +1232,9 @@ cdef extern from *:
       uint64_t reserved2;
       hsa_signal_t completion_signal;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_barrier_or_packet_s
+    #define HIPGEN_DEF_hsa_barrier_or_packet_s
     struct __attribute__((aligned(8))) hsa_barrier_or_packet_s {
       uint16_t header;
       uint16_t reserved0;
@@ -928,40 +1243,76 @@ cdef extern from *:
       uint64_t reserved2;
       hsa_signal_t completion_signal;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_isa_s
+    #define HIPGEN_DEF_hsa_isa_s
     struct __attribute__((aligned(8))) hsa_isa_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_wavefront_s
+    #define HIPGEN_DEF_hsa_wavefront_s
     struct __attribute__((aligned(8))) hsa_wavefront_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_reader_s
+    #define HIPGEN_DEF_hsa_code_object_reader_s
     struct __attribute__((aligned(8))) hsa_code_object_reader_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_s
+    #define HIPGEN_DEF_hsa_executable_s
     struct __attribute__((aligned(8))) hsa_executable_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_loaded_code_object_s
+    #define HIPGEN_DEF_hsa_loaded_code_object_s
     struct __attribute__((aligned(8))) hsa_loaded_code_object_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_symbol_s
+    #define HIPGEN_DEF_hsa_executable_symbol_s
     struct __attribute__((aligned(8))) hsa_executable_symbol_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_s
+    #define HIPGEN_DEF_hsa_code_object_s
     struct __attribute__((aligned(8))) hsa_code_object_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_callback_data_s
+    #define HIPGEN_DEF_hsa_callback_data_s
     struct __attribute__((aligned(8))) hsa_callback_data_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_symbol_s
+    #define HIPGEN_DEF_hsa_code_symbol_s
     struct __attribute__((aligned(8))) hsa_code_symbol_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_s
+    #define HIPGEN_DEF_hsa_ext_image_s
     struct __attribute__((aligned(8))) hsa_ext_image_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_format_s
+    #define HIPGEN_DEF_hsa_ext_image_format_s
     struct __attribute__((aligned(4))) hsa_ext_image_format_s {
       uint32_t channel_type;
       uint32_t channel_order;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_descriptor_s
+    #define HIPGEN_DEF_hsa_ext_image_descriptor_s
     struct __attribute__((aligned(8))) hsa_ext_image_descriptor_s {
       hsa_ext_image_geometry_t geometry;
       size_t width;
@@ -970,27 +1321,45 @@ cdef extern from *:
       size_t array_size;
       hsa_ext_image_format_t format;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_data_info_s
+    #define HIPGEN_DEF_hsa_ext_image_data_info_s
     struct __attribute__((aligned(8))) hsa_ext_image_data_info_s {
       size_t size;
       size_t alignment;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_region_s
+    #define HIPGEN_DEF_hsa_ext_image_region_s
     struct __attribute__((aligned(4))) hsa_ext_image_region_s {
       hsa_dim3_t offset;
       hsa_dim3_t range;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_sampler_s
+    #define HIPGEN_DEF_hsa_ext_sampler_s
     struct __attribute__((aligned(8))) hsa_ext_sampler_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_sampler_descriptor_s
+    #define HIPGEN_DEF_hsa_ext_sampler_descriptor_s
     struct __attribute__((aligned(4))) hsa_ext_sampler_descriptor_s {
       uint32_t coordinate_mode;
       uint32_t filter_mode;
       uint32_t address_mode;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_sampler_descriptor_v2_s
+    #define HIPGEN_DEF_hsa_ext_sampler_descriptor_v2_s
     struct __attribute__((aligned(4))) hsa_ext_sampler_descriptor_v2_s {
       uint32_t coordinate_mode;
       uint32_t filter_mode;
       uint32_t address_modes[3];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_images_1_00_pfn_s
+    #define HIPGEN_DEF_hsa_ext_images_1_00_pfn_s
     struct __attribute__((aligned(8))) hsa_ext_images_1_00_pfn_s {
       void *hsa_ext_image_get_capability;
       void *hsa_ext_image_data_get_info;
@@ -1003,6 +1372,9 @@ cdef extern from *:
       void *hsa_ext_sampler_create;
       void *hsa_ext_sampler_destroy;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_images_1_pfn_s
+    #define HIPGEN_DEF_hsa_ext_images_1_pfn_s
     struct __attribute__((aligned(8))) hsa_ext_images_1_pfn_s {
       void *hsa_ext_image_get_capability;
       void *hsa_ext_image_data_get_info;
@@ -1019,6 +1391,9 @@ cdef extern from *:
       void *hsa_ext_image_create_with_layout;
       void *hsa_ext_sampler_create_v2;
     };
+    #endif
+    #ifndef HIPGEN_DEF_perf_sample_hosttrap_v1_t
+    #define HIPGEN_DEF_perf_sample_hosttrap_v1_t
     struct __attribute__((aligned(8))) perf_sample_hosttrap_v1_t {
       uint64_t pc;
       uint64_t exec_mask;
@@ -1034,6 +1409,9 @@ cdef extern from *:
       uint64_t timestamp;
       uint64_t correlation_id;
     };
+    #endif
+    #ifndef HIPGEN_DEF_perf_sample_snapshot_v1_t
+    #define HIPGEN_DEF_perf_sample_snapshot_v1_t
     struct __attribute__((aligned(8))) perf_sample_snapshot_v1_t {
       uint64_t pc;
       uint64_t exec_mask;
@@ -1050,9 +1428,15 @@ cdef extern from *:
       uint64_t timestamp;
       uint64_t correlation_id;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_t
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_t
     struct __attribute__((aligned(8))) hsa_ven_amd_pcs_t {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_configuration_t
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_configuration_t
     struct __attribute__((aligned(8))) hsa_ven_amd_pcs_configuration_t {
       hsa_ven_amd_pcs_method_kind_t method;
       hsa_ven_amd_pcs_units_t units;
@@ -1060,6 +1444,9 @@ cdef extern from *:
       size_t max_interval;
       uint64_t flags;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pc_sampling_1_00_pfn_t
+    #define HIPGEN_DEF_hsa_ven_amd_pc_sampling_1_00_pfn_t
     struct __attribute__((aligned(8))) hsa_ven_amd_pc_sampling_1_00_pfn_t {
       void *hsa_ven_amd_pcs_iterate_configuration;
       void *hsa_ven_amd_pcs_create;
@@ -1069,11 +1456,17 @@ cdef extern from *:
       void *hsa_ven_amd_pcs_stop;
       void *hsa_ven_amd_pcs_flush;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_packet_header_s
+    #define HIPGEN_DEF_hsa_amd_packet_header_s
     struct __attribute__((aligned(2))) hsa_amd_packet_header_s {
       uint16_t header;
       uint8_t AmdFormat;
       uint8_t reserved;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_barrier_value_packet_s
+    #define HIPGEN_DEF_hsa_amd_barrier_value_packet_s
     struct __attribute__((aligned(8))) hsa_amd_barrier_value_packet_s {
       hsa_amd_vendor_packet_header_t header;
       uint32_t reserved0;
@@ -1086,9 +1479,15 @@ cdef extern from *:
       uint64_t reserved3;
       hsa_signal_t completion_signal;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_aie_ert_start_kernel_data_s
+    #define HIPGEN_DEF_hsa_amd_aie_ert_start_kernel_data_s
     struct __attribute__((aligned(8))) hsa_amd_aie_ert_start_kernel_data_s {
       void *pdi_addr;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_aie_ert_packet_s
+    #define HIPGEN_DEF_hsa_amd_aie_ert_packet_s
     struct __attribute__((aligned(8))) hsa_amd_aie_ert_packet_s {
       hsa_amd_vendor_packet_header_t header;
       uint32_t state : 4;
@@ -1104,6 +1503,9 @@ cdef extern from *:
       uint64_t reserved5;
       uint64_t payload_data;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_aie_ert_packet_s_struct_0
+    #define HIPGEN_DEF_hsa_amd_aie_ert_packet_s_struct_0
     struct __attribute__((aligned(4))) hsa_amd_aie_ert_packet_s_struct_0 {
       uint32_t state : 4;
       uint32_t custom : 8;
@@ -1111,37 +1513,61 @@ cdef extern from *:
       uint32_t opcode : 5;
       uint32_t type : 4;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_clock_counters_s
+    #define HIPGEN_DEF_hsa_amd_clock_counters_s
     struct __attribute__((aligned(8))) hsa_amd_clock_counters_s {
       uint64_t gpu_clock_counter;
       uint64_t cpu_clock_counter;
       uint64_t system_clock_counter;
       uint64_t system_clock_frequency;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_hdp_flush_s
+    #define HIPGEN_DEF_hsa_amd_hdp_flush_s
     struct __attribute__((aligned(8))) hsa_amd_hdp_flush_s {
       uint32_t *HDP_MEM_FLUSH_CNTL;
       uint32_t *HDP_REG_FLUSH_CNTL;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_profiling_dispatch_time_s
+    #define HIPGEN_DEF_hsa_amd_profiling_dispatch_time_s
     struct __attribute__((aligned(8))) hsa_amd_profiling_dispatch_time_s {
       uint64_t start;
       uint64_t end;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_profiling_async_copy_time_s
+    #define HIPGEN_DEF_hsa_amd_profiling_async_copy_time_s
     struct __attribute__((aligned(8))) hsa_amd_profiling_async_copy_time_s {
       uint64_t start;
       uint64_t end;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_image_descriptor_s
+    #define HIPGEN_DEF_hsa_amd_image_descriptor_s
     struct __attribute__((aligned(4))) hsa_amd_image_descriptor_s {
       uint32_t version;
       uint32_t deviceID;
       uint32_t data[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_pool_s
+    #define HIPGEN_DEF_hsa_amd_memory_pool_s
     struct __attribute__((aligned(8))) hsa_amd_memory_pool_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_pitched_ptr_s
+    #define HIPGEN_DEF_hsa_pitched_ptr_s
     struct __attribute__((aligned(8))) hsa_pitched_ptr_s {
       void *base;
       size_t pitch;
       size_t slice;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_pool_link_info_s
+    #define HIPGEN_DEF_hsa_amd_memory_pool_link_info_s
     struct __attribute__((aligned(4))) hsa_amd_memory_pool_link_info_s {
       uint32_t min_latency;
       uint32_t max_latency;
@@ -1153,6 +1579,9 @@ cdef extern from *:
       hsa_amd_link_info_type_t link_type;
       uint32_t numa_distance;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_pointer_info_s
+    #define HIPGEN_DEF_hsa_amd_pointer_info_s
     struct __attribute__((aligned(8))) hsa_amd_pointer_info_s {
       uint32_t size;
       hsa_amd_pointer_type_t type;
@@ -1164,79 +1593,208 @@ cdef extern from *:
       uint32_t global_flags;
       bool registered;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_ipc_memory_s
+    #define HIPGEN_DEF_hsa_amd_ipc_memory_s
     struct __attribute__((aligned(4))) hsa_amd_ipc_memory_s {
       uint32_t handle[8];
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_gpu_memory_fault_info_s
+    #define HIPGEN_DEF_hsa_amd_gpu_memory_fault_info_s
     struct __attribute__((aligned(8))) hsa_amd_gpu_memory_fault_info_s {
       hsa_agent_t agent;
       uint64_t virtual_address;
       uint32_t fault_reason_mask;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_gpu_memory_error_info_s
+    #define HIPGEN_DEF_hsa_amd_gpu_memory_error_info_s
     struct __attribute__((aligned(8))) hsa_amd_gpu_memory_error_info_s {
       hsa_agent_t agent;
       uint64_t virtual_address;
       uint32_t error_reason_mask;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_gpu_hw_exception_info_s
+    #define HIPGEN_DEF_hsa_amd_gpu_hw_exception_info_s
     struct __attribute__((aligned(8))) hsa_amd_gpu_hw_exception_info_s {
       hsa_agent_t agent;
       hsa_amd_hw_exception_reset_type_t reset_type;
       hsa_amd_hw_exception_reset_cause_t reset_cause;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_event_s
+    #define HIPGEN_DEF_hsa_amd_event_s
     struct __attribute__((aligned(8))) hsa_amd_event_s {
-      unsigned char _hipgen_bytes[32];
+      hsa_amd_event_type_t event_type;
+      union {
+        hsa_amd_gpu_memory_fault_info_t memory_fault;
+        hsa_amd_gpu_hw_exception_info_t hw_exception;
+        hsa_amd_gpu_memory_error_info_t memory_error;
+      };
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_event_s_union_0
+    #define HIPGEN_DEF_hsa_amd_event_s_union_0
     union __attribute__((aligned(8))) hsa_amd_event_s_union_0 {
       hsa_amd_gpu_memory_fault_info_t memory_fault;
       hsa_amd_gpu_hw_exception_info_t hw_exception;
       hsa_amd_gpu_memory_error_info_t memory_error;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_svm_attribute_pair_s
+    #define HIPGEN_DEF_hsa_amd_svm_attribute_pair_s
     struct __attribute__((aligned(8))) hsa_amd_svm_attribute_pair_s {
       uint64_t attribute;
       uint64_t value;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_alloc_handle_s
+    #define HIPGEN_DEF_hsa_amd_vmem_alloc_handle_s
     struct __attribute__((aligned(8))) hsa_amd_vmem_alloc_handle_s {
       uint64_t handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_access_desc_s
+    #define HIPGEN_DEF_hsa_amd_memory_access_desc_s
     struct __attribute__((aligned(8))) hsa_amd_memory_access_desc_s {
       hsa_access_permission_t permissions;
       hsa_agent_t agent_handle;
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_ais_file_handle_s
+    #define HIPGEN_DEF_hsa_amd_ais_file_handle_s
     struct __attribute__((aligned(8))) hsa_amd_ais_file_handle_s {
-      unsigned char _hipgen_bytes[8];
+      union {
+        void *handle;
+        int fd;
+        uint8_t pad[8];
+      };
     };
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_ais_file_handle_s_union_0
+    #define HIPGEN_DEF_hsa_amd_ais_file_handle_s_union_0
     union __attribute__((aligned(8))) hsa_amd_ais_file_handle_s_union_0 {
       void *handle;
       int fd;
       uint8_t pad[8];
     };
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED
+    #define HIPGEN_DEF_HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED
     #define HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED (12288)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED
+    #define HIPGEN_DEF_HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED
     #define HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED (12289)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED
+    #define HIPGEN_DEF_HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED
     #define HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED (12290)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED
+    #define HIPGEN_DEF_HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED
     #define HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED (12291)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS
     #define HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS (12288)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS
     #define HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS (12289)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS
     #define HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS (12290)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS
     #define HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS (12291)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS
     #define HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS (12292)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS
     #define HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS (12293)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS
     #define HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS (12294)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS
     #define HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS (12295)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS
     #define HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS (12296)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES
     #define HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES (12297)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES
     #define HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES (12298)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS
     #define HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS (12299)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT
+    #define HIPGEN_DEF_HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT
     #define HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT (12300)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_STATUS_ERROR_INVALID_MEMORY_POOL
+    #define HIPGEN_DEF_HSA_STATUS_ERROR_INVALID_MEMORY_POOL
     #define HSA_STATUS_ERROR_INVALID_MEMORY_POOL (40)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION
+    #define HIPGEN_DEF_HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION
     #define HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION (41)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION
+    #define HIPGEN_DEF_HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION
     #define HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION (42)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_STATUS_ERROR_MEMORY_FAULT
+    #define HIPGEN_DEF_HSA_STATUS_ERROR_MEMORY_FAULT
     #define HSA_STATUS_ERROR_MEMORY_FAULT (43)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_STATUS_CU_MASK_REDUCED
+    #define HIPGEN_DEF_HSA_STATUS_CU_MASK_REDUCED
     #define HSA_STATUS_CU_MASK_REDUCED (44)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_STATUS_ERROR_OUT_OF_REGISTERS
+    #define HIPGEN_DEF_HSA_STATUS_ERROR_OUT_OF_REGISTERS
     #define HSA_STATUS_ERROR_OUT_OF_REGISTERS (45)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_STATUS_ERROR_RESOURCE_BUSY
+    #define HIPGEN_DEF_HSA_STATUS_ERROR_RESOURCE_BUSY
     #define HSA_STATUS_ERROR_RESOURCE_BUSY (46)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_STATUS_ERROR_NOT_SUPPORTED
+    #define HIPGEN_DEF_HSA_STATUS_ERROR_NOT_SUPPORTED
     #define HSA_STATUS_ERROR_NOT_SUPPORTED (47)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_VERSION_1_0
+    #define HIPGEN_DEF_HSA_VERSION_1_0
     #define HSA_VERSION_1_0 (1)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_AMD_INTERFACE_VERSION_MAJOR
+    #define HIPGEN_DEF_HSA_AMD_INTERFACE_VERSION_MAJOR
     #define HSA_AMD_INTERFACE_VERSION_MAJOR (1)
+    #endif
+    #ifndef HIPGEN_DEF_HSA_AMD_INTERFACE_VERSION_MINOR
+    #define HIPGEN_DEF_HSA_AMD_INTERFACE_VERSION_MINOR
     #define HSA_AMD_INTERFACE_VERSION_MINOR (15)
+    #endif
+    #ifndef HIPGEN_DEF_hsa_status_string
+    #define HIPGEN_DEF_hsa_status_string
     static inline hsa_status_t hsa_status_string(hsa_status_t a0, const char **a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_status_t, const char **);
       static hipgen_fn f;
@@ -1248,6 +1806,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_init
+    #define HIPGEN_DEF_hsa_init
     static inline hsa_status_t hsa_init(void) {
       typedef hsa_status_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -1259,6 +1820,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_shut_down
+    #define HIPGEN_DEF_hsa_shut_down
     static inline hsa_status_t hsa_shut_down(void) {
       typedef hsa_status_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -1270,6 +1834,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_system_get_info
+    #define HIPGEN_DEF_hsa_system_get_info
     static inline hsa_status_t hsa_system_get_info(hsa_system_info_t a0, void *a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_system_info_t, void *);
       static hipgen_fn f;
@@ -1281,6 +1848,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_extension_get_name
+    #define HIPGEN_DEF_hsa_extension_get_name
     static inline hsa_status_t hsa_extension_get_name(uint16_t a0, const char **a1) {
       typedef hsa_status_t (*hipgen_fn)(uint16_t, const char **);
       static hipgen_fn f;
@@ -1292,6 +1862,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_system_extension_supported
+    #define HIPGEN_DEF_hsa_system_extension_supported
     static inline hsa_status_t hsa_system_extension_supported(uint16_t a0, uint16_t a1, uint16_t a2, bool *a3) {
       typedef hsa_status_t (*hipgen_fn)(uint16_t, uint16_t, uint16_t, bool *);
       static hipgen_fn f;
@@ -1303,6 +1876,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_system_major_extension_supported
+    #define HIPGEN_DEF_hsa_system_major_extension_supported
     static inline hsa_status_t hsa_system_major_extension_supported(uint16_t a0, uint16_t a1, uint16_t *a2, bool *a3) {
       typedef hsa_status_t (*hipgen_fn)(uint16_t, uint16_t, uint16_t *, bool *);
       static hipgen_fn f;
@@ -1314,6 +1890,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_system_get_extension_table
+    #define HIPGEN_DEF_hsa_system_get_extension_table
     static inline hsa_status_t hsa_system_get_extension_table(uint16_t a0, uint16_t a1, uint16_t a2, void *a3) {
       typedef hsa_status_t (*hipgen_fn)(uint16_t, uint16_t, uint16_t, void *);
       static hipgen_fn f;
@@ -1325,6 +1904,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_system_get_major_extension_table
+    #define HIPGEN_DEF_hsa_system_get_major_extension_table
     static inline hsa_status_t hsa_system_get_major_extension_table(uint16_t a0, uint16_t a1, size_t a2, void *a3) {
       typedef hsa_status_t (*hipgen_fn)(uint16_t, uint16_t, size_t, void *);
       static hipgen_fn f;
@@ -1336,6 +1918,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_agent_get_info
+    #define HIPGEN_DEF_hsa_agent_get_info
     static inline hsa_status_t hsa_agent_get_info(hsa_agent_t a0, hsa_agent_info_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_agent_info_t, void *);
       static hipgen_fn f;
@@ -1347,6 +1932,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_iterate_agents
+    #define HIPGEN_DEF_hsa_iterate_agents
     static inline hsa_status_t hsa_iterate_agents(void *a0, void *a1) {
       typedef hsa_status_t (*hipgen_fn)(void *, void *);
       static hipgen_fn f;
@@ -1358,6 +1946,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_agent_get_exception_policies
+    #define HIPGEN_DEF_hsa_agent_get_exception_policies
     static inline hsa_status_t hsa_agent_get_exception_policies(hsa_agent_t a0, hsa_profile_t a1, uint16_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_profile_t, uint16_t *);
       static hipgen_fn f;
@@ -1369,6 +1960,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_cache_get_info
+    #define HIPGEN_DEF_hsa_cache_get_info
     static inline hsa_status_t hsa_cache_get_info(hsa_cache_t a0, hsa_cache_info_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_cache_t, hsa_cache_info_t, void *);
       static hipgen_fn f;
@@ -1380,6 +1974,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_agent_iterate_caches
+    #define HIPGEN_DEF_hsa_agent_iterate_caches
     static inline hsa_status_t hsa_agent_iterate_caches(hsa_agent_t a0, void *a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, void *, void *);
       static hipgen_fn f;
@@ -1391,6 +1988,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_agent_extension_supported
+    #define HIPGEN_DEF_hsa_agent_extension_supported
     static inline hsa_status_t hsa_agent_extension_supported(uint16_t a0, hsa_agent_t a1, uint16_t a2, uint16_t a3, bool *a4) {
       typedef hsa_status_t (*hipgen_fn)(uint16_t, hsa_agent_t, uint16_t, uint16_t, bool *);
       static hipgen_fn f;
@@ -1402,6 +2002,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_agent_major_extension_supported
+    #define HIPGEN_DEF_hsa_agent_major_extension_supported
     static inline hsa_status_t hsa_agent_major_extension_supported(uint16_t a0, hsa_agent_t a1, uint16_t a2, uint16_t *a3, bool *a4) {
       typedef hsa_status_t (*hipgen_fn)(uint16_t, hsa_agent_t, uint16_t, uint16_t *, bool *);
       static hipgen_fn f;
@@ -1413,6 +2016,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_create
+    #define HIPGEN_DEF_hsa_signal_create
     static inline hsa_status_t hsa_signal_create(int64_t a0, uint32_t a1, const hsa_agent_t *a2, hsa_signal_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(int64_t, uint32_t, const hsa_agent_t *, hsa_signal_t *);
       static hipgen_fn f;
@@ -1424,6 +2030,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_destroy
+    #define HIPGEN_DEF_hsa_signal_destroy
     static inline hsa_status_t hsa_signal_destroy(hsa_signal_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_signal_t);
       static hipgen_fn f;
@@ -1435,6 +2044,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_load_scacquire
+    #define HIPGEN_DEF_hsa_signal_load_scacquire
     static inline int64_t hsa_signal_load_scacquire(hsa_signal_t a0) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t);
       static hipgen_fn f;
@@ -1446,6 +2058,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_load_relaxed
+    #define HIPGEN_DEF_hsa_signal_load_relaxed
     static inline int64_t hsa_signal_load_relaxed(hsa_signal_t a0) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t);
       static hipgen_fn f;
@@ -1457,6 +2072,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_load_acquire
+    #define HIPGEN_DEF_hsa_signal_load_acquire
     static inline int64_t hsa_signal_load_acquire(hsa_signal_t a0) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t);
       static hipgen_fn f;
@@ -1468,6 +2086,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_store_relaxed
+    #define HIPGEN_DEF_hsa_signal_store_relaxed
     static inline void hsa_signal_store_relaxed(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1479,6 +2100,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_store_screlease
+    #define HIPGEN_DEF_hsa_signal_store_screlease
     static inline void hsa_signal_store_screlease(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1490,6 +2114,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_store_release
+    #define HIPGEN_DEF_hsa_signal_store_release
     static inline void hsa_signal_store_release(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1501,6 +2128,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_silent_store_relaxed
+    #define HIPGEN_DEF_hsa_signal_silent_store_relaxed
     static inline void hsa_signal_silent_store_relaxed(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1512,6 +2142,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_silent_store_screlease
+    #define HIPGEN_DEF_hsa_signal_silent_store_screlease
     static inline void hsa_signal_silent_store_screlease(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1523,6 +2156,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_exchange_scacq_screl
+    #define HIPGEN_DEF_hsa_signal_exchange_scacq_screl
     static inline int64_t hsa_signal_exchange_scacq_screl(hsa_signal_t a0, int64_t a1) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1534,6 +2170,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_exchange_acq_rel
+    #define HIPGEN_DEF_hsa_signal_exchange_acq_rel
     static inline int64_t hsa_signal_exchange_acq_rel(hsa_signal_t a0, int64_t a1) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1545,6 +2184,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_exchange_scacquire
+    #define HIPGEN_DEF_hsa_signal_exchange_scacquire
     static inline int64_t hsa_signal_exchange_scacquire(hsa_signal_t a0, int64_t a1) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1556,6 +2198,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_exchange_acquire
+    #define HIPGEN_DEF_hsa_signal_exchange_acquire
     static inline int64_t hsa_signal_exchange_acquire(hsa_signal_t a0, int64_t a1) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1567,6 +2212,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_exchange_relaxed
+    #define HIPGEN_DEF_hsa_signal_exchange_relaxed
     static inline int64_t hsa_signal_exchange_relaxed(hsa_signal_t a0, int64_t a1) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1578,6 +2226,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_exchange_screlease
+    #define HIPGEN_DEF_hsa_signal_exchange_screlease
     static inline int64_t hsa_signal_exchange_screlease(hsa_signal_t a0, int64_t a1) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1589,6 +2240,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_exchange_release
+    #define HIPGEN_DEF_hsa_signal_exchange_release
     static inline int64_t hsa_signal_exchange_release(hsa_signal_t a0, int64_t a1) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1600,6 +2254,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_cas_scacq_screl
+    #define HIPGEN_DEF_hsa_signal_cas_scacq_screl
     static inline int64_t hsa_signal_cas_scacq_screl(hsa_signal_t a0, int64_t a1, int64_t a2) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
       static hipgen_fn f;
@@ -1611,6 +2268,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_cas_acq_rel
+    #define HIPGEN_DEF_hsa_signal_cas_acq_rel
     static inline int64_t hsa_signal_cas_acq_rel(hsa_signal_t a0, int64_t a1, int64_t a2) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
       static hipgen_fn f;
@@ -1622,6 +2282,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_cas_scacquire
+    #define HIPGEN_DEF_hsa_signal_cas_scacquire
     static inline int64_t hsa_signal_cas_scacquire(hsa_signal_t a0, int64_t a1, int64_t a2) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
       static hipgen_fn f;
@@ -1633,6 +2296,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_cas_acquire
+    #define HIPGEN_DEF_hsa_signal_cas_acquire
     static inline int64_t hsa_signal_cas_acquire(hsa_signal_t a0, int64_t a1, int64_t a2) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
       static hipgen_fn f;
@@ -1644,6 +2310,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_cas_relaxed
+    #define HIPGEN_DEF_hsa_signal_cas_relaxed
     static inline int64_t hsa_signal_cas_relaxed(hsa_signal_t a0, int64_t a1, int64_t a2) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
       static hipgen_fn f;
@@ -1655,6 +2324,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_cas_screlease
+    #define HIPGEN_DEF_hsa_signal_cas_screlease
     static inline int64_t hsa_signal_cas_screlease(hsa_signal_t a0, int64_t a1, int64_t a2) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
       static hipgen_fn f;
@@ -1666,6 +2338,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_cas_release
+    #define HIPGEN_DEF_hsa_signal_cas_release
     static inline int64_t hsa_signal_cas_release(hsa_signal_t a0, int64_t a1, int64_t a2) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
       static hipgen_fn f;
@@ -1677,6 +2352,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_add_scacq_screl
+    #define HIPGEN_DEF_hsa_signal_add_scacq_screl
     static inline void hsa_signal_add_scacq_screl(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1688,6 +2366,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_add_acq_rel
+    #define HIPGEN_DEF_hsa_signal_add_acq_rel
     static inline void hsa_signal_add_acq_rel(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1699,6 +2380,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_add_scacquire
+    #define HIPGEN_DEF_hsa_signal_add_scacquire
     static inline void hsa_signal_add_scacquire(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1710,6 +2394,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_add_acquire
+    #define HIPGEN_DEF_hsa_signal_add_acquire
     static inline void hsa_signal_add_acquire(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1721,6 +2408,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_add_relaxed
+    #define HIPGEN_DEF_hsa_signal_add_relaxed
     static inline void hsa_signal_add_relaxed(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1732,6 +2422,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_add_screlease
+    #define HIPGEN_DEF_hsa_signal_add_screlease
     static inline void hsa_signal_add_screlease(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1743,6 +2436,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_add_release
+    #define HIPGEN_DEF_hsa_signal_add_release
     static inline void hsa_signal_add_release(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1754,6 +2450,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_subtract_scacq_screl
+    #define HIPGEN_DEF_hsa_signal_subtract_scacq_screl
     static inline void hsa_signal_subtract_scacq_screl(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1765,6 +2464,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_subtract_acq_rel
+    #define HIPGEN_DEF_hsa_signal_subtract_acq_rel
     static inline void hsa_signal_subtract_acq_rel(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1776,6 +2478,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_subtract_scacquire
+    #define HIPGEN_DEF_hsa_signal_subtract_scacquire
     static inline void hsa_signal_subtract_scacquire(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1787,6 +2492,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_subtract_acquire
+    #define HIPGEN_DEF_hsa_signal_subtract_acquire
     static inline void hsa_signal_subtract_acquire(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1798,6 +2506,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_subtract_relaxed
+    #define HIPGEN_DEF_hsa_signal_subtract_relaxed
     static inline void hsa_signal_subtract_relaxed(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1809,6 +2520,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_subtract_screlease
+    #define HIPGEN_DEF_hsa_signal_subtract_screlease
     static inline void hsa_signal_subtract_screlease(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1820,6 +2534,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_subtract_release
+    #define HIPGEN_DEF_hsa_signal_subtract_release
     static inline void hsa_signal_subtract_release(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1831,6 +2548,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_and_scacq_screl
+    #define HIPGEN_DEF_hsa_signal_and_scacq_screl
     static inline void hsa_signal_and_scacq_screl(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1842,6 +2562,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_and_acq_rel
+    #define HIPGEN_DEF_hsa_signal_and_acq_rel
     static inline void hsa_signal_and_acq_rel(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1853,6 +2576,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_and_scacquire
+    #define HIPGEN_DEF_hsa_signal_and_scacquire
     static inline void hsa_signal_and_scacquire(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1864,6 +2590,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_and_acquire
+    #define HIPGEN_DEF_hsa_signal_and_acquire
     static inline void hsa_signal_and_acquire(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1875,6 +2604,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_and_relaxed
+    #define HIPGEN_DEF_hsa_signal_and_relaxed
     static inline void hsa_signal_and_relaxed(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1886,6 +2618,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_and_screlease
+    #define HIPGEN_DEF_hsa_signal_and_screlease
     static inline void hsa_signal_and_screlease(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1897,6 +2632,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_and_release
+    #define HIPGEN_DEF_hsa_signal_and_release
     static inline void hsa_signal_and_release(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1908,6 +2646,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_or_scacq_screl
+    #define HIPGEN_DEF_hsa_signal_or_scacq_screl
     static inline void hsa_signal_or_scacq_screl(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1919,6 +2660,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_or_acq_rel
+    #define HIPGEN_DEF_hsa_signal_or_acq_rel
     static inline void hsa_signal_or_acq_rel(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1930,6 +2674,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_or_scacquire
+    #define HIPGEN_DEF_hsa_signal_or_scacquire
     static inline void hsa_signal_or_scacquire(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1941,6 +2688,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_or_acquire
+    #define HIPGEN_DEF_hsa_signal_or_acquire
     static inline void hsa_signal_or_acquire(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1952,6 +2702,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_or_relaxed
+    #define HIPGEN_DEF_hsa_signal_or_relaxed
     static inline void hsa_signal_or_relaxed(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1963,6 +2716,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_or_screlease
+    #define HIPGEN_DEF_hsa_signal_or_screlease
     static inline void hsa_signal_or_screlease(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1974,6 +2730,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_or_release
+    #define HIPGEN_DEF_hsa_signal_or_release
     static inline void hsa_signal_or_release(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1985,6 +2744,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_xor_scacq_screl
+    #define HIPGEN_DEF_hsa_signal_xor_scacq_screl
     static inline void hsa_signal_xor_scacq_screl(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -1996,6 +2758,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_xor_acq_rel
+    #define HIPGEN_DEF_hsa_signal_xor_acq_rel
     static inline void hsa_signal_xor_acq_rel(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -2007,6 +2772,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_xor_scacquire
+    #define HIPGEN_DEF_hsa_signal_xor_scacquire
     static inline void hsa_signal_xor_scacquire(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -2018,6 +2786,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_xor_acquire
+    #define HIPGEN_DEF_hsa_signal_xor_acquire
     static inline void hsa_signal_xor_acquire(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -2029,6 +2800,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_xor_relaxed
+    #define HIPGEN_DEF_hsa_signal_xor_relaxed
     static inline void hsa_signal_xor_relaxed(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -2040,6 +2814,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_xor_screlease
+    #define HIPGEN_DEF_hsa_signal_xor_screlease
     static inline void hsa_signal_xor_screlease(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -2051,6 +2828,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_xor_release
+    #define HIPGEN_DEF_hsa_signal_xor_release
     static inline void hsa_signal_xor_release(hsa_signal_t a0, int64_t a1) {
       typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
       static hipgen_fn f;
@@ -2062,6 +2842,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_wait_scacquire
+    #define HIPGEN_DEF_hsa_signal_wait_scacquire
     static inline int64_t hsa_signal_wait_scacquire(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, uint64_t a3, hsa_wait_state_t a4) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, hsa_signal_condition_t, int64_t, uint64_t, hsa_wait_state_t);
       static hipgen_fn f;
@@ -2073,6 +2856,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_wait_relaxed
+    #define HIPGEN_DEF_hsa_signal_wait_relaxed
     static inline int64_t hsa_signal_wait_relaxed(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, uint64_t a3, hsa_wait_state_t a4) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, hsa_signal_condition_t, int64_t, uint64_t, hsa_wait_state_t);
       static hipgen_fn f;
@@ -2084,6 +2870,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_wait_acquire
+    #define HIPGEN_DEF_hsa_signal_wait_acquire
     static inline int64_t hsa_signal_wait_acquire(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, uint64_t a3, hsa_wait_state_t a4) {
       typedef int64_t (*hipgen_fn)(hsa_signal_t, hsa_signal_condition_t, int64_t, uint64_t, hsa_wait_state_t);
       static hipgen_fn f;
@@ -2095,6 +2884,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_group_create
+    #define HIPGEN_DEF_hsa_signal_group_create
     static inline hsa_status_t hsa_signal_group_create(uint32_t a0, const hsa_signal_t *a1, uint32_t a2, const hsa_agent_t *a3, hsa_signal_group_t *a4) {
       typedef hsa_status_t (*hipgen_fn)(uint32_t, const hsa_signal_t *, uint32_t, const hsa_agent_t *, hsa_signal_group_t *);
       static hipgen_fn f;
@@ -2106,6 +2898,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_group_destroy
+    #define HIPGEN_DEF_hsa_signal_group_destroy
     static inline hsa_status_t hsa_signal_group_destroy(hsa_signal_group_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_signal_group_t);
       static hipgen_fn f;
@@ -2117,6 +2912,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_group_wait_any_scacquire
+    #define HIPGEN_DEF_hsa_signal_group_wait_any_scacquire
     static inline hsa_status_t hsa_signal_group_wait_any_scacquire(hsa_signal_group_t a0, const hsa_signal_condition_t *a1, const int64_t *a2, hsa_wait_state_t a3, hsa_signal_t *a4, int64_t *a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_signal_group_t, const hsa_signal_condition_t *, const int64_t *, hsa_wait_state_t, hsa_signal_t *, int64_t *);
       static hipgen_fn f;
@@ -2128,6 +2926,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_signal_group_wait_any_relaxed
+    #define HIPGEN_DEF_hsa_signal_group_wait_any_relaxed
     static inline hsa_status_t hsa_signal_group_wait_any_relaxed(hsa_signal_group_t a0, const hsa_signal_condition_t *a1, const int64_t *a2, hsa_wait_state_t a3, hsa_signal_t *a4, int64_t *a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_signal_group_t, const hsa_signal_condition_t *, const int64_t *, hsa_wait_state_t, hsa_signal_t *, int64_t *);
       static hipgen_fn f;
@@ -2139,6 +2940,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_create
+    #define HIPGEN_DEF_hsa_queue_create
     static inline hsa_status_t hsa_queue_create(hsa_agent_t a0, uint32_t a1, uint32_t a2, void *a3, void *a4, uint32_t a5, uint32_t a6, hsa_queue_t **a7) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, uint32_t, uint32_t, void *, void *, uint32_t, uint32_t, hsa_queue_t **);
       static hipgen_fn f;
@@ -2150,6 +2954,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_soft_queue_create
+    #define HIPGEN_DEF_hsa_soft_queue_create
     static inline hsa_status_t hsa_soft_queue_create(hsa_region_t a0, uint32_t a1, uint32_t a2, uint32_t a3, hsa_signal_t a4, hsa_queue_t **a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_region_t, uint32_t, uint32_t, uint32_t, hsa_signal_t, hsa_queue_t **);
       static hipgen_fn f;
@@ -2161,6 +2968,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_destroy
+    #define HIPGEN_DEF_hsa_queue_destroy
     static inline hsa_status_t hsa_queue_destroy(hsa_queue_t *a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_queue_t *);
       static hipgen_fn f;
@@ -2172,6 +2982,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_inactivate
+    #define HIPGEN_DEF_hsa_queue_inactivate
     static inline hsa_status_t hsa_queue_inactivate(hsa_queue_t *a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_queue_t *);
       static hipgen_fn f;
@@ -2183,6 +2996,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_load_read_index_acquire
+    #define HIPGEN_DEF_hsa_queue_load_read_index_acquire
     static inline uint64_t hsa_queue_load_read_index_acquire(const hsa_queue_t *a0) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
       static hipgen_fn f;
@@ -2194,6 +3010,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_load_read_index_scacquire
+    #define HIPGEN_DEF_hsa_queue_load_read_index_scacquire
     static inline uint64_t hsa_queue_load_read_index_scacquire(const hsa_queue_t *a0) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
       static hipgen_fn f;
@@ -2205,6 +3024,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_load_read_index_relaxed
+    #define HIPGEN_DEF_hsa_queue_load_read_index_relaxed
     static inline uint64_t hsa_queue_load_read_index_relaxed(const hsa_queue_t *a0) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
       static hipgen_fn f;
@@ -2216,6 +3038,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_load_write_index_acquire
+    #define HIPGEN_DEF_hsa_queue_load_write_index_acquire
     static inline uint64_t hsa_queue_load_write_index_acquire(const hsa_queue_t *a0) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
       static hipgen_fn f;
@@ -2227,6 +3052,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_load_write_index_scacquire
+    #define HIPGEN_DEF_hsa_queue_load_write_index_scacquire
     static inline uint64_t hsa_queue_load_write_index_scacquire(const hsa_queue_t *a0) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
       static hipgen_fn f;
@@ -2238,6 +3066,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_load_write_index_relaxed
+    #define HIPGEN_DEF_hsa_queue_load_write_index_relaxed
     static inline uint64_t hsa_queue_load_write_index_relaxed(const hsa_queue_t *a0) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
       static hipgen_fn f;
@@ -2249,6 +3080,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_store_write_index_relaxed
+    #define HIPGEN_DEF_hsa_queue_store_write_index_relaxed
     static inline void hsa_queue_store_write_index_relaxed(const hsa_queue_t *a0, uint64_t a1) {
       typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2260,6 +3094,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_store_write_index_release
+    #define HIPGEN_DEF_hsa_queue_store_write_index_release
     static inline void hsa_queue_store_write_index_release(const hsa_queue_t *a0, uint64_t a1) {
       typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2271,6 +3108,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_store_write_index_screlease
+    #define HIPGEN_DEF_hsa_queue_store_write_index_screlease
     static inline void hsa_queue_store_write_index_screlease(const hsa_queue_t *a0, uint64_t a1) {
       typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2282,6 +3122,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_acq_rel
+    #define HIPGEN_DEF_hsa_queue_cas_write_index_acq_rel
     static inline uint64_t hsa_queue_cas_write_index_acq_rel(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
       static hipgen_fn f;
@@ -2293,6 +3136,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_scacq_screl
+    #define HIPGEN_DEF_hsa_queue_cas_write_index_scacq_screl
     static inline uint64_t hsa_queue_cas_write_index_scacq_screl(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
       static hipgen_fn f;
@@ -2304,6 +3150,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_acquire
+    #define HIPGEN_DEF_hsa_queue_cas_write_index_acquire
     static inline uint64_t hsa_queue_cas_write_index_acquire(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
       static hipgen_fn f;
@@ -2315,6 +3164,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_scacquire
+    #define HIPGEN_DEF_hsa_queue_cas_write_index_scacquire
     static inline uint64_t hsa_queue_cas_write_index_scacquire(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
       static hipgen_fn f;
@@ -2326,6 +3178,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_relaxed
+    #define HIPGEN_DEF_hsa_queue_cas_write_index_relaxed
     static inline uint64_t hsa_queue_cas_write_index_relaxed(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
       static hipgen_fn f;
@@ -2337,6 +3192,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_release
+    #define HIPGEN_DEF_hsa_queue_cas_write_index_release
     static inline uint64_t hsa_queue_cas_write_index_release(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
       static hipgen_fn f;
@@ -2348,6 +3206,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_screlease
+    #define HIPGEN_DEF_hsa_queue_cas_write_index_screlease
     static inline uint64_t hsa_queue_cas_write_index_screlease(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
       static hipgen_fn f;
@@ -2359,6 +3220,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_add_write_index_acq_rel
+    #define HIPGEN_DEF_hsa_queue_add_write_index_acq_rel
     static inline uint64_t hsa_queue_add_write_index_acq_rel(const hsa_queue_t *a0, uint64_t a1) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2370,6 +3234,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_add_write_index_scacq_screl
+    #define HIPGEN_DEF_hsa_queue_add_write_index_scacq_screl
     static inline uint64_t hsa_queue_add_write_index_scacq_screl(const hsa_queue_t *a0, uint64_t a1) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2381,6 +3248,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_add_write_index_acquire
+    #define HIPGEN_DEF_hsa_queue_add_write_index_acquire
     static inline uint64_t hsa_queue_add_write_index_acquire(const hsa_queue_t *a0, uint64_t a1) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2392,6 +3262,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_add_write_index_scacquire
+    #define HIPGEN_DEF_hsa_queue_add_write_index_scacquire
     static inline uint64_t hsa_queue_add_write_index_scacquire(const hsa_queue_t *a0, uint64_t a1) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2403,6 +3276,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_add_write_index_relaxed
+    #define HIPGEN_DEF_hsa_queue_add_write_index_relaxed
     static inline uint64_t hsa_queue_add_write_index_relaxed(const hsa_queue_t *a0, uint64_t a1) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2414,6 +3290,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_add_write_index_release
+    #define HIPGEN_DEF_hsa_queue_add_write_index_release
     static inline uint64_t hsa_queue_add_write_index_release(const hsa_queue_t *a0, uint64_t a1) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2425,6 +3304,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_add_write_index_screlease
+    #define HIPGEN_DEF_hsa_queue_add_write_index_screlease
     static inline uint64_t hsa_queue_add_write_index_screlease(const hsa_queue_t *a0, uint64_t a1) {
       typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2436,6 +3318,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_store_read_index_relaxed
+    #define HIPGEN_DEF_hsa_queue_store_read_index_relaxed
     static inline void hsa_queue_store_read_index_relaxed(const hsa_queue_t *a0, uint64_t a1) {
       typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2447,6 +3332,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_store_read_index_release
+    #define HIPGEN_DEF_hsa_queue_store_read_index_release
     static inline void hsa_queue_store_read_index_release(const hsa_queue_t *a0, uint64_t a1) {
       typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2458,6 +3346,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_queue_store_read_index_screlease
+    #define HIPGEN_DEF_hsa_queue_store_read_index_screlease
     static inline void hsa_queue_store_read_index_screlease(const hsa_queue_t *a0, uint64_t a1) {
       typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
       static hipgen_fn f;
@@ -2469,6 +3360,9 @@ cdef extern from *:
       }
       g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_region_get_info
+    #define HIPGEN_DEF_hsa_region_get_info
     static inline hsa_status_t hsa_region_get_info(hsa_region_t a0, hsa_region_info_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_region_t, hsa_region_info_t, void *);
       static hipgen_fn f;
@@ -2480,6 +3374,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_agent_iterate_regions
+    #define HIPGEN_DEF_hsa_agent_iterate_regions
     static inline hsa_status_t hsa_agent_iterate_regions(hsa_agent_t a0, void *a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, void *, void *);
       static hipgen_fn f;
@@ -2491,6 +3388,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_memory_allocate
+    #define HIPGEN_DEF_hsa_memory_allocate
     static inline hsa_status_t hsa_memory_allocate(hsa_region_t a0, size_t a1, void **a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_region_t, size_t, void **);
       static hipgen_fn f;
@@ -2502,6 +3402,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_memory_free
+    #define HIPGEN_DEF_hsa_memory_free
     static inline hsa_status_t hsa_memory_free(void *a0) {
       typedef hsa_status_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -2513,6 +3416,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_memory_copy
+    #define HIPGEN_DEF_hsa_memory_copy
     static inline hsa_status_t hsa_memory_copy(void *a0, const void *a1, size_t a2) {
       typedef hsa_status_t (*hipgen_fn)(void *, const void *, size_t);
       static hipgen_fn f;
@@ -2524,6 +3430,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_memory_assign_agent
+    #define HIPGEN_DEF_hsa_memory_assign_agent
     static inline hsa_status_t hsa_memory_assign_agent(void *a0, hsa_agent_t a1, hsa_access_permission_t a2) {
       typedef hsa_status_t (*hipgen_fn)(void *, hsa_agent_t, hsa_access_permission_t);
       static hipgen_fn f;
@@ -2535,6 +3444,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_memory_register
+    #define HIPGEN_DEF_hsa_memory_register
     static inline hsa_status_t hsa_memory_register(void *a0, size_t a1) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t);
       static hipgen_fn f;
@@ -2546,6 +3458,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_memory_deregister
+    #define HIPGEN_DEF_hsa_memory_deregister
     static inline hsa_status_t hsa_memory_deregister(void *a0, size_t a1) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t);
       static hipgen_fn f;
@@ -2557,6 +3472,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_isa_from_name
+    #define HIPGEN_DEF_hsa_isa_from_name
     static inline hsa_status_t hsa_isa_from_name(const char *a0, hsa_isa_t *a1) {
       typedef hsa_status_t (*hipgen_fn)(const char *, hsa_isa_t *);
       static hipgen_fn f;
@@ -2568,6 +3486,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_agent_iterate_isas
+    #define HIPGEN_DEF_hsa_agent_iterate_isas
     static inline hsa_status_t hsa_agent_iterate_isas(hsa_agent_t a0, void *a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, void *, void *);
       static hipgen_fn f;
@@ -2579,6 +3500,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_isa_get_info
+    #define HIPGEN_DEF_hsa_isa_get_info
     static inline hsa_status_t hsa_isa_get_info(hsa_isa_t a0, hsa_isa_info_t a1, uint32_t a2, void *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, hsa_isa_info_t, uint32_t, void *);
       static hipgen_fn f;
@@ -2590,6 +3514,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_isa_get_info_alt
+    #define HIPGEN_DEF_hsa_isa_get_info_alt
     static inline hsa_status_t hsa_isa_get_info_alt(hsa_isa_t a0, hsa_isa_info_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, hsa_isa_info_t, void *);
       static hipgen_fn f;
@@ -2601,6 +3528,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_isa_get_exception_policies
+    #define HIPGEN_DEF_hsa_isa_get_exception_policies
     static inline hsa_status_t hsa_isa_get_exception_policies(hsa_isa_t a0, hsa_profile_t a1, uint16_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, hsa_profile_t, uint16_t *);
       static hipgen_fn f;
@@ -2612,6 +3542,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_isa_get_round_method
+    #define HIPGEN_DEF_hsa_isa_get_round_method
     static inline hsa_status_t hsa_isa_get_round_method(hsa_isa_t a0, hsa_fp_type_t a1, hsa_flush_mode_t a2, hsa_round_method_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, hsa_fp_type_t, hsa_flush_mode_t, hsa_round_method_t *);
       static hipgen_fn f;
@@ -2623,6 +3556,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_wavefront_get_info
+    #define HIPGEN_DEF_hsa_wavefront_get_info
     static inline hsa_status_t hsa_wavefront_get_info(hsa_wavefront_t a0, hsa_wavefront_info_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_wavefront_t, hsa_wavefront_info_t, void *);
       static hipgen_fn f;
@@ -2634,6 +3570,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_isa_iterate_wavefronts
+    #define HIPGEN_DEF_hsa_isa_iterate_wavefronts
     static inline hsa_status_t hsa_isa_iterate_wavefronts(hsa_isa_t a0, void *a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, void *, void *);
       static hipgen_fn f;
@@ -2645,6 +3584,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_isa_compatible
+    #define HIPGEN_DEF_hsa_isa_compatible
     static inline hsa_status_t hsa_isa_compatible(hsa_isa_t a0, hsa_isa_t a1, bool *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, hsa_isa_t, bool *);
       static hipgen_fn f;
@@ -2656,6 +3598,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_reader_create_from_file
+    #define HIPGEN_DEF_hsa_code_object_reader_create_from_file
     static inline hsa_status_t hsa_code_object_reader_create_from_file(int32_t a0, hsa_code_object_reader_t *a1) {
       typedef hsa_status_t (*hipgen_fn)(int32_t, hsa_code_object_reader_t *);
       static hipgen_fn f;
@@ -2667,6 +3612,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_reader_create_from_memory
+    #define HIPGEN_DEF_hsa_code_object_reader_create_from_memory
     static inline hsa_status_t hsa_code_object_reader_create_from_memory(const void *a0, size_t a1, hsa_code_object_reader_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(const void *, size_t, hsa_code_object_reader_t *);
       static hipgen_fn f;
@@ -2678,6 +3626,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_reader_destroy
+    #define HIPGEN_DEF_hsa_code_object_reader_destroy
     static inline hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_code_object_reader_t);
       static hipgen_fn f;
@@ -2689,6 +3640,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_create
+    #define HIPGEN_DEF_hsa_executable_create
     static inline hsa_status_t hsa_executable_create(hsa_profile_t a0, hsa_executable_state_t a1, const char *a2, hsa_executable_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_profile_t, hsa_executable_state_t, const char *, hsa_executable_t *);
       static hipgen_fn f;
@@ -2700,6 +3654,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_create_alt
+    #define HIPGEN_DEF_hsa_executable_create_alt
     static inline hsa_status_t hsa_executable_create_alt(hsa_profile_t a0, hsa_default_float_rounding_mode_t a1, const char *a2, hsa_executable_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_profile_t, hsa_default_float_rounding_mode_t, const char *, hsa_executable_t *);
       static hipgen_fn f;
@@ -2711,6 +3668,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_destroy
+    #define HIPGEN_DEF_hsa_executable_destroy
     static inline hsa_status_t hsa_executable_destroy(hsa_executable_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t);
       static hipgen_fn f;
@@ -2722,6 +3682,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_load_program_code_object
+    #define HIPGEN_DEF_hsa_executable_load_program_code_object
     static inline hsa_status_t hsa_executable_load_program_code_object(hsa_executable_t a0, hsa_code_object_reader_t a1, const char *a2, hsa_loaded_code_object_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_code_object_reader_t, const char *, hsa_loaded_code_object_t *);
       static hipgen_fn f;
@@ -2733,6 +3696,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_load_agent_code_object
+    #define HIPGEN_DEF_hsa_executable_load_agent_code_object
     static inline hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t a0, hsa_agent_t a1, hsa_code_object_reader_t a2, const char *a3, hsa_loaded_code_object_t *a4) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_agent_t, hsa_code_object_reader_t, const char *, hsa_loaded_code_object_t *);
       static hipgen_fn f;
@@ -2744,6 +3710,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_freeze
+    #define HIPGEN_DEF_hsa_executable_freeze
     static inline hsa_status_t hsa_executable_freeze(hsa_executable_t a0, const char *a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, const char *);
       static hipgen_fn f;
@@ -2755,6 +3724,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_get_info
+    #define HIPGEN_DEF_hsa_executable_get_info
     static inline hsa_status_t hsa_executable_get_info(hsa_executable_t a0, hsa_executable_info_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_executable_info_t, void *);
       static hipgen_fn f;
@@ -2766,6 +3738,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_global_variable_define
+    #define HIPGEN_DEF_hsa_executable_global_variable_define
     static inline hsa_status_t hsa_executable_global_variable_define(hsa_executable_t a0, const char *a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, const char *, void *);
       static hipgen_fn f;
@@ -2777,6 +3752,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_agent_global_variable_define
+    #define HIPGEN_DEF_hsa_executable_agent_global_variable_define
     static inline hsa_status_t hsa_executable_agent_global_variable_define(hsa_executable_t a0, hsa_agent_t a1, const char *a2, void *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_agent_t, const char *, void *);
       static hipgen_fn f;
@@ -2788,6 +3766,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_readonly_variable_define
+    #define HIPGEN_DEF_hsa_executable_readonly_variable_define
     static inline hsa_status_t hsa_executable_readonly_variable_define(hsa_executable_t a0, hsa_agent_t a1, const char *a2, void *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_agent_t, const char *, void *);
       static hipgen_fn f;
@@ -2799,6 +3780,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_validate
+    #define HIPGEN_DEF_hsa_executable_validate
     static inline hsa_status_t hsa_executable_validate(hsa_executable_t a0, uint32_t *a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, uint32_t *);
       static hipgen_fn f;
@@ -2810,6 +3794,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_validate_alt
+    #define HIPGEN_DEF_hsa_executable_validate_alt
     static inline hsa_status_t hsa_executable_validate_alt(hsa_executable_t a0, const char *a1, uint32_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, const char *, uint32_t *);
       static hipgen_fn f;
@@ -2821,6 +3808,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_get_symbol
+    #define HIPGEN_DEF_hsa_executable_get_symbol
     static inline hsa_status_t hsa_executable_get_symbol(hsa_executable_t a0, const char *a1, const char *a2, hsa_agent_t a3, int32_t a4, hsa_executable_symbol_t *a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, const char *, const char *, hsa_agent_t, int32_t, hsa_executable_symbol_t *);
       static hipgen_fn f;
@@ -2832,6 +3822,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_get_symbol_by_name
+    #define HIPGEN_DEF_hsa_executable_get_symbol_by_name
     static inline hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t a0, const char *a1, const hsa_agent_t *a2, hsa_executable_symbol_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, const char *, const hsa_agent_t *, hsa_executable_symbol_t *);
       static hipgen_fn f;
@@ -2843,6 +3836,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_symbol_get_info
+    #define HIPGEN_DEF_hsa_executable_symbol_get_info
     static inline hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t a0, hsa_executable_symbol_info_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_symbol_t, hsa_executable_symbol_info_t, void *);
       static hipgen_fn f;
@@ -2854,6 +3850,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_iterate_symbols
+    #define HIPGEN_DEF_hsa_executable_iterate_symbols
     static inline hsa_status_t hsa_executable_iterate_symbols(hsa_executable_t a0, void *a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, void *, void *);
       static hipgen_fn f;
@@ -2865,6 +3864,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_iterate_agent_symbols
+    #define HIPGEN_DEF_hsa_executable_iterate_agent_symbols
     static inline hsa_status_t hsa_executable_iterate_agent_symbols(hsa_executable_t a0, hsa_agent_t a1, void *a2, void *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_agent_t, void *, void *);
       static hipgen_fn f;
@@ -2876,6 +3878,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_iterate_program_symbols
+    #define HIPGEN_DEF_hsa_executable_iterate_program_symbols
     static inline hsa_status_t hsa_executable_iterate_program_symbols(hsa_executable_t a0, void *a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, void *, void *);
       static hipgen_fn f;
@@ -2887,6 +3892,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_serialize
+    #define HIPGEN_DEF_hsa_code_object_serialize
     static inline hsa_status_t hsa_code_object_serialize(hsa_code_object_t a0, void *a1, hsa_callback_data_t a2, const char *a3, void **a4, size_t *a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t, void *, hsa_callback_data_t, const char *, void **, size_t *);
       static hipgen_fn f;
@@ -2898,6 +3906,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_deserialize
+    #define HIPGEN_DEF_hsa_code_object_deserialize
     static inline hsa_status_t hsa_code_object_deserialize(void *a0, size_t a1, const char *a2, hsa_code_object_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t, const char *, hsa_code_object_t *);
       static hipgen_fn f;
@@ -2909,6 +3920,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_destroy
+    #define HIPGEN_DEF_hsa_code_object_destroy
     static inline hsa_status_t hsa_code_object_destroy(hsa_code_object_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t);
       static hipgen_fn f;
@@ -2920,6 +3934,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_get_info
+    #define HIPGEN_DEF_hsa_code_object_get_info
     static inline hsa_status_t hsa_code_object_get_info(hsa_code_object_t a0, hsa_code_object_info_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t, hsa_code_object_info_t, void *);
       static hipgen_fn f;
@@ -2931,6 +3948,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_executable_load_code_object
+    #define HIPGEN_DEF_hsa_executable_load_code_object
     static inline hsa_status_t hsa_executable_load_code_object(hsa_executable_t a0, hsa_agent_t a1, hsa_code_object_t a2, const char *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_agent_t, hsa_code_object_t, const char *);
       static hipgen_fn f;
@@ -2942,6 +3962,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_get_symbol
+    #define HIPGEN_DEF_hsa_code_object_get_symbol
     static inline hsa_status_t hsa_code_object_get_symbol(hsa_code_object_t a0, const char *a1, hsa_code_symbol_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t, const char *, hsa_code_symbol_t *);
       static hipgen_fn f;
@@ -2953,6 +3976,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_get_symbol_from_name
+    #define HIPGEN_DEF_hsa_code_object_get_symbol_from_name
     static inline hsa_status_t hsa_code_object_get_symbol_from_name(hsa_code_object_t a0, const char *a1, const char *a2, hsa_code_symbol_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t, const char *, const char *, hsa_code_symbol_t *);
       static hipgen_fn f;
@@ -2964,6 +3990,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_symbol_get_info
+    #define HIPGEN_DEF_hsa_code_symbol_get_info
     static inline hsa_status_t hsa_code_symbol_get_info(hsa_code_symbol_t a0, hsa_code_symbol_info_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_code_symbol_t, hsa_code_symbol_info_t, void *);
       static hipgen_fn f;
@@ -2975,6 +4004,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_code_object_iterate_symbols
+    #define HIPGEN_DEF_hsa_code_object_iterate_symbols
     static inline hsa_status_t hsa_code_object_iterate_symbols(hsa_code_object_t a0, void *a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t, void *, void *);
       static hipgen_fn f;
@@ -2986,6 +4018,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_get_capability
+    #define HIPGEN_DEF_hsa_ext_image_get_capability
     static inline hsa_status_t hsa_ext_image_get_capability(hsa_agent_t a0, hsa_ext_image_geometry_t a1, const hsa_ext_image_format_t *a2, uint32_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_geometry_t, const hsa_ext_image_format_t *, uint32_t *);
       static hipgen_fn f;
@@ -2997,6 +4032,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_get_capability_with_layout
+    #define HIPGEN_DEF_hsa_ext_image_get_capability_with_layout
     static inline hsa_status_t hsa_ext_image_get_capability_with_layout(hsa_agent_t a0, hsa_ext_image_geometry_t a1, const hsa_ext_image_format_t *a2, hsa_ext_image_data_layout_t a3, uint32_t *a4) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_geometry_t, const hsa_ext_image_format_t *, hsa_ext_image_data_layout_t, uint32_t *);
       static hipgen_fn f;
@@ -3008,6 +4046,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_data_get_info
+    #define HIPGEN_DEF_hsa_ext_image_data_get_info
     static inline hsa_status_t hsa_ext_image_data_get_info(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, hsa_access_permission_t a2, hsa_ext_image_data_info_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_image_descriptor_t *, hsa_access_permission_t, hsa_ext_image_data_info_t *);
       static hipgen_fn f;
@@ -3019,6 +4060,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_data_get_info_with_layout
+    #define HIPGEN_DEF_hsa_ext_image_data_get_info_with_layout
     static inline hsa_status_t hsa_ext_image_data_get_info_with_layout(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, hsa_access_permission_t a2, hsa_ext_image_data_layout_t a3, size_t a4, size_t a5, hsa_ext_image_data_info_t *a6) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_image_descriptor_t *, hsa_access_permission_t, hsa_ext_image_data_layout_t, size_t, size_t, hsa_ext_image_data_info_t *);
       static hipgen_fn f;
@@ -3030,6 +4074,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_create
+    #define HIPGEN_DEF_hsa_ext_image_create
     static inline hsa_status_t hsa_ext_image_create(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, const void *a2, hsa_access_permission_t a3, hsa_ext_image_t *a4) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_image_descriptor_t *, const void *, hsa_access_permission_t, hsa_ext_image_t *);
       static hipgen_fn f;
@@ -3041,6 +4088,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_create_with_layout
+    #define HIPGEN_DEF_hsa_ext_image_create_with_layout
     static inline hsa_status_t hsa_ext_image_create_with_layout(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, const void *a2, hsa_access_permission_t a3, hsa_ext_image_data_layout_t a4, size_t a5, size_t a6, hsa_ext_image_t *a7) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_image_descriptor_t *, const void *, hsa_access_permission_t, hsa_ext_image_data_layout_t, size_t, size_t, hsa_ext_image_t *);
       static hipgen_fn f;
@@ -3052,6 +4102,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_destroy
+    #define HIPGEN_DEF_hsa_ext_image_destroy
     static inline hsa_status_t hsa_ext_image_destroy(hsa_agent_t a0, hsa_ext_image_t a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_t);
       static hipgen_fn f;
@@ -3063,6 +4116,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_copy
+    #define HIPGEN_DEF_hsa_ext_image_copy
     static inline hsa_status_t hsa_ext_image_copy(hsa_agent_t a0, hsa_ext_image_t a1, const hsa_dim3_t *a2, hsa_ext_image_t a3, const hsa_dim3_t *a4, const hsa_dim3_t *a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_t, const hsa_dim3_t *, hsa_ext_image_t, const hsa_dim3_t *, const hsa_dim3_t *);
       static hipgen_fn f;
@@ -3074,6 +4130,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_import
+    #define HIPGEN_DEF_hsa_ext_image_import
     static inline hsa_status_t hsa_ext_image_import(hsa_agent_t a0, const void *a1, size_t a2, size_t a3, hsa_ext_image_t a4, const hsa_ext_image_region_t *a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const void *, size_t, size_t, hsa_ext_image_t, const hsa_ext_image_region_t *);
       static hipgen_fn f;
@@ -3085,6 +4144,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_export
+    #define HIPGEN_DEF_hsa_ext_image_export
     static inline hsa_status_t hsa_ext_image_export(hsa_agent_t a0, hsa_ext_image_t a1, void *a2, size_t a3, size_t a4, const hsa_ext_image_region_t *a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_t, void *, size_t, size_t, const hsa_ext_image_region_t *);
       static hipgen_fn f;
@@ -3096,6 +4158,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_image_clear
+    #define HIPGEN_DEF_hsa_ext_image_clear
     static inline hsa_status_t hsa_ext_image_clear(hsa_agent_t a0, hsa_ext_image_t a1, const void *a2, const hsa_ext_image_region_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_t, const void *, const hsa_ext_image_region_t *);
       static hipgen_fn f;
@@ -3107,6 +4172,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_sampler_create
+    #define HIPGEN_DEF_hsa_ext_sampler_create
     static inline hsa_status_t hsa_ext_sampler_create(hsa_agent_t a0, const hsa_ext_sampler_descriptor_t *a1, hsa_ext_sampler_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_sampler_descriptor_t *, hsa_ext_sampler_t *);
       static hipgen_fn f;
@@ -3118,6 +4186,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_sampler_create_v2
+    #define HIPGEN_DEF_hsa_ext_sampler_create_v2
     static inline hsa_status_t hsa_ext_sampler_create_v2(hsa_agent_t a0, const hsa_ext_sampler_descriptor_v2_t *a1, hsa_ext_sampler_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_sampler_descriptor_v2_t *, hsa_ext_sampler_t *);
       static hipgen_fn f;
@@ -3129,6 +4200,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ext_sampler_destroy
+    #define HIPGEN_DEF_hsa_ext_sampler_destroy
     static inline hsa_status_t hsa_ext_sampler_destroy(hsa_agent_t a0, hsa_ext_sampler_t a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_sampler_t);
       static hipgen_fn f;
@@ -3140,6 +4214,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_iterate_configuration
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_iterate_configuration
     static inline hsa_status_t hsa_ven_amd_pcs_iterate_configuration(hsa_agent_t a0, hsa_ven_amd_pcs_iterate_configuration_callback_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ven_amd_pcs_iterate_configuration_callback_t, void *);
       static hipgen_fn f;
@@ -3151,6 +4228,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_create
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_create
     static inline hsa_status_t hsa_ven_amd_pcs_create(hsa_agent_t a0, hsa_ven_amd_pcs_method_kind_t a1, hsa_ven_amd_pcs_units_t a2, size_t a3, size_t a4, size_t a5, hsa_ven_amd_pcs_data_ready_callback_t a6, void *a7, hsa_ven_amd_pcs_t *a8) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ven_amd_pcs_method_kind_t, hsa_ven_amd_pcs_units_t, size_t, size_t, size_t, hsa_ven_amd_pcs_data_ready_callback_t, void *, hsa_ven_amd_pcs_t *);
       static hipgen_fn f;
@@ -3162,6 +4242,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_create_from_id
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_create_from_id
     static inline hsa_status_t hsa_ven_amd_pcs_create_from_id(uint32_t a0, hsa_agent_t a1, hsa_ven_amd_pcs_method_kind_t a2, hsa_ven_amd_pcs_units_t a3, size_t a4, size_t a5, size_t a6, hsa_ven_amd_pcs_data_ready_callback_t a7, void *a8, hsa_ven_amd_pcs_t *a9) {
       typedef hsa_status_t (*hipgen_fn)(uint32_t, hsa_agent_t, hsa_ven_amd_pcs_method_kind_t, hsa_ven_amd_pcs_units_t, size_t, size_t, size_t, hsa_ven_amd_pcs_data_ready_callback_t, void *, hsa_ven_amd_pcs_t *);
       static hipgen_fn f;
@@ -3173,6 +4256,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_destroy
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_destroy
     static inline hsa_status_t hsa_ven_amd_pcs_destroy(hsa_ven_amd_pcs_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_ven_amd_pcs_t);
       static hipgen_fn f;
@@ -3184,6 +4270,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_start
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_start
     static inline hsa_status_t hsa_ven_amd_pcs_start(hsa_ven_amd_pcs_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_ven_amd_pcs_t);
       static hipgen_fn f;
@@ -3195,6 +4284,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_stop
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_stop
     static inline hsa_status_t hsa_ven_amd_pcs_stop(hsa_ven_amd_pcs_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_ven_amd_pcs_t);
       static hipgen_fn f;
@@ -3206,6 +4298,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_flush
+    #define HIPGEN_DEF_hsa_ven_amd_pcs_flush
     static inline hsa_status_t hsa_ven_amd_pcs_flush(hsa_ven_amd_pcs_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_ven_amd_pcs_t);
       static hipgen_fn f;
@@ -3217,6 +4312,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_coherency_get_type
+    #define HIPGEN_DEF_hsa_amd_coherency_get_type
     static inline hsa_status_t hsa_amd_coherency_get_type(hsa_agent_t a0, hsa_amd_coherency_type_t *a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_amd_coherency_type_t *);
       static hipgen_fn f;
@@ -3228,6 +4326,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_coherency_set_type
+    #define HIPGEN_DEF_hsa_amd_coherency_set_type
     static inline hsa_status_t hsa_amd_coherency_set_type(hsa_agent_t a0, hsa_amd_coherency_type_t a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_amd_coherency_type_t);
       static hipgen_fn f;
@@ -3239,6 +4340,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_profiling_set_profiler_enabled
+    #define HIPGEN_DEF_hsa_amd_profiling_set_profiler_enabled
     static inline hsa_status_t hsa_amd_profiling_set_profiler_enabled(hsa_queue_t *a0, int a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_queue_t *, int);
       static hipgen_fn f;
@@ -3250,6 +4354,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_profiling_async_copy_enable
+    #define HIPGEN_DEF_hsa_amd_profiling_async_copy_enable
     static inline hsa_status_t hsa_amd_profiling_async_copy_enable(bool a0) {
       typedef hsa_status_t (*hipgen_fn)(bool);
       static hipgen_fn f;
@@ -3261,6 +4368,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_profiling_get_dispatch_time
+    #define HIPGEN_DEF_hsa_amd_profiling_get_dispatch_time
     static inline hsa_status_t hsa_amd_profiling_get_dispatch_time(hsa_agent_t a0, hsa_signal_t a1, hsa_amd_profiling_dispatch_time_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_signal_t, hsa_amd_profiling_dispatch_time_t *);
       static hipgen_fn f;
@@ -3272,6 +4382,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_profiling_get_async_copy_time
+    #define HIPGEN_DEF_hsa_amd_profiling_get_async_copy_time
     static inline hsa_status_t hsa_amd_profiling_get_async_copy_time(hsa_signal_t a0, hsa_amd_profiling_async_copy_time_t *a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_signal_t, hsa_amd_profiling_async_copy_time_t *);
       static hipgen_fn f;
@@ -3283,6 +4396,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_profiling_convert_tick_to_system_domain
+    #define HIPGEN_DEF_hsa_amd_profiling_convert_tick_to_system_domain
     static inline hsa_status_t hsa_amd_profiling_convert_tick_to_system_domain(hsa_agent_t a0, uint64_t a1, uint64_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, uint64_t, uint64_t *);
       static hipgen_fn f;
@@ -3294,6 +4410,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_signal_create
+    #define HIPGEN_DEF_hsa_amd_signal_create
     static inline hsa_status_t hsa_amd_signal_create(int64_t a0, uint32_t a1, const hsa_agent_t *a2, uint64_t a3, hsa_signal_t *a4) {
       typedef hsa_status_t (*hipgen_fn)(int64_t, uint32_t, const hsa_agent_t *, uint64_t, hsa_signal_t *);
       static hipgen_fn f;
@@ -3305,6 +4424,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_signal_value_pointer
+    #define HIPGEN_DEF_hsa_amd_signal_value_pointer
     static inline hsa_status_t hsa_amd_signal_value_pointer(hsa_signal_t a0, int64_t * *a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_signal_t, int64_t * *);
       static hipgen_fn f;
@@ -3316,6 +4438,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_signal_async_handler
+    #define HIPGEN_DEF_hsa_amd_signal_async_handler
     static inline hsa_status_t hsa_amd_signal_async_handler(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, hsa_amd_signal_handler a3, void *a4) {
       typedef hsa_status_t (*hipgen_fn)(hsa_signal_t, hsa_signal_condition_t, int64_t, hsa_amd_signal_handler, void *);
       static hipgen_fn f;
@@ -3327,6 +4452,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_signal_wait_all
+    #define HIPGEN_DEF_hsa_amd_signal_wait_all
     static inline uint32_t hsa_amd_signal_wait_all(uint32_t a0, hsa_signal_t *a1, hsa_signal_condition_t *a2, int64_t *a3, uint64_t a4, hsa_wait_state_t a5, int64_t *a6) {
       typedef uint32_t (*hipgen_fn)(uint32_t, hsa_signal_t *, hsa_signal_condition_t *, int64_t *, uint64_t, hsa_wait_state_t, int64_t *);
       static hipgen_fn f;
@@ -3338,6 +4466,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_signal_wait_any
+    #define HIPGEN_DEF_hsa_amd_signal_wait_any
     static inline uint32_t hsa_amd_signal_wait_any(uint32_t a0, hsa_signal_t *a1, hsa_signal_condition_t *a2, int64_t *a3, uint64_t a4, hsa_wait_state_t a5, int64_t *a6) {
       typedef uint32_t (*hipgen_fn)(uint32_t, hsa_signal_t *, hsa_signal_condition_t *, int64_t *, uint64_t, hsa_wait_state_t, int64_t *);
       static hipgen_fn f;
@@ -3349,6 +4480,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_async_function
+    #define HIPGEN_DEF_hsa_amd_async_function
     static inline hsa_status_t hsa_amd_async_function(void *a0, void *a1) {
       typedef hsa_status_t (*hipgen_fn)(void *, void *);
       static hipgen_fn f;
@@ -3360,6 +4494,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_image_create
+    #define HIPGEN_DEF_hsa_amd_image_create
     static inline hsa_status_t hsa_amd_image_create(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, const hsa_amd_image_descriptor_t *a2, const void *a3, hsa_access_permission_t a4, hsa_ext_image_t *a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_image_descriptor_t *, const hsa_amd_image_descriptor_t *, const void *, hsa_access_permission_t, hsa_ext_image_t *);
       static hipgen_fn f;
@@ -3371,6 +4508,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_image_get_info_max_dim
+    #define HIPGEN_DEF_hsa_amd_image_get_info_max_dim
     static inline hsa_status_t hsa_amd_image_get_info_max_dim(hsa_agent_t a0, hsa_agent_info_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_agent_info_t, void *);
       static hipgen_fn f;
@@ -3382,6 +4522,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_queue_cu_set_mask
+    #define HIPGEN_DEF_hsa_amd_queue_cu_set_mask
     static inline hsa_status_t hsa_amd_queue_cu_set_mask(const hsa_queue_t *a0, uint32_t a1, const uint32_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(const hsa_queue_t *, uint32_t, const uint32_t *);
       static hipgen_fn f;
@@ -3393,6 +4536,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_queue_cu_get_mask
+    #define HIPGEN_DEF_hsa_amd_queue_cu_get_mask
     static inline hsa_status_t hsa_amd_queue_cu_get_mask(const hsa_queue_t *a0, uint32_t a1, uint32_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(const hsa_queue_t *, uint32_t, uint32_t *);
       static hipgen_fn f;
@@ -3404,6 +4550,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_pool_get_info
+    #define HIPGEN_DEF_hsa_amd_memory_pool_get_info
     static inline hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t a0, hsa_amd_memory_pool_info_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_amd_memory_pool_t, hsa_amd_memory_pool_info_t, void *);
       static hipgen_fn f;
@@ -3415,6 +4564,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_agent_iterate_memory_pools
+    #define HIPGEN_DEF_hsa_amd_agent_iterate_memory_pools
     static inline hsa_status_t hsa_amd_agent_iterate_memory_pools(hsa_agent_t a0, void *a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, void *, void *);
       static hipgen_fn f;
@@ -3426,6 +4578,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_pool_allocate
+    #define HIPGEN_DEF_hsa_amd_memory_pool_allocate
     static inline hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t a0, size_t a1, uint32_t a2, void **a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_amd_memory_pool_t, size_t, uint32_t, void **);
       static hipgen_fn f;
@@ -3437,6 +4592,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_pool_free
+    #define HIPGEN_DEF_hsa_amd_memory_pool_free
     static inline hsa_status_t hsa_amd_memory_pool_free(void *a0) {
       typedef hsa_status_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -3448,6 +4606,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_async_copy
+    #define HIPGEN_DEF_hsa_amd_memory_async_copy
     static inline hsa_status_t hsa_amd_memory_async_copy(void *a0, hsa_agent_t a1, const void *a2, hsa_agent_t a3, size_t a4, uint32_t a5, const hsa_signal_t *a6, hsa_signal_t a7) {
       typedef hsa_status_t (*hipgen_fn)(void *, hsa_agent_t, const void *, hsa_agent_t, size_t, uint32_t, const hsa_signal_t *, hsa_signal_t);
       static hipgen_fn f;
@@ -3459,6 +4620,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_async_copy_on_engine
+    #define HIPGEN_DEF_hsa_amd_memory_async_copy_on_engine
     static inline hsa_status_t hsa_amd_memory_async_copy_on_engine(void *a0, hsa_agent_t a1, const void *a2, hsa_agent_t a3, size_t a4, uint32_t a5, const hsa_signal_t *a6, hsa_signal_t a7, hsa_amd_sdma_engine_id_t a8, bool a9) {
       typedef hsa_status_t (*hipgen_fn)(void *, hsa_agent_t, const void *, hsa_agent_t, size_t, uint32_t, const hsa_signal_t *, hsa_signal_t, hsa_amd_sdma_engine_id_t, bool);
       static hipgen_fn f;
@@ -3470,6 +4634,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_copy_engine_status
+    #define HIPGEN_DEF_hsa_amd_memory_copy_engine_status
     static inline hsa_status_t hsa_amd_memory_copy_engine_status(hsa_agent_t a0, hsa_agent_t a1, uint32_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_agent_t, uint32_t *);
       static hipgen_fn f;
@@ -3481,6 +4648,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_get_preferred_copy_engine
+    #define HIPGEN_DEF_hsa_amd_memory_get_preferred_copy_engine
     static inline hsa_status_t hsa_amd_memory_get_preferred_copy_engine(hsa_agent_t a0, hsa_agent_t a1, uint32_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_agent_t, uint32_t *);
       static hipgen_fn f;
@@ -3492,6 +4662,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_async_copy_rect
+    #define HIPGEN_DEF_hsa_amd_memory_async_copy_rect
     static inline hsa_status_t hsa_amd_memory_async_copy_rect(const hsa_pitched_ptr_t *a0, const hsa_dim3_t *a1, const hsa_pitched_ptr_t *a2, const hsa_dim3_t *a3, const hsa_dim3_t *a4, hsa_agent_t a5, hsa_amd_copy_direction_t a6, uint32_t a7, const hsa_signal_t *a8, hsa_signal_t a9) {
       typedef hsa_status_t (*hipgen_fn)(const hsa_pitched_ptr_t *, const hsa_dim3_t *, const hsa_pitched_ptr_t *, const hsa_dim3_t *, const hsa_dim3_t *, hsa_agent_t, hsa_amd_copy_direction_t, uint32_t, const hsa_signal_t *, hsa_signal_t);
       static hipgen_fn f;
@@ -3503,6 +4676,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_agent_memory_pool_get_info
+    #define HIPGEN_DEF_hsa_amd_agent_memory_pool_get_info
     static inline hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t a0, hsa_amd_memory_pool_t a1, hsa_amd_agent_memory_pool_info_t a2, void *a3) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_amd_memory_pool_t, hsa_amd_agent_memory_pool_info_t, void *);
       static hipgen_fn f;
@@ -3514,6 +4690,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_agents_allow_access
+    #define HIPGEN_DEF_hsa_amd_agents_allow_access
     static inline hsa_status_t hsa_amd_agents_allow_access(uint32_t a0, const hsa_agent_t *a1, const uint32_t *a2, const void *a3) {
       typedef hsa_status_t (*hipgen_fn)(uint32_t, const hsa_agent_t *, const uint32_t *, const void *);
       static hipgen_fn f;
@@ -3525,6 +4704,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_pool_can_migrate
+    #define HIPGEN_DEF_hsa_amd_memory_pool_can_migrate
     static inline hsa_status_t hsa_amd_memory_pool_can_migrate(hsa_amd_memory_pool_t a0, hsa_amd_memory_pool_t a1, bool *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_amd_memory_pool_t, hsa_amd_memory_pool_t, bool *);
       static hipgen_fn f;
@@ -3536,6 +4718,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_migrate
+    #define HIPGEN_DEF_hsa_amd_memory_migrate
     static inline hsa_status_t hsa_amd_memory_migrate(const void *a0, hsa_amd_memory_pool_t a1, uint32_t a2) {
       typedef hsa_status_t (*hipgen_fn)(const void *, hsa_amd_memory_pool_t, uint32_t);
       static hipgen_fn f;
@@ -3547,6 +4732,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_lock
+    #define HIPGEN_DEF_hsa_amd_memory_lock
     static inline hsa_status_t hsa_amd_memory_lock(void *a0, size_t a1, hsa_agent_t *a2, int a3, void **a4) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_agent_t *, int, void **);
       static hipgen_fn f;
@@ -3558,6 +4746,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_lock_to_pool
+    #define HIPGEN_DEF_hsa_amd_memory_lock_to_pool
     static inline hsa_status_t hsa_amd_memory_lock_to_pool(void *a0, size_t a1, hsa_agent_t *a2, int a3, hsa_amd_memory_pool_t a4, uint32_t a5, void **a6) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_agent_t *, int, hsa_amd_memory_pool_t, uint32_t, void **);
       static hipgen_fn f;
@@ -3569,6 +4760,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_unlock
+    #define HIPGEN_DEF_hsa_amd_memory_unlock
     static inline hsa_status_t hsa_amd_memory_unlock(void *a0) {
       typedef hsa_status_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -3580,6 +4774,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_memory_fill
+    #define HIPGEN_DEF_hsa_amd_memory_fill
     static inline hsa_status_t hsa_amd_memory_fill(void *a0, uint32_t a1, size_t a2) {
       typedef hsa_status_t (*hipgen_fn)(void *, uint32_t, size_t);
       static hipgen_fn f;
@@ -3591,6 +4788,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_interop_map_buffer
+    #define HIPGEN_DEF_hsa_amd_interop_map_buffer
     static inline hsa_status_t hsa_amd_interop_map_buffer(uint32_t a0, hsa_agent_t *a1, int32_t a2, uint32_t a3, size_t *a4, void **a5, size_t *a6, const void **a7) {
       typedef hsa_status_t (*hipgen_fn)(uint32_t, hsa_agent_t *, int32_t, uint32_t, size_t *, void **, size_t *, const void **);
       static hipgen_fn f;
@@ -3602,6 +4802,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_interop_unmap_buffer
+    #define HIPGEN_DEF_hsa_amd_interop_unmap_buffer
     static inline hsa_status_t hsa_amd_interop_unmap_buffer(void *a0) {
       typedef hsa_status_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -3613,6 +4816,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_pointer_info
+    #define HIPGEN_DEF_hsa_amd_pointer_info
     static inline hsa_status_t hsa_amd_pointer_info(const void *a0, hsa_amd_pointer_info_t *a1, void *a2, uint32_t *a3, hsa_agent_t **a4) {
       typedef hsa_status_t (*hipgen_fn)(const void *, hsa_amd_pointer_info_t *, void *, uint32_t *, hsa_agent_t **);
       static hipgen_fn f;
@@ -3624,6 +4830,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_pointer_info_set_userdata
+    #define HIPGEN_DEF_hsa_amd_pointer_info_set_userdata
     static inline hsa_status_t hsa_amd_pointer_info_set_userdata(const void *a0, void *a1) {
       typedef hsa_status_t (*hipgen_fn)(const void *, void *);
       static hipgen_fn f;
@@ -3635,6 +4844,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_ipc_memory_create
+    #define HIPGEN_DEF_hsa_amd_ipc_memory_create
     static inline hsa_status_t hsa_amd_ipc_memory_create(void *a0, size_t a1, hsa_amd_ipc_memory_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_amd_ipc_memory_t *);
       static hipgen_fn f;
@@ -3646,6 +4858,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_ipc_memory_attach
+    #define HIPGEN_DEF_hsa_amd_ipc_memory_attach
     static inline hsa_status_t hsa_amd_ipc_memory_attach(const hsa_amd_ipc_memory_t *a0, size_t a1, uint32_t a2, const hsa_agent_t *a3, void **a4) {
       typedef hsa_status_t (*hipgen_fn)(const hsa_amd_ipc_memory_t *, size_t, uint32_t, const hsa_agent_t *, void **);
       static hipgen_fn f;
@@ -3657,6 +4872,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_ipc_memory_detach
+    #define HIPGEN_DEF_hsa_amd_ipc_memory_detach
     static inline hsa_status_t hsa_amd_ipc_memory_detach(void *a0) {
       typedef hsa_status_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -3668,6 +4886,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_ipc_signal_create
+    #define HIPGEN_DEF_hsa_amd_ipc_signal_create
     static inline hsa_status_t hsa_amd_ipc_signal_create(hsa_signal_t a0, hsa_amd_ipc_signal_t *a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_signal_t, hsa_amd_ipc_signal_t *);
       static hipgen_fn f;
@@ -3679,6 +4900,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_ipc_signal_attach
+    #define HIPGEN_DEF_hsa_amd_ipc_signal_attach
     static inline hsa_status_t hsa_amd_ipc_signal_attach(const hsa_amd_ipc_signal_t *a0, hsa_signal_t *a1) {
       typedef hsa_status_t (*hipgen_fn)(const hsa_amd_ipc_signal_t *, hsa_signal_t *);
       static hipgen_fn f;
@@ -3690,6 +4914,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_register_system_event_handler
+    #define HIPGEN_DEF_hsa_amd_register_system_event_handler
     static inline hsa_status_t hsa_amd_register_system_event_handler(hsa_amd_system_event_callback_t a0, void *a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_amd_system_event_callback_t, void *);
       static hipgen_fn f;
@@ -3701,6 +4928,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_queue_set_priority
+    #define HIPGEN_DEF_hsa_amd_queue_set_priority
     static inline hsa_status_t hsa_amd_queue_set_priority(hsa_queue_t *a0, hsa_amd_queue_priority_t a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_queue_t *, hsa_amd_queue_priority_t);
       static hipgen_fn f;
@@ -3712,6 +4942,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_register_deallocation_callback
+    #define HIPGEN_DEF_hsa_amd_register_deallocation_callback
     static inline hsa_status_t hsa_amd_register_deallocation_callback(void *a0, hsa_amd_deallocation_callback_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(void *, hsa_amd_deallocation_callback_t, void *);
       static hipgen_fn f;
@@ -3723,6 +4956,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_deregister_deallocation_callback
+    #define HIPGEN_DEF_hsa_amd_deregister_deallocation_callback
     static inline hsa_status_t hsa_amd_deregister_deallocation_callback(void *a0, hsa_amd_deallocation_callback_t a1) {
       typedef hsa_status_t (*hipgen_fn)(void *, hsa_amd_deallocation_callback_t);
       static hipgen_fn f;
@@ -3734,6 +4970,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_svm_attributes_set
+    #define HIPGEN_DEF_hsa_amd_svm_attributes_set
     static inline hsa_status_t hsa_amd_svm_attributes_set(void *a0, size_t a1, hsa_amd_svm_attribute_pair_t *a2, size_t a3) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_amd_svm_attribute_pair_t *, size_t);
       static hipgen_fn f;
@@ -3745,6 +4984,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_svm_attributes_get
+    #define HIPGEN_DEF_hsa_amd_svm_attributes_get
     static inline hsa_status_t hsa_amd_svm_attributes_get(void *a0, size_t a1, hsa_amd_svm_attribute_pair_t *a2, size_t a3) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_amd_svm_attribute_pair_t *, size_t);
       static hipgen_fn f;
@@ -3756,6 +4998,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_svm_prefetch_async
+    #define HIPGEN_DEF_hsa_amd_svm_prefetch_async
     static inline hsa_status_t hsa_amd_svm_prefetch_async(void *a0, size_t a1, hsa_agent_t a2, uint32_t a3, const hsa_signal_t *a4, hsa_signal_t a5) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_agent_t, uint32_t, const hsa_signal_t *, hsa_signal_t);
       static hipgen_fn f;
@@ -3767,6 +5012,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_spm_acquire
+    #define HIPGEN_DEF_hsa_amd_spm_acquire
     static inline hsa_status_t hsa_amd_spm_acquire(hsa_agent_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t);
       static hipgen_fn f;
@@ -3778,6 +5026,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_spm_release
+    #define HIPGEN_DEF_hsa_amd_spm_release
     static inline hsa_status_t hsa_amd_spm_release(hsa_agent_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t);
       static hipgen_fn f;
@@ -3789,6 +5040,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_spm_set_dest_buffer
+    #define HIPGEN_DEF_hsa_amd_spm_set_dest_buffer
     static inline hsa_status_t hsa_amd_spm_set_dest_buffer(hsa_agent_t a0, size_t a1, uint32_t *a2, uint32_t *a3, void *a4, bool *a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, size_t, uint32_t *, uint32_t *, void *, bool *);
       static hipgen_fn f;
@@ -3800,6 +5054,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_portable_export_dmabuf
+    #define HIPGEN_DEF_hsa_amd_portable_export_dmabuf
     static inline hsa_status_t hsa_amd_portable_export_dmabuf(const void *a0, size_t a1, int *a2, uint64_t *a3) {
       typedef hsa_status_t (*hipgen_fn)(const void *, size_t, int *, uint64_t *);
       static hipgen_fn f;
@@ -3811,6 +5068,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_portable_export_dmabuf_v2
+    #define HIPGEN_DEF_hsa_amd_portable_export_dmabuf_v2
     static inline hsa_status_t hsa_amd_portable_export_dmabuf_v2(const void *a0, size_t a1, int *a2, uint64_t *a3, uint64_t a4) {
       typedef hsa_status_t (*hipgen_fn)(const void *, size_t, int *, uint64_t *, uint64_t);
       static hipgen_fn f;
@@ -3822,6 +5082,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_portable_close_dmabuf
+    #define HIPGEN_DEF_hsa_amd_portable_close_dmabuf
     static inline hsa_status_t hsa_amd_portable_close_dmabuf(int a0) {
       typedef hsa_status_t (*hipgen_fn)(int);
       static hipgen_fn f;
@@ -3833,6 +5096,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_address_reserve
+    #define HIPGEN_DEF_hsa_amd_vmem_address_reserve
     static inline hsa_status_t hsa_amd_vmem_address_reserve(void **a0, size_t a1, uint64_t a2, uint64_t a3) {
       typedef hsa_status_t (*hipgen_fn)(void **, size_t, uint64_t, uint64_t);
       static hipgen_fn f;
@@ -3844,6 +5110,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_address_reserve_align
+    #define HIPGEN_DEF_hsa_amd_vmem_address_reserve_align
     static inline hsa_status_t hsa_amd_vmem_address_reserve_align(void **a0, size_t a1, uint64_t a2, uint64_t a3, uint64_t a4) {
       typedef hsa_status_t (*hipgen_fn)(void **, size_t, uint64_t, uint64_t, uint64_t);
       static hipgen_fn f;
@@ -3855,6 +5124,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_address_free
+    #define HIPGEN_DEF_hsa_amd_vmem_address_free
     static inline hsa_status_t hsa_amd_vmem_address_free(void *a0, size_t a1) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t);
       static hipgen_fn f;
@@ -3866,6 +5138,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_handle_create
+    #define HIPGEN_DEF_hsa_amd_vmem_handle_create
     static inline hsa_status_t hsa_amd_vmem_handle_create(hsa_amd_memory_pool_t a0, size_t a1, hsa_amd_memory_type_t a2, uint64_t a3, hsa_amd_vmem_alloc_handle_t *a4) {
       typedef hsa_status_t (*hipgen_fn)(hsa_amd_memory_pool_t, size_t, hsa_amd_memory_type_t, uint64_t, hsa_amd_vmem_alloc_handle_t *);
       static hipgen_fn f;
@@ -3877,6 +5152,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_handle_release
+    #define HIPGEN_DEF_hsa_amd_vmem_handle_release
     static inline hsa_status_t hsa_amd_vmem_handle_release(hsa_amd_vmem_alloc_handle_t a0) {
       typedef hsa_status_t (*hipgen_fn)(hsa_amd_vmem_alloc_handle_t);
       static hipgen_fn f;
@@ -3888,6 +5166,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_map
+    #define HIPGEN_DEF_hsa_amd_vmem_map
     static inline hsa_status_t hsa_amd_vmem_map(void *a0, size_t a1, size_t a2, hsa_amd_vmem_alloc_handle_t a3, uint64_t a4) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t, size_t, hsa_amd_vmem_alloc_handle_t, uint64_t);
       static hipgen_fn f;
@@ -3899,6 +5180,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_unmap
+    #define HIPGEN_DEF_hsa_amd_vmem_unmap
     static inline hsa_status_t hsa_amd_vmem_unmap(void *a0, size_t a1) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t);
       static hipgen_fn f;
@@ -3910,6 +5194,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_set_access
+    #define HIPGEN_DEF_hsa_amd_vmem_set_access
     static inline hsa_status_t hsa_amd_vmem_set_access(void *a0, size_t a1, const hsa_amd_memory_access_desc_t *a2, size_t a3) {
       typedef hsa_status_t (*hipgen_fn)(void *, size_t, const hsa_amd_memory_access_desc_t *, size_t);
       static hipgen_fn f;
@@ -3921,6 +5208,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_get_access
+    #define HIPGEN_DEF_hsa_amd_vmem_get_access
     static inline hsa_status_t hsa_amd_vmem_get_access(void *a0, hsa_access_permission_t *a1, hsa_agent_t a2) {
       typedef hsa_status_t (*hipgen_fn)(void *, hsa_access_permission_t *, hsa_agent_t);
       static hipgen_fn f;
@@ -3932,6 +5222,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_export_shareable_handle
+    #define HIPGEN_DEF_hsa_amd_vmem_export_shareable_handle
     static inline hsa_status_t hsa_amd_vmem_export_shareable_handle(int *a0, hsa_amd_vmem_alloc_handle_t a1, uint64_t a2) {
       typedef hsa_status_t (*hipgen_fn)(int *, hsa_amd_vmem_alloc_handle_t, uint64_t);
       static hipgen_fn f;
@@ -3943,6 +5236,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_import_shareable_handle
+    #define HIPGEN_DEF_hsa_amd_vmem_import_shareable_handle
     static inline hsa_status_t hsa_amd_vmem_import_shareable_handle(int a0, hsa_amd_vmem_alloc_handle_t *a1) {
       typedef hsa_status_t (*hipgen_fn)(int, hsa_amd_vmem_alloc_handle_t *);
       static hipgen_fn f;
@@ -3954,6 +5250,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_retain_alloc_handle
+    #define HIPGEN_DEF_hsa_amd_vmem_retain_alloc_handle
     static inline hsa_status_t hsa_amd_vmem_retain_alloc_handle(hsa_amd_vmem_alloc_handle_t *a0, void *a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_amd_vmem_alloc_handle_t *, void *);
       static hipgen_fn f;
@@ -3965,6 +5264,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_vmem_get_alloc_properties_from_handle
+    #define HIPGEN_DEF_hsa_amd_vmem_get_alloc_properties_from_handle
     static inline hsa_status_t hsa_amd_vmem_get_alloc_properties_from_handle(hsa_amd_vmem_alloc_handle_t a0, hsa_amd_memory_pool_t *a1, hsa_amd_memory_type_t *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_amd_vmem_alloc_handle_t, hsa_amd_memory_pool_t *, hsa_amd_memory_type_t *);
       static hipgen_fn f;
@@ -3976,6 +5278,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_agent_set_async_scratch_limit
+    #define HIPGEN_DEF_hsa_amd_agent_set_async_scratch_limit
     static inline hsa_status_t hsa_amd_agent_set_async_scratch_limit(hsa_agent_t a0, size_t a1) {
       typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, size_t);
       static hipgen_fn f;
@@ -3987,6 +5292,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_queue_get_info
+    #define HIPGEN_DEF_hsa_amd_queue_get_info
     static inline hsa_status_t hsa_amd_queue_get_info(hsa_queue_t *a0, hsa_queue_info_attribute_t a1, void *a2) {
       typedef hsa_status_t (*hipgen_fn)(hsa_queue_t *, hsa_queue_info_attribute_t, void *);
       static hipgen_fn f;
@@ -3998,6 +5306,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_ais_file_write
+    #define HIPGEN_DEF_hsa_amd_ais_file_write
     static inline hsa_status_t hsa_amd_ais_file_write(hsa_amd_ais_file_handle_t a0, void *a1, uint64_t a2, int64_t a3, uint64_t *a4, int32_t *a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_amd_ais_file_handle_t, void *, uint64_t, int64_t, uint64_t *, int32_t *);
       static hipgen_fn f;
@@ -4009,6 +5320,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_ais_file_read
+    #define HIPGEN_DEF_hsa_amd_ais_file_read
     static inline hsa_status_t hsa_amd_ais_file_read(hsa_amd_ais_file_handle_t a0, void *a1, uint64_t a2, int64_t a3, uint64_t *a4, int32_t *a5) {
       typedef hsa_status_t (*hipgen_fn)(hsa_amd_ais_file_handle_t, void *, uint64_t, int64_t, uint64_t *, int32_t *);
       static hipgen_fn f;
@@ -4020,6 +5334,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_hsa_amd_enable_logging
+    #define HIPGEN_DEF_hsa_amd_enable_logging
     static inline hsa_status_t hsa_amd_enable_logging(uint8_t *a0, void *a1) {
       typedef hsa_status_t (*hipgen_fn)(uint8_t *, void *);
       static hipgen_fn f;
@@ -4031,6 +5348,7 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"
@@ -4793,7 +6111,22 @@ cdef extern from *:
         uint32_t reserved1
         uint64_t id
     ctypedef struct hsa_kernel_dispatch_packet_s:
-        pass
+        uint16_t header
+        uint16_t setup
+        uint32_t full_header
+        uint16_t workgroup_size_x
+        uint16_t workgroup_size_y
+        uint16_t workgroup_size_z
+        uint16_t reserved0
+        uint32_t grid_size_x
+        uint32_t grid_size_y
+        uint32_t grid_size_z
+        uint32_t private_segment_size
+        uint32_t group_segment_size
+        uint64_t kernel_object
+        void *kernarg_address
+        uint64_t reserved2
+        hsa_signal_t completion_signal
     ctypedef union hsa_kernel_dispatch_packet_s_union_0:
         uint16_t header
         uint16_t setup
@@ -5036,7 +6369,10 @@ cdef extern from *:
         hsa_amd_hw_exception_reset_type_t reset_type
         hsa_amd_hw_exception_reset_cause_t reset_cause
     ctypedef struct hsa_amd_event_s:
-        pass
+        hsa_amd_event_type_t event_type
+        hsa_amd_gpu_memory_fault_info_t memory_fault
+        hsa_amd_gpu_hw_exception_info_t hw_exception
+        hsa_amd_gpu_memory_error_info_t memory_error
     ctypedef union hsa_amd_event_s_union_0:
         hsa_amd_gpu_memory_fault_info_t memory_fault
         hsa_amd_gpu_hw_exception_info_t hw_exception
@@ -5050,7 +6386,9 @@ cdef extern from *:
         hsa_access_permission_t permissions
         hsa_agent_t agent_handle
     ctypedef struct hsa_amd_ais_file_handle_s:
-        pass
+        void *handle
+        int fd
+        uint8_t pad[8]
     ctypedef union hsa_amd_ais_file_handle_s_union_0:
         void *handle
         int fd

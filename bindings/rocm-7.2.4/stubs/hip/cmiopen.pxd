@@ -41,6 +41,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("7.2.4", "miopen", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_miopenStatus_t
+    #define HIPGEN_DEF_miopenStatus_t
     typedef enum miopenStatus_t {
       miopenStatusSuccess = 0,
       miopenStatusNotInitialized = 1,
@@ -54,6 +56,9 @@ cdef extern from *:
       miopenStatusGpuOperationsSkipped = 9,
       miopenStatusVersionMismatch = 10
     } miopenStatus_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenDataType_t
+    #define HIPGEN_DEF_miopenDataType_t
     typedef enum miopenDataType_t {
       miopenHalf = 0,
       miopenFloat = 1,
@@ -65,6 +70,9 @@ cdef extern from *:
       miopenBFloat8_fnuz = 8,
       miopenInt64 = 9
     } miopenDataType_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenTensorLayout_t
+    #define HIPGEN_DEF_miopenTensorLayout_t
     typedef enum miopenTensorLayout_t {
       miopenTensorNCHW = 0,
       miopenTensorNHWC = 1,
@@ -76,46 +84,73 @@ cdef extern from *:
       miopenTensorNCDHW = 7,
       miopenTensorNDHWC = 8
     } miopenTensorLayout_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenIndexType_t
+    #define HIPGEN_DEF_miopenIndexType_t
     typedef enum miopenIndexType_t {
       miopenIndexUint8 = 0,
       miopenIndexUint16 = 1,
       miopenIndexUint32 = 2,
       miopenIndexUint64 = 3
     } miopenIndexType_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenTensorOp_t
+    #define HIPGEN_DEF_miopenTensorOp_t
     typedef enum miopenTensorOp_t {
       miopenTensorOpAdd = 0,
       miopenTensorOpMul = 1,
       miopenTensorOpMin = 2,
       miopenTensorOpMax = 3
     } miopenTensorOp_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionMode_t
+    #define HIPGEN_DEF_miopenConvolutionMode_t
     typedef enum miopenConvolutionMode_t {
       miopenConvolution = 0,
       miopenTranspose = 1,
       miopenGroupConv = 2,
       miopenDepthwise = 3
     } miopenConvolutionMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenPaddingMode_t
+    #define HIPGEN_DEF_miopenPaddingMode_t
     typedef enum miopenPaddingMode_t {
       miopenPaddingDefault = 0,
       miopenPaddingSame = 1,
       miopenPaddingValid = 2
     } miopenPaddingMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenPoolingMode_t
+    #define HIPGEN_DEF_miopenPoolingMode_t
     typedef enum miopenPoolingMode_t {
       miopenPoolingMax = 0,
       miopenPoolingAverage = 1,
       miopenPoolingAverageInclusive = 2
     } miopenPoolingMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenPoolingWorkspaceIndexMode_t
+    #define HIPGEN_DEF_miopenPoolingWorkspaceIndexMode_t
     typedef enum miopenPoolingWorkspaceIndexMode_t {
       miopenPoolingWorkspaceIndexMask = 0,
       miopenPoolingWorkspaceIndexImage = 1
     } miopenPoolingWorkspaceIndexMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenLRNMode_t
+    #define HIPGEN_DEF_miopenLRNMode_t
     typedef enum miopenLRNMode_t {
       miopenLRNWithinChannel = 0,
       miopenLRNCrossChannel = 1
     } miopenLRNMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenBatchNormMode_t
+    #define HIPGEN_DEF_miopenBatchNormMode_t
     typedef enum miopenBatchNormMode_t {
       miopenBNPerActivation = 0,
       miopenBNSpatial = 1
     } miopenBatchNormMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenActivationMode_t
+    #define HIPGEN_DEF_miopenActivationMode_t
     typedef enum miopenActivationMode_t {
       miopenActivationPASTHRU = 0,
       miopenActivationLOGISTIC = 1,
@@ -129,15 +164,24 @@ cdef extern from *:
       miopenActivationELU = 9,
       miopenActivationCLAMP = 10
     } miopenActivationMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenSoftmaxAlgorithm_t
+    #define HIPGEN_DEF_miopenSoftmaxAlgorithm_t
     typedef enum miopenSoftmaxAlgorithm_t {
       MIOPEN_SOFTMAX_FAST = 0,
       MIOPEN_SOFTMAX_ACCURATE = 1,
       MIOPEN_SOFTMAX_LOG = 2
     } miopenSoftmaxAlgorithm_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenSoftmaxMode_t
+    #define HIPGEN_DEF_miopenSoftmaxMode_t
     typedef enum miopenSoftmaxMode_t {
       MIOPEN_SOFTMAX_MODE_INSTANCE = 0,
       MIOPEN_SOFTMAX_MODE_CHANNEL = 1
     } miopenSoftmaxMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenReduceTensorOp_t
+    #define HIPGEN_DEF_miopenReduceTensorOp_t
     typedef enum miopenReduceTensorOp_t {
       MIOPEN_REDUCE_TENSOR_ADD = 0,
       MIOPEN_REDUCE_TENSOR_MUL = 1,
@@ -148,24 +192,39 @@ cdef extern from *:
       MIOPEN_REDUCE_TENSOR_NORM1 = 6,
       MIOPEN_REDUCE_TENSOR_NORM2 = 7
     } miopenReduceTensorOp_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenNanPropagation_t
+    #define HIPGEN_DEF_miopenNanPropagation_t
     typedef enum miopenNanPropagation_t {
       MIOPEN_NOT_PROPAGATE_NAN = 0,
       MIOPEN_PROPAGATE_NAN = 1
     } miopenNanPropagation_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenReduceTensorIndices_t
+    #define HIPGEN_DEF_miopenReduceTensorIndices_t
     typedef enum miopenReduceTensorIndices_t {
       MIOPEN_REDUCE_TENSOR_NO_INDICES = 0,
       MIOPEN_REDUCE_TENSOR_FLATTENED_INDICES = 1
     } miopenReduceTensorIndices_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenIndicesType_t
+    #define HIPGEN_DEF_miopenIndicesType_t
     typedef enum miopenIndicesType_t {
       MIOPEN_32BIT_INDICES = 0,
       MIOPEN_64BIT_INDICES = 1,
       MIOPEN_16BIT_INDICES = 2,
       MIOPEN_8BIT_INDICES = 3
     } miopenIndicesType_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionAttrib_t
+    #define HIPGEN_DEF_miopenConvolutionAttrib_t
     typedef enum miopenConvolutionAttrib_t {
       MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL = 0,
       MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC = 1
     } miopenConvolutionAttrib_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionFindMode_t
+    #define HIPGEN_DEF_miopenConvolutionFindMode_t
     typedef enum miopenConvolutionFindMode_t {
       miopenConvolutionFindModeNormal = 1,
       miopenConvolutionFindModeFast = 2,
@@ -175,6 +234,9 @@ cdef extern from *:
       miopenConvolutionFindModeTrustVerifyFull = 7,
       miopenConvolutionFindModeDefault = 5
     } miopenConvolutionFindMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvFwdAlgorithm_t
+    #define HIPGEN_DEF_miopenConvFwdAlgorithm_t
     typedef enum miopenConvFwdAlgorithm_t {
       miopenConvolutionFwdAlgoGEMM = 0,
       miopenConvolutionFwdAlgoDirect = 1,
@@ -182,12 +244,18 @@ cdef extern from *:
       miopenConvolutionFwdAlgoWinograd = 3,
       miopenConvolutionFwdAlgoImplicitGEMM = 5
     } miopenConvFwdAlgorithm_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvBwdWeightsAlgorithm_t
+    #define HIPGEN_DEF_miopenConvBwdWeightsAlgorithm_t
     typedef enum miopenConvBwdWeightsAlgorithm_t {
       miopenConvolutionBwdWeightsAlgoGEMM = 0,
       miopenConvolutionBwdWeightsAlgoDirect = 1,
       miopenConvolutionBwdWeightsAlgoWinograd = 3,
       miopenConvolutionBwdWeightsAlgoImplicitGEMM = 5
     } miopenConvBwdWeightsAlgorithm_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvBwdDataAlgorithm_t
+    #define HIPGEN_DEF_miopenConvBwdDataAlgorithm_t
     typedef enum miopenConvBwdDataAlgorithm_t {
       miopenConvolutionBwdDataAlgoGEMM = 0,
       miopenConvolutionBwdDataAlgoDirect = 1,
@@ -196,6 +264,9 @@ cdef extern from *:
       miopenTransposeBwdDataAlgoGEMM = 4,
       miopenConvolutionBwdDataAlgoImplicitGEMM = 5
     } miopenConvBwdDataAlgorithm_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvAlgorithm_t
+    #define HIPGEN_DEF_miopenConvAlgorithm_t
     typedef enum miopenConvAlgorithm_t {
       miopenConvolutionAlgoGEMM = 0,
       miopenConvolutionAlgoDirect = 1,
@@ -203,61 +274,103 @@ cdef extern from *:
       miopenConvolutionAlgoWinograd = 3,
       miopenConvolutionAlgoImplicitGEMM = 5
     } miopenConvAlgorithm_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenFusionDirection_t
+    #define HIPGEN_DEF_miopenFusionDirection_t
     typedef enum miopenFusionDirection_t {
       miopenVerticalFusion = 0,
       miopenHorizontalFusion = 1
     } miopenFusionDirection_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNMode_t
+    #define HIPGEN_DEF_miopenRNNMode_t
     typedef enum miopenRNNMode_t {
       miopenRNNRELU = 0,
       miopenRNNTANH = 1,
       miopenLSTM = 2,
       miopenGRU = 3
     } miopenRNNMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNInputMode_t
+    #define HIPGEN_DEF_miopenRNNInputMode_t
     typedef enum miopenRNNInputMode_t {
       miopenRNNlinear = 0,
       miopenRNNskip = 1
     } miopenRNNInputMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNAlgo_t
+    #define HIPGEN_DEF_miopenRNNAlgo_t
     typedef enum miopenRNNAlgo_t {
       miopenRNNdefault = 0,
       miopenRNNfundamental = 1,
       miopenRNNroundedDynamic = 2
     } miopenRNNAlgo_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNDirectionMode_t
+    #define HIPGEN_DEF_miopenRNNDirectionMode_t
     typedef enum miopenRNNDirectionMode_t {
       miopenRNNunidirection = 0,
       miopenRNNbidirection = 1
     } miopenRNNDirectionMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNBiasMode_t
+    #define HIPGEN_DEF_miopenRNNBiasMode_t
     typedef enum miopenRNNBiasMode_t {
       miopenRNNNoBias = 0,
       miopenRNNwithBias = 1
     } miopenRNNBiasMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNGEMMalgoMode_t
+    #define HIPGEN_DEF_miopenRNNGEMMalgoMode_t
     typedef enum miopenRNNGEMMalgoMode_t {
       miopenRNNAlgoGEMM = 0
     } miopenRNNGEMMalgoMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNPaddingMode_t
+    #define HIPGEN_DEF_miopenRNNPaddingMode_t
     typedef enum miopenRNNPaddingMode_t {
       miopenRNNIONotPadded = 0,
       miopenRNNIOWithPadding = 1
     } miopenRNNPaddingMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNFWDMode_t
+    #define HIPGEN_DEF_miopenRNNFWDMode_t
     typedef enum miopenRNNFWDMode_t {
       miopenRNNTraining = 0,
       miopenRNNInference = 1
     } miopenRNNFWDMode_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNBaseLayout_t
+    #define HIPGEN_DEF_miopenRNNBaseLayout_t
     typedef enum miopenRNNBaseLayout_t {
       miopenRNNDataUnknownLayout = 0,
       miopenRNNDataSeqMajorNotPadded = 1,
       miopenRNNDataSeqMajorPadded = 2,
       miopenRNNDataBatchMajorPadded = 3
     } miopenRNNBaseLayout_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenCTCLossAlgo_t
+    #define HIPGEN_DEF_miopenCTCLossAlgo_t
     typedef enum miopenCTCLossAlgo_t {
       MIOPEN_CTC_LOSS_ALGO_DETERMINISTIC = 0
     } miopenCTCLossAlgo_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNGType_t
+    #define HIPGEN_DEF_miopenRNGType_t
     typedef enum miopenRNGType_t {
       MIOPEN_RNG_PSEUDO_XORWOW = 0
     } miopenRNGType_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenProblemDirection_t
+    #define HIPGEN_DEF_miopenProblemDirection_t
     typedef enum miopenProblemDirection_t {
       miopenProblemDirectionForward = 0,
       miopenProblemDirectionBackward = 1,
       miopenProblemDirectionBackwardWeights = 2
     } miopenProblemDirection_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenTensorArgumentId_t
+    #define HIPGEN_DEF_miopenTensorArgumentId_t
     typedef enum miopenTensorArgumentId_t {
       miopenTensorArgumentIdInvalid = 0,
       miopenTensorConvolutionX = 1,
@@ -299,14 +412,23 @@ cdef extern from *:
       miopenTensorArgumentIsScalar = 2147483648ull,
       miopenTensorMhaMask = 2147483649ull
     } miopenTensorArgumentId_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenFindResultsOrder_t
+    #define HIPGEN_DEF_miopenFindResultsOrder_t
     typedef enum miopenFindResultsOrder_t {
       miopenFindResultsOrderByTime = 0,
       miopenFindResultsOrderByWorkspaceSize = 1
     } miopenFindResultsOrder_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenMhaMask_t
+    #define HIPGEN_DEF_miopenMhaMask_t
     typedef enum miopenMhaMask_t {
       miopenMhaMaskNone = 0,
       miopenMhaMaskCausal = 1
     } miopenMhaMask_t;
+    #endif
+    #ifndef HIPGEN_DEF_miopenTuningPolicy_t
+    #define HIPGEN_DEF_miopenTuningPolicy_t
     typedef enum miopenTuningPolicy_t {
       miopenTuningPolicyNone = 1,
       miopenTuningPolicyDbUpdate = 2,
@@ -314,134 +436,218 @@ cdef extern from *:
       miopenTuningPolicySearchDbUpdate = 4,
       miopenTuningPolicyDbClean = 5
     } miopenTuningPolicy_t;
+    #endif
     struct ihipStream_t;
     typedef struct ihipStream_t *miopenAcceleratorQueue_t;
     typedef void *miopenAllocatorFunction;
     typedef void *miopenDeallocatorFunction;
     typedef struct miopenHandle miopenHandle;
-    typedef miopenHandle miopenHandle_t;
+    typedef miopenHandle *miopenHandle_t;
     typedef struct miopenFusionOpDescriptor miopenFusionOpDescriptor;
-    typedef miopenFusionOpDescriptor miopenFusionOpDescriptor_t;
+    typedef miopenFusionOpDescriptor *miopenFusionOpDescriptor_t;
     typedef struct miopenTensorDescriptor miopenTensorDescriptor;
-    typedef miopenTensorDescriptor miopenTensorDescriptor_t;
+    typedef miopenTensorDescriptor *miopenTensorDescriptor_t;
     typedef struct miopenSeqTensorDescriptor miopenSeqTensorDescriptor;
-    typedef miopenSeqTensorDescriptor miopenSeqTensorDescriptor_t;
+    typedef miopenSeqTensorDescriptor *miopenSeqTensorDescriptor_t;
     typedef struct miopenConvolutionDescriptor miopenConvolutionDescriptor;
-    typedef miopenConvolutionDescriptor miopenConvolutionDescriptor_t;
+    typedef miopenConvolutionDescriptor *miopenConvolutionDescriptor_t;
     typedef struct miopenPoolingDescriptor miopenPoolingDescriptor;
-    typedef miopenPoolingDescriptor miopenPoolingDescriptor_t;
+    typedef miopenPoolingDescriptor *miopenPoolingDescriptor_t;
     typedef struct miopenLRNDescriptor miopenLRNDescriptor;
-    typedef miopenLRNDescriptor miopenLRNDescriptor_t;
+    typedef miopenLRNDescriptor *miopenLRNDescriptor_t;
     typedef struct miopenActivationDescriptor miopenActivationDescriptor;
-    typedef miopenActivationDescriptor miopenActivationDescriptor_t;
+    typedef miopenActivationDescriptor *miopenActivationDescriptor_t;
     typedef struct miopenRNNDescriptor miopenRNNDescriptor;
-    typedef miopenRNNDescriptor miopenRNNDescriptor_t;
+    typedef miopenRNNDescriptor *miopenRNNDescriptor_t;
     typedef struct miopenCTCLossDescriptor miopenCTCLossDescriptor;
-    typedef miopenCTCLossDescriptor miopenCTCLossDescriptor_t;
+    typedef miopenCTCLossDescriptor *miopenCTCLossDescriptor_t;
     typedef struct miopenDropoutDescriptor miopenDropoutDescriptor;
-    typedef miopenDropoutDescriptor miopenDropoutDescriptor_t;
+    typedef miopenDropoutDescriptor *miopenDropoutDescriptor_t;
     typedef struct miopenReduceTensorDescriptor miopenReduceTensorDescriptor;
-    typedef miopenReduceTensorDescriptor miopenReduceTensorDescriptor_t;
+    typedef miopenReduceTensorDescriptor *miopenReduceTensorDescriptor_t;
     typedef struct miopenMhaDescriptor miopenMhaDescriptor;
-    typedef miopenMhaDescriptor miopenMhaDescriptor_t;
+    typedef miopenMhaDescriptor *miopenMhaDescriptor_t;
     typedef struct miopenSoftmaxDescriptor miopenSoftmaxDescriptor;
-    typedef miopenSoftmaxDescriptor miopenSoftmaxDescriptor_t;
+    typedef miopenSoftmaxDescriptor *miopenSoftmaxDescriptor_t;
     typedef struct miopenConvAlgoPerf_t miopenConvAlgoPerf_t;
     typedef union miopenConvAlgoPerf_t_union_0 miopenConvAlgoPerf_t_union_0;
     typedef struct miopenConvSolution_t miopenConvSolution_t;
     typedef struct miopenFusionPlanDescriptor miopenFusionPlanDescriptor;
-    typedef miopenFusionPlanDescriptor miopenFusionPlanDescriptor_t;
+    typedef miopenFusionPlanDescriptor *miopenFusionPlanDescriptor_t;
     typedef struct miopenOperatorDescriptor miopenOperatorDescriptor;
     typedef miopenOperatorDescriptor miopenOperatorDescriptor_t;
     typedef struct miopenOperatorArgs miopenOperatorArgs;
-    typedef miopenOperatorArgs miopenOperatorArgs_t;
+    typedef miopenOperatorArgs *miopenOperatorArgs_t;
     typedef struct miopenProblem miopenProblem;
-    typedef miopenProblem miopenProblem_t;
+    typedef miopenProblem *miopenProblem_t;
     typedef struct miopenFindOptions miopenFindOptions;
-    typedef miopenFindOptions miopenFindOptions_t;
+    typedef miopenFindOptions *miopenFindOptions_t;
     typedef struct miopenSolution miopenSolution;
-    typedef miopenSolution miopenSolution_t;
+    typedef miopenSolution *miopenSolution_t;
     typedef struct miopenTensorArgument_t miopenTensorArgument_t;
+    #ifndef HIPGEN_DEF_miopenHandle
+    #define HIPGEN_DEF_miopenHandle
     struct __attribute__((aligned(1))) miopenHandle {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenFusionOpDescriptor
+    #define HIPGEN_DEF_miopenFusionOpDescriptor
     struct __attribute__((aligned(1))) miopenFusionOpDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenTensorDescriptor
+    #define HIPGEN_DEF_miopenTensorDescriptor
     struct __attribute__((aligned(1))) miopenTensorDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenSeqTensorDescriptor
+    #define HIPGEN_DEF_miopenSeqTensorDescriptor
     struct __attribute__((aligned(1))) miopenSeqTensorDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionDescriptor
+    #define HIPGEN_DEF_miopenConvolutionDescriptor
     struct __attribute__((aligned(1))) miopenConvolutionDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenPoolingDescriptor
+    #define HIPGEN_DEF_miopenPoolingDescriptor
     struct __attribute__((aligned(1))) miopenPoolingDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenLRNDescriptor
+    #define HIPGEN_DEF_miopenLRNDescriptor
     struct __attribute__((aligned(1))) miopenLRNDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenActivationDescriptor
+    #define HIPGEN_DEF_miopenActivationDescriptor
     struct __attribute__((aligned(1))) miopenActivationDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNDescriptor
+    #define HIPGEN_DEF_miopenRNNDescriptor
     struct __attribute__((aligned(1))) miopenRNNDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenCTCLossDescriptor
+    #define HIPGEN_DEF_miopenCTCLossDescriptor
     struct __attribute__((aligned(1))) miopenCTCLossDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenDropoutDescriptor
+    #define HIPGEN_DEF_miopenDropoutDescriptor
     struct __attribute__((aligned(1))) miopenDropoutDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenReduceTensorDescriptor
+    #define HIPGEN_DEF_miopenReduceTensorDescriptor
     struct __attribute__((aligned(1))) miopenReduceTensorDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenMhaDescriptor
+    #define HIPGEN_DEF_miopenMhaDescriptor
     struct __attribute__((aligned(1))) miopenMhaDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenSoftmaxDescriptor
+    #define HIPGEN_DEF_miopenSoftmaxDescriptor
     struct __attribute__((aligned(1))) miopenSoftmaxDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvAlgoPerf_t
+    #define HIPGEN_DEF_miopenConvAlgoPerf_t
     struct __attribute__((aligned(8))) miopenConvAlgoPerf_t {
-      unsigned char _hipgen_bytes[16];
+      union {
+        miopenConvFwdAlgorithm_t fwd_algo;
+        miopenConvBwdWeightsAlgorithm_t bwd_weights_algo;
+        miopenConvBwdDataAlgorithm_t bwd_data_algo;
+      };
+      float time;
+      size_t memory;
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvAlgoPerf_t_union_0
+    #define HIPGEN_DEF_miopenConvAlgoPerf_t_union_0
     union __attribute__((aligned(4))) miopenConvAlgoPerf_t_union_0 {
       miopenConvFwdAlgorithm_t fwd_algo;
       miopenConvBwdWeightsAlgorithm_t bwd_weights_algo;
       miopenConvBwdDataAlgorithm_t bwd_data_algo;
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvSolution_t
+    #define HIPGEN_DEF_miopenConvSolution_t
     struct __attribute__((aligned(8))) miopenConvSolution_t {
       float time;
       size_t workspace_size;
       uint64_t solution_id;
       miopenConvAlgorithm_t algorithm;
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenFusionPlanDescriptor
+    #define HIPGEN_DEF_miopenFusionPlanDescriptor
     struct __attribute__((aligned(1))) miopenFusionPlanDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenOperatorDescriptor
+    #define HIPGEN_DEF_miopenOperatorDescriptor
     struct __attribute__((aligned(1))) miopenOperatorDescriptor {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenOperatorArgs
+    #define HIPGEN_DEF_miopenOperatorArgs
     struct __attribute__((aligned(1))) miopenOperatorArgs {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenProblem
+    #define HIPGEN_DEF_miopenProblem
     struct __attribute__((aligned(1))) miopenProblem {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenFindOptions
+    #define HIPGEN_DEF_miopenFindOptions
     struct __attribute__((aligned(1))) miopenFindOptions {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenSolution
+    #define HIPGEN_DEF_miopenSolution
     struct __attribute__((aligned(1))) miopenSolution {
       unsigned char _hipgen_tail[1];
     };
+    #endif
+    #ifndef HIPGEN_DEF_miopenTensorArgument_t
+    #define HIPGEN_DEF_miopenTensorArgument_t
     struct __attribute__((aligned(8))) miopenTensorArgument_t {
       miopenTensorArgumentId_t id;
       miopenTensorDescriptor_t *descriptor;
       void *buffer;
     };
+    #endif
+    #ifndef HIPGEN_DEF_MIOPEN_API_VERSION_REDUCE_TENSOR
+    #define HIPGEN_DEF_MIOPEN_API_VERSION_REDUCE_TENSOR
     #define MIOPEN_API_VERSION_REDUCE_TENSOR (1)
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetErrorString
+    #define HIPGEN_DEF_miopenGetErrorString
     static inline const char * miopenGetErrorString(miopenStatus_t a0) {
       typedef const char * (*hipgen_fn)(miopenStatus_t);
       static hipgen_fn f;
@@ -453,6 +659,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetVersion
+    #define HIPGEN_DEF_miopenGetVersion
     static inline miopenStatus_t miopenGetVersion(size_t *a0, size_t *a1, size_t *a2) {
       typedef miopenStatus_t (*hipgen_fn)(size_t *, size_t *, size_t *);
       static hipgen_fn f;
@@ -464,6 +673,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreate
+    #define HIPGEN_DEF_miopenCreate
     static inline miopenStatus_t miopenCreate(miopenHandle_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t *);
       static hipgen_fn f;
@@ -475,6 +687,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateWithStream
+    #define HIPGEN_DEF_miopenCreateWithStream
     static inline miopenStatus_t miopenCreateWithStream(miopenHandle_t *a0, miopenAcceleratorQueue_t a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t *, miopenAcceleratorQueue_t);
       static hipgen_fn f;
@@ -486,6 +701,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroy
+    #define HIPGEN_DEF_miopenDestroy
     static inline miopenStatus_t miopenDestroy(miopenHandle_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t);
       static hipgen_fn f;
@@ -497,6 +715,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetStream
+    #define HIPGEN_DEF_miopenSetStream
     static inline miopenStatus_t miopenSetStream(miopenHandle_t a0, miopenAcceleratorQueue_t a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenAcceleratorQueue_t);
       static hipgen_fn f;
@@ -508,6 +729,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetStream
+    #define HIPGEN_DEF_miopenGetStream
     static inline miopenStatus_t miopenGetStream(miopenHandle_t a0, miopenAcceleratorQueue_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenAcceleratorQueue_t *);
       static hipgen_fn f;
@@ -519,6 +743,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetAllocator
+    #define HIPGEN_DEF_miopenSetAllocator
     static inline miopenStatus_t miopenSetAllocator(miopenHandle_t a0, miopenAllocatorFunction a1, miopenDeallocatorFunction a2, void *a3) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenAllocatorFunction, miopenDeallocatorFunction, void *);
       static hipgen_fn f;
@@ -530,6 +757,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetKernelTime
+    #define HIPGEN_DEF_miopenGetKernelTime
     static inline miopenStatus_t miopenGetKernelTime(miopenHandle_t a0, float *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, float *);
       static hipgen_fn f;
@@ -541,6 +771,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenEnableProfiling
+    #define HIPGEN_DEF_miopenEnableProfiling
     static inline miopenStatus_t miopenEnableProfiling(miopenHandle_t a0, bool a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, bool);
       static hipgen_fn f;
@@ -552,6 +785,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateTensorDescriptor
+    #define HIPGEN_DEF_miopenCreateTensorDescriptor
     static inline miopenStatus_t miopenCreateTensorDescriptor(miopenTensorDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t *);
       static hipgen_fn f;
@@ -563,6 +799,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSet4dTensorDescriptor
+    #define HIPGEN_DEF_miopenSet4dTensorDescriptor
     static inline miopenStatus_t miopenSet4dTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t a1, int a2, int a3, int a4, int a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t, int, int, int, int);
       static hipgen_fn f;
@@ -574,6 +813,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetNdTensorDescriptorWithLayout
+    #define HIPGEN_DEF_miopenSetNdTensorDescriptorWithLayout
     static inline miopenStatus_t miopenSetNdTensorDescriptorWithLayout(miopenTensorDescriptor_t a0, miopenDataType_t a1, miopenTensorLayout_t a2, const int *a3, int a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t, miopenTensorLayout_t, const int *, int);
       static hipgen_fn f;
@@ -585,6 +827,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSet4dTensorDescriptorEx
+    #define HIPGEN_DEF_miopenSet4dTensorDescriptorEx
     static inline miopenStatus_t miopenSet4dTensorDescriptorEx(miopenTensorDescriptor_t a0, miopenDataType_t a1, int a2, int a3, int a4, int a5, int a6, int a7, int a8, int a9) {
       typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t, int, int, int, int, int, int, int, int);
       static hipgen_fn f;
@@ -596,6 +841,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGet4dTensorDescriptor
+    #define HIPGEN_DEF_miopenGet4dTensorDescriptor
     static inline miopenStatus_t miopenGet4dTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t *a1, int *a2, int *a3, int *a4, int *a5, int *a6, int *a7, int *a8, int *a9) {
       typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t *, int *, int *, int *, int *, int *, int *, int *, int *);
       static hipgen_fn f;
@@ -607,6 +855,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetTensorDescriptor
+    #define HIPGEN_DEF_miopenSetTensorDescriptor
     static inline miopenStatus_t miopenSetTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t a1, int a2, const int *a3, const int *a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t, int, const int *, const int *);
       static hipgen_fn f;
@@ -618,6 +869,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetTensorDescriptorSize
+    #define HIPGEN_DEF_miopenGetTensorDescriptorSize
     static inline miopenStatus_t miopenGetTensorDescriptorSize(miopenTensorDescriptor_t a0, int *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, int *);
       static hipgen_fn f;
@@ -629,6 +883,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetTensorDescriptor
+    #define HIPGEN_DEF_miopenGetTensorDescriptor
     static inline miopenStatus_t miopenGetTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t *a1, int *a2, int *a3) {
       typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t *, int *, int *);
       static hipgen_fn f;
@@ -640,6 +897,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyTensorDescriptor
+    #define HIPGEN_DEF_miopenDestroyTensorDescriptor
     static inline miopenStatus_t miopenDestroyTensorDescriptor(miopenTensorDescriptor_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t);
       static hipgen_fn f;
@@ -651,6 +911,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateSeqTensorDescriptor
+    #define HIPGEN_DEF_miopenCreateSeqTensorDescriptor
     static inline miopenStatus_t miopenCreateSeqTensorDescriptor(miopenSeqTensorDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSeqTensorDescriptor_t *);
       static hipgen_fn f;
@@ -662,6 +925,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroySeqTensorDescriptor
+    #define HIPGEN_DEF_miopenDestroySeqTensorDescriptor
     static inline miopenStatus_t miopenDestroySeqTensorDescriptor(miopenSeqTensorDescriptor_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSeqTensorDescriptor_t);
       static hipgen_fn f;
@@ -673,6 +939,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenOpTensor
+    #define HIPGEN_DEF_miopenOpTensor
     static inline miopenStatus_t miopenOpTensor(miopenHandle_t a0, miopenTensorOp_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenTensorOp_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -684,6 +953,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetTensor
+    #define HIPGEN_DEF_miopenSetTensor
     static inline miopenStatus_t miopenSetTensor(miopenHandle_t a0, const miopenTensorDescriptor_t a1, void *a2, const void *a3) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, void *, const void *);
       static hipgen_fn f;
@@ -695,6 +967,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenScaleTensor
+    #define HIPGEN_DEF_miopenScaleTensor
     static inline miopenStatus_t miopenScaleTensor(miopenHandle_t a0, const miopenTensorDescriptor_t a1, void *a2, const void *a3) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, void *, const void *);
       static hipgen_fn f;
@@ -706,6 +981,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetTensorNumBytes
+    #define HIPGEN_DEF_miopenGetTensorNumBytes
     static inline miopenStatus_t miopenGetTensorNumBytes(miopenTensorDescriptor_t a0, size_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -717,6 +995,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenTransformTensor
+    #define HIPGEN_DEF_miopenTransformTensor
     static inline miopenStatus_t miopenTransformTensor(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -728,6 +1009,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateConvolutionDescriptor
+    #define HIPGEN_DEF_miopenCreateConvolutionDescriptor
     static inline miopenStatus_t miopenCreateConvolutionDescriptor(miopenConvolutionDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t *);
       static hipgen_fn f;
@@ -739,6 +1023,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenInitConvolutionDescriptor
+    #define HIPGEN_DEF_miopenInitConvolutionDescriptor
     static inline miopenStatus_t miopenInitConvolutionDescriptor(miopenConvolutionDescriptor_t a0, miopenConvolutionMode_t a1, int a2, int a3, int a4, int a5, int a6, int a7) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, miopenConvolutionMode_t, int, int, int, int, int, int);
       static hipgen_fn f;
@@ -750,6 +1037,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenInitConvolutionNdDescriptor
+    #define HIPGEN_DEF_miopenInitConvolutionNdDescriptor
     static inline miopenStatus_t miopenInitConvolutionNdDescriptor(miopenConvolutionDescriptor_t a0, int a1, const int *a2, const int *a3, const int *a4, miopenConvolutionMode_t a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int, const int *, const int *, const int *, miopenConvolutionMode_t);
       static hipgen_fn f;
@@ -761,6 +1051,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetConvolutionSpatialDim
+    #define HIPGEN_DEF_miopenGetConvolutionSpatialDim
     static inline miopenStatus_t miopenGetConvolutionSpatialDim(miopenConvolutionDescriptor_t a0, int *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int *);
       static hipgen_fn f;
@@ -772,6 +1065,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetConvolutionDescriptor
+    #define HIPGEN_DEF_miopenGetConvolutionDescriptor
     static inline miopenStatus_t miopenGetConvolutionDescriptor(miopenConvolutionDescriptor_t a0, miopenConvolutionMode_t *a1, int *a2, int *a3, int *a4, int *a5, int *a6, int *a7) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, miopenConvolutionMode_t *, int *, int *, int *, int *, int *, int *);
       static hipgen_fn f;
@@ -783,6 +1079,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetConvolutionNdDescriptor
+    #define HIPGEN_DEF_miopenGetConvolutionNdDescriptor
     static inline miopenStatus_t miopenGetConvolutionNdDescriptor(miopenConvolutionDescriptor_t a0, int a1, int *a2, int *a3, int *a4, int *a5, miopenConvolutionMode_t *a6) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int, int *, int *, int *, int *, miopenConvolutionMode_t *);
       static hipgen_fn f;
@@ -794,6 +1093,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetConvolutionGroupCount
+    #define HIPGEN_DEF_miopenGetConvolutionGroupCount
     static inline miopenStatus_t miopenGetConvolutionGroupCount(miopenConvolutionDescriptor_t a0, int *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int *);
       static hipgen_fn f;
@@ -805,6 +1107,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetConvolutionGroupCount
+    #define HIPGEN_DEF_miopenSetConvolutionGroupCount
     static inline miopenStatus_t miopenSetConvolutionGroupCount(miopenConvolutionDescriptor_t a0, int a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int);
       static hipgen_fn f;
@@ -816,6 +1121,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetTransposeConvOutputPadding
+    #define HIPGEN_DEF_miopenSetTransposeConvOutputPadding
     static inline miopenStatus_t miopenSetTransposeConvOutputPadding(miopenConvolutionDescriptor_t a0, int a1, int a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int, int);
       static hipgen_fn f;
@@ -827,6 +1135,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetTransposeConvNdOutputPadding
+    #define HIPGEN_DEF_miopenSetTransposeConvNdOutputPadding
     static inline miopenStatus_t miopenSetTransposeConvNdOutputPadding(miopenConvolutionDescriptor_t a0, int a1, const int *a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int, const int *);
       static hipgen_fn f;
@@ -838,6 +1149,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetConvolutionForwardOutputDim
+    #define HIPGEN_DEF_miopenGetConvolutionForwardOutputDim
     static inline miopenStatus_t miopenGetConvolutionForwardOutputDim(miopenConvolutionDescriptor_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, int *a3, int *a4, int *a5, int *a6) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, int *, int *, int *, int *);
       static hipgen_fn f;
@@ -849,6 +1163,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetConvolutionNdForwardOutputDim
+    #define HIPGEN_DEF_miopenGetConvolutionNdForwardOutputDim
     static inline miopenStatus_t miopenGetConvolutionNdForwardOutputDim(miopenConvolutionDescriptor_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, int *a3, int *a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, int *, int *);
       static hipgen_fn f;
@@ -860,6 +1177,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyConvolutionDescriptor
+    #define HIPGEN_DEF_miopenDestroyConvolutionDescriptor
     static inline miopenStatus_t miopenDestroyConvolutionDescriptor(miopenConvolutionDescriptor_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t);
       static hipgen_fn f;
@@ -871,6 +1191,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetConvolutionAttribute
+    #define HIPGEN_DEF_miopenSetConvolutionAttribute
     static inline miopenStatus_t miopenSetConvolutionAttribute(miopenConvolutionDescriptor_t a0, const miopenConvolutionAttrib_t a1, int a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, const miopenConvolutionAttrib_t, int);
       static hipgen_fn f;
@@ -882,6 +1205,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetConvolutionAttribute
+    #define HIPGEN_DEF_miopenGetConvolutionAttribute
     static inline miopenStatus_t miopenGetConvolutionAttribute(miopenConvolutionDescriptor_t a0, const miopenConvolutionAttrib_t a1, int *a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, const miopenConvolutionAttrib_t, int *);
       static hipgen_fn f;
@@ -893,6 +1219,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetConvolutionFindMode
+    #define HIPGEN_DEF_miopenSetConvolutionFindMode
     static inline miopenStatus_t miopenSetConvolutionFindMode(miopenConvolutionDescriptor_t a0, miopenConvolutionFindMode_t a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, miopenConvolutionFindMode_t);
       static hipgen_fn f;
@@ -904,6 +1233,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetConvolutionFindMode
+    #define HIPGEN_DEF_miopenGetConvolutionFindMode
     static inline miopenStatus_t miopenGetConvolutionFindMode(const miopenConvolutionDescriptor_t a0, miopenConvolutionFindMode_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenConvolutionDescriptor_t, miopenConvolutionFindMode_t *);
       static hipgen_fn f;
@@ -915,6 +1247,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionForwardGetSolutionCount
+    #define HIPGEN_DEF_miopenConvolutionForwardGetSolutionCount
     static inline miopenStatus_t miopenConvolutionForwardGetSolutionCount(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -926,6 +1261,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionForwardGetSolution
+    #define HIPGEN_DEF_miopenConvolutionForwardGetSolution
     static inline miopenStatus_t miopenConvolutionForwardGetSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const size_t a5, size_t *a6, miopenConvSolution_t *a7) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const size_t, size_t *, miopenConvSolution_t *);
       static hipgen_fn f;
@@ -937,6 +1275,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionForwardGetSolutionWorkspaceSize
+    #define HIPGEN_DEF_miopenConvolutionForwardGetSolutionWorkspaceSize
     static inline miopenStatus_t miopenConvolutionForwardGetSolutionWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5, size_t *a6) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t, size_t *);
       static hipgen_fn f;
@@ -948,6 +1289,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionForwardCompileSolution
+    #define HIPGEN_DEF_miopenConvolutionForwardCompileSolution
     static inline miopenStatus_t miopenConvolutionForwardCompileSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t);
       static hipgen_fn f;
@@ -959,6 +1303,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionForwardImmediate
+    #define HIPGEN_DEF_miopenConvolutionForwardImmediate
     static inline miopenStatus_t miopenConvolutionForwardImmediate(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, void *a8, size_t a9, const uint64_t a10) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, void *, size_t, const uint64_t);
       static hipgen_fn f;
@@ -970,6 +1317,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataGetSolutionCount
+    #define HIPGEN_DEF_miopenConvolutionBackwardDataGetSolutionCount
     static inline miopenStatus_t miopenConvolutionBackwardDataGetSolutionCount(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -981,6 +1331,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataGetSolution
+    #define HIPGEN_DEF_miopenConvolutionBackwardDataGetSolution
     static inline miopenStatus_t miopenConvolutionBackwardDataGetSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const size_t a5, size_t *a6, miopenConvSolution_t *a7) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const size_t, size_t *, miopenConvSolution_t *);
       static hipgen_fn f;
@@ -992,6 +1345,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataGetSolutionWorkspaceSize
+    #define HIPGEN_DEF_miopenConvolutionBackwardDataGetSolutionWorkspaceSize
     static inline miopenStatus_t miopenConvolutionBackwardDataGetSolutionWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5, size_t *a6) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t, size_t *);
       static hipgen_fn f;
@@ -1003,6 +1359,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataCompileSolution
+    #define HIPGEN_DEF_miopenConvolutionBackwardDataCompileSolution
     static inline miopenStatus_t miopenConvolutionBackwardDataCompileSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t);
       static hipgen_fn f;
@@ -1014,6 +1373,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataImmediate
+    #define HIPGEN_DEF_miopenConvolutionBackwardDataImmediate
     static inline miopenStatus_t miopenConvolutionBackwardDataImmediate(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, void *a8, size_t a9, const uint64_t a10) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, void *, size_t, const uint64_t);
       static hipgen_fn f;
@@ -1025,6 +1387,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolutionCount
+    #define HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolutionCount
     static inline miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionCount(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -1036,6 +1401,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolution
+    #define HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolution
     static inline miopenStatus_t miopenConvolutionBackwardWeightsGetSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const size_t a5, size_t *a6, miopenConvSolution_t *a7) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const size_t, size_t *, miopenConvSolution_t *);
       static hipgen_fn f;
@@ -1047,6 +1415,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize
+    #define HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize
     static inline miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5, size_t *a6) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t, size_t *);
       static hipgen_fn f;
@@ -1058,6 +1429,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsCompileSolution
+    #define HIPGEN_DEF_miopenConvolutionBackwardWeightsCompileSolution
     static inline miopenStatus_t miopenConvolutionBackwardWeightsCompileSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t);
       static hipgen_fn f;
@@ -1069,6 +1443,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsImmediate
+    #define HIPGEN_DEF_miopenConvolutionBackwardWeightsImmediate
     static inline miopenStatus_t miopenConvolutionBackwardWeightsImmediate(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, void *a8, size_t a9, const uint64_t a10) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, void *, size_t, const uint64_t);
       static hipgen_fn f;
@@ -1080,6 +1457,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionForwardGetWorkSpaceSize
+    #define HIPGEN_DEF_miopenConvolutionForwardGetWorkSpaceSize
     static inline miopenStatus_t miopenConvolutionForwardGetWorkSpaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -1091,6 +1471,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenFindConvolutionForwardAlgorithm
+    #define HIPGEN_DEF_miopenFindConvolutionForwardAlgorithm
     static inline miopenStatus_t miopenFindConvolutionForwardAlgorithm(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, const int a8, int *a9, miopenConvAlgoPerf_t *a10, void *a11, size_t a12, bool a13) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, const int, int *, miopenConvAlgoPerf_t *, void *, size_t, bool);
       static hipgen_fn f;
@@ -1102,6 +1485,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionForward
+    #define HIPGEN_DEF_miopenConvolutionForward
     static inline miopenStatus_t miopenConvolutionForward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvFwdAlgorithm_t a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, miopenConvFwdAlgorithm_t, const void *, const miopenTensorDescriptor_t, void *, void *, size_t);
       static hipgen_fn f;
@@ -1113,6 +1499,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionForwardBias
+    #define HIPGEN_DEF_miopenConvolutionForwardBias
     static inline miopenStatus_t miopenConvolutionForwardBias(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -1124,6 +1513,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataGetWorkSpaceSize
+    #define HIPGEN_DEF_miopenConvolutionBackwardDataGetWorkSpaceSize
     static inline miopenStatus_t miopenConvolutionBackwardDataGetWorkSpaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -1135,6 +1527,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenFindConvolutionBackwardDataAlgorithm
+    #define HIPGEN_DEF_miopenFindConvolutionBackwardDataAlgorithm
     static inline miopenStatus_t miopenFindConvolutionBackwardDataAlgorithm(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, const int a8, int *a9, miopenConvAlgoPerf_t *a10, void *a11, size_t a12, bool a13) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, const int, int *, miopenConvAlgoPerf_t *, void *, size_t, bool);
       static hipgen_fn f;
@@ -1146,6 +1541,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardData
+    #define HIPGEN_DEF_miopenConvolutionBackwardData
     static inline miopenStatus_t miopenConvolutionBackwardData(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvBwdDataAlgorithm_t a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, miopenConvBwdDataAlgorithm_t, const void *, const miopenTensorDescriptor_t, void *, void *, size_t);
       static hipgen_fn f;
@@ -1157,6 +1555,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsGetWorkSpaceSize
+    #define HIPGEN_DEF_miopenConvolutionBackwardWeightsGetWorkSpaceSize
     static inline miopenStatus_t miopenConvolutionBackwardWeightsGetWorkSpaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -1168,6 +1569,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenFindConvolutionBackwardWeightsAlgorithm
+    #define HIPGEN_DEF_miopenFindConvolutionBackwardWeightsAlgorithm
     static inline miopenStatus_t miopenFindConvolutionBackwardWeightsAlgorithm(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, const int a8, int *a9, miopenConvAlgoPerf_t *a10, void *a11, size_t a12, bool a13) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, const int, int *, miopenConvAlgoPerf_t *, void *, size_t, bool);
       static hipgen_fn f;
@@ -1179,6 +1583,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeights
+    #define HIPGEN_DEF_miopenConvolutionBackwardWeights
     static inline miopenStatus_t miopenConvolutionBackwardWeights(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvBwdWeightsAlgorithm_t a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, miopenConvBwdWeightsAlgorithm_t, const void *, const miopenTensorDescriptor_t, void *, void *, size_t);
       static hipgen_fn f;
@@ -1190,6 +1597,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBackwardBias
+    #define HIPGEN_DEF_miopenConvolutionBackwardBias
     static inline miopenStatus_t miopenConvolutionBackwardBias(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -1201,6 +1611,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreatePoolingDescriptor
+    #define HIPGEN_DEF_miopenCreatePoolingDescriptor
     static inline miopenStatus_t miopenCreatePoolingDescriptor(miopenPoolingDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t *);
       static hipgen_fn f;
@@ -1212,6 +1625,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetPoolingIndexType
+    #define HIPGEN_DEF_miopenSetPoolingIndexType
     static inline miopenStatus_t miopenSetPoolingIndexType(miopenPoolingDescriptor_t a0, miopenIndexType_t a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, miopenIndexType_t);
       static hipgen_fn f;
@@ -1223,6 +1639,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetPoolingIndexType
+    #define HIPGEN_DEF_miopenGetPoolingIndexType
     static inline miopenStatus_t miopenGetPoolingIndexType(miopenPoolingDescriptor_t a0, miopenIndexType_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, miopenIndexType_t *);
       static hipgen_fn f;
@@ -1234,6 +1653,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetPoolingWorkSpaceIndexMode
+    #define HIPGEN_DEF_miopenSetPoolingWorkSpaceIndexMode
     static inline miopenStatus_t miopenSetPoolingWorkSpaceIndexMode(miopenPoolingDescriptor_t a0, miopenPoolingWorkspaceIndexMode_t a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, miopenPoolingWorkspaceIndexMode_t);
       static hipgen_fn f;
@@ -1245,6 +1667,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetPoolingWorkSpaceIndexMode
+    #define HIPGEN_DEF_miopenGetPoolingWorkSpaceIndexMode
     static inline miopenStatus_t miopenGetPoolingWorkSpaceIndexMode(miopenPoolingDescriptor_t a0, miopenPoolingWorkspaceIndexMode_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, miopenPoolingWorkspaceIndexMode_t *);
       static hipgen_fn f;
@@ -1256,6 +1681,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSet2dPoolingDescriptor
+    #define HIPGEN_DEF_miopenSet2dPoolingDescriptor
     static inline miopenStatus_t miopenSet2dPoolingDescriptor(miopenPoolingDescriptor_t a0, miopenPoolingMode_t a1, int a2, int a3, int a4, int a5, int a6, int a7) {
       typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, miopenPoolingMode_t, int, int, int, int, int, int);
       static hipgen_fn f;
@@ -1267,6 +1695,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGet2dPoolingDescriptor
+    #define HIPGEN_DEF_miopenGet2dPoolingDescriptor
     static inline miopenStatus_t miopenGet2dPoolingDescriptor(const miopenPoolingDescriptor_t a0, miopenPoolingMode_t *a1, int *a2, int *a3, int *a4, int *a5, int *a6, int *a7) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenPoolingDescriptor_t, miopenPoolingMode_t *, int *, int *, int *, int *, int *, int *);
       static hipgen_fn f;
@@ -1278,6 +1709,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetPoolingForwardOutputDim
+    #define HIPGEN_DEF_miopenGetPoolingForwardOutputDim
     static inline miopenStatus_t miopenGetPoolingForwardOutputDim(const miopenPoolingDescriptor_t a0, const miopenTensorDescriptor_t a1, int *a2, int *a3, int *a4, int *a5) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenPoolingDescriptor_t, const miopenTensorDescriptor_t, int *, int *, int *, int *);
       static hipgen_fn f;
@@ -1289,6 +1723,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetNdPoolingDescriptor
+    #define HIPGEN_DEF_miopenSetNdPoolingDescriptor
     static inline miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescriptor_t a0, const miopenPoolingMode_t a1, int a2, const int *a3, const int *a4, const int *a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, const miopenPoolingMode_t, int, const int *, const int *, const int *);
       static hipgen_fn f;
@@ -1300,6 +1737,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetNdPoolingDescriptor
+    #define HIPGEN_DEF_miopenGetNdPoolingDescriptor
     static inline miopenStatus_t miopenGetNdPoolingDescriptor(const miopenPoolingDescriptor_t a0, int a1, miopenPoolingMode_t *a2, int *a3, int *a4, int *a5, int *a6) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenPoolingDescriptor_t, int, miopenPoolingMode_t *, int *, int *, int *, int *);
       static hipgen_fn f;
@@ -1311,6 +1751,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetPoolingNdForwardOutputDim
+    #define HIPGEN_DEF_miopenGetPoolingNdForwardOutputDim
     static inline miopenStatus_t miopenGetPoolingNdForwardOutputDim(const miopenPoolingDescriptor_t a0, const miopenTensorDescriptor_t a1, int a2, int *a3) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenPoolingDescriptor_t, const miopenTensorDescriptor_t, int, int *);
       static hipgen_fn f;
@@ -1322,6 +1765,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenPoolingGetWorkSpaceSize
+    #define HIPGEN_DEF_miopenPoolingGetWorkSpaceSize
     static inline miopenStatus_t miopenPoolingGetWorkSpaceSize(const miopenTensorDescriptor_t a0, size_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -1333,6 +1779,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenPoolingGetWorkSpaceSizeV2
+    #define HIPGEN_DEF_miopenPoolingGetWorkSpaceSizeV2
     static inline miopenStatus_t miopenPoolingGetWorkSpaceSizeV2(const miopenPoolingDescriptor_t a0, const miopenTensorDescriptor_t a1, size_t *a2) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenPoolingDescriptor_t, const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -1344,6 +1793,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenPoolingForward
+    #define HIPGEN_DEF_miopenPoolingForward
     static inline miopenStatus_t miopenPoolingForward(miopenHandle_t a0, const miopenPoolingDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, bool a8, void *a9, size_t a10) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenPoolingDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, bool, void *, size_t);
       static hipgen_fn f;
@@ -1355,6 +1807,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenPoolingBackward
+    #define HIPGEN_DEF_miopenPoolingBackward
     static inline miopenStatus_t miopenPoolingBackward(miopenHandle_t a0, const miopenPoolingDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, void *a12) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenPoolingDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, void *);
       static hipgen_fn f;
@@ -1366,6 +1821,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyPoolingDescriptor
+    #define HIPGEN_DEF_miopenDestroyPoolingDescriptor
     static inline miopenStatus_t miopenDestroyPoolingDescriptor(miopenPoolingDescriptor_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t);
       static hipgen_fn f;
@@ -1377,6 +1835,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateLRNDescriptor
+    #define HIPGEN_DEF_miopenCreateLRNDescriptor
     static inline miopenStatus_t miopenCreateLRNDescriptor(miopenLRNDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenLRNDescriptor_t *);
       static hipgen_fn f;
@@ -1388,6 +1849,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetLRNDescriptor
+    #define HIPGEN_DEF_miopenSetLRNDescriptor
     static inline miopenStatus_t miopenSetLRNDescriptor(const miopenLRNDescriptor_t a0, miopenLRNMode_t a1, unsigned int a2, double a3, double a4, double a5) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenLRNDescriptor_t, miopenLRNMode_t, unsigned int, double, double, double);
       static hipgen_fn f;
@@ -1399,6 +1863,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetLRNDescriptor
+    #define HIPGEN_DEF_miopenGetLRNDescriptor
     static inline miopenStatus_t miopenGetLRNDescriptor(const miopenLRNDescriptor_t a0, miopenLRNMode_t *a1, unsigned int *a2, double *a3, double *a4, double *a5) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenLRNDescriptor_t, miopenLRNMode_t *, unsigned int *, double *, double *, double *);
       static hipgen_fn f;
@@ -1410,6 +1877,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenLRNGetWorkSpaceSize
+    #define HIPGEN_DEF_miopenLRNGetWorkSpaceSize
     static inline miopenStatus_t miopenLRNGetWorkSpaceSize(const miopenTensorDescriptor_t a0, size_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -1421,6 +1891,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenLRNForward
+    #define HIPGEN_DEF_miopenLRNForward
     static inline miopenStatus_t miopenLRNForward(miopenHandle_t a0, const miopenLRNDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, bool a8, void *a9) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenLRNDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, bool, void *);
       static hipgen_fn f;
@@ -1432,6 +1905,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenLRNBackward
+    #define HIPGEN_DEF_miopenLRNBackward
     static inline miopenStatus_t miopenLRNBackward(miopenHandle_t a0, const miopenLRNDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const void *a12) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenLRNDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, const void *);
       static hipgen_fn f;
@@ -1443,6 +1919,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyLRNDescriptor
+    #define HIPGEN_DEF_miopenDestroyLRNDescriptor
     static inline miopenStatus_t miopenDestroyLRNDescriptor(miopenLRNDescriptor_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenLRNDescriptor_t);
       static hipgen_fn f;
@@ -1454,6 +1933,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDeriveBNTensorDescriptor
+    #define HIPGEN_DEF_miopenDeriveBNTensorDescriptor
     static inline miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescriptor_t a0, const miopenTensorDescriptor_t a1, miopenBatchNormMode_t a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, const miopenTensorDescriptor_t, miopenBatchNormMode_t);
       static hipgen_fn f;
@@ -1465,6 +1947,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenBatchNormalizationForwardTraining
+    #define HIPGEN_DEF_miopenBatchNormalizationForwardTraining
     static inline miopenStatus_t miopenBatchNormalizationForwardTraining(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, void *a9, void *a10, double a11, void *a12, void *a13, double a14, void *a15, void *a16) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, void *, void *, double, void *, void *, double, void *, void *);
       static hipgen_fn f;
@@ -1476,6 +1961,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenBatchNormalizationForwardTraining_V2
+    #define HIPGEN_DEF_miopenBatchNormalizationForwardTraining_V2
     static inline miopenStatus_t miopenBatchNormalizationForwardTraining_V2(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, double a14, void *a15, void *a16, double a17, void *a18, void *a19) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, void *, void *, double, void *, void *, double, void *, void *);
       static hipgen_fn f;
@@ -1487,6 +1975,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenBatchNormForwardTrainingActivation
+    #define HIPGEN_DEF_miopenBatchNormForwardTrainingActivation
     static inline miopenStatus_t miopenBatchNormForwardTrainingActivation(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, double a14, void *a15, void *a16, double a17, void *a18, void *a19, const miopenActivationDescriptor_t a20) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, void *, void *, double, void *, void *, double, void *, void *, const miopenActivationDescriptor_t);
       static hipgen_fn f;
@@ -1498,6 +1989,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenBatchNormalizationForwardInference
+    #define HIPGEN_DEF_miopenBatchNormalizationForwardInference
     static inline miopenStatus_t miopenBatchNormalizationForwardInference(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, void *a9, void *a10, void *a11, void *a12, double a13) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, void *, void *, void *, void *, double);
       static hipgen_fn f;
@@ -1509,6 +2003,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenBatchNormalizationForwardInference_V2
+    #define HIPGEN_DEF_miopenBatchNormalizationForwardInference_V2
     static inline miopenStatus_t miopenBatchNormalizationForwardInference_V2(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, void *a14, void *a15, double a16) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, void *, void *, void *, void *, double);
       static hipgen_fn f;
@@ -1520,6 +2017,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenBatchNormForwardInferenceActivation
+    #define HIPGEN_DEF_miopenBatchNormForwardInferenceActivation
     static inline miopenStatus_t miopenBatchNormForwardInferenceActivation(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, void *a14, void *a15, double a16, const miopenActivationDescriptor_t a17) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, void *, void *, void *, void *, double, const miopenActivationDescriptor_t);
       static hipgen_fn f;
@@ -1531,6 +2031,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenBatchNormalizationBackward
+    #define HIPGEN_DEF_miopenBatchNormalizationBackward
     static inline miopenStatus_t miopenBatchNormalizationBackward(miopenHandle_t a0, miopenBatchNormMode_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const miopenTensorDescriptor_t a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const miopenTensorDescriptor_t a12, const void *a13, void *a14, void *a15, double a16, const void *a17, const void *a18) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, const void *, const void *, const void *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const void *, void *, void *, double, const void *, const void *);
       static hipgen_fn f;
@@ -1542,6 +2045,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenBatchNormalizationBackward_V2
+    #define HIPGEN_DEF_miopenBatchNormalizationBackward_V2
     static inline miopenStatus_t miopenBatchNormalizationBackward_V2(miopenHandle_t a0, miopenBatchNormMode_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const miopenTensorDescriptor_t a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const miopenTensorDescriptor_t a12, const miopenTensorDescriptor_t a13, const miopenTensorDescriptor_t a14, const miopenTensorDescriptor_t a15, const void *a16, void *a17, void *a18, double a19, const void *a20, const void *a21) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, const void *, const void *, const void *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const void *, void *, void *, double, const void *, const void *);
       static hipgen_fn f;
@@ -1553,6 +2059,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenBatchNormBackwardActivation
+    #define HIPGEN_DEF_miopenBatchNormBackwardActivation
     static inline miopenStatus_t miopenBatchNormBackwardActivation(miopenHandle_t a0, miopenBatchNormMode_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const miopenTensorDescriptor_t a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const miopenTensorDescriptor_t a12, const miopenTensorDescriptor_t a13, const miopenTensorDescriptor_t a14, const miopenTensorDescriptor_t a15, const void *a16, const void *a17, void *a18, void *a19, double a20, const void *a21, const void *a22, const miopenActivationDescriptor_t a23) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, const void *, const void *, const void *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const void *, const void *, void *, void *, double, const void *, const void *, const miopenActivationDescriptor_t);
       static hipgen_fn f;
@@ -1564,6 +2073,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateActivationDescriptor
+    #define HIPGEN_DEF_miopenCreateActivationDescriptor
     static inline miopenStatus_t miopenCreateActivationDescriptor(miopenActivationDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenActivationDescriptor_t *);
       static hipgen_fn f;
@@ -1575,6 +2087,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetActivationDescriptor
+    #define HIPGEN_DEF_miopenSetActivationDescriptor
     static inline miopenStatus_t miopenSetActivationDescriptor(const miopenActivationDescriptor_t a0, miopenActivationMode_t a1, double a2, double a3, double a4) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenActivationDescriptor_t, miopenActivationMode_t, double, double, double);
       static hipgen_fn f;
@@ -1586,6 +2101,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetActivationDescriptor
+    #define HIPGEN_DEF_miopenGetActivationDescriptor
     static inline miopenStatus_t miopenGetActivationDescriptor(const miopenActivationDescriptor_t a0, miopenActivationMode_t *a1, double *a2, double *a3, double *a4) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenActivationDescriptor_t, miopenActivationMode_t *, double *, double *, double *);
       static hipgen_fn f;
@@ -1597,6 +2115,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenActivationForward
+    #define HIPGEN_DEF_miopenActivationForward
     static inline miopenStatus_t miopenActivationForward(miopenHandle_t a0, const miopenActivationDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenActivationDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -1608,6 +2129,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenActivationBackward
+    #define HIPGEN_DEF_miopenActivationBackward
     static inline miopenStatus_t miopenActivationBackward(miopenHandle_t a0, const miopenActivationDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenActivationDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -1619,6 +2143,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyActivationDescriptor
+    #define HIPGEN_DEF_miopenDestroyActivationDescriptor
     static inline miopenStatus_t miopenDestroyActivationDescriptor(miopenActivationDescriptor_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenActivationDescriptor_t);
       static hipgen_fn f;
@@ -1630,6 +2157,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSoftmaxForward
+    #define HIPGEN_DEF_miopenSoftmaxForward
     static inline miopenStatus_t miopenSoftmaxForward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -1641,6 +2171,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSoftmaxBackward
+    #define HIPGEN_DEF_miopenSoftmaxBackward
     static inline miopenStatus_t miopenSoftmaxBackward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const void *a6, const miopenTensorDescriptor_t a7, void *a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -1652,6 +2185,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSoftmaxForward_V2
+    #define HIPGEN_DEF_miopenSoftmaxForward_V2
     static inline miopenStatus_t miopenSoftmaxForward_V2(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6, miopenSoftmaxAlgorithm_t a7, miopenSoftmaxMode_t a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, miopenSoftmaxAlgorithm_t, miopenSoftmaxMode_t);
       static hipgen_fn f;
@@ -1663,6 +2199,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSoftmaxBackward_V2
+    #define HIPGEN_DEF_miopenSoftmaxBackward_V2
     static inline miopenStatus_t miopenSoftmaxBackward_V2(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const void *a6, const miopenTensorDescriptor_t a7, void *a8, miopenSoftmaxAlgorithm_t a9, miopenSoftmaxMode_t a10) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, miopenSoftmaxAlgorithm_t, miopenSoftmaxMode_t);
       static hipgen_fn f;
@@ -1674,6 +2213,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateFusionPlan
+    #define HIPGEN_DEF_miopenCreateFusionPlan
     static inline miopenStatus_t miopenCreateFusionPlan(miopenFusionPlanDescriptor_t *a0, const miopenFusionDirection_t a1, const miopenTensorDescriptor_t a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t *, const miopenFusionDirection_t, const miopenTensorDescriptor_t);
       static hipgen_fn f;
@@ -1685,6 +2227,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyFusionPlan
+    #define HIPGEN_DEF_miopenDestroyFusionPlan
     static inline miopenStatus_t miopenDestroyFusionPlan(miopenFusionPlanDescriptor_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t);
       static hipgen_fn f;
@@ -1696,6 +2241,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCompileFusionPlan
+    #define HIPGEN_DEF_miopenCompileFusionPlan
     static inline miopenStatus_t miopenCompileFusionPlan(miopenHandle_t a0, miopenFusionPlanDescriptor_t a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenFusionPlanDescriptor_t);
       static hipgen_fn f;
@@ -1707,6 +2255,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenFusionPlanGetOp
+    #define HIPGEN_DEF_miopenFusionPlanGetOp
     static inline miopenStatus_t miopenFusionPlanGetOp(miopenFusionPlanDescriptor_t a0, const int a1, miopenFusionOpDescriptor_t *a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, const int, miopenFusionOpDescriptor_t *);
       static hipgen_fn f;
@@ -1718,6 +2269,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenFusionPlanGetWorkSpaceSize
+    #define HIPGEN_DEF_miopenFusionPlanGetWorkSpaceSize
     static inline miopenStatus_t miopenFusionPlanGetWorkSpaceSize(miopenHandle_t a0, miopenFusionPlanDescriptor_t a1, size_t *a2, miopenConvFwdAlgorithm_t a3) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenFusionPlanDescriptor_t, size_t *, miopenConvFwdAlgorithm_t);
       static hipgen_fn f;
@@ -1729,6 +2283,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenFusionPlanConvolutionGetAlgo
+    #define HIPGEN_DEF_miopenFusionPlanConvolutionGetAlgo
     static inline miopenStatus_t miopenFusionPlanConvolutionGetAlgo(miopenFusionPlanDescriptor_t a0, const int a1, int *a2, miopenConvFwdAlgorithm_t *a3) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, const int, int *, miopenConvFwdAlgorithm_t *);
       static hipgen_fn f;
@@ -1740,6 +2297,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenFusionPlanConvolutionSetAlgo
+    #define HIPGEN_DEF_miopenFusionPlanConvolutionSetAlgo
     static inline miopenStatus_t miopenFusionPlanConvolutionSetAlgo(miopenFusionPlanDescriptor_t a0, miopenConvFwdAlgorithm_t a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenConvFwdAlgorithm_t);
       static hipgen_fn f;
@@ -1751,6 +2311,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateOpConvForward
+    #define HIPGEN_DEF_miopenCreateOpConvForward
     static inline miopenStatus_t miopenCreateOpConvForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, miopenConvolutionDescriptor_t a2, const miopenTensorDescriptor_t a3) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t);
       static hipgen_fn f;
@@ -1762,6 +2325,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateOpActivationForward
+    #define HIPGEN_DEF_miopenCreateOpActivationForward
     static inline miopenStatus_t miopenCreateOpActivationForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, miopenActivationMode_t a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, miopenActivationMode_t);
       static hipgen_fn f;
@@ -1773,6 +2339,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateOpActivationBackward
+    #define HIPGEN_DEF_miopenCreateOpActivationBackward
     static inline miopenStatus_t miopenCreateOpActivationBackward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, miopenActivationMode_t a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, miopenActivationMode_t);
       static hipgen_fn f;
@@ -1784,6 +2353,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateOpBiasForward
+    #define HIPGEN_DEF_miopenCreateOpBiasForward
     static inline miopenStatus_t miopenCreateOpBiasForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenTensorDescriptor_t a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, const miopenTensorDescriptor_t);
       static hipgen_fn f;
@@ -1795,6 +2367,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateOpBatchNormInference
+    #define HIPGEN_DEF_miopenCreateOpBatchNormInference
     static inline miopenStatus_t miopenCreateOpBatchNormInference(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenBatchNormMode_t a2, const miopenTensorDescriptor_t a3) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, const miopenBatchNormMode_t, const miopenTensorDescriptor_t);
       static hipgen_fn f;
@@ -1806,6 +2381,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateOpBatchNormForward
+    #define HIPGEN_DEF_miopenCreateOpBatchNormForward
     static inline miopenStatus_t miopenCreateOpBatchNormForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenBatchNormMode_t a2, bool a3) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, const miopenBatchNormMode_t, bool);
       static hipgen_fn f;
@@ -1817,6 +2395,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateOpBatchNormBackward
+    #define HIPGEN_DEF_miopenCreateOpBatchNormBackward
     static inline miopenStatus_t miopenCreateOpBatchNormBackward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenBatchNormMode_t a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, const miopenBatchNormMode_t);
       static hipgen_fn f;
@@ -1828,6 +2409,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateOperatorArgs
+    #define HIPGEN_DEF_miopenCreateOperatorArgs
     static inline miopenStatus_t miopenCreateOperatorArgs(miopenOperatorArgs_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t *);
       static hipgen_fn f;
@@ -1839,6 +2423,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyOperatorArgs
+    #define HIPGEN_DEF_miopenDestroyOperatorArgs
     static inline miopenStatus_t miopenDestroyOperatorArgs(miopenOperatorArgs_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t);
       static hipgen_fn f;
@@ -1850,6 +2437,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetOpArgsConvForward
+    #define HIPGEN_DEF_miopenSetOpArgsConvForward
     static inline miopenStatus_t miopenSetOpArgsConvForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *);
       static hipgen_fn f;
@@ -1861,6 +2451,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetOpArgsActivForward
+    #define HIPGEN_DEF_miopenSetOpArgsActivForward
     static inline miopenStatus_t miopenSetOpArgsActivForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, double a4, double a5, double a6) {
       typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, double, double, double);
       static hipgen_fn f;
@@ -1872,6 +2465,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetOpArgsActivBackward
+    #define HIPGEN_DEF_miopenSetOpArgsActivBackward
     static inline miopenStatus_t miopenSetOpArgsActivBackward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, double a6, double a7, double a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *, const void *, double, double, double);
       static hipgen_fn f;
@@ -1883,6 +2479,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetOpArgsBatchNormInference
+    #define HIPGEN_DEF_miopenSetOpArgsBatchNormInference
     static inline miopenStatus_t miopenSetOpArgsBatchNormInference(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, const void *a7, double a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *, const void *, const void *, const void *, double);
       static hipgen_fn f;
@@ -1894,6 +2493,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetOpArgsBatchNormForward
+    #define HIPGEN_DEF_miopenSetOpArgsBatchNormForward
     static inline miopenStatus_t miopenSetOpArgsBatchNormForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, void *a6, void *a7, void *a8, void *a9, double a10, double a11) {
       typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *, const void *, void *, void *, void *, void *, double, double);
       static hipgen_fn f;
@@ -1905,6 +2507,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetOpArgsBatchNormBackward
+    #define HIPGEN_DEF_miopenSetOpArgsBatchNormBackward
     static inline miopenStatus_t miopenSetOpArgsBatchNormBackward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, void *a7, void *a8, const void *a9, const void *a10) {
       typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *, const void *, const void *, void *, void *, const void *, const void *);
       static hipgen_fn f;
@@ -1916,6 +2521,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetOpArgsBiasForward
+    #define HIPGEN_DEF_miopenSetOpArgsBiasForward
     static inline miopenStatus_t miopenSetOpArgsBiasForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *);
       static hipgen_fn f;
@@ -1927,6 +2535,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenExecuteFusionPlan
+    #define HIPGEN_DEF_miopenExecuteFusionPlan
     static inline miopenStatus_t miopenExecuteFusionPlan(const miopenHandle_t a0, const miopenFusionPlanDescriptor_t a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, void *a5, miopenOperatorArgs_t a6) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenHandle_t, const miopenFusionPlanDescriptor_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, miopenOperatorArgs_t);
       static hipgen_fn f;
@@ -1938,6 +2549,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenExecuteFusionPlan_v2
+    #define HIPGEN_DEF_miopenExecuteFusionPlan_v2
     static inline miopenStatus_t miopenExecuteFusionPlan_v2(const miopenHandle_t a0, const miopenFusionPlanDescriptor_t a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, void *a5, miopenOperatorArgs_t a6, void *a7, size_t a8) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenHandle_t, const miopenFusionPlanDescriptor_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, miopenOperatorArgs_t, void *, size_t);
       static hipgen_fn f;
@@ -1949,6 +2563,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenConvolutionBiasActivationForward
+    #define HIPGEN_DEF_miopenConvolutionBiasActivationForward
     static inline miopenStatus_t miopenConvolutionBiasActivationForward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvFwdAlgorithm_t a7, void *a8, size_t a9, const void *a10, const miopenTensorDescriptor_t a11, const void *a12, const miopenTensorDescriptor_t a13, const void *a14, const miopenActivationDescriptor_t a15, const miopenTensorDescriptor_t a16, void *a17) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, miopenConvFwdAlgorithm_t, void *, size_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenActivationDescriptor_t, const miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -1960,6 +2577,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateRNNDescriptor
+    #define HIPGEN_DEF_miopenCreateRNNDescriptor
     static inline miopenStatus_t miopenCreateRNNDescriptor(miopenRNNDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t *);
       static hipgen_fn f;
@@ -1971,6 +2591,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNDescriptor
+    #define HIPGEN_DEF_miopenGetRNNDescriptor
     static inline miopenStatus_t miopenGetRNNDescriptor(miopenRNNDescriptor_t a0, miopenRNNMode_t *a1, miopenRNNAlgo_t *a2, miopenRNNInputMode_t *a3, miopenRNNDirectionMode_t *a4, miopenRNNBiasMode_t *a5, int *a6, int *a7) {
       typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, miopenRNNMode_t *, miopenRNNAlgo_t *, miopenRNNInputMode_t *, miopenRNNDirectionMode_t *, miopenRNNBiasMode_t *, int *, int *);
       static hipgen_fn f;
@@ -1982,6 +2605,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNDescriptor_V2
+    #define HIPGEN_DEF_miopenGetRNNDescriptor_V2
     static inline miopenStatus_t miopenGetRNNDescriptor_V2(miopenRNNDescriptor_t a0, int *a1, int *a2, miopenDropoutDescriptor_t *a3, miopenRNNInputMode_t *a4, miopenRNNDirectionMode_t *a5, miopenRNNMode_t *a6, miopenRNNBiasMode_t *a7, miopenRNNAlgo_t *a8, miopenDataType_t *a9) {
       typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, int *, int *, miopenDropoutDescriptor_t *, miopenRNNInputMode_t *, miopenRNNDirectionMode_t *, miopenRNNMode_t *, miopenRNNBiasMode_t *, miopenRNNAlgo_t *, miopenDataType_t *);
       static hipgen_fn f;
@@ -1993,6 +2619,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyRNNDescriptor
+    #define HIPGEN_DEF_miopenDestroyRNNDescriptor
     static inline miopenStatus_t miopenDestroyRNNDescriptor(miopenRNNDescriptor_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t);
       static hipgen_fn f;
@@ -2004,6 +2633,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetRNNDescriptor
+    #define HIPGEN_DEF_miopenSetRNNDescriptor
     static inline miopenStatus_t miopenSetRNNDescriptor(miopenRNNDescriptor_t a0, const int a1, const int a2, miopenRNNInputMode_t a3, miopenRNNDirectionMode_t a4, miopenRNNMode_t a5, miopenRNNBiasMode_t a6, miopenRNNAlgo_t a7, miopenDataType_t a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, const int, const int, miopenRNNInputMode_t, miopenRNNDirectionMode_t, miopenRNNMode_t, miopenRNNBiasMode_t, miopenRNNAlgo_t, miopenDataType_t);
       static hipgen_fn f;
@@ -2015,6 +2647,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetRNNDescriptor_V2
+    #define HIPGEN_DEF_miopenSetRNNDescriptor_V2
     static inline miopenStatus_t miopenSetRNNDescriptor_V2(miopenRNNDescriptor_t a0, const int a1, const int a2, miopenDropoutDescriptor_t a3, miopenRNNInputMode_t a4, miopenRNNDirectionMode_t a5, miopenRNNMode_t a6, miopenRNNBiasMode_t a7, miopenRNNAlgo_t a8, miopenDataType_t a9) {
       typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, const int, const int, miopenDropoutDescriptor_t, miopenRNNInputMode_t, miopenRNNDirectionMode_t, miopenRNNMode_t, miopenRNNBiasMode_t, miopenRNNAlgo_t, miopenDataType_t);
       static hipgen_fn f;
@@ -2026,6 +2661,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetRNNDataSeqTensorDescriptor
+    #define HIPGEN_DEF_miopenSetRNNDataSeqTensorDescriptor
     static inline miopenStatus_t miopenSetRNNDataSeqTensorDescriptor(miopenSeqTensorDescriptor_t a0, miopenDataType_t a1, miopenRNNBaseLayout_t a2, int a3, int a4, int a5, const int *a6, void *a7) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSeqTensorDescriptor_t, miopenDataType_t, miopenRNNBaseLayout_t, int, int, int, const int *, void *);
       static hipgen_fn f;
@@ -2037,6 +2675,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNDataSeqTensorDescriptor
+    #define HIPGEN_DEF_miopenGetRNNDataSeqTensorDescriptor
     static inline miopenStatus_t miopenGetRNNDataSeqTensorDescriptor(miopenSeqTensorDescriptor_t a0, miopenDataType_t *a1, miopenRNNBaseLayout_t *a2, int *a3, int *a4, int *a5, int a6, int *a7, void *a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSeqTensorDescriptor_t, miopenDataType_t *, miopenRNNBaseLayout_t *, int *, int *, int *, int, int *, void *);
       static hipgen_fn f;
@@ -2048,6 +2689,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNWorkspaceSize
+    #define HIPGEN_DEF_miopenGetRNNWorkspaceSize
     static inline miopenStatus_t miopenGetRNNWorkspaceSize(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, size_t *a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, size_t *);
       static hipgen_fn f;
@@ -2059,6 +2703,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNTrainingReserveSize
+    #define HIPGEN_DEF_miopenGetRNNTrainingReserveSize
     static inline miopenStatus_t miopenGetRNNTrainingReserveSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, size_t *a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, size_t *);
       static hipgen_fn f;
@@ -2070,6 +2717,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNTempSpaceSizes
+    #define HIPGEN_DEF_miopenGetRNNTempSpaceSizes
     static inline miopenStatus_t miopenGetRNNTempSpaceSizes(miopenHandle_t a0, miopenRNNDescriptor_t a1, miopenSeqTensorDescriptor_t a2, miopenRNNFWDMode_t a3, size_t *a4, size_t *a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, miopenSeqTensorDescriptor_t, miopenRNNFWDMode_t, size_t *, size_t *);
       static hipgen_fn f;
@@ -2081,6 +2731,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNParamsSize
+    #define HIPGEN_DEF_miopenGetRNNParamsSize
     static inline miopenStatus_t miopenGetRNNParamsSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, miopenTensorDescriptor_t a2, size_t *a3, miopenDataType_t a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, miopenTensorDescriptor_t, size_t *, miopenDataType_t);
       static hipgen_fn f;
@@ -2092,6 +2745,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNParamsDescriptor
+    #define HIPGEN_DEF_miopenGetRNNParamsDescriptor
     static inline miopenStatus_t miopenGetRNNParamsDescriptor(miopenHandle_t a0, miopenRNNDescriptor_t a1, miopenTensorDescriptor_t a2, miopenTensorDescriptor_t a3, miopenDataType_t a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, miopenTensorDescriptor_t, miopenTensorDescriptor_t, miopenDataType_t);
       static hipgen_fn f;
@@ -2103,6 +2759,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNInputTensorSize
+    #define HIPGEN_DEF_miopenGetRNNInputTensorSize
     static inline miopenStatus_t miopenGetRNNInputTensorSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t *a3, size_t *a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t *, size_t *);
       static hipgen_fn f;
@@ -2114,6 +2773,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNHiddenTensorSize
+    #define HIPGEN_DEF_miopenGetRNNHiddenTensorSize
     static inline miopenStatus_t miopenGetRNNHiddenTensorSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t *a3, size_t *a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t *, size_t *);
       static hipgen_fn f;
@@ -2125,6 +2787,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNLayerParamSize
+    #define HIPGEN_DEF_miopenGetRNNLayerParamSize
     static inline miopenStatus_t miopenGetRNNLayerParamSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, const int a4, size_t *a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, const int, size_t *);
       static hipgen_fn f;
@@ -2136,6 +2801,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNLayerBiasSize
+    #define HIPGEN_DEF_miopenGetRNNLayerBiasSize
     static inline miopenStatus_t miopenGetRNNLayerBiasSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, const int a3, size_t *a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, const int, size_t *);
       static hipgen_fn f;
@@ -2147,6 +2815,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNLayerParam
+    #define HIPGEN_DEF_miopenGetRNNLayerParam
     static inline miopenStatus_t miopenGetRNNLayerParam(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, const void *a5, const int a6, miopenTensorDescriptor_t a7, void *a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, miopenTensorDescriptor_t, const void *, const int, miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -2158,6 +2829,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNLayerBias
+    #define HIPGEN_DEF_miopenGetRNNLayerBias
     static inline miopenStatus_t miopenGetRNNLayerBias(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, const void *a5, const int a6, miopenTensorDescriptor_t a7, void *a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, miopenTensorDescriptor_t, const void *, const int, miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -2169,6 +2843,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNLayerParamOffset
+    #define HIPGEN_DEF_miopenGetRNNLayerParamOffset
     static inline miopenStatus_t miopenGetRNNLayerParamOffset(miopenRNNDescriptor_t a0, const int a1, miopenTensorDescriptor_t a2, const int a3, miopenTensorDescriptor_t a4, size_t *a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, const int, miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -2180,6 +2857,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNLayerBiasOffset
+    #define HIPGEN_DEF_miopenGetRNNLayerBiasOffset
     static inline miopenStatus_t miopenGetRNNLayerBiasOffset(miopenRNNDescriptor_t a0, const int a1, miopenTensorDescriptor_t a2, const int a3, miopenTensorDescriptor_t a4, size_t *a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, const int, miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -2191,6 +2871,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetRNNLayerParam
+    #define HIPGEN_DEF_miopenSetRNNLayerParam
     static inline miopenStatus_t miopenSetRNNLayerParam(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, void *a5, const int a6, miopenTensorDescriptor_t a7, const void *a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, miopenTensorDescriptor_t, void *, const int, miopenTensorDescriptor_t, const void *);
       static hipgen_fn f;
@@ -2202,6 +2885,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetRNNLayerBias
+    #define HIPGEN_DEF_miopenSetRNNLayerBias
     static inline miopenStatus_t miopenSetRNNLayerBias(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, void *a5, const int a6, miopenTensorDescriptor_t a7, const void *a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, miopenTensorDescriptor_t, void *, const int, miopenTensorDescriptor_t, const void *);
       static hipgen_fn f;
@@ -2213,6 +2899,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetRNNPaddingMode
+    #define HIPGEN_DEF_miopenSetRNNPaddingMode
     static inline miopenStatus_t miopenSetRNNPaddingMode(miopenRNNDescriptor_t a0, miopenRNNPaddingMode_t a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, miopenRNNPaddingMode_t);
       static hipgen_fn f;
@@ -2224,6 +2913,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetRNNPaddingMode
+    #define HIPGEN_DEF_miopenGetRNNPaddingMode
     static inline miopenStatus_t miopenGetRNNPaddingMode(miopenRNNDescriptor_t a0, miopenRNNPaddingMode_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, miopenRNNPaddingMode_t *);
       static hipgen_fn f;
@@ -2235,6 +2927,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNForward
+    #define HIPGEN_DEF_miopenRNNForward
     static inline miopenStatus_t miopenRNNForward(miopenHandle_t a0, const miopenRNNDescriptor_t a1, miopenRNNFWDMode_t a2, const miopenSeqTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, void *a7, const miopenTensorDescriptor_t a8, const void *a9, void *a10, const miopenSeqTensorDescriptor_t a11, void *a12, const void *a13, size_t a14, void *a15, size_t a16, void *a17, size_t a18) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, miopenRNNFWDMode_t, const miopenSeqTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, void *, const miopenTensorDescriptor_t, const void *, void *, const miopenSeqTensorDescriptor_t, void *, const void *, size_t, void *, size_t, void *, size_t);
       static hipgen_fn f;
@@ -2246,6 +2941,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNBackwardSeqData
+    #define HIPGEN_DEF_miopenRNNBackwardSeqData
     static inline miopenStatus_t miopenRNNBackwardSeqData(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const miopenSeqTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const void *a7, void *a8, const miopenTensorDescriptor_t a9, const void *a10, const void *a11, void *a12, const miopenSeqTensorDescriptor_t a13, void *a14, const void *a15, size_t a16, void *a17, size_t a18, void *a19, size_t a20) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const miopenSeqTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, const void *, const void *, void *, const miopenTensorDescriptor_t, const void *, const void *, void *, const miopenSeqTensorDescriptor_t, void *, const void *, size_t, void *, size_t, void *, size_t);
       static hipgen_fn f;
@@ -2257,6 +2955,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNBackwardWeightsSeqTensor
+    #define HIPGEN_DEF_miopenRNNBackwardWeightsSeqTensor
     static inline miopenStatus_t miopenRNNBackwardWeightsSeqTensor(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const miopenSeqTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenSeqTensorDescriptor_t a6, const void *a7, void *a8, size_t a9, void *a10, size_t a11, const void *a12, size_t a13) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const miopenSeqTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenSeqTensorDescriptor_t, const void *, void *, size_t, void *, size_t, const void *, size_t);
       static hipgen_fn f;
@@ -2268,6 +2969,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNForwardTraining
+    #define HIPGEN_DEF_miopenRNNForwardTraining
     static inline miopenStatus_t miopenRNNForwardTraining(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const miopenTensorDescriptor_t a9, const void *a10, const miopenTensorDescriptor_t *a11, void *a12, const miopenTensorDescriptor_t a13, void *a14, const miopenTensorDescriptor_t a15, void *a16, void *a17, size_t a18, void *a19, size_t a20) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t *, void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, void *, void *, size_t, void *, size_t);
       static hipgen_fn f;
@@ -2279,6 +2983,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNBackwardData
+    #define HIPGEN_DEF_miopenRNNBackwardData
     static inline miopenStatus_t miopenRNNBackwardData(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t *a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const miopenTensorDescriptor_t a9, const void *a10, const miopenTensorDescriptor_t a11, const void *a12, const miopenTensorDescriptor_t a13, const void *a14, const miopenTensorDescriptor_t a15, const void *a16, const miopenTensorDescriptor_t *a17, void *a18, const miopenTensorDescriptor_t a19, void *a20, const miopenTensorDescriptor_t a21, void *a22, void *a23, size_t a24, void *a25, size_t a26) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t *, void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, void *, void *, size_t, void *, size_t);
       static hipgen_fn f;
@@ -2290,6 +2997,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNBackwardWeights
+    #define HIPGEN_DEF_miopenRNNBackwardWeights
     static inline miopenStatus_t miopenRNNBackwardWeights(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t *a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12, const void *a13, size_t a14) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t, void *, void *, size_t, const void *, size_t);
       static hipgen_fn f;
@@ -2301,6 +3011,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenRNNForwardInference
+    #define HIPGEN_DEF_miopenRNNForwardInference
     static inline miopenStatus_t miopenRNNForwardInference(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const miopenTensorDescriptor_t a9, const void *a10, const miopenTensorDescriptor_t *a11, void *a12, const miopenTensorDescriptor_t a13, void *a14, const miopenTensorDescriptor_t a15, void *a16, void *a17, size_t a18) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t *, void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, void *, void *, size_t);
       static hipgen_fn f;
@@ -2312,6 +3025,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateCTCLossDescriptor
+    #define HIPGEN_DEF_miopenCreateCTCLossDescriptor
     static inline miopenStatus_t miopenCreateCTCLossDescriptor(miopenCTCLossDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenCTCLossDescriptor_t *);
       static hipgen_fn f;
@@ -2323,6 +3039,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetCTCLossDescriptor
+    #define HIPGEN_DEF_miopenGetCTCLossDescriptor
     static inline miopenStatus_t miopenGetCTCLossDescriptor(miopenCTCLossDescriptor_t a0, miopenDataType_t *a1, int *a2, bool *a3) {
       typedef miopenStatus_t (*hipgen_fn)(miopenCTCLossDescriptor_t, miopenDataType_t *, int *, bool *);
       static hipgen_fn f;
@@ -2334,6 +3053,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyCTCLossDescriptor
+    #define HIPGEN_DEF_miopenDestroyCTCLossDescriptor
     static inline miopenStatus_t miopenDestroyCTCLossDescriptor(miopenCTCLossDescriptor_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenCTCLossDescriptor_t);
       static hipgen_fn f;
@@ -2345,6 +3067,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetCTCLossDescriptor
+    #define HIPGEN_DEF_miopenSetCTCLossDescriptor
     static inline miopenStatus_t miopenSetCTCLossDescriptor(miopenCTCLossDescriptor_t a0, miopenDataType_t a1, const int a2, bool a3) {
       typedef miopenStatus_t (*hipgen_fn)(miopenCTCLossDescriptor_t, miopenDataType_t, const int, bool);
       static hipgen_fn f;
@@ -2356,6 +3081,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetCTCLossWorkspaceSize
+    #define HIPGEN_DEF_miopenGetCTCLossWorkspaceSize
     static inline miopenStatus_t miopenGetCTCLossWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const int *a3, const int *a4, const int *a5, miopenCTCLossAlgo_t a6, const miopenCTCLossDescriptor_t a7, size_t *a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const int *, const int *, const int *, miopenCTCLossAlgo_t, const miopenCTCLossDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -2367,6 +3095,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCTCLoss
+    #define HIPGEN_DEF_miopenCTCLoss
     static inline miopenStatus_t miopenCTCLoss(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const int *a3, const int *a4, const int *a5, void *a6, const miopenTensorDescriptor_t a7, void *a8, miopenCTCLossAlgo_t a9, const miopenCTCLossDescriptor_t a10, void *a11, size_t a12) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const int *, const int *, const int *, void *, const miopenTensorDescriptor_t, void *, miopenCTCLossAlgo_t, const miopenCTCLossDescriptor_t, void *, size_t);
       static hipgen_fn f;
@@ -2378,6 +3109,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateDropoutDescriptor
+    #define HIPGEN_DEF_miopenCreateDropoutDescriptor
     static inline miopenStatus_t miopenCreateDropoutDescriptor(miopenDropoutDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenDropoutDescriptor_t *);
       static hipgen_fn f;
@@ -2389,6 +3123,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyDropoutDescriptor
+    #define HIPGEN_DEF_miopenDestroyDropoutDescriptor
     static inline miopenStatus_t miopenDestroyDropoutDescriptor(miopenDropoutDescriptor_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenDropoutDescriptor_t);
       static hipgen_fn f;
@@ -2400,6 +3137,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDropoutGetReserveSpaceSize
+    #define HIPGEN_DEF_miopenDropoutGetReserveSpaceSize
     static inline miopenStatus_t miopenDropoutGetReserveSpaceSize(const miopenTensorDescriptor_t a0, size_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -2411,6 +3151,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDropoutGetStatesSize
+    #define HIPGEN_DEF_miopenDropoutGetStatesSize
     static inline miopenStatus_t miopenDropoutGetStatesSize(miopenHandle_t a0, size_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, size_t *);
       static hipgen_fn f;
@@ -2422,6 +3165,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetDropoutDescriptor
+    #define HIPGEN_DEF_miopenGetDropoutDescriptor
     static inline miopenStatus_t miopenGetDropoutDescriptor(miopenDropoutDescriptor_t a0, miopenHandle_t a1, float *a2, void **a3, unsigned long long *a4, bool *a5, bool *a6, miopenRNGType_t *a7) {
       typedef miopenStatus_t (*hipgen_fn)(miopenDropoutDescriptor_t, miopenHandle_t, float *, void **, unsigned long long *, bool *, bool *, miopenRNGType_t *);
       static hipgen_fn f;
@@ -2433,6 +3179,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenRestoreDropoutDescriptor
+    #define HIPGEN_DEF_miopenRestoreDropoutDescriptor
     static inline miopenStatus_t miopenRestoreDropoutDescriptor(miopenDropoutDescriptor_t a0, miopenHandle_t a1, float a2, void *a3, size_t a4, unsigned long long a5, bool a6, bool a7, miopenRNGType_t a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenDropoutDescriptor_t, miopenHandle_t, float, void *, size_t, unsigned long long, bool, bool, miopenRNGType_t);
       static hipgen_fn f;
@@ -2444,6 +3193,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetDropoutDescriptor
+    #define HIPGEN_DEF_miopenSetDropoutDescriptor
     static inline miopenStatus_t miopenSetDropoutDescriptor(miopenDropoutDescriptor_t a0, miopenHandle_t a1, float a2, void *a3, size_t a4, unsigned long long a5, bool a6, bool a7, miopenRNGType_t a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenDropoutDescriptor_t, miopenHandle_t, float, void *, size_t, unsigned long long, bool, bool, miopenRNGType_t);
       static hipgen_fn f;
@@ -2455,6 +3207,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDropoutForward
+    #define HIPGEN_DEF_miopenDropoutForward
     static inline miopenStatus_t miopenDropoutForward(miopenHandle_t a0, const miopenDropoutDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6, void *a7, size_t a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenDropoutDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, void *, size_t);
       static hipgen_fn f;
@@ -2466,6 +3221,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDropoutBackward
+    #define HIPGEN_DEF_miopenDropoutBackward
     static inline miopenStatus_t miopenDropoutBackward(miopenHandle_t a0, const miopenDropoutDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6, void *a7, size_t a8) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenDropoutDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, void *, size_t);
       static hipgen_fn f;
@@ -2477,6 +3235,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateReduceTensorDescriptor
+    #define HIPGEN_DEF_miopenCreateReduceTensorDescriptor
     static inline miopenStatus_t miopenCreateReduceTensorDescriptor(miopenReduceTensorDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenReduceTensorDescriptor_t *);
       static hipgen_fn f;
@@ -2488,6 +3249,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyReduceTensorDescriptor
+    #define HIPGEN_DEF_miopenDestroyReduceTensorDescriptor
     static inline miopenStatus_t miopenDestroyReduceTensorDescriptor(miopenReduceTensorDescriptor_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenReduceTensorDescriptor_t);
       static hipgen_fn f;
@@ -2499,6 +3263,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetReduceTensorDescriptor
+    #define HIPGEN_DEF_miopenSetReduceTensorDescriptor
     static inline miopenStatus_t miopenSetReduceTensorDescriptor(miopenReduceTensorDescriptor_t a0, miopenReduceTensorOp_t a1, miopenDataType_t a2, miopenNanPropagation_t a3, miopenReduceTensorIndices_t a4, miopenIndicesType_t a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenReduceTensorDescriptor_t, miopenReduceTensorOp_t, miopenDataType_t, miopenNanPropagation_t, miopenReduceTensorIndices_t, miopenIndicesType_t);
       static hipgen_fn f;
@@ -2510,6 +3277,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetReduceTensorDescriptor
+    #define HIPGEN_DEF_miopenGetReduceTensorDescriptor
     static inline miopenStatus_t miopenGetReduceTensorDescriptor(const miopenReduceTensorDescriptor_t a0, miopenReduceTensorOp_t *a1, miopenDataType_t *a2, miopenNanPropagation_t *a3, miopenReduceTensorIndices_t *a4, miopenIndicesType_t *a5) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenReduceTensorDescriptor_t, miopenReduceTensorOp_t *, miopenDataType_t *, miopenNanPropagation_t *, miopenReduceTensorIndices_t *, miopenIndicesType_t *);
       static hipgen_fn f;
@@ -2521,6 +3291,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetReductionIndicesSize
+    #define HIPGEN_DEF_miopenGetReductionIndicesSize
     static inline miopenStatus_t miopenGetReductionIndicesSize(miopenHandle_t a0, const miopenReduceTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, size_t *a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenReduceTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -2532,6 +3305,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetReductionWorkspaceSize
+    #define HIPGEN_DEF_miopenGetReductionWorkspaceSize
     static inline miopenStatus_t miopenGetReductionWorkspaceSize(miopenHandle_t a0, const miopenReduceTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, size_t *a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenReduceTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, size_t *);
       static hipgen_fn f;
@@ -2543,6 +3319,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenReduceTensor
+    #define HIPGEN_DEF_miopenReduceTensor
     static inline miopenStatus_t miopenReduceTensor(miopenHandle_t a0, const miopenReduceTensorDescriptor_t a1, void *a2, size_t a3, void *a4, size_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenReduceTensorDescriptor_t, void *, size_t, void *, size_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
       static hipgen_fn f;
@@ -2554,6 +3333,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateConvProblem
+    #define HIPGEN_DEF_miopenCreateConvProblem
     static inline miopenStatus_t miopenCreateConvProblem(miopenProblem_t *a0, miopenConvolutionDescriptor_t a1, miopenProblemDirection_t a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenProblem_t *, miopenConvolutionDescriptor_t, miopenProblemDirection_t);
       static hipgen_fn f;
@@ -2565,6 +3347,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateMhaProblem
+    #define HIPGEN_DEF_miopenCreateMhaProblem
     static inline miopenStatus_t miopenCreateMhaProblem(miopenProblem_t *a0, miopenMhaDescriptor_t a1, miopenProblemDirection_t a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenProblem_t *, miopenMhaDescriptor_t, miopenProblemDirection_t);
       static hipgen_fn f;
@@ -2576,6 +3361,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateMhaDescriptor
+    #define HIPGEN_DEF_miopenCreateMhaDescriptor
     static inline miopenStatus_t miopenCreateMhaDescriptor(miopenMhaDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenMhaDescriptor_t *);
       static hipgen_fn f;
@@ -2587,6 +3375,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetMhaDescriptor
+    #define HIPGEN_DEF_miopenSetMhaDescriptor
     static inline miopenStatus_t miopenSetMhaDescriptor(miopenMhaDescriptor_t a0, float a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenMhaDescriptor_t, float);
       static hipgen_fn f;
@@ -2598,6 +3389,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetMhaDescriptor
+    #define HIPGEN_DEF_miopenGetMhaDescriptor
     static inline miopenStatus_t miopenGetMhaDescriptor(miopenMhaDescriptor_t a0, float *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenMhaDescriptor_t, float *);
       static hipgen_fn f;
@@ -2609,6 +3403,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateSoftmaxDescriptor
+    #define HIPGEN_DEF_miopenCreateSoftmaxDescriptor
     static inline miopenStatus_t miopenCreateSoftmaxDescriptor(miopenSoftmaxDescriptor_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSoftmaxDescriptor_t *);
       static hipgen_fn f;
@@ -2620,6 +3417,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetSoftmaxDescriptor
+    #define HIPGEN_DEF_miopenSetSoftmaxDescriptor
     static inline miopenStatus_t miopenSetSoftmaxDescriptor(miopenSoftmaxDescriptor_t a0, float a1, float a2, miopenSoftmaxAlgorithm_t a3, miopenSoftmaxMode_t a4) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSoftmaxDescriptor_t, float, float, miopenSoftmaxAlgorithm_t, miopenSoftmaxMode_t);
       static hipgen_fn f;
@@ -2631,6 +3431,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetSoftmaxDescriptor
+    #define HIPGEN_DEF_miopenGetSoftmaxDescriptor
     static inline miopenStatus_t miopenGetSoftmaxDescriptor(const miopenSoftmaxDescriptor_t a0, float *a1, float *a2, miopenSoftmaxAlgorithm_t *a3, miopenSoftmaxMode_t *a4) {
       typedef miopenStatus_t (*hipgen_fn)(const miopenSoftmaxDescriptor_t, float *, float *, miopenSoftmaxAlgorithm_t *, miopenSoftmaxMode_t *);
       static hipgen_fn f;
@@ -2642,6 +3445,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyProblem
+    #define HIPGEN_DEF_miopenDestroyProblem
     static inline miopenStatus_t miopenDestroyProblem(miopenProblem_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenProblem_t);
       static hipgen_fn f;
@@ -2653,6 +3459,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetProblemTensorDescriptor
+    #define HIPGEN_DEF_miopenSetProblemTensorDescriptor
     static inline miopenStatus_t miopenSetProblemTensorDescriptor(miopenProblem_t a0, miopenTensorArgumentId_t a1, const miopenTensorDescriptor_t a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenProblem_t, miopenTensorArgumentId_t, const miopenTensorDescriptor_t);
       static hipgen_fn f;
@@ -2664,6 +3473,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenCreateFindOptions
+    #define HIPGEN_DEF_miopenCreateFindOptions
     static inline miopenStatus_t miopenCreateFindOptions(miopenFindOptions_t *a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t *);
       static hipgen_fn f;
@@ -2675,6 +3487,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroyFindOptions
+    #define HIPGEN_DEF_miopenDestroyFindOptions
     static inline miopenStatus_t miopenDestroyFindOptions(miopenFindOptions_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t);
       static hipgen_fn f;
@@ -2686,6 +3501,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetFindOptionTuning
+    #define HIPGEN_DEF_miopenSetFindOptionTuning
     static inline miopenStatus_t miopenSetFindOptionTuning(miopenFindOptions_t a0, int a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, int);
       static hipgen_fn f;
@@ -2697,6 +3515,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetFindOptionResultsOrder
+    #define HIPGEN_DEF_miopenSetFindOptionResultsOrder
     static inline miopenStatus_t miopenSetFindOptionResultsOrder(miopenFindOptions_t a0, miopenFindResultsOrder_t a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, miopenFindResultsOrder_t);
       static hipgen_fn f;
@@ -2708,6 +3529,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetFindOptionWorkspaceLimit
+    #define HIPGEN_DEF_miopenSetFindOptionWorkspaceLimit
     static inline miopenStatus_t miopenSetFindOptionWorkspaceLimit(miopenFindOptions_t a0, size_t a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, size_t);
       static hipgen_fn f;
@@ -2719,6 +3543,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetFindOptionPreallocatedWorkspace
+    #define HIPGEN_DEF_miopenSetFindOptionPreallocatedWorkspace
     static inline miopenStatus_t miopenSetFindOptionPreallocatedWorkspace(miopenFindOptions_t a0, void *a1, size_t a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, void *, size_t);
       static hipgen_fn f;
@@ -2730,6 +3557,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetFindOptionPreallocatedTensor
+    #define HIPGEN_DEF_miopenSetFindOptionPreallocatedTensor
     static inline miopenStatus_t miopenSetFindOptionPreallocatedTensor(miopenFindOptions_t a0, miopenTensorArgumentId_t a1, void *a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, miopenTensorArgumentId_t, void *);
       static hipgen_fn f;
@@ -2741,6 +3571,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetFindOptionAttachBinaries
+    #define HIPGEN_DEF_miopenSetFindOptionAttachBinaries
     static inline miopenStatus_t miopenSetFindOptionAttachBinaries(miopenFindOptions_t a0, unsigned int a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, unsigned int);
       static hipgen_fn f;
@@ -2752,6 +3585,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenFindSolutions
+    #define HIPGEN_DEF_miopenFindSolutions
     static inline miopenStatus_t miopenFindSolutions(miopenHandle_t a0, miopenProblem_t a1, miopenFindOptions_t a2, miopenSolution_t *a3, size_t *a4, size_t a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenProblem_t, miopenFindOptions_t, miopenSolution_t *, size_t *, size_t);
       static hipgen_fn f;
@@ -2763,6 +3599,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenRunSolution
+    #define HIPGEN_DEF_miopenRunSolution
     static inline miopenStatus_t miopenRunSolution(miopenHandle_t a0, miopenSolution_t a1, size_t a2, const miopenTensorArgument_t *a3, void *a4, size_t a5) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenSolution_t, size_t, const miopenTensorArgument_t *, void *, size_t);
       static hipgen_fn f;
@@ -2774,6 +3613,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenDestroySolution
+    #define HIPGEN_DEF_miopenDestroySolution
     static inline miopenStatus_t miopenDestroySolution(miopenSolution_t a0) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t);
       static hipgen_fn f;
@@ -2785,6 +3627,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenLoadSolution
+    #define HIPGEN_DEF_miopenLoadSolution
     static inline miopenStatus_t miopenLoadSolution(miopenSolution_t *a0, const char *a1, size_t a2) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t *, const char *, size_t);
       static hipgen_fn f;
@@ -2796,6 +3641,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSaveSolution
+    #define HIPGEN_DEF_miopenSaveSolution
     static inline miopenStatus_t miopenSaveSolution(miopenSolution_t a0, char *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t, char *);
       static hipgen_fn f;
@@ -2807,6 +3655,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetSolutionSize
+    #define HIPGEN_DEF_miopenGetSolutionSize
     static inline miopenStatus_t miopenGetSolutionSize(miopenSolution_t a0, size_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t, size_t *);
       static hipgen_fn f;
@@ -2818,6 +3669,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetSolutionWorkspaceSize
+    #define HIPGEN_DEF_miopenGetSolutionWorkspaceSize
     static inline miopenStatus_t miopenGetSolutionWorkspaceSize(miopenSolution_t a0, size_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t, size_t *);
       static hipgen_fn f;
@@ -2829,6 +3683,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetSolutionTime
+    #define HIPGEN_DEF_miopenGetSolutionTime
     static inline miopenStatus_t miopenGetSolutionTime(miopenSolution_t a0, float *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t, float *);
       static hipgen_fn f;
@@ -2840,6 +3697,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetSolutionSolverId
+    #define HIPGEN_DEF_miopenGetSolutionSolverId
     static inline miopenStatus_t miopenGetSolutionSolverId(miopenSolution_t a0, uint64_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t, uint64_t *);
       static hipgen_fn f;
@@ -2851,6 +3711,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetSolverIdConvAlgorithm
+    #define HIPGEN_DEF_miopenGetSolverIdConvAlgorithm
     static inline miopenStatus_t miopenGetSolverIdConvAlgorithm(uint64_t a0, miopenConvAlgorithm_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(uint64_t, miopenConvAlgorithm_t *);
       static hipgen_fn f;
@@ -2862,6 +3725,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenSetTuningPolicy
+    #define HIPGEN_DEF_miopenSetTuningPolicy
     static inline miopenStatus_t miopenSetTuningPolicy(miopenHandle_t a0, miopenTuningPolicy_t a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenTuningPolicy_t);
       static hipgen_fn f;
@@ -2873,6 +3739,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_miopenGetTuningPolicy
+    #define HIPGEN_DEF_miopenGetTuningPolicy
     static inline miopenStatus_t miopenGetTuningPolicy(miopenHandle_t a0, miopenTuningPolicy_t *a1) {
       typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenTuningPolicy_t *);
       static hipgen_fn f;
@@ -2884,6 +3753,7 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"
@@ -3124,48 +3994,48 @@ cdef extern from *:
     ctypedef void *miopenAllocatorFunction
     ctypedef void *miopenDeallocatorFunction
     ctypedef struct miopenHandle
-    ctypedef miopenHandle miopenHandle_t
+    ctypedef miopenHandle *miopenHandle_t
     ctypedef struct miopenFusionOpDescriptor
-    ctypedef miopenFusionOpDescriptor miopenFusionOpDescriptor_t
+    ctypedef miopenFusionOpDescriptor *miopenFusionOpDescriptor_t
     ctypedef struct miopenTensorDescriptor
-    ctypedef miopenTensorDescriptor miopenTensorDescriptor_t
+    ctypedef miopenTensorDescriptor *miopenTensorDescriptor_t
     ctypedef struct miopenSeqTensorDescriptor
-    ctypedef miopenSeqTensorDescriptor miopenSeqTensorDescriptor_t
+    ctypedef miopenSeqTensorDescriptor *miopenSeqTensorDescriptor_t
     ctypedef struct miopenConvolutionDescriptor
-    ctypedef miopenConvolutionDescriptor miopenConvolutionDescriptor_t
+    ctypedef miopenConvolutionDescriptor *miopenConvolutionDescriptor_t
     ctypedef struct miopenPoolingDescriptor
-    ctypedef miopenPoolingDescriptor miopenPoolingDescriptor_t
+    ctypedef miopenPoolingDescriptor *miopenPoolingDescriptor_t
     ctypedef struct miopenLRNDescriptor
-    ctypedef miopenLRNDescriptor miopenLRNDescriptor_t
+    ctypedef miopenLRNDescriptor *miopenLRNDescriptor_t
     ctypedef struct miopenActivationDescriptor
-    ctypedef miopenActivationDescriptor miopenActivationDescriptor_t
+    ctypedef miopenActivationDescriptor *miopenActivationDescriptor_t
     ctypedef struct miopenRNNDescriptor
-    ctypedef miopenRNNDescriptor miopenRNNDescriptor_t
+    ctypedef miopenRNNDescriptor *miopenRNNDescriptor_t
     ctypedef struct miopenCTCLossDescriptor
-    ctypedef miopenCTCLossDescriptor miopenCTCLossDescriptor_t
+    ctypedef miopenCTCLossDescriptor *miopenCTCLossDescriptor_t
     ctypedef struct miopenDropoutDescriptor
-    ctypedef miopenDropoutDescriptor miopenDropoutDescriptor_t
+    ctypedef miopenDropoutDescriptor *miopenDropoutDescriptor_t
     ctypedef struct miopenReduceTensorDescriptor
-    ctypedef miopenReduceTensorDescriptor miopenReduceTensorDescriptor_t
+    ctypedef miopenReduceTensorDescriptor *miopenReduceTensorDescriptor_t
     ctypedef struct miopenMhaDescriptor
-    ctypedef miopenMhaDescriptor miopenMhaDescriptor_t
+    ctypedef miopenMhaDescriptor *miopenMhaDescriptor_t
     ctypedef struct miopenSoftmaxDescriptor
-    ctypedef miopenSoftmaxDescriptor miopenSoftmaxDescriptor_t
+    ctypedef miopenSoftmaxDescriptor *miopenSoftmaxDescriptor_t
     ctypedef struct miopenConvAlgoPerf_t
     ctypedef union miopenConvAlgoPerf_t_union_0
     ctypedef struct miopenConvSolution_t
     ctypedef struct miopenFusionPlanDescriptor
-    ctypedef miopenFusionPlanDescriptor miopenFusionPlanDescriptor_t
+    ctypedef miopenFusionPlanDescriptor *miopenFusionPlanDescriptor_t
     ctypedef struct miopenOperatorDescriptor
     ctypedef miopenOperatorDescriptor miopenOperatorDescriptor_t
     ctypedef struct miopenOperatorArgs
-    ctypedef miopenOperatorArgs miopenOperatorArgs_t
+    ctypedef miopenOperatorArgs *miopenOperatorArgs_t
     ctypedef struct miopenProblem
-    ctypedef miopenProblem miopenProblem_t
+    ctypedef miopenProblem *miopenProblem_t
     ctypedef struct miopenFindOptions
-    ctypedef miopenFindOptions miopenFindOptions_t
+    ctypedef miopenFindOptions *miopenFindOptions_t
     ctypedef struct miopenSolution
-    ctypedef miopenSolution miopenSolution_t
+    ctypedef miopenSolution *miopenSolution_t
     ctypedef struct miopenTensorArgument_t
     ctypedef struct miopenHandle:
         pass
@@ -3196,7 +4066,11 @@ cdef extern from *:
     ctypedef struct miopenSoftmaxDescriptor:
         pass
     ctypedef struct miopenConvAlgoPerf_t:
-        pass
+        miopenConvFwdAlgorithm_t fwd_algo
+        miopenConvBwdWeightsAlgorithm_t bwd_weights_algo
+        miopenConvBwdDataAlgorithm_t bwd_data_algo
+        float time
+        size_t memory
     ctypedef union miopenConvAlgoPerf_t_union_0:
         miopenConvFwdAlgorithm_t fwd_algo
         miopenConvBwdWeightsAlgorithm_t bwd_weights_algo

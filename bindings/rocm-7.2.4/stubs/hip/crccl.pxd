@@ -41,6 +41,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("7.2.4", "rccl", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_ncclResult_t
+    #define HIPGEN_DEF_ncclResult_t
     typedef enum ncclResult_t {
       ncclSuccess = 0,
       ncclUnhandledCudaError = 1,
@@ -52,9 +54,15 @@ cdef extern from *:
       ncclInProgress = 7,
       ncclNumResults = 8
     } ncclResult_t;
+    #endif
+    #ifndef HIPGEN_DEF_ncclRedOp_dummy_t
+    #define HIPGEN_DEF_ncclRedOp_dummy_t
     typedef enum ncclRedOp_dummy_t {
       ncclNumOps_dummy = 5
     } ncclRedOp_dummy_t;
+    #endif
+    #ifndef HIPGEN_DEF_ncclRedOp_t
+    #define HIPGEN_DEF_ncclRedOp_t
     typedef enum ncclRedOp_t {
       ncclSum = 0,
       ncclProd = 1,
@@ -64,6 +72,9 @@ cdef extern from *:
       ncclNumOps = 5,
       ncclMaxRedOp = 2147483647
     } ncclRedOp_t;
+    #endif
+    #ifndef HIPGEN_DEF_ncclDataType_t
+    #define HIPGEN_DEF_ncclDataType_t
     typedef enum ncclDataType_t {
       ncclInt8 = 0,
       ncclChar = 0,
@@ -84,10 +95,14 @@ cdef extern from *:
       ncclFloat8e5m2 = 11,
       ncclNumTypes = 12
     } ncclDataType_t;
+    #endif
+    #ifndef HIPGEN_DEF_ncclScalarResidence_t
+    #define HIPGEN_DEF_ncclScalarResidence_t
     typedef enum ncclScalarResidence_t {
       ncclScalarDevice = 0,
       ncclScalarHostImmediate = 1
     } ncclScalarResidence_t;
+    #endif
     struct ncclComm;
     typedef struct ncclComm *ncclComm_t;
     struct ncclWindow;
@@ -97,9 +112,14 @@ cdef extern from *:
     typedef ncclConfig_v22700 ncclConfig_t;
     typedef struct ncclSimInfo_v22200 ncclSimInfo_v22200;
     typedef ncclSimInfo_v22200 ncclSimInfo_t;
+    #ifndef HIPGEN_DEF_ncclUniqueId
+    #define HIPGEN_DEF_ncclUniqueId
     struct __attribute__((aligned(1))) ncclUniqueId {
       char internal[128];
     };
+    #endif
+    #ifndef HIPGEN_DEF_ncclConfig_v22700
+    #define HIPGEN_DEF_ncclConfig_v22700
     struct __attribute__((aligned(8))) ncclConfig_v22700 {
       size_t size;
       unsigned int magic;
@@ -117,29 +137,86 @@ cdef extern from *:
       int shrinkShare;
       int nvlsCTAs;
     };
+    #endif
+    #ifndef HIPGEN_DEF_ncclSimInfo_v22200
+    #define HIPGEN_DEF_ncclSimInfo_v22200
     struct __attribute__((aligned(8))) ncclSimInfo_v22200 {
       size_t size;
       unsigned int magic;
       unsigned int version;
       float estimatedTime;
     };
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_MAJOR
+    #define HIPGEN_DEF_NCCL_MAJOR
     #define NCCL_MAJOR (2)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_MINOR
+    #define HIPGEN_DEF_NCCL_MINOR
     #define NCCL_MINOR (27)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_PATCH
+    #define HIPGEN_DEF_NCCL_PATCH
     #define NCCL_PATCH (7)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_VERSION_CODE
+    #define HIPGEN_DEF_NCCL_VERSION_CODE
     #define NCCL_VERSION_CODE (22707)
+    #endif
+    #ifndef HIPGEN_DEF_RCCL_BFLOAT16
+    #define HIPGEN_DEF_RCCL_BFLOAT16
     #define RCCL_BFLOAT16 (1)
+    #endif
+    #ifndef HIPGEN_DEF_RCCL_FLOAT8
+    #define HIPGEN_DEF_RCCL_FLOAT8
     #define RCCL_FLOAT8 (1)
+    #endif
+    #ifndef HIPGEN_DEF_RCCL_GATHER_SCATTER
+    #define HIPGEN_DEF_RCCL_GATHER_SCATTER
     #define RCCL_GATHER_SCATTER (1)
+    #endif
+    #ifndef HIPGEN_DEF_RCCL_ALLTOALLV
+    #define HIPGEN_DEF_RCCL_ALLTOALLV
     #define RCCL_ALLTOALLV (1)
+    #endif
+    #ifndef HIPGEN_DEF_RCCL_ALLREDUCE_WITH_BIAS
+    #define HIPGEN_DEF_RCCL_ALLREDUCE_WITH_BIAS
     #define RCCL_ALLREDUCE_WITH_BIAS (1)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_UNIQUE_ID_BYTES
+    #define HIPGEN_DEF_NCCL_UNIQUE_ID_BYTES
     #define NCCL_UNIQUE_ID_BYTES (128)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_SPLIT_NOCOLOR
+    #define HIPGEN_DEF_NCCL_SPLIT_NOCOLOR
     #define NCCL_SPLIT_NOCOLOR (-1)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_WIN_DEFAULT
+    #define HIPGEN_DEF_NCCL_WIN_DEFAULT
     #define NCCL_WIN_DEFAULT (0)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_WIN_COLL_SYMMETRIC
+    #define HIPGEN_DEF_NCCL_WIN_COLL_SYMMETRIC
     #define NCCL_WIN_COLL_SYMMETRIC (1)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_CTA_POLICY_DEFAULT
+    #define HIPGEN_DEF_NCCL_CTA_POLICY_DEFAULT
     #define NCCL_CTA_POLICY_DEFAULT (0)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_CTA_POLICY_EFFICIENCY
+    #define HIPGEN_DEF_NCCL_CTA_POLICY_EFFICIENCY
     #define NCCL_CTA_POLICY_EFFICIENCY (1)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_SHRINK_DEFAULT
+    #define HIPGEN_DEF_NCCL_SHRINK_DEFAULT
     #define NCCL_SHRINK_DEFAULT (0)
+    #endif
+    #ifndef HIPGEN_DEF_NCCL_SHRINK_ABORT
+    #define HIPGEN_DEF_NCCL_SHRINK_ABORT
     #define NCCL_SHRINK_ABORT (1)
+    #endif
+    #ifndef HIPGEN_DEF_ncclMemAlloc
+    #define HIPGEN_DEF_ncclMemAlloc
     static inline ncclResult_t ncclMemAlloc(void **a0, size_t a1) {
       typedef ncclResult_t (*hipgen_fn)(void **, size_t);
       static hipgen_fn f;
@@ -151,6 +228,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclMemAlloc
+    #define HIPGEN_DEF_pncclMemAlloc
     static inline ncclResult_t pncclMemAlloc(void **a0, size_t a1) {
       typedef ncclResult_t (*hipgen_fn)(void **, size_t);
       static hipgen_fn f;
@@ -162,6 +242,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclMemFree
+    #define HIPGEN_DEF_ncclMemFree
     static inline ncclResult_t ncclMemFree(void *a0) {
       typedef ncclResult_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -173,6 +256,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclMemFree
+    #define HIPGEN_DEF_pncclMemFree
     static inline ncclResult_t pncclMemFree(void *a0) {
       typedef ncclResult_t (*hipgen_fn)(void *);
       static hipgen_fn f;
@@ -184,6 +270,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGetVersion
+    #define HIPGEN_DEF_ncclGetVersion
     static inline ncclResult_t ncclGetVersion(int *a0) {
       typedef ncclResult_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -195,6 +284,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGetVersion
+    #define HIPGEN_DEF_pncclGetVersion
     static inline ncclResult_t pncclGetVersion(int *a0) {
       typedef ncclResult_t (*hipgen_fn)(int *);
       static hipgen_fn f;
@@ -206,6 +298,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGetUniqueId
+    #define HIPGEN_DEF_ncclGetUniqueId
     static inline ncclResult_t ncclGetUniqueId(ncclUniqueId *a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclUniqueId *);
       static hipgen_fn f;
@@ -217,6 +312,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGetUniqueId
+    #define HIPGEN_DEF_pncclGetUniqueId
     static inline ncclResult_t pncclGetUniqueId(ncclUniqueId *a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclUniqueId *);
       static hipgen_fn f;
@@ -228,6 +326,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommInitRankConfig
+    #define HIPGEN_DEF_ncclCommInitRankConfig
     static inline ncclResult_t ncclCommInitRankConfig(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3, ncclConfig_t *a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, ncclUniqueId, int, ncclConfig_t *);
       static hipgen_fn f;
@@ -239,6 +340,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommInitRankConfig
+    #define HIPGEN_DEF_pncclCommInitRankConfig
     static inline ncclResult_t pncclCommInitRankConfig(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3, ncclConfig_t *a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, ncclUniqueId, int, ncclConfig_t *);
       static hipgen_fn f;
@@ -250,6 +354,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommInitRank
+    #define HIPGEN_DEF_ncclCommInitRank
     static inline ncclResult_t ncclCommInitRank(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, ncclUniqueId, int);
       static hipgen_fn f;
@@ -261,6 +368,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommInitRank
+    #define HIPGEN_DEF_pncclCommInitRank
     static inline ncclResult_t pncclCommInitRank(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, ncclUniqueId, int);
       static hipgen_fn f;
@@ -272,6 +382,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommInitAll
+    #define HIPGEN_DEF_ncclCommInitAll
     static inline ncclResult_t ncclCommInitAll(ncclComm_t *a0, int a1, const int *a2) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, const int *);
       static hipgen_fn f;
@@ -283,6 +396,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommInitAll
+    #define HIPGEN_DEF_pncclCommInitAll
     static inline ncclResult_t pncclCommInitAll(ncclComm_t *a0, int a1, const int *a2) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, const int *);
       static hipgen_fn f;
@@ -294,6 +410,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommFinalize
+    #define HIPGEN_DEF_ncclCommFinalize
     static inline ncclResult_t ncclCommFinalize(ncclComm_t a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -305,6 +424,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommFinalize
+    #define HIPGEN_DEF_pncclCommFinalize
     static inline ncclResult_t pncclCommFinalize(ncclComm_t a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -316,6 +438,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommDestroy
+    #define HIPGEN_DEF_ncclCommDestroy
     static inline ncclResult_t ncclCommDestroy(ncclComm_t a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -327,6 +452,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommDestroy
+    #define HIPGEN_DEF_pncclCommDestroy
     static inline ncclResult_t pncclCommDestroy(ncclComm_t a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -338,6 +466,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommAbort
+    #define HIPGEN_DEF_ncclCommAbort
     static inline ncclResult_t ncclCommAbort(ncclComm_t a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -349,6 +480,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommAbort
+    #define HIPGEN_DEF_pncclCommAbort
     static inline ncclResult_t pncclCommAbort(ncclComm_t a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -360,6 +494,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommSplit
+    #define HIPGEN_DEF_ncclCommSplit
     static inline ncclResult_t ncclCommSplit(ncclComm_t a0, int a1, int a2, ncclComm_t *a3, ncclConfig_t *a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, int, int, ncclComm_t *, ncclConfig_t *);
       static hipgen_fn f;
@@ -371,6 +508,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommSplit
+    #define HIPGEN_DEF_pncclCommSplit
     static inline ncclResult_t pncclCommSplit(ncclComm_t a0, int a1, int a2, ncclComm_t *a3, ncclConfig_t *a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, int, int, ncclComm_t *, ncclConfig_t *);
       static hipgen_fn f;
@@ -382,6 +522,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommShrink
+    #define HIPGEN_DEF_ncclCommShrink
     static inline ncclResult_t ncclCommShrink(ncclComm_t a0, int *a1, int a2, ncclComm_t *a3, ncclConfig_t *a4, int a5) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, int *, int, ncclComm_t *, ncclConfig_t *, int);
       static hipgen_fn f;
@@ -393,6 +536,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommShrink
+    #define HIPGEN_DEF_pncclCommShrink
     static inline ncclResult_t pncclCommShrink(ncclComm_t a0, int *a1, int a2, ncclComm_t *a3, ncclConfig_t *a4, int a5) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, int *, int, ncclComm_t *, ncclConfig_t *, int);
       static hipgen_fn f;
@@ -404,6 +550,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommInitRankScalable
+    #define HIPGEN_DEF_ncclCommInitRankScalable
     static inline ncclResult_t ncclCommInitRankScalable(ncclComm_t *a0, int a1, int a2, int a3, ncclUniqueId *a4, ncclConfig_t *a5) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, int, int, ncclUniqueId *, ncclConfig_t *);
       static hipgen_fn f;
@@ -415,6 +564,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommInitRankScalable
+    #define HIPGEN_DEF_pncclCommInitRankScalable
     static inline ncclResult_t pncclCommInitRankScalable(ncclComm_t *a0, int a1, int a2, int a3, ncclUniqueId *a4, ncclConfig_t *a5) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t *, int, int, int, ncclUniqueId *, ncclConfig_t *);
       static hipgen_fn f;
@@ -426,6 +578,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGetErrorString
+    #define HIPGEN_DEF_ncclGetErrorString
     static inline const char * ncclGetErrorString(ncclResult_t a0) {
       typedef const char * (*hipgen_fn)(ncclResult_t);
       static hipgen_fn f;
@@ -437,6 +592,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGetErrorString
+    #define HIPGEN_DEF_pncclGetErrorString
     static inline const char * pncclGetErrorString(ncclResult_t a0) {
       typedef const char * (*hipgen_fn)(ncclResult_t);
       static hipgen_fn f;
@@ -448,6 +606,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGetLastError
+    #define HIPGEN_DEF_ncclGetLastError
     static inline const char * ncclGetLastError(ncclComm_t a0) {
       typedef const char * (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -459,6 +620,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGetLastError
+    #define HIPGEN_DEF_pncclGetLastError
     static inline const char * pncclGetLastError(ncclComm_t a0) {
       typedef const char * (*hipgen_fn)(ncclComm_t);
       static hipgen_fn f;
@@ -470,6 +634,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclResetDebugInit
+    #define HIPGEN_DEF_ncclResetDebugInit
     static inline void ncclResetDebugInit(void) {
       typedef void (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -481,6 +648,9 @@ cdef extern from *:
       }
       g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclResetDebugInit
+    #define HIPGEN_DEF_pncclResetDebugInit
     static inline void pncclResetDebugInit(void) {
       typedef void (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -492,6 +662,9 @@ cdef extern from *:
       }
       g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommGetAsyncError
+    #define HIPGEN_DEF_ncclCommGetAsyncError
     static inline ncclResult_t ncclCommGetAsyncError(ncclComm_t a0, ncclResult_t *a1) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, ncclResult_t *);
       static hipgen_fn f;
@@ -503,6 +676,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommGetAsyncError
+    #define HIPGEN_DEF_pncclCommGetAsyncError
     static inline ncclResult_t pncclCommGetAsyncError(ncclComm_t a0, ncclResult_t *a1) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, ncclResult_t *);
       static hipgen_fn f;
@@ -514,6 +690,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommCount
+    #define HIPGEN_DEF_ncclCommCount
     static inline ncclResult_t ncclCommCount(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -525,6 +704,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommCount
+    #define HIPGEN_DEF_pncclCommCount
     static inline ncclResult_t pncclCommCount(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -536,6 +718,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommCuDevice
+    #define HIPGEN_DEF_ncclCommCuDevice
     static inline ncclResult_t ncclCommCuDevice(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -547,6 +732,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommCuDevice
+    #define HIPGEN_DEF_pncclCommCuDevice
     static inline ncclResult_t pncclCommCuDevice(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -558,6 +746,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommUserRank
+    #define HIPGEN_DEF_ncclCommUserRank
     static inline ncclResult_t ncclCommUserRank(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -569,6 +760,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommUserRank
+    #define HIPGEN_DEF_pncclCommUserRank
     static inline ncclResult_t pncclCommUserRank(const ncclComm_t a0, int *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, int *);
       static hipgen_fn f;
@@ -580,6 +774,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommRegister
+    #define HIPGEN_DEF_ncclCommRegister
     static inline ncclResult_t ncclCommRegister(const ncclComm_t a0, void *a1, size_t a2, void **a3) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, void *, size_t, void **);
       static hipgen_fn f;
@@ -591,6 +788,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommRegister
+    #define HIPGEN_DEF_pncclCommRegister
     static inline ncclResult_t pncclCommRegister(const ncclComm_t a0, void *a1, size_t a2, void **a3) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, void *, size_t, void **);
       static hipgen_fn f;
@@ -602,6 +802,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommDeregister
+    #define HIPGEN_DEF_ncclCommDeregister
     static inline ncclResult_t ncclCommDeregister(const ncclComm_t a0, void *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, void *);
       static hipgen_fn f;
@@ -613,6 +816,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommDeregister
+    #define HIPGEN_DEF_pncclCommDeregister
     static inline ncclResult_t pncclCommDeregister(const ncclComm_t a0, void *a1) {
       typedef ncclResult_t (*hipgen_fn)(const ncclComm_t, void *);
       static hipgen_fn f;
@@ -624,6 +830,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommWindowRegister
+    #define HIPGEN_DEF_ncclCommWindowRegister
     static inline ncclResult_t ncclCommWindowRegister(ncclComm_t a0, void *a1, size_t a2, ncclWindow_t *a3, int a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, void *, size_t, ncclWindow_t *, int);
       static hipgen_fn f;
@@ -635,6 +844,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommWindowRegister
+    #define HIPGEN_DEF_pncclCommWindowRegister
     static inline ncclResult_t pncclCommWindowRegister(ncclComm_t a0, void *a1, size_t a2, ncclWindow_t *a3, int a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, void *, size_t, ncclWindow_t *, int);
       static hipgen_fn f;
@@ -646,6 +858,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclCommWindowDeregister
+    #define HIPGEN_DEF_ncclCommWindowDeregister
     static inline ncclResult_t ncclCommWindowDeregister(ncclComm_t a0, ncclWindow_t a1) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, ncclWindow_t);
       static hipgen_fn f;
@@ -657,6 +872,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclCommWindowDeregister
+    #define HIPGEN_DEF_pncclCommWindowDeregister
     static inline ncclResult_t pncclCommWindowDeregister(ncclComm_t a0, ncclWindow_t a1) {
       typedef ncclResult_t (*hipgen_fn)(ncclComm_t, ncclWindow_t);
       static hipgen_fn f;
@@ -668,6 +886,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclRedOpCreatePreMulSum
+    #define HIPGEN_DEF_ncclRedOpCreatePreMulSum
     static inline ncclResult_t ncclRedOpCreatePreMulSum(ncclRedOp_t *a0, void *a1, ncclDataType_t a2, ncclScalarResidence_t a3, ncclComm_t a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclRedOp_t *, void *, ncclDataType_t, ncclScalarResidence_t, ncclComm_t);
       static hipgen_fn f;
@@ -679,6 +900,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclRedOpCreatePreMulSum
+    #define HIPGEN_DEF_pncclRedOpCreatePreMulSum
     static inline ncclResult_t pncclRedOpCreatePreMulSum(ncclRedOp_t *a0, void *a1, ncclDataType_t a2, ncclScalarResidence_t a3, ncclComm_t a4) {
       typedef ncclResult_t (*hipgen_fn)(ncclRedOp_t *, void *, ncclDataType_t, ncclScalarResidence_t, ncclComm_t);
       static hipgen_fn f;
@@ -690,6 +914,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclRedOpDestroy
+    #define HIPGEN_DEF_ncclRedOpDestroy
     static inline ncclResult_t ncclRedOpDestroy(ncclRedOp_t a0, ncclComm_t a1) {
       typedef ncclResult_t (*hipgen_fn)(ncclRedOp_t, ncclComm_t);
       static hipgen_fn f;
@@ -701,6 +928,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclRedOpDestroy
+    #define HIPGEN_DEF_pncclRedOpDestroy
     static inline ncclResult_t pncclRedOpDestroy(ncclRedOp_t a0, ncclComm_t a1) {
       typedef ncclResult_t (*hipgen_fn)(ncclRedOp_t, ncclComm_t);
       static hipgen_fn f;
@@ -712,6 +942,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclReduce
+    #define HIPGEN_DEF_ncclReduce
     static inline ncclResult_t ncclReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, int a5, ncclComm_t a6, hipStream_t a7) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -723,6 +956,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclReduce
+    #define HIPGEN_DEF_pncclReduce
     static inline ncclResult_t pncclReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, int a5, ncclComm_t a6, hipStream_t a7) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -734,6 +970,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclBcast
+    #define HIPGEN_DEF_ncclBcast
     static inline ncclResult_t ncclBcast(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -745,6 +984,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclBcast
+    #define HIPGEN_DEF_pncclBcast
     static inline ncclResult_t pncclBcast(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -756,6 +998,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclBroadcast
+    #define HIPGEN_DEF_ncclBroadcast
     static inline ncclResult_t ncclBroadcast(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -767,6 +1012,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclBroadcast
+    #define HIPGEN_DEF_pncclBroadcast
     static inline ncclResult_t pncclBroadcast(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -778,6 +1026,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclAllReduce
+    #define HIPGEN_DEF_ncclAllReduce
     static inline ncclResult_t ncclAllReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -789,6 +1040,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclAllReduce
+    #define HIPGEN_DEF_pncclAllReduce
     static inline ncclResult_t pncclAllReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -800,6 +1054,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclAllReduceWithBias
+    #define HIPGEN_DEF_ncclAllReduceWithBias
     static inline ncclResult_t ncclAllReduceWithBias(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6, const void *a7) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, hipStream_t, const void *);
       static hipgen_fn f;
@@ -811,6 +1068,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclAllReduceWithBias
+    #define HIPGEN_DEF_pncclAllReduceWithBias
     static inline ncclResult_t pncclAllReduceWithBias(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6, const void *a7) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, hipStream_t, const void *);
       static hipgen_fn f;
@@ -822,6 +1082,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclReduceScatter
+    #define HIPGEN_DEF_ncclReduceScatter
     static inline ncclResult_t ncclReduceScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -833,6 +1096,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclReduceScatter
+    #define HIPGEN_DEF_pncclReduceScatter
     static inline ncclResult_t pncclReduceScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -844,6 +1110,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclAllGather
+    #define HIPGEN_DEF_ncclAllGather
     static inline ncclResult_t ncclAllGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -855,6 +1124,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclAllGather
+    #define HIPGEN_DEF_pncclAllGather
     static inline ncclResult_t pncclAllGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -866,6 +1138,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclSend
+    #define HIPGEN_DEF_ncclSend
     static inline ncclResult_t ncclSend(const void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -877,6 +1152,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclSend
+    #define HIPGEN_DEF_pncclSend
     static inline ncclResult_t pncclSend(const void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -888,6 +1166,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclRecv
+    #define HIPGEN_DEF_ncclRecv
     static inline ncclResult_t ncclRecv(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -899,6 +1180,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclRecv
+    #define HIPGEN_DEF_pncclRecv
     static inline ncclResult_t pncclRecv(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -910,6 +1194,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGather
+    #define HIPGEN_DEF_ncclGather
     static inline ncclResult_t ncclGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -921,6 +1208,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGather
+    #define HIPGEN_DEF_pncclGather
     static inline ncclResult_t pncclGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -932,6 +1222,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclScatter
+    #define HIPGEN_DEF_ncclScatter
     static inline ncclResult_t ncclScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -943,6 +1236,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclScatter
+    #define HIPGEN_DEF_pncclScatter
     static inline ncclResult_t pncclScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -954,6 +1250,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclAllToAll
+    #define HIPGEN_DEF_ncclAllToAll
     static inline ncclResult_t ncclAllToAll(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -965,6 +1264,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclAllToAll
+    #define HIPGEN_DEF_pncclAllToAll
     static inline ncclResult_t pncclAllToAll(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) {
       typedef ncclResult_t (*hipgen_fn)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -976,6 +1278,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclAllToAllv
+    #define HIPGEN_DEF_ncclAllToAllv
     static inline ncclResult_t ncclAllToAllv(const void *a0, const uint64_t *a1, const uint64_t *a2, void *a3, const uint64_t *a4, const uint64_t *a5, ncclDataType_t a6, ncclComm_t a7, hipStream_t a8) {
       typedef ncclResult_t (*hipgen_fn)(const void *, const uint64_t *, const uint64_t *, void *, const uint64_t *, const uint64_t *, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -987,6 +1292,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclAllToAllv
+    #define HIPGEN_DEF_pncclAllToAllv
     static inline ncclResult_t pncclAllToAllv(const void *a0, const uint64_t *a1, const uint64_t *a2, void *a3, const uint64_t *a4, const uint64_t *a5, ncclDataType_t a6, ncclComm_t a7, hipStream_t a8) {
       typedef ncclResult_t (*hipgen_fn)(const void *, const uint64_t *, const uint64_t *, void *, const uint64_t *, const uint64_t *, ncclDataType_t, ncclComm_t, hipStream_t);
       static hipgen_fn f;
@@ -998,6 +1306,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGroupStart
+    #define HIPGEN_DEF_ncclGroupStart
     static inline ncclResult_t ncclGroupStart(void) {
       typedef ncclResult_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -1009,6 +1320,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGroupStart
+    #define HIPGEN_DEF_pncclGroupStart
     static inline ncclResult_t pncclGroupStart(void) {
       typedef ncclResult_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -1020,6 +1334,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGroupEnd
+    #define HIPGEN_DEF_ncclGroupEnd
     static inline ncclResult_t ncclGroupEnd(void) {
       typedef ncclResult_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -1031,6 +1348,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGroupEnd
+    #define HIPGEN_DEF_pncclGroupEnd
     static inline ncclResult_t pncclGroupEnd(void) {
       typedef ncclResult_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -1042,6 +1362,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_ncclGroupSimulateEnd
+    #define HIPGEN_DEF_ncclGroupSimulateEnd
     static inline ncclResult_t ncclGroupSimulateEnd(ncclSimInfo_t *a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclSimInfo_t *);
       static hipgen_fn f;
@@ -1053,6 +1376,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_pncclGroupSimulateEnd
+    #define HIPGEN_DEF_pncclGroupSimulateEnd
     static inline ncclResult_t pncclGroupSimulateEnd(ncclSimInfo_t *a0) {
       typedef ncclResult_t (*hipgen_fn)(ncclSimInfo_t *);
       static hipgen_fn f;
@@ -1064,6 +1390,7 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"

@@ -40,6 +40,8 @@ cdef extern from *:
       hipgen_lookup_fn l = hipgen_lookup_hip();
       return l ? l("7.2.4", "rocm_smi", symbol) : NULL;
     }
+    #ifndef HIPGEN_DEF_rsmi_status_t
+    #define HIPGEN_DEF_rsmi_status_t
     typedef enum rsmi_status_t {
       RSMI_STATUS_SUCCESS = 0,
       RSMI_STATUS_INVALID_ARGS = 1,
@@ -67,12 +69,18 @@ cdef extern from *:
       RSMI_STATUS_FAIL_LOAD_SYMBOL = 22,
       RSMI_STATUS_UNKNOWN_ERROR = 4294967295ull
     } rsmi_status_t;
+    #endif
     typedef uint64_t rsmi_init_flags_t;
+    #ifndef HIPGEN_DEF_rsmi_init_flags_t
+    #define HIPGEN_DEF_rsmi_init_flags_t
     enum {
       RSMI_INIT_FLAG_ALL_GPUS = 1,
       RSMI_INIT_FLAG_THRAD_ONLY_MUTEX = 288230376151711744ull,
       RSMI_INIT_FLAG_RESRV_TEST1 = 576460752303423488ull
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_perf_level_t
+    #define HIPGEN_DEF_rsmi_dev_perf_level_t
     typedef enum rsmi_dev_perf_level_t {
       RSMI_DEV_PERF_LEVEL_AUTO = 0,
       RSMI_DEV_PERF_LEVEL_FIRST = 0,
@@ -87,17 +95,26 @@ cdef extern from *:
       RSMI_DEV_PERF_LEVEL_LAST = 8,
       RSMI_DEV_PERF_LEVEL_UNKNOWN = 256
     } rsmi_dev_perf_level_t;
+    #endif
     typedef rsmi_dev_perf_level_t rsmi_dev_perf_level;
+    #ifndef HIPGEN_DEF_rsmi_sw_component_t
+    #define HIPGEN_DEF_rsmi_sw_component_t
     typedef enum rsmi_sw_component_t {
       RSMI_SW_COMP_FIRST = 0,
       RSMI_SW_COMP_DRIVER = 0,
       RSMI_SW_COMP_LAST = 0
     } rsmi_sw_component_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_event_group_t
+    #define HIPGEN_DEF_rsmi_event_group_t
     typedef enum rsmi_event_group_t {
       RSMI_EVNT_GRP_XGMI = 0,
       RSMI_EVNT_GRP_XGMI_DATA_OUT = 10,
       RSMI_EVNT_GRP_INVALID = 4294967295ull
     } rsmi_event_group_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_event_type_t
+    #define HIPGEN_DEF_rsmi_event_type_t
     typedef enum rsmi_event_type_t {
       RSMI_EVNT_FIRST = 0,
       RSMI_EVNT_XGMI_FIRST = 0,
@@ -120,10 +137,16 @@ cdef extern from *:
       RSMI_EVNT_XGMI_DATA_OUT_LAST = 15,
       RSMI_EVNT_LAST = 15
     } rsmi_event_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_counter_command_t
+    #define HIPGEN_DEF_rsmi_counter_command_t
     typedef enum rsmi_counter_command_t {
       RSMI_CNTR_CMD_START = 0,
       RSMI_CNTR_CMD_STOP = 1
     } rsmi_counter_command_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_evt_notification_type_t
+    #define HIPGEN_DEF_rsmi_evt_notification_type_t
     typedef enum rsmi_evt_notification_type_t {
       RSMI_EVT_NOTIF_NONE = 0,
       RSMI_EVT_NOTIF_VMFAULT = 1,
@@ -141,6 +164,9 @@ cdef extern from *:
       RSMI_EVT_NOTIF_EVENT_ALL_PROCESS = 64,
       RSMI_EVT_NOTIF_LAST = 64
     } rsmi_evt_notification_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_clk_type_t
+    #define HIPGEN_DEF_rsmi_clk_type_t
     typedef enum rsmi_clk_type_t {
       RSMI_CLK_TYPE_SYS = 0,
       RSMI_CLK_TYPE_FIRST = 0,
@@ -152,7 +178,10 @@ cdef extern from *:
       RSMI_CLK_TYPE_LAST = 4,
       RSMI_CLK_INVALID = 4294967295ull
     } rsmi_clk_type_t;
+    #endif
     typedef rsmi_clk_type_t rsmi_clk_type;
+    #ifndef HIPGEN_DEF_rsmi_compute_partition_type_t
+    #define HIPGEN_DEF_rsmi_compute_partition_type_t
     typedef enum rsmi_compute_partition_type_t {
       RSMI_COMPUTE_PARTITION_INVALID = 0,
       RSMI_COMPUTE_PARTITION_SPX = 1,
@@ -161,7 +190,10 @@ cdef extern from *:
       RSMI_COMPUTE_PARTITION_QPX = 4,
       RSMI_COMPUTE_PARTITION_CPX = 5
     } rsmi_compute_partition_type_t;
+    #endif
     typedef rsmi_compute_partition_type_t rsmi_compute_partition_type;
+    #ifndef HIPGEN_DEF_rsmi_memory_partition_type_t
+    #define HIPGEN_DEF_rsmi_memory_partition_type_t
     typedef enum rsmi_memory_partition_type_t {
       RSMI_MEMORY_PARTITION_UNKNOWN = 0,
       RSMI_MEMORY_PARTITION_NPS1 = 1,
@@ -169,7 +201,10 @@ cdef extern from *:
       RSMI_MEMORY_PARTITION_NPS4 = 3,
       RSMI_MEMORY_PARTITION_NPS8 = 4
     } rsmi_memory_partition_type_t;
+    #endif
     typedef rsmi_memory_partition_type_t rsmi_memory_partition_type;
+    #ifndef HIPGEN_DEF_rsmi_temperature_metric_t
+    #define HIPGEN_DEF_rsmi_temperature_metric_t
     typedef enum rsmi_temperature_metric_t {
       RSMI_TEMP_CURRENT = 0,
       RSMI_TEMP_FIRST = 0,
@@ -188,7 +223,10 @@ cdef extern from *:
       RSMI_TEMP_HIGHEST = 13,
       RSMI_TEMP_LAST = 13
     } rsmi_temperature_metric_t;
+    #endif
     typedef rsmi_temperature_metric_t rsmi_temperature_metric;
+    #ifndef HIPGEN_DEF_rsmi_temperature_type_t
+    #define HIPGEN_DEF_rsmi_temperature_type_t
     typedef enum rsmi_temperature_type_t {
       RSMI_TEMP_TYPE_FIRST = 0,
       RSMI_TEMP_TYPE_EDGE = 0,
@@ -201,11 +239,17 @@ cdef extern from *:
       RSMI_TEMP_TYPE_LAST = 6,
       RSMI_TEMP_TYPE_INVALID = 4294967295ull
     } rsmi_temperature_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_activity_metric_t
+    #define HIPGEN_DEF_rsmi_activity_metric_t
     typedef enum rsmi_activity_metric_t {
       RSMI_ACTIVITY_GFX = 1,
       RSMI_ACTIVITY_UMC = 2,
       RSMI_ACTIVITY_MM = 4
     } rsmi_activity_metric_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_voltage_metric_t
+    #define HIPGEN_DEF_rsmi_voltage_metric_t
     typedef enum rsmi_voltage_metric_t {
       RSMI_VOLT_CURRENT = 0,
       RSMI_VOLT_FIRST = 0,
@@ -218,6 +262,9 @@ cdef extern from *:
       RSMI_VOLT_HIGHEST = 7,
       RSMI_VOLT_LAST = 7
     } rsmi_voltage_metric_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_voltage_type_t
+    #define HIPGEN_DEF_rsmi_voltage_type_t
     typedef enum rsmi_voltage_type_t {
       RSMI_VOLT_TYPE_FIRST = 0,
       RSMI_VOLT_TYPE_VDDGFX = 0,
@@ -225,7 +272,10 @@ cdef extern from *:
       RSMI_VOLT_TYPE_LAST = 1,
       RSMI_VOLT_TYPE_INVALID = 4294967295ull
     } rsmi_voltage_type_t;
+    #endif
     typedef uint64_t rsmi_power_profile_preset_masks_t;
+    #ifndef HIPGEN_DEF_rsmi_power_profile_preset_masks_t
+    #define HIPGEN_DEF_rsmi_power_profile_preset_masks_t
     enum {
       RSMI_PWR_PROF_PRST_CUSTOM_MASK = 1,
       RSMI_PWR_PROF_PRST_VIDEO_MASK = 2,
@@ -237,8 +287,11 @@ cdef extern from *:
       RSMI_PWR_PROF_PRST_LAST = 64,
       RSMI_PWR_PROF_PRST_INVALID = 18446744073709551615ull
     };
+    #endif
     typedef rsmi_power_profile_preset_masks_t rsmi_power_profile_preset_masks;
     typedef uint64_t rsmi_gpu_block_t;
+    #ifndef HIPGEN_DEF_rsmi_gpu_block_t
+    #define HIPGEN_DEF_rsmi_gpu_block_t
     enum {
       RSMI_GPU_BLOCK_INVALID = 0,
       RSMI_GPU_BLOCK_FIRST = 1,
@@ -259,7 +312,10 @@ cdef extern from *:
       RSMI_GPU_BLOCK_LAST = 8192,
       RSMI_GPU_BLOCK_RESERVED = 9223372036854775808ull
     };
+    #endif
     typedef rsmi_gpu_block_t rsmi_gpu_block;
+    #ifndef HIPGEN_DEF_rsmi_ras_err_state_t
+    #define HIPGEN_DEF_rsmi_ras_err_state_t
     typedef enum rsmi_ras_err_state_t {
       RSMI_RAS_ERR_STATE_NONE = 0,
       RSMI_RAS_ERR_STATE_DISABLED = 1,
@@ -271,6 +327,9 @@ cdef extern from *:
       RSMI_RAS_ERR_STATE_LAST = 6,
       RSMI_RAS_ERR_STATE_INVALID = 4294967295ull
     } rsmi_ras_err_state_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_memory_type_t
+    #define HIPGEN_DEF_rsmi_memory_type_t
     typedef enum rsmi_memory_type_t {
       RSMI_MEM_TYPE_FIRST = 0,
       RSMI_MEM_TYPE_VRAM = 0,
@@ -278,12 +337,18 @@ cdef extern from *:
       RSMI_MEM_TYPE_GTT = 2,
       RSMI_MEM_TYPE_LAST = 2
     } rsmi_memory_type_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_freq_ind_t
+    #define HIPGEN_DEF_rsmi_freq_ind_t
     typedef enum rsmi_freq_ind_t {
       RSMI_FREQ_IND_MIN = 0,
       RSMI_FREQ_IND_MAX = 1,
       RSMI_FREQ_IND_INVALID = 4294967295ull
     } rsmi_freq_ind_t;
+    #endif
     typedef rsmi_freq_ind_t rsmi_freq_ind;
+    #ifndef HIPGEN_DEF_rsmi_fw_block_t
+    #define HIPGEN_DEF_rsmi_fw_block_t
     typedef enum rsmi_fw_block_t {
       RSMI_FW_BLOCK_FIRST = 0,
       RSMI_FW_BLOCK_ASD = 0,
@@ -311,16 +376,25 @@ cdef extern from *:
       RSMI_FW_BLOCK_VCN = 22,
       RSMI_FW_BLOCK_LAST = 22
     } rsmi_fw_block_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_xgmi_status_t
+    #define HIPGEN_DEF_rsmi_xgmi_status_t
     typedef enum rsmi_xgmi_status_t {
       RSMI_XGMI_STATUS_NO_ERRORS = 0,
       RSMI_XGMI_STATUS_ERROR = 1,
       RSMI_XGMI_STATUS_MULTIPLE_ERRORS = 2
     } rsmi_xgmi_status_t;
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_memory_page_status_t
+    #define HIPGEN_DEF_rsmi_memory_page_status_t
     typedef enum rsmi_memory_page_status_t {
       RSMI_MEM_PAGE_STATUS_RESERVED = 0,
       RSMI_MEM_PAGE_STATUS_PENDING = 1,
       RSMI_MEM_PAGE_STATUS_UNRESERVABLE = 2
     } rsmi_memory_page_status_t;
+    #endif
+    #ifndef HIPGEN_DEF__RSMI_IO_LINK_TYPE
+    #define HIPGEN_DEF__RSMI_IO_LINK_TYPE
     typedef enum _RSMI_IO_LINK_TYPE {
       RSMI_IOLINK_TYPE_UNDEFINED = 0,
       RSMI_IOLINK_TYPE_PCIEXPRESS = 1,
@@ -328,18 +402,25 @@ cdef extern from *:
       RSMI_IOLINK_TYPE_NUMIOLINKTYPES = 3,
       RSMI_IOLINK_TYPE_SIZE = 4294967295ull
     } _RSMI_IO_LINK_TYPE;
+    #endif
     typedef _RSMI_IO_LINK_TYPE RSMI_IO_LINK_TYPE;
+    #ifndef HIPGEN_DEF_RSMI_UTILIZATION_COUNTER_TYPE
+    #define HIPGEN_DEF_RSMI_UTILIZATION_COUNTER_TYPE
     typedef enum RSMI_UTILIZATION_COUNTER_TYPE {
       RSMI_UTILIZATION_COUNTER_FIRST = 0,
       RSMI_COARSE_GRAIN_GFX_ACTIVITY = 0,
       RSMI_COARSE_GRAIN_MEM_ACTIVITY = 1,
       RSMI_UTILIZATION_COUNTER_LAST = 1
     } RSMI_UTILIZATION_COUNTER_TYPE;
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_POWER_TYPE
+    #define HIPGEN_DEF_RSMI_POWER_TYPE
     typedef enum RSMI_POWER_TYPE {
       RSMI_AVERAGE_POWER = 0,
       RSMI_CURRENT_POWER = 1,
       RSMI_INVALID_POWER = 4294967295ull
     } RSMI_POWER_TYPE;
+    #endif
     struct rsmi_func_id_iter_handle;
     typedef struct rsmi_func_id_iter_handle *rsmi_func_id_iter_handle_t;
     typedef struct rsmi_counter_value_t rsmi_counter_value_t;
@@ -374,66 +455,107 @@ cdef extern from *:
     typedef id rsmi_func_id_value_t;
     typedef union id_union_0 id_union_0;
     typedef struct rsmi_device_identifiers_t rsmi_device_identifiers_t;
+    #ifndef HIPGEN_DEF_rsmi_counter_value_t
+    #define HIPGEN_DEF_rsmi_counter_value_t
     struct __attribute__((aligned(8))) rsmi_counter_value_t {
       uint64_t value;
       uint64_t time_enabled;
       uint64_t time_running;
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_evt_notification_data_t
+    #define HIPGEN_DEF_rsmi_evt_notification_data_t
     struct __attribute__((aligned(4))) rsmi_evt_notification_data_t {
       uint32_t dv_ind;
       rsmi_evt_notification_type_t event;
       char message[96];
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_utilization_counter_t
+    #define HIPGEN_DEF_rsmi_utilization_counter_t
     struct __attribute__((aligned(8))) rsmi_utilization_counter_t {
       RSMI_UTILIZATION_COUNTER_TYPE type;
       uint64_t value;
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_retired_page_record_t
+    #define HIPGEN_DEF_rsmi_retired_page_record_t
     struct __attribute__((aligned(8))) rsmi_retired_page_record_t {
       uint64_t page_address;
       uint64_t page_size;
       rsmi_memory_page_status_t status;
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_power_profile_status_t
+    #define HIPGEN_DEF_rsmi_power_profile_status_t
     struct __attribute__((aligned(8))) rsmi_power_profile_status_t {
       uint64_t available_profiles;
       rsmi_power_profile_preset_masks_t current;
       uint32_t num_profiles;
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_frequencies_t
+    #define HIPGEN_DEF_rsmi_frequencies_t
     struct __attribute__((aligned(8))) rsmi_frequencies_t {
       bool has_deep_sleep;
       uint32_t num_supported;
       uint32_t current;
       uint64_t frequency[33];
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_pcie_bandwidth_t
+    #define HIPGEN_DEF_rsmi_pcie_bandwidth_t
     struct __attribute__((aligned(8))) rsmi_pcie_bandwidth_t {
       rsmi_frequencies_t transfer_rate;
       uint32_t lanes[33];
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_activity_metric_counter_t
+    #define HIPGEN_DEF_rsmi_activity_metric_counter_t
     struct __attribute__((aligned(2))) rsmi_activity_metric_counter_t {
       uint16_t average_gfx_activity;
       uint16_t average_umc_activity;
       uint16_t average_mm_activity;
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_version_t
+    #define HIPGEN_DEF_rsmi_version_t
     struct __attribute__((aligned(8))) rsmi_version_t {
       uint32_t major;
       uint32_t minor;
       uint32_t patch;
       const char *build;
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_range_t
+    #define HIPGEN_DEF_rsmi_range_t
     struct __attribute__((aligned(8))) rsmi_range_t {
       uint64_t lower_bound;
       uint64_t upper_bound;
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_od_vddc_point_t
+    #define HIPGEN_DEF_rsmi_od_vddc_point_t
     struct __attribute__((aligned(8))) rsmi_od_vddc_point_t {
       uint64_t frequency;
       uint64_t voltage;
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_freq_volt_region_t
+    #define HIPGEN_DEF_rsmi_freq_volt_region_t
     struct __attribute__((aligned(8))) rsmi_freq_volt_region_t {
       rsmi_range_t freq_range;
       rsmi_range_t volt_range;
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_od_volt_curve_t
+    #define HIPGEN_DEF_rsmi_od_volt_curve_t
     struct __attribute__((aligned(8))) rsmi_od_volt_curve_t {
       rsmi_od_vddc_point_t vc_points[3];
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_od_volt_freq_data_t
+    #define HIPGEN_DEF_rsmi_od_volt_freq_data_t
     struct __attribute__((aligned(8))) rsmi_od_volt_freq_data_t {
       rsmi_range_t curr_sclk_range;
       rsmi_range_t curr_mclk_range;
@@ -442,11 +564,17 @@ cdef extern from *:
       rsmi_od_volt_curve_t curve;
       uint32_t num_regions;
     };
+    #endif
+    #ifndef HIPGEN_DEF_metrics_table_header_t
+    #define HIPGEN_DEF_metrics_table_header_t
     struct __attribute__((aligned(2))) metrics_table_header_t {
       uint16_t structure_size;
       uint8_t format_revision;
       uint8_t content_revision;
     };
+    #endif
+    #ifndef HIPGEN_DEF_amdgpu_xcp_metrics_t
+    #define HIPGEN_DEF_amdgpu_xcp_metrics_t
     struct __attribute__((aligned(8))) amdgpu_xcp_metrics_t {
       uint32_t gfx_busy_inst[8];
       uint16_t jpeg_busy[40];
@@ -458,6 +586,9 @@ cdef extern from *:
       uint64_t gfx_low_utilization_acc[8];
       uint64_t gfx_below_host_limit_total_acc[8];
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_gpu_metrics_t
+    #define HIPGEN_DEF_rsmi_gpu_metrics_t
     struct __attribute__((aligned(8))) rsmi_gpu_metrics_t {
       struct metrics_table_header_t common_header;
       uint16_t temperature_edge;
@@ -529,10 +660,16 @@ cdef extern from *:
       uint64_t vram_max_bandwidth;
       uint16_t xgmi_link_status[8];
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_error_count_t
+    #define HIPGEN_DEF_rsmi_error_count_t
     struct __attribute__((aligned(8))) rsmi_error_count_t {
       uint64_t correctable_err;
       uint64_t uncorrectable_err;
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_process_info_t
+    #define HIPGEN_DEF_rsmi_process_info_t
     struct __attribute__((aligned(8))) rsmi_process_info_t {
       uint32_t process_id;
       uint32_t pasid;
@@ -540,6 +677,9 @@ cdef extern from *:
       uint64_t sdma_usage;
       uint32_t cu_occupancy;
     };
+    #endif
+    #ifndef HIPGEN_DEF_id
+    #define HIPGEN_DEF_id
     union __attribute__((aligned(8))) id {
       uint64_t id;
       const char *name;
@@ -551,6 +691,9 @@ cdef extern from *:
       rsmi_fw_block_t fw_block;
       rsmi_gpu_block_t gpu_block_type;
     };
+    #endif
+    #ifndef HIPGEN_DEF_id_union_0
+    #define HIPGEN_DEF_id_union_0
     union __attribute__((aligned(8))) id_union_0 {
       rsmi_memory_type_t memory_type;
       rsmi_temperature_metric_t temp_metric;
@@ -560,6 +703,9 @@ cdef extern from *:
       rsmi_fw_block_t fw_block;
       rsmi_gpu_block_t gpu_block_type;
     };
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_device_identifiers_t
+    #define HIPGEN_DEF_rsmi_device_identifiers_t
     struct __attribute__((aligned(8))) rsmi_device_identifiers_t {
       uint32_t card_index;
       uint32_t drm_render_minor;
@@ -569,19 +715,61 @@ cdef extern from *:
       uint32_t smi_device_id;
       uint32_t reserved[10];
     };
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_MAX_NUM_FREQUENCIES
+    #define HIPGEN_DEF_RSMI_MAX_NUM_FREQUENCIES
     #define RSMI_MAX_NUM_FREQUENCIES (33)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_MAX_FAN_SPEED
+    #define HIPGEN_DEF_RSMI_MAX_FAN_SPEED
     #define RSMI_MAX_FAN_SPEED (255)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_NUM_VOLTAGE_CURVE_POINTS
+    #define HIPGEN_DEF_RSMI_NUM_VOLTAGE_CURVE_POINTS
     #define RSMI_NUM_VOLTAGE_CURVE_POINTS (3)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_NUM_HBM_INSTANCES
+    #define HIPGEN_DEF_RSMI_NUM_HBM_INSTANCES
     #define RSMI_NUM_HBM_INSTANCES (4)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_MAX_NUM_VCNS
+    #define HIPGEN_DEF_RSMI_MAX_NUM_VCNS
     #define RSMI_MAX_NUM_VCNS (4)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_MAX_NUM_JPEG_ENGS
+    #define HIPGEN_DEF_RSMI_MAX_NUM_JPEG_ENGS
     #define RSMI_MAX_NUM_JPEG_ENGS (32)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_MAX_NUM_JPEG_ENG_V1
+    #define HIPGEN_DEF_RSMI_MAX_NUM_JPEG_ENG_V1
     #define RSMI_MAX_NUM_JPEG_ENG_V1 (40)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_MAX_NUM_CLKS
+    #define HIPGEN_DEF_RSMI_MAX_NUM_CLKS
     #define RSMI_MAX_NUM_CLKS (4)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_MAX_NUM_XGMI_LINKS
+    #define HIPGEN_DEF_RSMI_MAX_NUM_XGMI_LINKS
     #define RSMI_MAX_NUM_XGMI_LINKS (8)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_MAX_NUM_GFX_CLKS
+    #define HIPGEN_DEF_RSMI_MAX_NUM_GFX_CLKS
     #define RSMI_MAX_NUM_GFX_CLKS (8)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_MAX_NUM_XCC
+    #define HIPGEN_DEF_RSMI_MAX_NUM_XCC
     #define RSMI_MAX_NUM_XCC (8)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_MAX_NUM_XCP
+    #define HIPGEN_DEF_RSMI_MAX_NUM_XCP
     #define RSMI_MAX_NUM_XCP (8)
+    #endif
+    #ifndef HIPGEN_DEF_RSMI_DEFAULT_VARIANT
+    #define HIPGEN_DEF_RSMI_DEFAULT_VARIANT
     #define RSMI_DEFAULT_VARIANT (-1)
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_init
+    #define HIPGEN_DEF_rsmi_init
     static inline rsmi_status_t rsmi_init(uint64_t a0) {
       typedef rsmi_status_t (*hipgen_fn)(uint64_t);
       static hipgen_fn f;
@@ -593,6 +781,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_shut_down
+    #define HIPGEN_DEF_rsmi_shut_down
     static inline rsmi_status_t rsmi_shut_down(void) {
       typedef rsmi_status_t (*hipgen_fn)(void);
       static hipgen_fn f;
@@ -604,6 +795,9 @@ cdef extern from *:
       }
       return g();
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_num_monitor_devices
+    #define HIPGEN_DEF_rsmi_num_monitor_devices
     static inline rsmi_status_t rsmi_num_monitor_devices(uint32_t *a0) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t *);
       static hipgen_fn f;
@@ -615,6 +809,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_id_get
+    #define HIPGEN_DEF_rsmi_dev_id_get
     static inline rsmi_status_t rsmi_dev_id_get(uint32_t a0, uint16_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
       static hipgen_fn f;
@@ -626,6 +823,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_revision_get
+    #define HIPGEN_DEF_rsmi_dev_revision_get
     static inline rsmi_status_t rsmi_dev_revision_get(uint32_t a0, uint16_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
       static hipgen_fn f;
@@ -637,6 +837,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_sku_get
+    #define HIPGEN_DEF_rsmi_dev_sku_get
     static inline rsmi_status_t rsmi_dev_sku_get(uint32_t a0, uint16_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
       static hipgen_fn f;
@@ -648,6 +851,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_vendor_id_get
+    #define HIPGEN_DEF_rsmi_dev_vendor_id_get
     static inline rsmi_status_t rsmi_dev_vendor_id_get(uint32_t a0, uint16_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
       static hipgen_fn f;
@@ -659,6 +865,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_name_get
+    #define HIPGEN_DEF_rsmi_dev_name_get
     static inline rsmi_status_t rsmi_dev_name_get(uint32_t a0, char *a1, size_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, size_t);
       static hipgen_fn f;
@@ -670,6 +879,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_brand_get
+    #define HIPGEN_DEF_rsmi_dev_brand_get
     static inline rsmi_status_t rsmi_dev_brand_get(uint32_t a0, char *a1, uint32_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
       static hipgen_fn f;
@@ -681,6 +893,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_vendor_name_get
+    #define HIPGEN_DEF_rsmi_dev_vendor_name_get
     static inline rsmi_status_t rsmi_dev_vendor_name_get(uint32_t a0, char *a1, size_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, size_t);
       static hipgen_fn f;
@@ -692,6 +907,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_market_name_get
+    #define HIPGEN_DEF_rsmi_dev_market_name_get
     static inline rsmi_status_t rsmi_dev_market_name_get(uint32_t a0, char *a1, uint32_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
       static hipgen_fn f;
@@ -703,6 +921,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_vram_vendor_get
+    #define HIPGEN_DEF_rsmi_dev_vram_vendor_get
     static inline rsmi_status_t rsmi_dev_vram_vendor_get(uint32_t a0, char *a1, uint32_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
       static hipgen_fn f;
@@ -714,6 +935,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_serial_number_get
+    #define HIPGEN_DEF_rsmi_dev_serial_number_get
     static inline rsmi_status_t rsmi_dev_serial_number_get(uint32_t a0, char *a1, uint32_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
       static hipgen_fn f;
@@ -725,6 +949,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_subsystem_id_get
+    #define HIPGEN_DEF_rsmi_dev_subsystem_id_get
     static inline rsmi_status_t rsmi_dev_subsystem_id_get(uint32_t a0, uint16_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
       static hipgen_fn f;
@@ -736,6 +963,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_subsystem_name_get
+    #define HIPGEN_DEF_rsmi_dev_subsystem_name_get
     static inline rsmi_status_t rsmi_dev_subsystem_name_get(uint32_t a0, char *a1, size_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, size_t);
       static hipgen_fn f;
@@ -747,6 +977,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_drm_render_minor_get
+    #define HIPGEN_DEF_rsmi_dev_drm_render_minor_get
     static inline rsmi_status_t rsmi_dev_drm_render_minor_get(uint32_t a0, uint32_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
       static hipgen_fn f;
@@ -758,6 +991,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_subsystem_vendor_id_get
+    #define HIPGEN_DEF_rsmi_dev_subsystem_vendor_id_get
     static inline rsmi_status_t rsmi_dev_subsystem_vendor_id_get(uint32_t a0, uint16_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
       static hipgen_fn f;
@@ -769,6 +1005,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_unique_id_get
+    #define HIPGEN_DEF_rsmi_dev_unique_id_get
     static inline rsmi_status_t rsmi_dev_unique_id_get(uint32_t a0, uint64_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -780,6 +1019,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_xgmi_physical_id_get
+    #define HIPGEN_DEF_rsmi_dev_xgmi_physical_id_get
     static inline rsmi_status_t rsmi_dev_xgmi_physical_id_get(uint32_t a0, uint16_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
       static hipgen_fn f;
@@ -791,6 +1033,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_guid_get
+    #define HIPGEN_DEF_rsmi_dev_guid_get
     static inline rsmi_status_t rsmi_dev_guid_get(uint32_t a0, uint64_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -802,6 +1047,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_node_id_get
+    #define HIPGEN_DEF_rsmi_dev_node_id_get
     static inline rsmi_status_t rsmi_dev_node_id_get(uint32_t a0, uint32_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
       static hipgen_fn f;
@@ -813,6 +1061,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_device_identifiers_get
+    #define HIPGEN_DEF_rsmi_dev_device_identifiers_get
     static inline rsmi_status_t rsmi_dev_device_identifiers_get(uint32_t a0, rsmi_device_identifiers_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_device_identifiers_t *);
       static hipgen_fn f;
@@ -824,6 +1075,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_pci_bandwidth_get
+    #define HIPGEN_DEF_rsmi_dev_pci_bandwidth_get
     static inline rsmi_status_t rsmi_dev_pci_bandwidth_get(uint32_t a0, rsmi_pcie_bandwidth_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_pcie_bandwidth_t *);
       static hipgen_fn f;
@@ -835,6 +1089,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_pci_id_get
+    #define HIPGEN_DEF_rsmi_dev_pci_id_get
     static inline rsmi_status_t rsmi_dev_pci_id_get(uint32_t a0, uint64_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -846,6 +1103,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_topo_numa_affinity_get
+    #define HIPGEN_DEF_rsmi_topo_numa_affinity_get
     static inline rsmi_status_t rsmi_topo_numa_affinity_get(uint32_t a0, int32_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, int32_t *);
       static hipgen_fn f;
@@ -857,6 +1117,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_pci_throughput_get
+    #define HIPGEN_DEF_rsmi_dev_pci_throughput_get
     static inline rsmi_status_t rsmi_dev_pci_throughput_get(uint32_t a0, uint64_t *a1, uint64_t *a2, uint64_t *a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *, uint64_t *, uint64_t *);
       static hipgen_fn f;
@@ -868,6 +1131,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_pci_replay_counter_get
+    #define HIPGEN_DEF_rsmi_dev_pci_replay_counter_get
     static inline rsmi_status_t rsmi_dev_pci_replay_counter_get(uint32_t a0, uint64_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -879,6 +1145,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_pci_bandwidth_set
+    #define HIPGEN_DEF_rsmi_dev_pci_bandwidth_set
     static inline rsmi_status_t rsmi_dev_pci_bandwidth_set(uint32_t a0, uint64_t a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t);
       static hipgen_fn f;
@@ -890,6 +1159,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_power_ave_get
+    #define HIPGEN_DEF_rsmi_dev_power_ave_get
     static inline rsmi_status_t rsmi_dev_power_ave_get(uint32_t a0, uint32_t a1, uint64_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -901,6 +1173,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_current_socket_power_get
+    #define HIPGEN_DEF_rsmi_dev_current_socket_power_get
     static inline rsmi_status_t rsmi_dev_current_socket_power_get(uint32_t a0, uint64_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -912,6 +1187,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_power_get
+    #define HIPGEN_DEF_rsmi_dev_power_get
     static inline rsmi_status_t rsmi_dev_power_get(uint32_t a0, uint64_t *a1, RSMI_POWER_TYPE *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *, RSMI_POWER_TYPE *);
       static hipgen_fn f;
@@ -923,6 +1201,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_energy_count_get
+    #define HIPGEN_DEF_rsmi_dev_energy_count_get
     static inline rsmi_status_t rsmi_dev_energy_count_get(uint32_t a0, uint64_t *a1, float *a2, uint64_t *a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *, float *, uint64_t *);
       static hipgen_fn f;
@@ -934,6 +1215,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_power_cap_get
+    #define HIPGEN_DEF_rsmi_dev_power_cap_get
     static inline rsmi_status_t rsmi_dev_power_cap_get(uint32_t a0, uint32_t a1, uint64_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -945,6 +1229,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_power_cap_default_get
+    #define HIPGEN_DEF_rsmi_dev_power_cap_default_get
     static inline rsmi_status_t rsmi_dev_power_cap_default_get(uint32_t a0, uint64_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -956,6 +1243,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_power_cap_range_get
+    #define HIPGEN_DEF_rsmi_dev_power_cap_range_get
     static inline rsmi_status_t rsmi_dev_power_cap_range_get(uint32_t a0, uint32_t a1, uint64_t *a2, uint64_t *a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *, uint64_t *);
       static hipgen_fn f;
@@ -967,6 +1257,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_power_cap_set
+    #define HIPGEN_DEF_rsmi_dev_power_cap_set
     static inline rsmi_status_t rsmi_dev_power_cap_set(uint32_t a0, uint32_t a1, uint64_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t);
       static hipgen_fn f;
@@ -978,6 +1271,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_power_profile_set
+    #define HIPGEN_DEF_rsmi_dev_power_profile_set
     static inline rsmi_status_t rsmi_dev_power_profile_set(uint32_t a0, uint32_t a1, rsmi_power_profile_preset_masks_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, rsmi_power_profile_preset_masks_t);
       static hipgen_fn f;
@@ -989,6 +1285,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_memory_total_get
+    #define HIPGEN_DEF_rsmi_dev_memory_total_get
     static inline rsmi_status_t rsmi_dev_memory_total_get(uint32_t a0, rsmi_memory_type_t a1, uint64_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_memory_type_t, uint64_t *);
       static hipgen_fn f;
@@ -1000,6 +1299,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_memory_usage_get
+    #define HIPGEN_DEF_rsmi_dev_memory_usage_get
     static inline rsmi_status_t rsmi_dev_memory_usage_get(uint32_t a0, rsmi_memory_type_t a1, uint64_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_memory_type_t, uint64_t *);
       static hipgen_fn f;
@@ -1011,6 +1313,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_memory_busy_percent_get
+    #define HIPGEN_DEF_rsmi_dev_memory_busy_percent_get
     static inline rsmi_status_t rsmi_dev_memory_busy_percent_get(uint32_t a0, uint32_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
       static hipgen_fn f;
@@ -1022,6 +1327,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_memory_reserved_pages_get
+    #define HIPGEN_DEF_rsmi_dev_memory_reserved_pages_get
     static inline rsmi_status_t rsmi_dev_memory_reserved_pages_get(uint32_t a0, uint32_t *a1, rsmi_retired_page_record_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *, rsmi_retired_page_record_t *);
       static hipgen_fn f;
@@ -1033,6 +1341,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_fan_rpms_get
+    #define HIPGEN_DEF_rsmi_dev_fan_rpms_get
     static inline rsmi_status_t rsmi_dev_fan_rpms_get(uint32_t a0, uint32_t a1, int64_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, int64_t *);
       static hipgen_fn f;
@@ -1044,6 +1355,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_fan_speed_get
+    #define HIPGEN_DEF_rsmi_dev_fan_speed_get
     static inline rsmi_status_t rsmi_dev_fan_speed_get(uint32_t a0, uint32_t a1, int64_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, int64_t *);
       static hipgen_fn f;
@@ -1055,6 +1369,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_fan_speed_max_get
+    #define HIPGEN_DEF_rsmi_dev_fan_speed_max_get
     static inline rsmi_status_t rsmi_dev_fan_speed_max_get(uint32_t a0, uint32_t a1, uint64_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -1066,6 +1383,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_temp_metric_get
+    #define HIPGEN_DEF_rsmi_dev_temp_metric_get
     static inline rsmi_status_t rsmi_dev_temp_metric_get(uint32_t a0, uint32_t a1, rsmi_temperature_metric_t a2, int64_t *a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, rsmi_temperature_metric_t, int64_t *);
       static hipgen_fn f;
@@ -1077,6 +1397,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_volt_metric_get
+    #define HIPGEN_DEF_rsmi_dev_volt_metric_get
     static inline rsmi_status_t rsmi_dev_volt_metric_get(uint32_t a0, rsmi_voltage_type_t a1, rsmi_voltage_metric_t a2, int64_t *a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_voltage_type_t, rsmi_voltage_metric_t, int64_t *);
       static hipgen_fn f;
@@ -1088,6 +1411,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_fan_reset
+    #define HIPGEN_DEF_rsmi_dev_fan_reset
     static inline rsmi_status_t rsmi_dev_fan_reset(uint32_t a0, uint32_t a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t);
       static hipgen_fn f;
@@ -1099,6 +1425,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_fan_speed_set
+    #define HIPGEN_DEF_rsmi_dev_fan_speed_set
     static inline rsmi_status_t rsmi_dev_fan_speed_set(uint32_t a0, uint32_t a1, uint64_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t);
       static hipgen_fn f;
@@ -1110,6 +1439,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_busy_percent_get
+    #define HIPGEN_DEF_rsmi_dev_busy_percent_get
     static inline rsmi_status_t rsmi_dev_busy_percent_get(uint32_t a0, uint32_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
       static hipgen_fn f;
@@ -1121,6 +1453,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_utilization_count_get
+    #define HIPGEN_DEF_rsmi_utilization_count_get
     static inline rsmi_status_t rsmi_utilization_count_get(uint32_t a0, rsmi_utilization_counter_t *a1, uint32_t a2, uint64_t *a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_utilization_counter_t *, uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -1132,6 +1467,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_activity_metric_get
+    #define HIPGEN_DEF_rsmi_dev_activity_metric_get
     static inline rsmi_status_t rsmi_dev_activity_metric_get(uint32_t a0, rsmi_activity_metric_t a1, rsmi_activity_metric_counter_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_activity_metric_t, rsmi_activity_metric_counter_t *);
       static hipgen_fn f;
@@ -1143,6 +1481,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_activity_avg_mm_get
+    #define HIPGEN_DEF_rsmi_dev_activity_avg_mm_get
     static inline rsmi_status_t rsmi_dev_activity_avg_mm_get(uint32_t a0, uint16_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
       static hipgen_fn f;
@@ -1154,6 +1495,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_perf_level_get
+    #define HIPGEN_DEF_rsmi_dev_perf_level_get
     static inline rsmi_status_t rsmi_dev_perf_level_get(uint32_t a0, rsmi_dev_perf_level_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_dev_perf_level_t *);
       static hipgen_fn f;
@@ -1165,6 +1509,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_perf_determinism_mode_set
+    #define HIPGEN_DEF_rsmi_perf_determinism_mode_set
     static inline rsmi_status_t rsmi_perf_determinism_mode_set(uint32_t a0, uint64_t a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t);
       static hipgen_fn f;
@@ -1176,6 +1523,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_overdrive_level_get
+    #define HIPGEN_DEF_rsmi_dev_overdrive_level_get
     static inline rsmi_status_t rsmi_dev_overdrive_level_get(uint32_t a0, uint32_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
       static hipgen_fn f;
@@ -1187,6 +1537,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_mem_overdrive_level_get
+    #define HIPGEN_DEF_rsmi_dev_mem_overdrive_level_get
     static inline rsmi_status_t rsmi_dev_mem_overdrive_level_get(uint32_t a0, uint32_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
       static hipgen_fn f;
@@ -1198,6 +1551,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_gpu_clk_freq_get
+    #define HIPGEN_DEF_rsmi_dev_gpu_clk_freq_get
     static inline rsmi_status_t rsmi_dev_gpu_clk_freq_get(uint32_t a0, rsmi_clk_type_t a1, rsmi_frequencies_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_clk_type_t, rsmi_frequencies_t *);
       static hipgen_fn f;
@@ -1209,6 +1565,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_gpu_reset
+    #define HIPGEN_DEF_rsmi_dev_gpu_reset
     static inline rsmi_status_t rsmi_dev_gpu_reset(uint32_t a0) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t);
       static hipgen_fn f;
@@ -1220,6 +1579,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_od_volt_info_get
+    #define HIPGEN_DEF_rsmi_dev_od_volt_info_get
     static inline rsmi_status_t rsmi_dev_od_volt_info_get(uint32_t a0, rsmi_od_volt_freq_data_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_od_volt_freq_data_t *);
       static hipgen_fn f;
@@ -1231,6 +1593,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_gpu_metrics_info_get
+    #define HIPGEN_DEF_rsmi_dev_gpu_metrics_info_get
     static inline rsmi_status_t rsmi_dev_gpu_metrics_info_get(uint32_t a0, rsmi_gpu_metrics_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_gpu_metrics_t *);
       static hipgen_fn f;
@@ -1242,6 +1607,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_clk_range_set
+    #define HIPGEN_DEF_rsmi_dev_clk_range_set
     static inline rsmi_status_t rsmi_dev_clk_range_set(uint32_t a0, uint64_t a1, uint64_t a2, rsmi_clk_type_t a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t, uint64_t, rsmi_clk_type_t);
       static hipgen_fn f;
@@ -1253,6 +1621,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_clk_extremum_set
+    #define HIPGEN_DEF_rsmi_dev_clk_extremum_set
     static inline rsmi_status_t rsmi_dev_clk_extremum_set(uint32_t a0, rsmi_freq_ind_t a1, uint64_t a2, rsmi_clk_type_t a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_freq_ind_t, uint64_t, rsmi_clk_type_t);
       static hipgen_fn f;
@@ -1264,6 +1635,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_od_clk_info_set
+    #define HIPGEN_DEF_rsmi_dev_od_clk_info_set
     static inline rsmi_status_t rsmi_dev_od_clk_info_set(uint32_t a0, rsmi_freq_ind_t a1, uint64_t a2, rsmi_clk_type_t a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_freq_ind_t, uint64_t, rsmi_clk_type_t);
       static hipgen_fn f;
@@ -1275,6 +1649,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_od_volt_info_set
+    #define HIPGEN_DEF_rsmi_dev_od_volt_info_set
     static inline rsmi_status_t rsmi_dev_od_volt_info_set(uint32_t a0, uint32_t a1, uint64_t a2, uint64_t a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t, uint64_t);
       static hipgen_fn f;
@@ -1286,6 +1663,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_od_volt_curve_regions_get
+    #define HIPGEN_DEF_rsmi_dev_od_volt_curve_regions_get
     static inline rsmi_status_t rsmi_dev_od_volt_curve_regions_get(uint32_t a0, uint32_t *a1, rsmi_freq_volt_region_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *, rsmi_freq_volt_region_t *);
       static hipgen_fn f;
@@ -1297,6 +1677,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_power_profile_presets_get
+    #define HIPGEN_DEF_rsmi_dev_power_profile_presets_get
     static inline rsmi_status_t rsmi_dev_power_profile_presets_get(uint32_t a0, uint32_t a1, rsmi_power_profile_status_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, rsmi_power_profile_status_t *);
       static hipgen_fn f;
@@ -1308,6 +1691,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_perf_level_set
+    #define HIPGEN_DEF_rsmi_dev_perf_level_set
     static inline rsmi_status_t rsmi_dev_perf_level_set(uint32_t a0, rsmi_dev_perf_level_t a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_dev_perf_level_t);
       static hipgen_fn f;
@@ -1319,6 +1705,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_perf_level_set_v1
+    #define HIPGEN_DEF_rsmi_dev_perf_level_set_v1
     static inline rsmi_status_t rsmi_dev_perf_level_set_v1(uint32_t a0, rsmi_dev_perf_level_t a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_dev_perf_level_t);
       static hipgen_fn f;
@@ -1330,6 +1719,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_overdrive_level_set
+    #define HIPGEN_DEF_rsmi_dev_overdrive_level_set
     static inline rsmi_status_t rsmi_dev_overdrive_level_set(uint32_t a0, uint32_t a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t);
       static hipgen_fn f;
@@ -1341,6 +1733,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_overdrive_level_set_v1
+    #define HIPGEN_DEF_rsmi_dev_overdrive_level_set_v1
     static inline rsmi_status_t rsmi_dev_overdrive_level_set_v1(uint32_t a0, uint32_t a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t);
       static hipgen_fn f;
@@ -1352,6 +1747,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_gpu_clk_freq_set
+    #define HIPGEN_DEF_rsmi_dev_gpu_clk_freq_set
     static inline rsmi_status_t rsmi_dev_gpu_clk_freq_set(uint32_t a0, rsmi_clk_type_t a1, uint64_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_clk_type_t, uint64_t);
       static hipgen_fn f;
@@ -1363,6 +1761,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_version_get
+    #define HIPGEN_DEF_rsmi_version_get
     static inline rsmi_status_t rsmi_version_get(rsmi_version_t *a0) {
       typedef rsmi_status_t (*hipgen_fn)(rsmi_version_t *);
       static hipgen_fn f;
@@ -1374,6 +1775,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_version_str_get
+    #define HIPGEN_DEF_rsmi_version_str_get
     static inline rsmi_status_t rsmi_version_str_get(rsmi_sw_component_t a0, char *a1, uint32_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(rsmi_sw_component_t, char *, uint32_t);
       static hipgen_fn f;
@@ -1385,6 +1789,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_vbios_version_get
+    #define HIPGEN_DEF_rsmi_dev_vbios_version_get
     static inline rsmi_status_t rsmi_dev_vbios_version_get(uint32_t a0, char *a1, uint32_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
       static hipgen_fn f;
@@ -1396,6 +1803,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_firmware_version_get
+    #define HIPGEN_DEF_rsmi_dev_firmware_version_get
     static inline rsmi_status_t rsmi_dev_firmware_version_get(uint32_t a0, rsmi_fw_block_t a1, uint64_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_fw_block_t, uint64_t *);
       static hipgen_fn f;
@@ -1407,6 +1817,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_target_graphics_version_get
+    #define HIPGEN_DEF_rsmi_dev_target_graphics_version_get
     static inline rsmi_status_t rsmi_dev_target_graphics_version_get(uint32_t a0, uint64_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -1418,6 +1831,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_ecc_count_get
+    #define HIPGEN_DEF_rsmi_dev_ecc_count_get
     static inline rsmi_status_t rsmi_dev_ecc_count_get(uint32_t a0, rsmi_gpu_block_t a1, rsmi_error_count_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_gpu_block_t, rsmi_error_count_t *);
       static hipgen_fn f;
@@ -1429,6 +1845,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_ecc_enabled_get
+    #define HIPGEN_DEF_rsmi_dev_ecc_enabled_get
     static inline rsmi_status_t rsmi_dev_ecc_enabled_get(uint32_t a0, uint64_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -1440,6 +1859,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_ecc_status_get
+    #define HIPGEN_DEF_rsmi_dev_ecc_status_get
     static inline rsmi_status_t rsmi_dev_ecc_status_get(uint32_t a0, rsmi_gpu_block_t a1, rsmi_ras_err_state_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_gpu_block_t, rsmi_ras_err_state_t *);
       static hipgen_fn f;
@@ -1451,6 +1873,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_status_string
+    #define HIPGEN_DEF_rsmi_status_string
     static inline rsmi_status_t rsmi_status_string(rsmi_status_t a0, const char **a1) {
       typedef rsmi_status_t (*hipgen_fn)(rsmi_status_t, const char **);
       static hipgen_fn f;
@@ -1462,6 +1887,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_counter_group_supported
+    #define HIPGEN_DEF_rsmi_dev_counter_group_supported
     static inline rsmi_status_t rsmi_dev_counter_group_supported(uint32_t a0, rsmi_event_group_t a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_event_group_t);
       static hipgen_fn f;
@@ -1473,6 +1901,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_counter_create
+    #define HIPGEN_DEF_rsmi_dev_counter_create
     static inline rsmi_status_t rsmi_dev_counter_create(uint32_t a0, rsmi_event_type_t a1, uint64_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_event_type_t, uint64_t *);
       static hipgen_fn f;
@@ -1484,6 +1915,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_counter_destroy
+    #define HIPGEN_DEF_rsmi_dev_counter_destroy
     static inline rsmi_status_t rsmi_dev_counter_destroy(uint64_t a0) {
       typedef rsmi_status_t (*hipgen_fn)(uint64_t);
       static hipgen_fn f;
@@ -1495,6 +1929,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_counter_control
+    #define HIPGEN_DEF_rsmi_counter_control
     static inline rsmi_status_t rsmi_counter_control(uint64_t a0, rsmi_counter_command_t a1, void *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint64_t, rsmi_counter_command_t, void *);
       static hipgen_fn f;
@@ -1506,6 +1943,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_counter_read
+    #define HIPGEN_DEF_rsmi_counter_read
     static inline rsmi_status_t rsmi_counter_read(uint64_t a0, rsmi_counter_value_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint64_t, rsmi_counter_value_t *);
       static hipgen_fn f;
@@ -1517,6 +1957,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_counter_available_counters_get
+    #define HIPGEN_DEF_rsmi_counter_available_counters_get
     static inline rsmi_status_t rsmi_counter_available_counters_get(uint32_t a0, rsmi_event_group_t a1, uint32_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_event_group_t, uint32_t *);
       static hipgen_fn f;
@@ -1528,6 +1971,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_compute_process_info_get
+    #define HIPGEN_DEF_rsmi_compute_process_info_get
     static inline rsmi_status_t rsmi_compute_process_info_get(rsmi_process_info_t *a0, uint32_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(rsmi_process_info_t *, uint32_t *);
       static hipgen_fn f;
@@ -1539,6 +1985,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_compute_process_info_by_pid_get
+    #define HIPGEN_DEF_rsmi_compute_process_info_by_pid_get
     static inline rsmi_status_t rsmi_compute_process_info_by_pid_get(uint32_t a0, rsmi_process_info_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_process_info_t *);
       static hipgen_fn f;
@@ -1550,6 +1999,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_compute_process_gpus_get
+    #define HIPGEN_DEF_rsmi_compute_process_gpus_get
     static inline rsmi_status_t rsmi_compute_process_gpus_get(uint32_t a0, uint32_t *a1, uint32_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *, uint32_t *);
       static hipgen_fn f;
@@ -1561,6 +2013,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_compute_process_info_by_device_get
+    #define HIPGEN_DEF_rsmi_compute_process_info_by_device_get
     static inline rsmi_status_t rsmi_compute_process_info_by_device_get(uint32_t a0, uint32_t a1, rsmi_process_info_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, rsmi_process_info_t *);
       static hipgen_fn f;
@@ -1572,6 +2027,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_xgmi_error_status
+    #define HIPGEN_DEF_rsmi_dev_xgmi_error_status
     static inline rsmi_status_t rsmi_dev_xgmi_error_status(uint32_t a0, rsmi_xgmi_status_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_xgmi_status_t *);
       static hipgen_fn f;
@@ -1583,6 +2041,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_xgmi_error_reset
+    #define HIPGEN_DEF_rsmi_dev_xgmi_error_reset
     static inline rsmi_status_t rsmi_dev_xgmi_error_reset(uint32_t a0) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t);
       static hipgen_fn f;
@@ -1594,6 +2055,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_xgmi_hive_id_get
+    #define HIPGEN_DEF_rsmi_dev_xgmi_hive_id_get
     static inline rsmi_status_t rsmi_dev_xgmi_hive_id_get(uint32_t a0, uint64_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -1605,6 +2069,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_topo_get_numa_node_number
+    #define HIPGEN_DEF_rsmi_topo_get_numa_node_number
     static inline rsmi_status_t rsmi_topo_get_numa_node_number(uint32_t a0, uint32_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
       static hipgen_fn f;
@@ -1616,6 +2083,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_topo_get_link_weight
+    #define HIPGEN_DEF_rsmi_topo_get_link_weight
     static inline rsmi_status_t rsmi_topo_get_link_weight(uint32_t a0, uint32_t a1, uint64_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *);
       static hipgen_fn f;
@@ -1627,6 +2097,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_minmax_bandwidth_get
+    #define HIPGEN_DEF_rsmi_minmax_bandwidth_get
     static inline rsmi_status_t rsmi_minmax_bandwidth_get(uint32_t a0, uint32_t a1, uint64_t *a2, uint64_t *a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *, uint64_t *);
       static hipgen_fn f;
@@ -1638,6 +2111,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_topo_get_link_type
+    #define HIPGEN_DEF_rsmi_topo_get_link_type
     static inline rsmi_status_t rsmi_topo_get_link_type(uint32_t a0, uint32_t a1, uint64_t *a2, RSMI_IO_LINK_TYPE *a3) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *, RSMI_IO_LINK_TYPE *);
       static hipgen_fn f;
@@ -1649,6 +2125,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2, a3);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_is_P2P_accessible
+    #define HIPGEN_DEF_rsmi_is_P2P_accessible
     static inline rsmi_status_t rsmi_is_P2P_accessible(uint32_t a0, uint32_t a1, bool *a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, bool *);
       static hipgen_fn f;
@@ -1660,6 +2139,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_compute_partition_get
+    #define HIPGEN_DEF_rsmi_dev_compute_partition_get
     static inline rsmi_status_t rsmi_dev_compute_partition_get(uint32_t a0, char *a1, uint32_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
       static hipgen_fn f;
@@ -1671,6 +2153,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_compute_partition_set
+    #define HIPGEN_DEF_rsmi_dev_compute_partition_set
     static inline rsmi_status_t rsmi_dev_compute_partition_set(uint32_t a0, rsmi_compute_partition_type_t a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_compute_partition_type_t);
       static hipgen_fn f;
@@ -1682,6 +2167,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_compute_partition_reset
+    #define HIPGEN_DEF_rsmi_dev_compute_partition_reset
     static inline rsmi_status_t rsmi_dev_compute_partition_reset(uint32_t a0) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t);
       static hipgen_fn f;
@@ -1693,6 +2181,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_partition_id_get
+    #define HIPGEN_DEF_rsmi_dev_partition_id_get
     static inline rsmi_status_t rsmi_dev_partition_id_get(uint32_t a0, uint32_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
       static hipgen_fn f;
@@ -1704,6 +2195,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_memory_partition_get
+    #define HIPGEN_DEF_rsmi_dev_memory_partition_get
     static inline rsmi_status_t rsmi_dev_memory_partition_get(uint32_t a0, char *a1, uint32_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
       static hipgen_fn f;
@@ -1715,6 +2209,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_memory_partition_capabilities_get
+    #define HIPGEN_DEF_rsmi_dev_memory_partition_capabilities_get
     static inline rsmi_status_t rsmi_dev_memory_partition_capabilities_get(uint32_t a0, char *a1, uint32_t a2) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
       static hipgen_fn f;
@@ -1726,6 +2223,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_memory_partition_set
+    #define HIPGEN_DEF_rsmi_dev_memory_partition_set
     static inline rsmi_status_t rsmi_dev_memory_partition_set(uint32_t a0, rsmi_memory_partition_type_t a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_memory_partition_type_t);
       static hipgen_fn f;
@@ -1737,6 +2237,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_memory_partition_reset
+    #define HIPGEN_DEF_rsmi_dev_memory_partition_reset
     static inline rsmi_status_t rsmi_dev_memory_partition_reset(uint32_t a0) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t);
       static hipgen_fn f;
@@ -1748,6 +2251,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_supported_func_iterator_open
+    #define HIPGEN_DEF_rsmi_dev_supported_func_iterator_open
     static inline rsmi_status_t rsmi_dev_supported_func_iterator_open(uint32_t a0, rsmi_func_id_iter_handle_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_func_id_iter_handle_t *);
       static hipgen_fn f;
@@ -1759,6 +2265,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_supported_variant_iterator_open
+    #define HIPGEN_DEF_rsmi_dev_supported_variant_iterator_open
     static inline rsmi_status_t rsmi_dev_supported_variant_iterator_open(rsmi_func_id_iter_handle_t a0, rsmi_func_id_iter_handle_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(rsmi_func_id_iter_handle_t, rsmi_func_id_iter_handle_t *);
       static hipgen_fn f;
@@ -1770,6 +2279,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_func_iter_next
+    #define HIPGEN_DEF_rsmi_func_iter_next
     static inline rsmi_status_t rsmi_func_iter_next(rsmi_func_id_iter_handle_t a0) {
       typedef rsmi_status_t (*hipgen_fn)(rsmi_func_id_iter_handle_t);
       static hipgen_fn f;
@@ -1781,6 +2293,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_supported_func_iterator_close
+    #define HIPGEN_DEF_rsmi_dev_supported_func_iterator_close
     static inline rsmi_status_t rsmi_dev_supported_func_iterator_close(rsmi_func_id_iter_handle_t *a0) {
       typedef rsmi_status_t (*hipgen_fn)(rsmi_func_id_iter_handle_t *);
       static hipgen_fn f;
@@ -1792,6 +2307,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_func_iter_value_get
+    #define HIPGEN_DEF_rsmi_func_iter_value_get
     static inline rsmi_status_t rsmi_func_iter_value_get(rsmi_func_id_iter_handle_t a0, rsmi_func_id_value_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(rsmi_func_id_iter_handle_t, rsmi_func_id_value_t *);
       static hipgen_fn f;
@@ -1803,6 +2321,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_event_notification_init
+    #define HIPGEN_DEF_rsmi_event_notification_init
     static inline rsmi_status_t rsmi_event_notification_init(uint32_t a0) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t);
       static hipgen_fn f;
@@ -1814,6 +2335,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_event_notification_mask_set
+    #define HIPGEN_DEF_rsmi_event_notification_mask_set
     static inline rsmi_status_t rsmi_event_notification_mask_set(uint32_t a0, uint64_t a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t);
       static hipgen_fn f;
@@ -1825,6 +2349,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_event_notification_get
+    #define HIPGEN_DEF_rsmi_event_notification_get
     static inline rsmi_status_t rsmi_event_notification_get(int a0, uint32_t *a1, rsmi_evt_notification_data_t *a2) {
       typedef rsmi_status_t (*hipgen_fn)(int, uint32_t *, rsmi_evt_notification_data_t *);
       static hipgen_fn f;
@@ -1836,6 +2363,9 @@ cdef extern from *:
       }
       return g(a0, a1, a2);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_event_notification_stop
+    #define HIPGEN_DEF_rsmi_event_notification_stop
     static inline rsmi_status_t rsmi_event_notification_stop(uint32_t a0) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t);
       static hipgen_fn f;
@@ -1847,6 +2377,9 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_metrics_header_info_get
+    #define HIPGEN_DEF_rsmi_dev_metrics_header_info_get
     static inline rsmi_status_t rsmi_dev_metrics_header_info_get(uint32_t a0, metrics_table_header_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, metrics_table_header_t *);
       static hipgen_fn f;
@@ -1858,6 +2391,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_metrics_xcd_counter_get
+    #define HIPGEN_DEF_rsmi_dev_metrics_xcd_counter_get
     static inline rsmi_status_t rsmi_dev_metrics_xcd_counter_get(uint32_t a0, uint16_t *a1) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
       static hipgen_fn f;
@@ -1869,6 +2405,9 @@ cdef extern from *:
       }
       return g(a0, a1);
     }
+    #endif
+    #ifndef HIPGEN_DEF_rsmi_dev_metrics_log_get
+    #define HIPGEN_DEF_rsmi_dev_metrics_log_get
     static inline rsmi_status_t rsmi_dev_metrics_log_get(uint32_t a0) {
       typedef rsmi_status_t (*hipgen_fn)(uint32_t);
       static hipgen_fn f;
@@ -1880,6 +2419,7 @@ cdef extern from *:
       }
       return g(a0);
     }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"
