@@ -168,3 +168,69 @@ def test_a_library_that_is_not_here_is_its_error_status(extension):
     if missing:
         # What the Python bindings raise, reported where C cannot raise it.
         assert "could not load library 'hipblas'" in stderr
+
+
+CUDA_PROGRAM = """
+from cuda cimport ccudart, ccuda, cnvrtc
+from cuda.bindings cimport cyruntime, cydriver, cynvrtc
+
+def stream_round_trip():
+    # What hip-python's examples/1_CUDA_Interop/ccuda_stream.pyx does, status by status.
+    cdef ccudart.cudaStream_t stream = NULL
+    cdef void *x_d = NULL
+    cdef char x_h[400]
+    statuses = [<int>ccudart.cudaStreamCreate(&stream)]
+    statuses.append(<int>ccudart.cudaMalloc(&x_d, 400))
+    statuses.append(<int>ccudart.cudaMemcpyAsync(x_d, x_h, 400, ccudart.cudaMemcpyHostToDevice, stream))
+    statuses.append(<int>cyruntime.cudaStreamSynchronize(stream))
+    return statuses, <int>ccudart.cudaSuccess
+
+def driver_count():
+    cdef int n = -1
+    return <int>ccuda.cuDeviceGetCount(&n), <int>cydriver.CUDA_SUCCESS
+
+def nvrtc_version():
+    cdef int major = -1, minor = -1
+    return <int>cnvrtc.nvrtcVersion(&major, &minor), major, minor, <int>cynvrtc.NVRTC_SUCCESS
+"""
+
+
+def test_cuda_names_run_hip_at_the_c_level(tmp_path):
+    """hip-python-as-cuda's C levels (`cuda.ccudart`, `cuda.bindings.cyruntime`, ...): CUDA
+    names standing for the HIP objects, answering as the Python CUDA names do."""
+    pytest.importorskip("cuda.bindings.runtime")
+    from cuda.bindings import driver, nvrtc, runtime
+
+    (tmp_path / "hipgen_cuda_cy.pyx").write_text(CUDA_PROGRAM)
+    (tmp_path / "setup.py").write_text(
+        textwrap.dedent(
+            """
+            import hip
+            from Cython.Build import cythonize
+            from setuptools import Extension, setup
+
+            setup(
+                ext_modules=cythonize(
+                    [Extension("hipgen_cuda_cy", ["hipgen_cuda_cy.pyx"])],
+                    include_path=[hip.get_include()],
+                    compiler_directives={"language_level": 3},
+                ),
+                script_args=["build_ext", "--inplace", "-q"],
+            )
+            """
+        )
+    )
+    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    code = (
+        "import json, hipgen_cuda_cy as m\n"
+        "print(json.dumps([m.stream_round_trip(), m.driver_count(), m.nvrtc_version()]))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    (statuses, success), (count_status, cu_success), version = json.loads(run.stdout.splitlines()[-1])
+    assert success == int(runtime.cudaError_t.cudaSuccess) and cu_success == 0
+    err, _stream = runtime.cudaStreamCreate()
+    assert statuses[0] == int(err)
+    assert count_status == int(driver.cuDeviceGetCount()[0])
+    assert version == [int(x) for x in nvrtc.nvrtcVersion()] + [0]

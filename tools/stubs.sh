@@ -17,9 +17,17 @@ for module in "$@"; do
   if [ -f "$from/$path.pyi" ]; then
     mkdir -p "$pkg/$(dirname "$path")"
     cp "$from/$path.pyi" "$pkg/$path.pyi"
-    # The module's C level for Cython (hip/chip.pxd for hip.hip), where there is one.
-    pxd=$(dirname "$path")/c$(basename "$path").pxd
-    if [ -f "$from/$pxd" ]; then cp "$from/$pxd" "$pkg/$pxd"; fi
+    # The module's C level for Cython, where there is one: hip/chip.pxd for hip.hip;
+    # cuda/bindings/cyruntime.pxd for cuda.bindings.runtime, and its legacy name's
+    # (cuda/ccudart.pxd), the file that says it is the C level of the same module.
+    for pxd in "$(dirname "$path")/c$(basename "$path").pxd" "$(dirname "$path")/cy$(basename "$path").pxd"; do
+      if [ -f "$from/$pxd" ]; then cp "$from/$pxd" "$pkg/$pxd"; fi
+    done
+    top=${path%%/*}
+    for legacy in "$from/$top"/c*.pxd; do
+      [ -f "$legacy" ] || continue
+      if head -1 "$legacy" | grep -q "C level of $module over"; then cp "$legacy" "$pkg/$top/"; fi
+    done
   elif [ -d "$from/$path" ]; then
     mkdir -p "$pkg/$path"
     cp -r "$from/$path/." "$pkg/$path/"

@@ -180,6 +180,7 @@ mod capi {
     use pyo3::prelude::*;
     use std::ffi::{c_char, c_void, CStr, CString};
     use std::ptr::null_mut;
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::OnceLock;
 
     /// The address of `symbol` in the library of generated module `library`, as the Python
@@ -204,6 +205,20 @@ mod capi {
             )
         };
         if release.to_bytes() != super::ROCM_RELEASE.as_bytes() {
+            // Said once: every function of that `.pxd` answers its error status here.
+            static SAID: AtomicBool = AtomicBool::new(false);
+            if !SAID.swap(true, Ordering::Relaxed) {
+                Python::with_gil(|py| {
+                    let e = pyo3::exceptions::PyRuntimeError::new_err(format!(
+                        "Cython declarations of ROCm {} called, but this process uses the bindings \
+                         of ROCm {} (the installed runtime's, or HIP_PYTHON_ROCM_RELEASE): their \
+                         functions return the library's error status",
+                        release.to_string_lossy(),
+                        super::ROCM_RELEASE
+                    ));
+                    e.write_unraisable(py, None);
+                });
+            }
             return null_mut();
         }
         let Some(m) = package_modules()

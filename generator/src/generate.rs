@@ -210,6 +210,12 @@ fn generate_aliases(
     let set = aliases::generate(spec, inputs.include, inputs.cuda_headers, release, &modules)?;
     if let Some(stubs) = &spec.stubs {
         write_cuda_stubs(&set, &modules, stubs, libraries, dir, inputs, command)?;
+        // The C levels for Cython (`cuda/ccudart.pxd`, `cuda/bindings/cyruntime.pxd`, ...).
+        for (path, text) in render::pxd::render_cuda(&set, &modules, command) {
+            let path = dir.join("stubs").join(path);
+            std::fs::create_dir_all(path.parent().context("pxd path")?)?;
+            std::fs::write(path, text)?;
+        }
     }
     std::fs::write(
         dir.join(format!("{name}.rs")),

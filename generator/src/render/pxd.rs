@@ -9,7 +9,7 @@
 //! missing. The Cython declarations below the C name what a `.pyx` may use.
 
 use super::templates;
-use crate::ir::{CType, ConstValue, Function, Library, Record};
+use crate::ir::{AliasKind, CType, ConstValue, Function, Library, Record};
 use crate::spec::Spec;
 use anyhow::Result;
 use serde::Serialize;
@@ -60,6 +60,8 @@ struct Index<'a> {
     /// Handles named by their typedef (no tag of their own: `hipblasLtMatrixLayout_t`, a
     /// pointer to an unnamed struct's typedef), spelled by that name.
     typedef_handles: BTreeSet<&'a str>,
+    /// Handles named by their struct tag (`ihipStream_t`, `hipArray`).
+    tags: BTreeSet<&'a str>,
     /// Record aliases that are typedefs of a pointer to the record (`hipMipmappedArray_t`),
     /// told by a parameter or field spelled so whose type is that pointer.
     pointer_aliases: BTreeSet<String>,
@@ -71,6 +73,7 @@ impl<'a> Index<'a> {
         let mut callbacks = BTreeSet::new();
         let mut names = BTreeSet::new();
         let mut typedef_handles = BTreeSet::new();
+        let mut tags = BTreeSet::new();
         for l in libs {
             for r in &l.records {
                 records.insert(r.name.as_str(), r);
@@ -82,6 +85,8 @@ impl<'a> Index<'a> {
                     callbacks.insert(h.name.as_str());
                 } else if h.aliases.is_empty() {
                     typedef_handles.insert(h.name.as_str());
+                } else {
+                    tags.insert(h.name.as_str());
                 }
                 names.insert(h.name.as_str());
                 names.extend(h.aliases.iter().map(String::as_str));
@@ -127,6 +132,7 @@ impl<'a> Index<'a> {
             callbacks,
             names,
             typedef_handles,
+            tags,
             pointer_aliases,
         }
     }
@@ -704,33 +710,7 @@ pub fn render(
         let Some(cy_ret) = cy_type(&f.ret, &ix) else {
             continue;
         };
-        let params: Option<Vec<(String, String, String)>> = f
-            .params
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let ty = match &p.ty {
-                    CType::Array { elem, .. } => CType::Pointer {
-                        pointee: elem.clone(),
-                        is_const: false,
-                    },
-                    t => t.clone(),
-                };
-                let name = sanitize(&p.name, i);
-                if let Some(c) = spelled(&p.spelling, &ix) {
-                    return Some((
-                        c.clone(),
-                        named(&c, &format!("a{i}")),
-                        named(&cy_spelled(&c), &name),
-                    ));
-                }
-                Some((
-                    c_type(&ty, &ix)?,
-                    declare(&ty, &format!("a{i}"), &ix, c_type)?,
-                    declare(&ty, &name, &ix, cy_type)?,
-                ))
-            })
-            .collect();
+        let params = params(f, &ix);
         let Some(params) = params else {
             continue;
         };
@@ -772,6 +752,177 @@ pub fn render(
     Ok(env
         .get_template("pxd.j2")?
         .render(minijinja::context! { m => &model })?)
+}
+
+/// Per parameter: C's type, C's `type aN` and Cython's `type name`; `None` where one cannot be
+/// written.
+fn params(f: &Function, ix: &Index) -> Option<Vec<(String, String, String)>> {
+    f.params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let ty = match &p.ty {
+                CType::Array { elem, .. } => CType::Pointer {
+                    pointee: elem.clone(),
+                    is_const: false,
+                },
+                t => t.clone(),
+            };
+            let name = sanitize(&p.name, i);
+            if let Some(c) = spelled(&p.spelling, ix) {
+                return Some((
+                    c.clone(),
+                    named(&c, &format!("a{i}")),
+                    named(&cy_spelled(&c), &name),
+                ));
+            }
+            Some((
+                c_type(&ty, ix)?,
+                declare(&ty, &format!("a{i}"), ix, c_type)?,
+                declare(&ty, &name, ix, cy_type)?,
+            ))
+        })
+        .collect()
+}
+
+/// Cython's declaration of HIP function `f` under the name `name`.
+fn cy_function(f: &Function, name: &str, ix: &Index) -> Option<String> {
+    let ret = cy_type(&f.ret, ix)?;
+    let ps: Vec<String> = params(f, ix)?.into_iter().map(|p| p.2).collect();
+    Some(format!("{ret} {name}({}) nogil", ps.join(", ")).replace("* ", "*"))
+}
+
+/// The C levels of the `cuda` package's modules (`cuda.ccudart` and `cuda.bindings.cyruntime`,
+/// ...): each CUDA name HIPIFY maps to a HIP object of the `.pxd`s above stands for it, a
+/// type as a typedef, a function, enum member or constant as a macro, so `ccudart.cudaMalloc`
+/// runs `chip.hipMalloc`'s trampoline. `(path under stubs/, text)` for each file.
+pub fn render_cuda(
+    set: &crate::ir::AliasSet,
+    libs: &[Library],
+    command: &str,
+) -> Vec<(String, String)> {
+    let all: Vec<&Library> = libs.iter().collect();
+    let ix = Index::new(&all);
+    let functions: HashMap<&str, &Function> = libs
+        .iter()
+        .flat_map(|l| l.functions.iter().map(|f| (f.name.as_str(), f)))
+        .collect();
+    let member_type: HashMap<&str, &str> = libs
+        .iter()
+        .flat_map(|l| {
+            l.enums.iter().flat_map(|e| {
+                e.members
+                    .iter()
+                    .map(move |(m, _)| (m.as_str(), e.name.as_str()))
+            })
+        })
+        .collect();
+    // The family of a CUDA name: nvrtc, the runtime's (`cuda...`), or the driver's.
+    let kind_of = |n: &str| {
+        if n.starts_with("nvrtc") || n.starts_with("NVRTC") {
+            "nvrtc"
+        } else if n.starts_with("cuda") {
+            "runtime"
+        } else {
+            "driver"
+        }
+    };
+    let mut out = Vec::new();
+    for m in &set.python_modules {
+        let kind = m.kind();
+        let mut c = Vec::new();
+        let mut cy = Vec::new();
+        let mut seen = BTreeSet::new();
+        for am in set
+            .modules
+            .iter()
+            .filter(|am| m.hip_modules.contains(&am.module))
+        {
+            for e in am
+                .names
+                .iter()
+                .filter(|e| kind_of(&e.cuda) == kind && e.cuda != e.hip)
+            {
+                if !seen.insert(e.cuda.clone()) {
+                    continue;
+                }
+                match e.kind {
+                    AliasKind::Function => {
+                        if let Some(d) = functions
+                            .get(e.hip.as_str())
+                            .and_then(|f| cy_function(f, &e.cuda, &ix))
+                        {
+                            c.push(format!("#define {} {}", e.cuda, e.hip));
+                            cy.push(d);
+                        }
+                    }
+                    AliasKind::Constant => {
+                        c.push(format!("#define {} {}", e.cuda, e.hip));
+                        let ty = member_type
+                            .get(e.hip.as_str())
+                            .copied()
+                            .unwrap_or("long long");
+                        cy.push(format!("const {ty} {}", e.cuda));
+                    }
+                    _ if ix.names.contains(e.hip.as_str()) => {
+                        // A handle's class is a struct tag in C (`struct hipArray`).
+                        let tag = if ix.tags.contains(e.hip.as_str()) {
+                            "struct "
+                        } else {
+                            ""
+                        };
+                        c.push(format!("typedef {tag}{} {};", e.hip, e.cuda));
+                        cy.push(format!("ctypedef {} {}", e.hip, e.cuda));
+                    }
+                    _ => {}
+                }
+            }
+            for group in &am.members {
+                for (cuda, hip) in &group.members {
+                    if kind_of(cuda) == kind && cuda != hip && seen.insert(cuda.clone()) {
+                        c.push(format!("#define {cuda} {hip}"));
+                        cy.push(format!("const {} {cuda}", group.hip_enum));
+                    }
+                }
+            }
+        }
+        let cimports: Vec<String> = m
+            .hip_modules
+            .iter()
+            .map(|h| pxd_module(&format!("hip.{h}")))
+            .collect();
+        let mut text = format!(
+            "# Generated by hipgen: the C level of {} over HIP (ROCm {}), for Cython.\n# Regenerate with: {command}\n#\n# Each CUDA name stands for the HIP object HIPIFY maps it to, declared in the hip package's\n# .pxd files (docs/cython.md).\n",
+            m.module, set.release
+        );
+        for ci in &cimports {
+            text += &format!("from {ci} cimport *\n");
+        }
+        let guard = format!("HIPGEN_PXD_CUDA_{}", kind.to_ascii_uppercase());
+        text += &format!(
+            "\ncdef extern from *:\n    \"\"\"\n    #ifndef {guard}\n    #define {guard}\n"
+        );
+        for l in &c {
+            text += &format!("    {l}\n");
+        }
+        text += "    #endif\n    \"\"\"\n";
+        if cy.is_empty() {
+            text += "    pass\n";
+        }
+        for l in &cy {
+            text += &format!("    {l}\n");
+        }
+        let pkg = |module: &str| {
+            module
+                .rsplit_once('.')
+                .map_or(String::new(), |(p, _)| p.replace('.', "/"))
+        };
+        out.push((format!("{}/cy{kind}.pxd", pkg(&m.module)), text.clone()));
+        if let Some(legacy) = &m.legacy {
+            out.push((format!("{}/c{}.pxd", pkg(legacy), m.lib), text));
+        }
+    }
+    out
 }
 
 /// The record a type holds by value (whose definition must come first).
